@@ -1,0 +1,12 @@
+# Writes OUT: a C++ file defining tile2cu::embedded_template(name) over every DIR/*.tmpl.
+file(GLOB files ${DIR}/*.tmpl)
+list(SORT files)
+set(body "// Generated from templates/*.tmpl by cmake/embed_templates.cmake.\n#include <string_view>\n#include \"emit/templates.hpp\"\nnamespace tile2cu {\nstd::string_view embedded_template(std::string_view name) {\n")
+foreach(f ${files})
+  get_filename_component(name ${f} NAME_WE)
+  file(READ ${f} content)
+  string(APPEND body "  if (name == \"${name}\") return R\"tmpl(${content})tmpl\";\n")
+endforeach()
+string(APPEND body "  return {};\n}\n}  // namespace tile2cu\n")
+file(WRITE ${OUT}.tmp "${body}")
+file(COPY_FILE ${OUT}.tmp ${OUT} ONLY_IF_DIFFERENT)

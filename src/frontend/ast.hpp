@@ -1,0 +1,115 @@
+// The kernel AST: a small, typed mirror of the Python subset that tile code may use.
+// The front end builds it from tree-sitter's syntax tree; later stages never see tree-sitter.
+// Constructs outside the subset are kept as `Unsupported` nodes rather than rejected at
+// parse time: cuTile only checks a function when it is compiled, so an unsupported
+// construct in a helper nobody calls is no error.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "support/source.hpp"
+
+namespace tile2cu::ast {
+
+struct Expr;
+struct Stmt;
+using ExprPtr = std::shared_ptr<const Expr>;
+using StmtPtr = std::shared_ptr<const Stmt>;
+using Body = std::vector<StmtPtr>;
+
+enum class BinaryOp { Add, Sub, Mul, Div, FloorDiv, Mod, Pow, MatMul, BitAnd, BitOr, BitXor, LShift, RShift };
+enum class UnaryOp { Neg, Pos, Invert, Not };
+enum class BoolOp { And, Or };
+enum class CompareOp { Lt, Le, Gt, Ge, Eq, NotEq, Is, IsNot, In, NotIn };
+
+const char* binary_op_token(BinaryOp op);   // "+", "//", ...
+const char* compare_op_token(CompareOp op);  // "<", "is not", ...
+
+// ---- expressions ----------------------------------------------------------------------
+
+struct Name { std::string id; };
+// Integer literals are exact: Python ints are unbounded, and cuTile keeps literals loosely
+// typed until they meet a typed operand. Values beyond 128 bits are rejected by the front end.
+struct IntLit { __int128 value; };
+struct FloatLit { double value; };
+struct BoolLit { bool value; };
+struct NoneLit {};
+struct StrLit { std::string value; };
+struct Attribute { ExprPtr value; std::string attr; };
+struct Slice { ExprPtr lower, upper, step; };  // each may be null
+struct Subscript { ExprPtr value; ExprPtr index; };  // index: a Tuple for `t[a, b]`
+struct Keyword { std::string name; ExprPtr value; SourceRange range; };  // name empty for **kwargs
+struct Starred { ExprPtr value; };                   // *args at a call site
+struct Call { ExprPtr func; std::vector<ExprPtr> args; std::vector<Keyword> keywords; };
+struct Binary { BinaryOp op; ExprPtr lhs, rhs; };
+struct Unary { UnaryOp op; ExprPtr operand; };
+struct BoolChain { BoolOp op; std::vector<ExprPtr> values; };
+struct Compare { ExprPtr left; std::vector<CompareOp> ops; std::vector<ExprPtr> rights; };
+struct IfExp { ExprPtr cond, then_value, else_value; };
+struct TupleExpr { std::vector<ExprPtr> elts; };
+struct ListExpr { std::vector<ExprPtr> elts; };
+struct EllipsisLit {};
+// A construct the front end recognises but tile code cannot use (lambda, dict, f-string, ...).
+struct UnsupportedExpr { std::string what; };
+
+struct Expr {
+  using Kind = std::variant<Name, IntLit, FloatLit, BoolLit, NoneLit, StrLit, Attribute, Slice,
+                            Subscript, Starred, Call, Binary, Unary, BoolChain, Compare, IfExp,
+                            TupleExpr, ListExpr, EllipsisLit, UnsupportedExpr>;
+  Kind kind;
+  SourceRange range;
+  template <class T> const T* as() const { return std::get_if<T>(&kind); }
+};
+
+// ---- statements -----------------------------------------------------------------------
+
+struct Param {
+  std::string name;
+  ExprPtr annotation;  // may be null
+  ExprPtr default_value;  // may be null
+  enum class Kind { Normal, VarArgs, KwArgs } kind = Kind::Normal;
+  SourceRange range;
+};
+
+struct ExprStmt { ExprPtr value; };
+struct Assign { std::vector<ExprPtr> targets; ExprPtr value; };  // `a = b = v` has two targets
+struct AugAssign { ExprPtr target; BinaryOp op; ExprPtr value; };
+struct AnnAssign { ExprPtr target; ExprPtr annotation; ExprPtr value; };  // value may be null
+struct If { ExprPtr cond; Body body; Body orelse; };
+struct For { ExprPtr target; ExprPtr iter; Body body; Body orelse; };
+struct While { ExprPtr cond; Body body; Body orelse; };
+struct Break {};
+struct Continue {};
+struct Pass {};
+struct Return { ExprPtr value; };  // may be null
+struct FunctionDef {
+  std::string name;
+  std::vector<Param> params;
+  std::vector<ExprPtr> decorators;
+  Body body;
+  SourceRange name_range;
+};
+struct ImportAlias { std::string name; std::string asname; SourceRange range; };  // dotted name
+struct Import { std::vector<ImportAlias> names; };
+struct ImportFrom { std::string module; int level = 0; std::vector<ImportAlias> names; };
+struct UnsupportedStmt { std::string what; };  // try, with, global, class, ...
+
+struct Stmt {
+  using Kind = std::variant<ExprStmt, Assign, AugAssign, AnnAssign, If, For, While, Break,
+                            Continue, Pass, Return, FunctionDef, Import, ImportFrom,
+                            UnsupportedStmt>;
+  Kind kind;
+  SourceRange range;
+  template <class T> const T* as() const { return std::get_if<T>(&kind); }
+};
+
+struct Module {
+  std::shared_ptr<const SourceFile> file;
+  Body body;
+};
+
+}  // namespace tile2cu::ast

@@ -1,0 +1,66 @@
+// Errors reported against the Python source. Every stage throws `CompileError`;
+// the driver catches it once and renders it with `render_diagnostic`.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "support/source.hpp"
+
+namespace tile2cu {
+
+// The error classes of real cuTile, so that users recognise them (spec d.2).
+enum class ErrorKind {
+  Syntax,              // TileSyntaxError: outside the accepted Python subset
+  Type,                // TileTypeError
+  Value,               // TileValueError
+  UnsupportedFeature,  // TileUnsupportedFeatureError; also tile2cu's "not supported yet"
+  StaticAssertion,     // TileStaticAssertionError
+  Recursion,           // TileRecursionError
+  Signature,           // a malformed --sig / sidecar entry (not a cuTile class)
+  Usage,               // command-line misuse
+};
+
+const char* error_kind_name(ErrorKind kind);
+
+// One frame of the inlining stack: where a helper was called from.
+struct DiagnosticFrame {
+  const SourceFile* file = nullptr;
+  SourceRange range;
+  std::string function;
+};
+
+class CompileError : public std::runtime_error {
+ public:
+  CompileError(ErrorKind kind, std::string message, const SourceFile* file = nullptr,
+               SourceRange range = {})
+      : std::runtime_error(message), kind_(kind), message_(std::move(message)) {
+    if (file) frames_.push_back({file, range, {}});
+  }
+
+  ErrorKind kind() const { return kind_; }
+  const std::string& message() const { return message_; }
+  // Innermost frame first.
+  const std::vector<DiagnosticFrame>& frames() const { return frames_; }
+  void add_caller_frame(DiagnosticFrame frame) { frames_.push_back(std::move(frame)); }
+  void set_function_of_innermost(const std::string& fn) {
+    if (!frames_.empty() && frames_.front().function.empty()) frames_.front().function = fn;
+  }
+
+ private:
+  ErrorKind kind_;
+  std::string message_;
+  std::vector<DiagnosticFrame> frames_;
+};
+
+[[noreturn]] void fail(ErrorKind kind, const SourceFile* file, SourceRange range,
+                       std::string message);
+
+// file:line:col: error[TileTypeError]: message
+//     <source line>
+//     ^^^^^
+// followed by "note: called from" frames, outermost last.
+std::string render_diagnostic(const CompileError& error);
+
+}  // namespace tile2cu
