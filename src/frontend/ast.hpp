@@ -28,6 +28,7 @@ enum class CompareOp { Lt, Le, Gt, Ge, Eq, NotEq, Is, IsNot, In, NotIn };
 
 const char* binary_op_token(BinaryOp op);   // "+", "//", ...
 const char* compare_op_token(CompareOp op);  // "<", "is not", ...
+std::string int128_to_string(__int128 value);  // exact decimal, e.g. for IntLit values
 
 // ---- expressions ----------------------------------------------------------------------
 

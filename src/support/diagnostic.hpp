@@ -2,6 +2,7 @@
 // the driver catches it once and renders it with `render_diagnostic`.
 #pragma once
 
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -26,18 +27,24 @@ const char* error_kind_name(ErrorKind kind);
 
 // One frame of the inlining stack: where a helper was called from.
 struct DiagnosticFrame {
-  const SourceFile* file = nullptr;
+  std::shared_ptr<const SourceFile> file;
   SourceRange range;
   std::string function;
 };
 
 class CompileError : public std::runtime_error {
  public:
-  CompileError(ErrorKind kind, std::string message, const SourceFile* file = nullptr,
+  // Owns the file, so the error can outlive whoever parsed it.
+  CompileError(ErrorKind kind, std::string message, std::shared_ptr<const SourceFile> file,
                SourceRange range = {})
       : std::runtime_error(message), kind_(kind), message_(std::move(message)) {
-    if (file) frames_.push_back({file, range, {}});
+    if (file) frames_.push_back({std::move(file), range, {}});
   }
+  // Borrows the file: the caller keeps it alive until the error is rendered.
+  CompileError(ErrorKind kind, std::string message, const SourceFile* file = nullptr,
+               SourceRange range = {})
+      : CompileError(kind, std::move(message),
+                     std::shared_ptr<const SourceFile>(file, [](const SourceFile*) {}), range) {}
 
   ErrorKind kind() const { return kind_; }
   const std::string& message() const { return message_; }

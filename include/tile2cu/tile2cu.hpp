@@ -1,0 +1,37 @@
+// tile2cu as a library: cuTile Python kernels in, readable CUDA C++ out.
+// The command-line tool is a thin client of `transpile`.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace tile2cu {
+
+enum class EmitKind { Ast, Ir, Cu, Header };
+
+struct TranspileOptions {
+  // Which kernel --sig lines without a kernel name refer to; empty: the only kernel.
+  std::string kernel;
+  // Signatures in text form ("a=float32[?], TILE=1024" or "name = kernel(...)").
+  std::vector<std::string> signatures;
+  // Contents and path of a sidecar signature file, used when `signatures` is empty.
+  std::string sidecar_text;
+  std::string sidecar_path;
+  bool line_directives = false;
+  std::string header_name;  // how the .cu includes its header
+  std::string source_name;  // how comments name the Python file
+};
+
+struct TranspileResult {
+  bool ok = false;
+  std::string diagnostics;  // rendered errors (file:line:col, source line, caret)
+  std::string ast, ir, cu, cuh;
+  int exit_code = 0;        // 0 ok, 1 error in the input, 2 usage error
+};
+
+TranspileResult transpile(const std::string& path, const std::string& source,
+                          const TranspileOptions& options);
+
+const char* version();
+
+}  // namespace tile2cu

@@ -1,0 +1,99 @@
+// tile2cu/layout.cuh: tile shapes, how a tile's elements are spread over the threads of a CTA,
+// and axis orders.
+//
+// THE LAYOUT MODEL. A cuTile block runs as one CTA of `Threads` threads (1-D). A tile is a value
+// with a compile-time shape (each dim a power of two) that lives in registers, split over the
+// threads. BlockedLayout<Shape, Threads, Vec> decides who holds what:
+//
+//   * Take the elements in row-major order and cut them into runs of Vec consecutive elements
+//     (Vec divides the last dim, so a run never crosses a row).
+//   * Deal the runs out round-robin: run r goes to thread r % Threads, as its (r / Threads)-th run.
+//   * A thread keeps its runs in its register array v[] back to back, so slot s holds element
+//         ((s / Vec) * Threads + threadIdx.x) * Vec + s % Vec.
+//   * With fewer runs than threads, threads >= runs own nothing (owns(s) is false).
+//   * Threads must equal blockDim.x for every layout a kernel uses.
+//
+// Why this shape: one run is Vec contiguous elements, so a load or store of a run is a single
+// vector access (Vec=4 floats = one 128-bit LDG), and neighbouring threads touch neighbouring
+// runs, so a warp's accesses coalesce. Everything is a compile-time function of (slot,
+// threadIdx.x): loops over slots are unrolled and v[] stays in registers.
+#pragma once
+
+#include "types.cuh"
+
+namespace tile2cu {
+
+namespace detail {
+TILE2CU_HD constexpr bool is_pow2(int x) { return x > 0 && (x & (x - 1)) == 0; }
+TILE2CU_HD constexpr int log2i(int x) { return x <= 1 ? 0 : 1 + log2i(x / 2); }
+}  // namespace detail
+
+// A compile-time tile shape. Shape<> is rank 0 (one element).
+template <int... Dims>
+struct Shape {
+  static constexpr int rank = sizeof...(Dims);
+  static constexpr int size = (1 * ... * Dims);
+  static_assert((detail::is_pow2(Dims) && ...), "tile dims must be powers of two");
+
+  TILE2CU_HD static constexpr int dim(int i) {
+    constexpr int d[] = {Dims..., 1};
+    return d[i];
+  }
+  // Distance in elements between neighbours along dim i (row-major).
+  TILE2CU_HD static constexpr int stride(int i) {
+    int s = 1;
+    for (int k = rank - 1; k > i; --k) s *= dim(k);
+    return s;
+  }
+};
+
+template <class S, int Threads, int Vec>
+struct BlockedLayout {
+  using shape = S;
+  static constexpr int kThreads = Threads;
+  static constexpr int kVec = Vec;
+  static constexpr int kElems = S::size;
+  static constexpr int kRuns = kElems / Vec;
+  static constexpr int kRunsPerThread = kRuns > Threads ? (kRuns + Threads - 1) / Threads : 1;
+  static constexpr int kSlots = kRunsPerThread * Vec;
+
+  static_assert(Threads > 0, "need at least one thread");
+  static_assert(detail::is_pow2(Vec) && (S::rank == 0 ? Vec == 1 : S::dim(S::rank - 1) % Vec == 0),
+                "Vec must be a power of two dividing the last dim (1 for rank 0)");
+
+  // Flat row-major index of the element in register slot `slot` of this thread.
+  TILE2CU_DEVICE static int element(int slot) {
+    return ((slot / Vec) * Threads + int(threadIdx.x)) * Vec + slot % Vec;
+  }
+  TILE2CU_DEVICE static bool owns(int slot) {
+    if constexpr (kRuns % Threads == 0) return true;
+    else return (slot / Vec) * Threads + int(threadIdx.x) < kRuns;
+  }
+  // Coordinate along `dim` of the element in `slot`. Dims are powers of two: shift and mask.
+  TILE2CU_DEVICE static int coord(int slot, int dim) {
+    return (element(slot) >> detail::log2i(S::stride(dim))) & (S::dim(dim) - 1);
+  }
+};
+
+// Axis order of a load/store: tile axis k walks array axis Axes[k]. Order<> is the identity.
+template <int... Axes>
+struct Order {
+  TILE2CU_HD static constexpr int axis(int k) {
+    if constexpr (sizeof...(Axes) == 0) {
+      return k;
+    } else {
+      constexpr int a[] = {Axes...};
+      return a[k];
+    }
+  }
+  // True when Axes is a permutation of 0..rank-1 (or empty).
+  TILE2CU_HD static constexpr bool valid_for(int rank) {
+    if (sizeof...(Axes) == 0) return true;
+    if (int(sizeof...(Axes)) != rank) return false;
+    int seen = 0;
+    for (int k = 0; k < rank; ++k) seen |= 1 << axis(k);
+    return seen == (1 << rank) - 1;
+  }
+};
+
+}  // namespace tile2cu

@@ -1,0 +1,117 @@
+// tile2cu/math.cuh: floating-point math. Every function has float and double overloads; f16/bf16
+// compute in float and round back; the tile forms apply it elementwise.
+//
+// Precise functions use the CUDA math library (same results as cuTile's default). The fast and
+// rounding variants are separate names: *_approx (hardware approximations), *_ftz (subnormals
+// flushed to zero), *_rn/_rz/_rm/_rp (IEEE op with that rounding). Their double overloads use the
+// exact-rounding double version (or the plain op where no variant exists).
+#pragma once
+
+#include "tile.cuh"
+
+namespace tile2cu {
+
+#define TILE2CU_MATH_UNARY(QUAL, name, f32, f64)                                 \
+  QUAL float name(float x) { return f32(x); }                                    \
+  QUAL double name(double x) { return f64(x); }                                  \
+  template <class T, std::enable_if_t<is_half_like_v<T>, int> = 0>               \
+  QUAL T name(T x) { return convert<T>(name(convert<float>(x))); }               \
+  TILE2CU_LIFT_UNARY(name)
+
+#define TILE2CU_MATH_BINARY(QUAL, name, f32, f64)                                \
+  QUAL float name(float x, float y) { return f32(x, y); }                        \
+  QUAL double name(double x, double y) { return f64(x, y); }                     \
+  template <class T, std::enable_if_t<is_half_like_v<T>, int> = 0>               \
+  QUAL T name(T x, T y) { return convert<T>(name(convert<float>(x), convert<float>(y))); } \
+  TILE2CU_LIFT_BINARY(name)
+
+// ---- precise ------------------------------------------------------------------------------
+TILE2CU_MATH_UNARY(TILE2CU_HD, exp, ::expf, ::exp)
+TILE2CU_MATH_UNARY(TILE2CU_HD, exp2, ::exp2f, ::exp2)
+TILE2CU_MATH_UNARY(TILE2CU_HD, log, ::logf, ::log)
+TILE2CU_MATH_UNARY(TILE2CU_HD, log2, ::log2f, ::log2)
+TILE2CU_MATH_UNARY(TILE2CU_HD, sqrt, ::sqrtf, ::sqrt)
+TILE2CU_MATH_UNARY(TILE2CU_DEVICE, rsqrt, ::rsqrtf, ::rsqrt)
+TILE2CU_MATH_UNARY(TILE2CU_HD, sin, ::sinf, ::sin)
+TILE2CU_MATH_UNARY(TILE2CU_HD, cos, ::cosf, ::cos)
+TILE2CU_MATH_UNARY(TILE2CU_HD, tan, ::tanf, ::tan)
+TILE2CU_MATH_UNARY(TILE2CU_HD, sinh, ::sinhf, ::sinh)
+TILE2CU_MATH_UNARY(TILE2CU_HD, cosh, ::coshf, ::cosh)
+TILE2CU_MATH_UNARY(TILE2CU_HD, tanh, ::tanhf, ::tanh)
+TILE2CU_MATH_BINARY(TILE2CU_HD, atan2, ::atan2f, ::atan2)
+TILE2CU_MATH_BINARY(TILE2CU_HD, pow, ::powf, ::pow)
+
+// ---- fast / flush-to-zero -----------------------------------------------------------------
+namespace detail {
+#define TILE2CU_PTX_F32_UNARY(name, instr)                                        \
+  TILE2CU_DEVICE float name(float x) {                                            \
+    float y;                                                                      \
+    asm(instr " %0, %1;" : "=f"(y) : "f"(x));                                     \
+    return y;                                                                     \
+  }
+#define TILE2CU_PTX_F32_BINARY(name, instr)                                       \
+  TILE2CU_DEVICE float name(float x, float y) {                                   \
+    float z;                                                                      \
+    asm(instr " %0, %1, %2;" : "=f"(z) : "f"(x), "f"(y));                         \
+    return z;                                                                     \
+  }
+TILE2CU_PTX_F32_UNARY(ex2_approx, "ex2.approx.f32")
+TILE2CU_PTX_F32_UNARY(ex2_approx_ftz, "ex2.approx.ftz.f32")
+TILE2CU_PTX_F32_UNARY(sqrt_approx, "sqrt.approx.f32")
+TILE2CU_PTX_F32_UNARY(sqrt_rn_ftz, "sqrt.rn.ftz.f32")
+TILE2CU_PTX_F32_UNARY(rsqrt_approx_ftz, "rsqrt.approx.ftz.f32")
+TILE2CU_PTX_F32_BINARY(div_approx, "div.approx.f32")
+TILE2CU_PTX_F32_BINARY(div_rn_ftz, "div.rn.ftz.f32")
+#undef TILE2CU_PTX_F32_UNARY
+#undef TILE2CU_PTX_F32_BINARY
+
+TILE2CU_DEVICE float tanh_approx(float x) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 750
+  float y;
+  asm("tanh.approx.f32 %0, %1;" : "=f"(y) : "f"(x));
+  return y;
+#else
+  return ::tanhf(x);
+#endif
+}
+TILE2CU_DEVICE double div(double x, double y) { return x / y; }
+}  // namespace detail
+
+TILE2CU_MATH_UNARY(TILE2CU_DEVICE, exp_approx, ::__expf, ::exp)
+TILE2CU_MATH_UNARY(TILE2CU_DEVICE, exp2_approx, detail::ex2_approx, ::exp2)
+TILE2CU_MATH_UNARY(TILE2CU_DEVICE, exp2_ftz, detail::ex2_approx_ftz, ::exp2)
+TILE2CU_MATH_UNARY(TILE2CU_DEVICE, log_approx, ::__logf, ::log)
+TILE2CU_MATH_UNARY(TILE2CU_DEVICE, tanh_approx, detail::tanh_approx, ::tanh)
+TILE2CU_MATH_UNARY(TILE2CU_DEVICE, sqrt_approx, detail::sqrt_approx, ::sqrt)
+TILE2CU_MATH_UNARY(TILE2CU_DEVICE, sqrt_ftz, detail::sqrt_rn_ftz, ::sqrt)
+TILE2CU_MATH_UNARY(TILE2CU_DEVICE, rsqrt_ftz, detail::rsqrt_approx_ftz, ::rsqrt)
+TILE2CU_MATH_BINARY(TILE2CU_DEVICE, div_approx, detail::div_approx, detail::div)
+TILE2CU_MATH_BINARY(TILE2CU_DEVICE, div_full, ::__fdividef, detail::div)
+TILE2CU_MATH_BINARY(TILE2CU_DEVICE, div_ftz, detail::div_rn_ftz, detail::div)
+
+// ---- explicit IEEE rounding: rn (nearest even), rz (toward 0), rm (-inf), rp (+inf) --------
+TILE2CU_MATH_UNARY(TILE2CU_DEVICE, sqrt_rn, ::__fsqrt_rn, ::__dsqrt_rn)
+TILE2CU_MATH_UNARY(TILE2CU_DEVICE, sqrt_rz, ::__fsqrt_rz, ::__dsqrt_rz)
+TILE2CU_MATH_UNARY(TILE2CU_DEVICE, sqrt_rm, ::__fsqrt_rd, ::__dsqrt_rd)
+TILE2CU_MATH_UNARY(TILE2CU_DEVICE, sqrt_rp, ::__fsqrt_ru, ::__dsqrt_ru)
+TILE2CU_MATH_BINARY(TILE2CU_DEVICE, div_rn, ::__fdiv_rn, ::__ddiv_rn)
+TILE2CU_MATH_BINARY(TILE2CU_DEVICE, div_rz, ::__fdiv_rz, ::__ddiv_rz)
+TILE2CU_MATH_BINARY(TILE2CU_DEVICE, div_rm, ::__fdiv_rd, ::__ddiv_rd)
+TILE2CU_MATH_BINARY(TILE2CU_DEVICE, div_rp, ::__fdiv_ru, ::__ddiv_ru)
+TILE2CU_MATH_BINARY(TILE2CU_DEVICE, add_rn, ::__fadd_rn, ::__dadd_rn)
+TILE2CU_MATH_BINARY(TILE2CU_DEVICE, add_rz, ::__fadd_rz, ::__dadd_rz)
+TILE2CU_MATH_BINARY(TILE2CU_DEVICE, add_rm, ::__fadd_rd, ::__dadd_rd)
+TILE2CU_MATH_BINARY(TILE2CU_DEVICE, add_rp, ::__fadd_ru, ::__dadd_ru)
+TILE2CU_MATH_BINARY(TILE2CU_DEVICE, sub_rn, ::__fsub_rn, ::__dsub_rn)
+TILE2CU_MATH_BINARY(TILE2CU_DEVICE, sub_rz, ::__fsub_rz, ::__dsub_rz)
+TILE2CU_MATH_BINARY(TILE2CU_DEVICE, sub_rm, ::__fsub_rd, ::__dsub_rd)
+TILE2CU_MATH_BINARY(TILE2CU_DEVICE, sub_rp, ::__fsub_ru, ::__dsub_ru)
+TILE2CU_MATH_BINARY(TILE2CU_DEVICE, mul_rn, ::__fmul_rn, ::__dmul_rn)
+TILE2CU_MATH_BINARY(TILE2CU_DEVICE, mul_rz, ::__fmul_rz, ::__dmul_rz)
+TILE2CU_MATH_BINARY(TILE2CU_DEVICE, mul_rm, ::__fmul_rd, ::__dmul_rd)
+TILE2CU_MATH_BINARY(TILE2CU_DEVICE, mul_rp, ::__fmul_ru, ::__dmul_ru)
+
+#undef TILE2CU_MATH_UNARY
+#undef TILE2CU_MATH_BINARY
+
+}  // namespace tile2cu

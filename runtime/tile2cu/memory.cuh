@@ -1,0 +1,184 @@
+// tile2cu/memory.cuh: tile loads and stores between global memory and registers.
+//
+// load<L, Pad, Order<...>>(a, {i, j, ..}) reads the tile at tile index (i, j, ..): with the axis
+// order Axes (identity by default), tile element u comes from the array position e where
+//     e[Axes[k]] = index[k] * L::shape::dim(k) + u[k]      for every tile axis k.
+// Out-of-bounds elements read as the padding value; store() drops them. The index list is int64
+// whatever the array's index type, so int, unsigned (blockIdx.x) and int64 values all fit in it.
+//
+// Each thread moves its runs of Vec elements (layout.cuh). A run is contiguous in memory when the
+// tile's last axis walks the array's last axis and that axis has stride 1; if the run is then
+// also in bounds and aligned, it moves as one vector access (16 bytes at most each). Otherwise
+// it falls back to element-wise accesses with bounds checks.
+#pragma once
+
+#include "array.cuh"
+#include "tile.cuh"
+
+namespace tile2cu {
+
+template <class T, PaddingMode Pad>
+TILE2CU_HD T padding_value() {
+  const float inf = bitcast<float>(0x7f800000u);
+  switch (Pad) {  // from_float gives 0 for integers: cuTile only allows zero padding for them
+    case PaddingMode::NegZero: return from_float<T>(-0.0f);
+    case PaddingMode::Nan: return from_float<T>(bitcast<float>(0x7fc00000u));
+    case PaddingMode::PosInf: return from_float<T>(inf);
+    case PaddingMode::NegInf: return from_float<T>(-inf);
+    default: return convert<T>(0);
+  }
+}
+
+namespace detail {
+
+// An unsigned type of `Bytes` bytes: the unit of one vector memory access.
+template <int Bytes> struct raw_bits;
+template <> struct raw_bits<1> { using type = uint8_t; };
+template <> struct raw_bits<2> { using type = uint16_t; };
+template <> struct raw_bits<4> { using type = uint32_t; };
+template <> struct raw_bits<8> { using type = uint2; };
+template <> struct raw_bits<16> { using type = uint4; };
+
+// Bytes per access for a run of N values of T: the whole run, capped at 16 bytes.
+template <int N, class T>
+inline constexpr int kAccessBytes = N * int(sizeof(T)) < 16 ? N * int(sizeof(T)) : 16;
+
+template <int N, class T>
+TILE2CU_DEVICE bool aligned(const T* p) {
+  if constexpr (kAccessBytes<N, T> == int(sizeof(T))) return true;
+  else return reinterpret_cast<uintptr_t>(p) % kAccessBytes<N, T> == 0;
+}
+
+// Move a run of N values between registers and (global or shared) memory aligned for it.
+// memcpy on the register side keeps the registers typed as T (no spill to local memory).
+template <int N, class T>
+TILE2CU_DEVICE void load_run(T* regs, const T* mem) {
+  constexpr int B = kAccessBytes<N, T>;
+  using Raw = typename raw_bits<B>::type;
+#pragma unroll
+  for (int i = 0; i < N * int(sizeof(T)) / B; ++i) {
+    const Raw r = reinterpret_cast<const Raw*>(mem)[i];
+    memcpy(reinterpret_cast<char*>(regs) + i * B, &r, B);
+  }
+}
+template <int N, class T>
+TILE2CU_DEVICE void store_run(T* mem, const T* regs) {
+  constexpr int B = kAccessBytes<N, T>;
+  using Raw = typename raw_bits<B>::type;
+#pragma unroll
+  for (int i = 0; i < N * int(sizeof(T)) / B; ++i) {
+    Raw r;
+    memcpy(&r, reinterpret_cast<const char*>(regs) + i * B, B);
+    reinterpret_cast<Raw*>(mem)[i] = r;
+  }
+}
+
+// Where the run starting at `slot` lies in the array.
+struct RunPos {
+  int64_t offset;  // element offset of its first element
+  int64_t last;    // position of its first element along the array axis the run walks
+  bool others_in;  // every other coordinate is in bounds
+};
+template <class L, class Ord, class T, int R, class I>
+TILE2CU_DEVICE RunPos run_pos(const Array<T, R, I>& a, const int64_t (&index)[R], int slot) {
+  RunPos p{0, 0, true};
+#pragma unroll
+  for (int k = 0; k < R; ++k) {
+    const int d = Ord::axis(k);
+    const int64_t x = index[k] * L::shape::dim(k) + L::coord(slot, k);
+    p.offset += x * int64_t(a.stride[d]);
+    if (k == R - 1) p.last = x;
+    else p.others_in = p.others_in && x >= 0 && x < int64_t(a.shape[d]);
+  }
+  return p;
+}
+
+template <class L, class Ord, int R>
+TILE2CU_HD constexpr void check_tile_access() {
+  static_assert(L::shape::rank == R, "tile rank must equal array rank");
+  static_assert(Ord::valid_for(R), "Order must be a permutation of the array axes");
+}
+
+}  // namespace detail
+
+template <class L, PaddingMode Pad = PaddingMode::Undetermined, class Ord = Order<>, class T, int R,
+          class I>
+TILE2CU_DEVICE Tile<T, L> load(const Array<T, R, I>& a, const int64_t (&index)[R]) {
+  detail::check_tile_access<L, Ord, R>();
+  constexpr int V = L::kVec;
+  constexpr int dl = Ord::axis(R - 1);  // the array axis that runs walk
+  const int64_t len = a.shape[dl], step = a.stride[dl];
+  const bool contiguous = dl == R - 1 && step == 1;
+  const T pad = padding_value<T, Pad>();
+  Tile<T, L> t;
+#pragma unroll
+  for (int j = 0; j < L::kRunsPerThread; ++j) {
+    const int s0 = j * V;
+    const detail::RunPos p = detail::run_pos<L, Ord>(a, index, s0);
+    const T* src = a.data + p.offset;
+    const bool in = L::owns(s0) && p.others_in;
+    if (contiguous && in && p.last >= 0 && p.last + V <= len && detail::aligned<V>(src)) {
+      detail::load_run<V>(&t.v[s0], src);
+    } else {
+#pragma unroll
+      for (int i = 0; i < V; ++i) {
+        const int64_t x = p.last + i;
+        t.v[s0 + i] = in && x >= 0 && x < len ? src[i * step] : pad;
+      }
+    }
+  }
+  return t;
+}
+
+template <class Ord = Order<>, class T, int R, class I, class L>
+TILE2CU_DEVICE void store(const Array<T, R, I>& a, const int64_t (&index)[R], const Tile<T, L>& t) {
+  detail::check_tile_access<L, Ord, R>();
+  constexpr int V = L::kVec;
+  constexpr int dl = Ord::axis(R - 1);
+  const int64_t len = a.shape[dl], step = a.stride[dl];
+  const bool contiguous = dl == R - 1 && step == 1;
+#pragma unroll
+  for (int j = 0; j < L::kRunsPerThread; ++j) {
+    const int s0 = j * V;
+    const detail::RunPos p = detail::run_pos<L, Ord>(a, index, s0);
+    T* dst = a.data + p.offset;
+    if (!L::owns(s0) || !p.others_in) continue;
+    if (contiguous && p.last >= 0 && p.last + V <= len && detail::aligned<V>(dst)) {
+      detail::store_run<V>(dst, &t.v[s0]);
+    } else {
+#pragma unroll
+      for (int i = 0; i < V; ++i) {
+        const int64_t x = p.last + i;
+        if (x >= 0 && x < len) dst[i * step] = t.v[s0 + i];
+      }
+    }
+  }
+}
+
+// Rank-0 access: `index` is an element index. Every thread gets the loaded value.
+template <PaddingMode Pad = PaddingMode::Undetermined, class T, int R, class I>
+TILE2CU_DEVICE T load_scalar(const Array<T, R, I>& a, const int64_t (&index)[R]) {
+  int64_t offset = 0;
+  bool in = true;
+#pragma unroll
+  for (int k = 0; k < R; ++k) {
+    in = in && index[k] >= 0 && index[k] < int64_t(a.shape[k]);
+    offset += index[k] * int64_t(a.stride[k]);
+  }
+  return in ? a.data[offset] : padding_value<T, Pad>();
+}
+
+// Stores once per block (thread 0); dropped when out of bounds.
+template <class T, int R, class I>
+TILE2CU_DEVICE void store_scalar(const Array<T, R, I>& a, const int64_t (&index)[R], id_t<T> value) {
+  int64_t offset = 0;
+  bool in = threadIdx.x == 0;
+#pragma unroll
+  for (int k = 0; k < R; ++k) {
+    in = in && index[k] >= 0 && index[k] < int64_t(a.shape[k]);
+    offset += index[k] * int64_t(a.stride[k]);
+  }
+  if (in) a.data[offset] = value;
+}
+
+}  // namespace tile2cu

@@ -1,0 +1,104 @@
+// tile2cu/types.cuh: dtype aliases, type traits and the one conversion function every cast uses.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#define TILE2CU_HD __host__ __device__ __forceinline__
+#define TILE2CU_DEVICE __device__ __forceinline__
+
+namespace tile2cu {
+
+// cuTile dtype names, for readable generated code.
+using float16 = __half;
+using bfloat16 = __nv_bfloat16;
+using float32 = float;
+using float64 = double;
+using int8 = int8_t;
+using int16 = int16_t;
+using int32 = int32_t;
+using int64 = int64_t;
+using uint8 = uint8_t;
+using uint16 = uint16_t;
+using uint32 = uint32_t;
+using uint64 = uint64_t;
+
+// ---- traits -------------------------------------------------------------------------------
+// 16-bit floats are stored as __half / __nv_bfloat16 and computed in float.
+template <class T>
+inline constexpr bool is_half_like_v = std::is_same_v<T, __half> || std::is_same_v<T, __nv_bfloat16>;
+template <class T>
+inline constexpr bool is_float_v = std::is_floating_point_v<T> || is_half_like_v<T>;
+template <class T>
+inline constexpr bool is_int_v = std::is_integral_v<T> && !std::is_same_v<T, bool>;
+template <class T>
+inline constexpr bool is_signed_int_v = is_int_v<T> && std::is_signed_v<T>;
+// Element types a tile may hold.
+template <class T>
+inline constexpr bool is_scalar_v = std::is_arithmetic_v<T> || is_half_like_v<T>;
+
+// Blocks template argument deduction: `f(Tile<T, L>, id_t<T>)` lets `t + 1` convert 1 to T.
+template <class T>
+struct identity { using type = T; };
+template <class T>
+using id_t = typename identity<T>::type;
+
+// ---- conversion ---------------------------------------------------------------------------
+// convert<U>(x) is cuTile's astype on one value:
+//   float -> int truncates toward zero; anything -> bool is `x != 0`; bool -> number is 0 / 1;
+//   integers wrap (modular); every conversion into f16/bf16 rounds once, to nearest even.
+//   (Out-of-range float -> int is unspecified in cuTile; here it is what the C++ cast gives on
+//   the GPU: saturate to 32/64 bits, then wrap to narrower types; NaN -> 0.)
+template <class U, class T>
+TILE2CU_HD U convert(T x) {
+  static_assert(is_scalar_v<U> && is_scalar_v<T>, "convert: not a tile element type");
+  if constexpr (std::is_same_v<U, T>) {
+    return x;
+  } else if constexpr (std::is_same_v<T, __half>) {  // exact to float, then on from there
+    return convert<U>(__half2float(x));
+  } else if constexpr (std::is_same_v<T, __nv_bfloat16>) {
+    return convert<U>(__bfloat162float(x));
+  } else if constexpr (std::is_same_v<U, bool>) {
+    return x != T(0);
+  } else if constexpr (std::is_same_v<T, bool>) {
+    return convert<U>(static_cast<int32_t>(x));
+  } else if constexpr (std::is_same_v<U, __half>) {
+    if constexpr (std::is_same_v<T, float>) return __float2half_rn(x);
+    else if constexpr (std::is_same_v<T, double>) return __double2half(x);
+    else if constexpr (is_signed_int_v<T>) return __ll2half_rn(static_cast<long long>(x));
+    else return __ull2half_rn(static_cast<unsigned long long>(x));
+  } else if constexpr (std::is_same_v<U, __nv_bfloat16>) {
+    if constexpr (std::is_same_v<T, float>) return __float2bfloat16_rn(x);
+    else if constexpr (std::is_same_v<T, double>) return __double2bfloat16(x);
+    else if constexpr (is_signed_int_v<T>) return __ll2bfloat16_rn(static_cast<long long>(x));
+    else return __ull2bfloat16_rn(static_cast<unsigned long long>(x));
+  } else {
+    return static_cast<U>(x);  // C++ conversions: int<->int wraps, float->int truncates
+  }
+}
+
+// Reinterpret the bits of x (same size) as a U.
+template <class U, class T, std::enable_if_t<is_scalar_v<T>, int> = 0>
+TILE2CU_HD U bitcast(T x) {
+  static_assert(sizeof(U) == sizeof(T), "bitcast: sizes differ");
+  U out;
+  memcpy(&out, &x, sizeof(U));
+  return out;
+}
+
+// Values of T for special floats; integers (and bool) get 0 for all of them.
+template <class T>
+TILE2CU_HD T from_float(float x) {
+  if constexpr (is_float_v<T>) return convert<T>(x);
+  else return T(0);
+}
+template <class T>
+TILE2CU_HD T quiet_nan() { return from_float<T>(bitcast<float>(0x7fc00000u)); }
+template <class T>
+TILE2CU_HD T infinity() { return from_float<T>(bitcast<float>(0x7f800000u)); }
+
+}  // namespace tile2cu

@@ -1,0 +1,98 @@
+// The pipeline, stage by stage: parse -> evaluate module -> specialize -> verify -> emit.
+#include <fmt/format.h>
+
+#include <memory>
+#include <set>
+#include <stdexcept>
+
+#include "emit/cuda_emitter.hpp"
+#include "frontend/ast_printer.hpp"
+#include "frontend/parser.hpp"
+#include "ir/printer.hpp"
+#include "ir/verifier.hpp"
+#include "sema/sema.hpp"
+#include "sema/signature.hpp"
+#include "support/diagnostic.hpp"
+#include "tile2cu/tile2cu.hpp"
+
+namespace tile2cu {
+
+const char* version() { return TILE2CU_VERSION; }
+
+namespace {
+
+std::vector<KernelSignature> collect_signatures(const TranspileOptions& options,
+                                                const sema::ModuleScope& scope) {
+  std::vector<KernelSignature> sigs;
+  if (!options.signatures.empty()) {
+    for (size_t i = 0; i < options.signatures.size(); ++i)
+      sigs.push_back(parse_signature(options.signatures[i], fmt::format("--sig #{}", i + 1)));
+  } else if (!options.sidecar_path.empty()) {
+    sigs = parse_signature_file(options.sidecar_text, options.sidecar_path);
+  }
+  for (auto& sig : sigs) {
+    if (sig.kernel.empty()) sig.kernel = options.kernel;
+    if (sig.kernel.empty()) {
+      if (scope.kernel_order.size() != 1)
+        throw CompileError(ErrorKind::Usage,
+                           fmt::format("signature '{}' names no kernel and the file has {} kernels: pass --kernel",
+                                       sig.text, scope.kernel_order.size()));
+      sig.kernel = scope.kernel_order[0];
+    }
+  }
+  if (!options.kernel.empty()) {
+    std::vector<KernelSignature> mine;
+    for (auto& s : sigs)
+      if (s.kernel == options.kernel) mine.push_back(std::move(s));
+    sigs = std::move(mine);
+  }
+  return sigs;
+}
+
+}  // namespace
+
+TranspileResult transpile(const std::string& path, const std::string& source,
+                          const TranspileOptions& options) {
+  TranspileResult result;
+  try {
+    auto file = std::make_shared<const SourceFile>(path, source);
+    auto module = std::make_shared<const ast::Module>(parse_module(file));
+    result.ast = print_ast(*module);
+    auto scope = sema::evaluate_module(module);
+    auto sigs = collect_signatures(options, *scope);
+    if (sigs.empty())
+      throw CompileError(ErrorKind::Usage,
+                         options.kernel.empty()
+                             ? "no signatures: pass --sig, or put a sidecar <name>.sigs next to the kernel file"
+                             : fmt::format("no signature for kernel '{}'", options.kernel));
+    std::vector<ir::Function> functions;
+    std::set<std::string> names;
+    for (const auto& sig : sigs) {
+      ir::Function fn = sema::specialize(*scope, sig);
+      if (!names.insert(fn.spec_name).second)
+        throw CompileError(ErrorKind::Usage, fmt::format("two specializations are named '{}'", fn.spec_name));
+      ir::verify(fn);
+      functions.push_back(std::move(fn));
+    }
+    ir::Module m{std::move(functions)};
+    result.ir = ir::print_module(m);
+    EmitOptions emit;
+    emit.line_directives = options.line_directives;
+    emit.header_name = options.header_name;
+    emit.source_name = options.source_name.empty() ? path : options.source_name;
+    EmittedFiles files = emit_cuda(m.functions, emit);
+    result.cu = std::move(files.cu);
+    result.cuh = std::move(files.cuh);
+    result.ok = true;
+  } catch (const CompileError& e) {
+    result.diagnostics = render_diagnostic(e);
+    result.exit_code = e.kind() == ErrorKind::Usage ? 2 : 1;
+  } catch (const std::exception& e) {
+    // A bug in tile2cu, not in the input: say so plainly.
+    result.diagnostics = fmt::format("{}: internal error in tile2cu: {}\n", path, e.what());
+    result.exit_code = 3;
+  }
+  return result;
+}
+
+}  // namespace tile2cu

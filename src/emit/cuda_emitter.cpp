@@ -1,0 +1,207 @@
+#include "emit/cuda_emitter.hpp"
+
+#include <fmt/format.h>
+
+#include <map>
+
+#include "emit/kernel_body.hpp"
+#include "emit/layout_plan.hpp"
+#include "emit/templates.hpp"
+
+namespace tile2cu {
+
+namespace {
+
+// The C ABI passes 16-bit floats as float, as ctypes and most FFIs have no half type.
+const char* c_scalar_type(DType t) {
+  if (t == DType::Float16 || t == DType::BFloat16) return "float";
+  return dtype_cpp_name(t);
+}
+
+const char* dtype_enum(DType t) {
+  static const char* names[] = {"Bool", "Int8", "Int16", "Int32", "Int64", "UInt8", "UInt16",
+                                "UInt32", "UInt64", "Float16", "BFloat16", "Float32", "Float64"};
+  return names[static_cast<int>(t)];
+}
+
+struct HostInterface {
+  std::string launcher_params;  // typed launcher
+  std::string c_params;         // extern "C"
+  std::string c_args;           // extern "C" -> typed launcher
+  std::string checks;           // launcher body before the launch
+  std::string launch_args;      // flat kernel arguments
+  std::string kernel_params;    // __global__ parameters (cutile_python_v2)
+  std::string prologue;         // kernel body: arrays rebuilt from flat parameters
+};
+
+// Parameter lists are printed one group per line: the stream and grid, then each parameter
+// (an array's pointer, shape and strides stay together).
+std::string wrap(const std::vector<std::string>& groups) {
+  return fmt::format("\n    {}", fmt::join(groups, ",\n    "));
+}
+
+HostInterface host_interface(const ir::Function& fn) {
+  HostInterface h;
+  std::vector<std::string> launcher{"cudaStream_t stream, dim3 grid"};
+  std::vector<std::string> c_params{"void* stream, unsigned grid_x, unsigned grid_y, unsigned grid_z"};
+  std::vector<std::string> c_args{"static_cast<cudaStream_t>(stream), dim3(grid_x, grid_y, grid_z)"};
+  std::vector<std::string> kparams, kargs;
+  h.checks += "  if (!tile2cu::grid_ok(grid.x, grid.y, grid.z)) return cudaErrorInvalidConfiguration;\n";
+  for (auto [is_array, i] : fn.param_order) {
+    if (!is_array) {
+      const ir::ScalarParam& s = fn.scalars[i];
+      launcher.push_back(fmt::format("{} {}", dtype_cpp_name(s.dtype), s.name));
+      c_params.push_back(fmt::format("{} {}", c_scalar_type(s.dtype), s.name));
+      c_args.push_back(std::string(c_scalar_type(s.dtype)) == dtype_cpp_name(s.dtype)
+                           ? s.name
+                           : fmt::format("{}({})", dtype_cpp_name(s.dtype), s.name));
+      kparams.push_back(fmt::format("{} {}", dtype_cpp_name(s.dtype), s.name));
+      kargs.push_back(s.name);
+      continue;
+    }
+    const ir::ArrayParam& a = fn.arrays[i];
+    const char* t = dtype_cpp_name(a.dtype);
+    std::string elem = a.written ? t : fmt::format("const {}", t);
+    launcher.push_back(fmt::format("tile2cu::ArrayView<{}, {}> {}", elem, a.rank, a.name));
+    std::vector<std::string> shape, strides, c_group{fmt::format("{}void* {}_data", a.written ? "" : "const ", a.name)};
+    for (int d = 0; d < a.rank; ++d) shape.push_back(fmt::format("{}_shape_{}", a.name, d));
+    for (int d = 0; d < a.rank; ++d) strides.push_back(fmt::format("{}_stride_{}", a.name, d));
+    for (const auto& n : shape) c_group.push_back("int64_t " + n);
+    for (const auto& n : strides) c_group.push_back("int64_t " + n);
+    c_params.push_back(fmt::format("{}", fmt::join(c_group, ", ")));
+    c_args.push_back(fmt::format("tile2cu::ArrayView<{}, {}>(static_cast<{}*>({}_data), {{{}}}, {{{}}})", elem,
+                                 a.rank, elem, a.name, fmt::join(shape, ", "), fmt::join(strides, ", ")));
+    std::string dev = a.name + "_arg";
+    h.checks += fmt::format("  tile2cu::Array<{}, {}> {};\n", t, a.rank, dev);
+    h.checks += fmt::format("  if (!tile2cu::to_device_array<int32_t>({}, {})) return cudaErrorInvalidValue;\n",
+                            a.name, dev);
+    for (int d = 0; d < a.rank; ++d)
+      if (a.static_dims[d])
+        h.checks += fmt::format("  if ({}.shape[{}] != {}) return cudaErrorInvalidValue;\n", a.name, d, *a.static_dims[d]);
+    if (a.aligned16)
+      h.checks += fmt::format("  if (reinterpret_cast<uintptr_t>({}.data) % 16 != 0) return cudaErrorMisalignedAddress;\n", a.name);
+    if (a.contiguous)
+      h.checks += fmt::format("  if ({}.strides[{}] != 1) return cudaErrorInvalidValue;\n", a.name, a.rank - 1);
+    std::vector<std::string> kgroup{fmt::format("{}* {}_data", t, a.name)}, agroup{dev + ".data"};
+    for (const auto& n : shape) kgroup.push_back("int32_t " + n);
+    for (const auto& n : strides) kgroup.push_back("int32_t " + n);
+    for (int d = 0; d < a.rank; ++d) agroup.push_back(fmt::format("{}.shape[{}]", dev, d));
+    for (int d = 0; d < a.rank; ++d) agroup.push_back(fmt::format("{}.stride[{}]", dev, d));
+    kparams.push_back(fmt::format("{}", fmt::join(kgroup, ", ")));
+    kargs.push_back(fmt::format("{}", fmt::join(agroup, ", ")));
+    h.prologue += fmt::format("  const Array<{}, {}> {}{{{}_data, {{{}}}, {{{}}}}};\n", t, a.rank, a.name, a.name,
+                              fmt::join(shape, ", "), fmt::join(strides, ", "));
+  }
+  h.launcher_params = wrap(launcher);
+  h.c_params = wrap(c_params);
+  h.c_args = wrap(c_args);
+  h.kernel_params = wrap(kparams);
+  h.launch_args = wrap(kargs);
+  return h;
+}
+
+std::vector<std::string> dispatcher_params(const ir::Function& fn) {
+  std::vector<std::string> params{"cudaStream_t stream, dim3 grid"};
+  for (auto [is_array, i] : fn.param_order)
+    params.push_back(is_array ? fmt::format("const tile2cu::AnyArray& {}", fn.arrays[i].name)
+                              : fmt::format("tile2cu::AnyScalar {}", fn.scalars[i].name));
+  return params;
+}
+
+std::string dispatcher(const std::string& kernel, const std::vector<const ir::Function*>& specs) {
+  std::vector<std::string> params = dispatcher_params(*specs[0]);
+  std::string cases;
+  for (const ir::Function* fn : specs) {
+    std::vector<std::string> conds, args{"stream", "grid"};
+    for (auto [is_array, i] : fn->param_order) {
+      if (is_array) {
+        const ir::ArrayParam& a = fn->arrays[i];
+        conds.push_back(fmt::format("{}.is(tile2cu::DType::{}, {})", a.name, dtype_enum(a.dtype), a.rank));
+        args.push_back(fmt::format("{}.view<{}{}, {}>()", a.name, a.written ? "" : "const ",
+                                   dtype_cpp_name(a.dtype), a.rank));
+      } else {
+        const ir::ScalarParam& s = fn->scalars[i];
+        conds.push_back(fmt::format("{}.dtype == tile2cu::DType::{}", s.name, dtype_enum(s.dtype)));
+        args.push_back(fmt::format("{}.as<{}>()", s.name, dtype_cpp_name(s.dtype)));
+      }
+    }
+    std::string cond = conds.empty() ? "true" : fmt::format("{}", fmt::join(conds, " && "));
+    cases += fmt::format("  if ({}) return launch_{}({});\n", cond, fn->spec_name, fmt::join(args, ", "));
+  }
+  return render("dispatcher", {{"kernel", kernel}, {"params", wrap(params)},
+                               {"cases", cases}});
+}
+
+}  // namespace
+
+EmittedFiles emit_cuda(const std::vector<ir::Function>& specs, const EmitOptions& options) {
+  std::string body, declarations;
+  std::vector<std::string> names;
+  std::map<std::string, std::vector<const ir::Function*>> by_kernel;
+  std::vector<std::string> kernel_order;
+  for (const ir::Function& fn : specs) {
+    LayoutPlan plan = plan_layouts(fn);
+    std::string layouts;
+    for (const auto& [shape, l] : plan.layouts) {
+      std::vector<std::string> dims;
+      for (int64_t d : shape) dims.push_back(std::to_string(d));
+      layouts += fmt::format("using {} = BlockedLayout<Shape<{}>, kThreads, {}>;\n", l.name,
+                             fmt::join(dims, ", "), l.vec);
+    }
+    HostInterface h = host_interface(fn);
+    std::string prologue = h.prologue;
+    if (plan.smem_bytes > 0)
+      prologue += fmt::format(
+          "  // Scratch for moving tile elements between threads (broadcasts, reshapes).\n"
+          "  __shared__ alignas(16) unsigned char smem[{}];\n",
+          plan.smem_bytes);
+    const std::string& signature = fn.signature;
+    body += render("specialization",
+                   {{"spec", fn.spec_name},
+                    {"kernel", fn.kernel_name},
+                    {"signature", signature},
+                    {"threads", std::to_string(plan.threads)},
+                    {"layouts", layouts},
+                    {"min_blocks", fn.occupancy > 0 ? fmt::format(", {}", fn.occupancy) : ""},
+                    {"params", h.kernel_params},
+                    {"prologue", prologue},
+                    {"body", emit_kernel_body(fn, plan, options.line_directives)},
+                    {"launcher_params", h.launcher_params},
+                    {"launcher_checks", h.checks},
+                    {"launch_args", h.launch_args},
+                    {"c_params", h.c_params},
+                    {"c_args", h.c_args}});
+    declarations += render("declaration", {{"kernel", fn.kernel_name},
+                                           {"signature", signature},
+                                           {"spec", fn.spec_name},
+                                           {"launcher_params", h.launcher_params},
+                                           {"c_params", h.c_params}});
+    names.push_back(fn.spec_name);
+    if (!by_kernel.count(fn.kernel_name)) kernel_order.push_back(fn.kernel_name);
+    by_kernel[fn.kernel_name].push_back(&fn);
+  }
+  std::string dispatchers;
+  for (const auto& k : kernel_order) {
+    const auto& list = by_kernel[k];
+    // A dispatcher is only useful when it has a choice, and its name must not clash.
+    bool clashes = false;
+    for (const auto* fn : list) clashes |= fn->spec_name == k;
+    if (list.size() < 2 || clashes) continue;
+    dispatchers += dispatcher(k, list);
+    declarations += fmt::format("\n// Dispatches on dtypes and ranks to one of the launchers above.\ncudaError_t launch_{}({});\n",
+                                k, wrap(dispatcher_params(*list[0])));
+  }
+  EmittedFiles files;
+  files.cu = render("cu_file", {{"version", TILE2CU_VERSION},
+                                {"source", options.source_name},
+                                {"spec_list", fmt::format("{}", fmt::join(names, ", "))},
+                                {"header", options.header_name},
+                                {"specializations", body},
+                                {"dispatcher", dispatchers}});
+  files.cuh = render("header", {{"version", TILE2CU_VERSION},
+                                {"source", options.source_name},
+                                {"declarations", declarations}});
+  return files;
+}
+
+}  // namespace tile2cu

@@ -1,0 +1,534 @@
+#include "emit/kernel_body.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <functional>
+#include <map>
+#include <set>
+
+#include "ir/printer.hpp"
+
+namespace tile2cu {
+
+namespace {
+
+using ir::Op;
+using ir::OpKind;
+using ir::ValueId;
+
+// Scalar dtypes whose C++ operators behave as cuTile's (no promotion to int leaks out).
+bool operators_are_exact(DType t) {
+  return t == DType::Int32 || t == DType::Int64 || t == DType::UInt32 || t == DType::UInt64 ||
+         t == DType::Float32 || t == DType::Float64;
+}
+
+const char* kCppKeywords[] = {"auto", "bool", "break", "case", "char", "class", "const", "continue",
+                              "default", "delete", "do", "double", "else", "enum", "extern", "float",
+                              "for", "goto", "if", "int", "long", "namespace", "new", "operator",
+                              "private", "public", "register", "return", "short", "signed", "sizeof",
+                              "static", "struct", "switch", "template", "this", "throw", "typedef",
+                              "union", "unsigned", "using", "virtual", "void", "volatile", "while",
+                              "smem", "kThreads", "threadIdx", "blockIdx", "gridDim", "blockDim",
+                              "tile2cu", "std", "min", "max", "exp", "log", "sqrt", "abs", "where",
+                              "load", "store", "full", "arange", "astype"};
+
+struct Expr {
+  std::string text;
+  bool atomic = true;  // needs no parentheses as an operand
+};
+
+class BodyEmitter {
+ public:
+  BodyEmitter(const ir::Function& fn, const LayoutPlan& plan, bool line_directives)
+      : fn_(fn), plan_(plan), line_directives_(line_directives) {}
+
+  std::string run() {
+    for (const auto& a : fn_.arrays) reserve(a.name);
+    for (const auto& s : fn_.scalars) reserve(s.name);
+    number(fn_.body, nullptr);
+    plan_carried_variables(fn_.body);
+    block(fn_.body, 1);
+    return out_;
+  }
+
+ private:
+  // ---- analysis ----
+
+  void number(const ir::Block& b, const ir::Block* parent) {
+    (void)parent;
+    for (ValueId a : b.args) def_block_[a] = &b;
+    for (const Op& op : b.ops) {
+      for (ValueId v : op.operands) {
+        ++uses_[v];
+        use_block_[v] = &b;
+      }
+      for (const ir::Block& r : op.regions) number(r, &b);
+      for (ValueId v : op.results) {
+        def_block_[v] = &b;
+        def_op_[v] = &op;
+      }
+    }
+  }
+
+  // Loop-carried variables reuse their initial value's variable when nothing else reads it.
+  void plan_carried_variables(const ir::Block& b) {
+    for (const Op& op : b.ops) {
+      for (const ir::Block& r : op.regions) plan_carried_variables(r);
+      if (op.kind != OpKind::For && op.kind != OpKind::While) continue;
+      size_t first = op.kind == OpKind::For ? 3 : 0;
+      for (size_t k = first; k < op.operands.size(); ++k) {
+        ValueId init = op.operands[k];
+        ValueId arg = op.regions[0].args[op.kind == OpKind::For ? k - 2 : k];
+        const std::string& name = fn_.values[arg].name;
+        bool reusable = uses_[init] == 1 && fn_.values[init].name == name && !name.empty() &&
+                        def_block_[init] == &b && (!def_op_.count(init) || is_expression_op(*def_op_[init]));
+        if (reusable) mutable_.insert(init);
+      }
+    }
+  }
+
+  static bool is_expression_op(const Op& op) {
+    switch (op.kind) {
+      case OpKind::For: case OpKind::If: case OpKind::While: case OpKind::Store:
+      case OpKind::Yield: case OpKind::Condition: case OpKind::Break: case OpKind::Continue:
+      case OpKind::Return:
+        return false;
+      default:
+        return true;
+    }
+  }
+
+  static bool is_pure(const Op& op) {
+    return is_expression_op(op) && op.kind != OpKind::Load;
+  }
+
+  static bool is_trivial(const Op& op) {
+    return op.kind == OpKind::Constant || op.kind == OpKind::ScalarParam ||
+           op.kind == OpKind::ArrayDim || op.kind == OpKind::ArrayStride;
+  }
+
+  // ---- names ----
+
+  void reserve(const std::string& n) { used_names_.insert(n); }
+
+  std::string fresh_name(std::string base) {
+    if (base.empty()) base = "t";
+    for (const char* k : kCppKeywords)
+      if (base == k) base += "_";
+    if (!used_names_.count(base)) {
+      used_names_.insert(base);
+      return base;
+    }
+    for (int i = 2;; ++i) {
+      std::string n = fmt::format("{}_{}", base, i);
+      if (!used_names_.count(n)) {
+        used_names_.insert(n);
+        return n;
+      }
+    }
+  }
+
+  // ---- output ----
+
+  void line(int depth, const std::string& text) {
+    out_.append(static_cast<size_t>(depth) * 2, ' ');
+    out_ += text;
+    out_ += '\n';
+  }
+
+  void source_comment(const Op& op, int depth, bool header_only) {
+    if (!op.loc.valid() || !fn_.file) return;
+    if (op.loc.line == last_comment_line_) return;
+    int last = header_only ? op.loc.line : std::max(op.loc.line, op.loc.end_line);
+    if (line_directives_) line(0, fmt::format("#line {} \"{}\"", op.loc.line, fn_.file->path()));
+    for (int l = op.loc.line; l <= last; ++l) {
+      std::string_view text = fn_.file->line_text(l);
+      size_t start = text.find_first_not_of(" \t");
+      if (start == std::string_view::npos) continue;
+      line(depth, fmt::format("// {}", text.substr(start)));
+    }
+    last_comment_line_ = op.loc.line;
+  }
+
+  const Expr& expr(ValueId v) {
+    auto it = exprs_.find(v);
+    if (it == exprs_.end()) throw std::logic_error(fmt::format("emitter: value %{} has no expression", v));
+    return it->second;
+  }
+
+  std::string operand(ValueId v) {
+    const Expr& e = expr(v);
+    return e.atomic ? e.text : "(" + e.text + ")";
+  }
+
+  // A splat used by an elementwise op is just the scalar: the runtime's tile-scalar overloads.
+  ValueId look_through_splat(ValueId v) const {
+    if (auto it = def_op_.find(v); it != def_op_.end() && it->second->kind == OpKind::Broadcast &&
+                                   fn_.type(it->second->operands[0]).is_scalar())
+      return it->second->operands[0];
+    return v;
+  }
+  std::string elementwise_operand(ValueId v) { return operand(look_through_splat(v)); }
+  std::string elementwise_argument(ValueId v) { return expr(look_through_splat(v)).text; }
+
+  std::string layout(ValueId v) { return plan_.layout(fn_.type(v).shape).name; }
+
+  std::string index_list(const Op& op, size_t count) {
+    std::vector<std::string> parts;
+    for (size_t i = 0; i < count; ++i) parts.push_back(expr(op.operands[i]).text);
+    return fmt::format("{{{}}}", fmt::join(parts, ", "));
+  }
+
+  static std::string order_arg(const Op& op) {
+    for (size_t i = 0; i < op.order.size(); ++i)
+      if (op.order[i] != static_cast<int>(i)) return fmt::format("Order<{}>", fmt::join(op.order, ", "));
+    return "";
+  }
+
+  Expr binary_expr(const Op& op) {
+    ValueId r = op.results[0];
+    const ir::TileType& t = fn_.type(r);
+    bool tile = !t.is_scalar();
+    std::string a = elementwise_operand(op.operands[0]);
+    std::string b = elementwise_operand(op.operands[1]);
+    auto infix = [&](const char* sym, const char* named) -> Expr {
+      if (tile || operators_are_exact(t.dtype)) return {fmt::format("{} {} {}", a, sym, b), false};
+      return {fmt::format("{}({}, {})", named, expr(op.operands[0]).text, expr(op.operands[1]).text)};
+    };
+    auto call = [&](const std::string& f) -> Expr {
+      return {fmt::format("{}({}, {})", f, elementwise_argument(op.operands[0]), elementwise_argument(op.operands[1]))};
+    };
+    // Rounding and flush-to-zero choices select the runtime's variant of the operation.
+    auto rounded = [&](const char* base, const char* sym, const char* named) -> Expr {
+      if (op.rounding == ir::Rounding::Approx) return call(std::string(base) + "_approx");
+      if (op.rounding == ir::Rounding::Full) return call(std::string(base) + "_full");
+      if (op.rounding == ir::Rounding::RZ || op.rounding == ir::Rounding::RM || op.rounding == ir::Rounding::RP ||
+          false)
+        return call(fmt::format("{}_{}", base, ir::rounding_name(op.rounding)));
+      if (op.flush_to_zero) return call(std::string(base) + "_ftz");
+      return infix(sym, named);
+    };
+    using ir::BinaryKind;
+    switch (op.binary) {
+      case BinaryKind::Add: return rounded("add", "+", "add");
+      case BinaryKind::Sub: return rounded("sub", "-", "sub");
+      case BinaryKind::Mul: return rounded("mul", "*", "mul");
+      case BinaryKind::Div: return rounded("div", "/", "truediv");
+      case BinaryKind::FloorDiv: return call("floordiv");
+      case BinaryKind::Mod: return call("mod");
+      case BinaryKind::CeilDiv: return call("cdiv");
+      case BinaryKind::Pow: return call("tile2cu::pow");
+      case BinaryKind::Min: return call(op.propagate_nan ? "minimum_nan" : "minimum");
+      case BinaryKind::Max: return call(op.propagate_nan ? "maximum_nan" : "maximum");
+      case BinaryKind::BitAnd: return infix("&", "bitwise_and");
+      case BinaryKind::BitOr: return infix("|", "bitwise_or");
+      case BinaryKind::BitXor: return infix("^", "bitwise_xor");
+      case BinaryKind::Shl: return infix("<<", "bitwise_lshift");
+      case BinaryKind::Shr: return infix(">>", "bitwise_rshift");
+      case BinaryKind::Atan2: return call("tile2cu::atan2");
+    }
+    return {};
+  }
+
+
+  Expr unary_expr(const Op& op) {
+    const ir::TileType& t = fn_.type(op.results[0]);
+    std::string x = expr(op.operands[0]).text;
+    bool tile = !t.is_scalar();
+    using ir::UnaryKind;
+    switch (op.unary) {
+      case UnaryKind::Neg:
+        if (tile || operators_are_exact(t.dtype)) return {"-" + operand(op.operands[0]), false};
+        return {fmt::format("negative({})", x)};
+      case UnaryKind::Not: return {"!" + operand(op.operands[0]), false};
+      case UnaryKind::BitNot:
+        if (tile || operators_are_exact(t.dtype)) return {"~" + operand(op.operands[0]), false};
+        return {fmt::format("bitwise_not({})", x)};
+      case UnaryKind::Exp:
+        return {fmt::format("{}({})", op.rounding == ir::Rounding::Approx ? "exp_approx" : "tile2cu::exp", x)};
+      case UnaryKind::Exp2:
+        return {fmt::format("{}({})", op.flush_to_zero ? "exp2_ftz" : "tile2cu::exp2", x)};
+      case UnaryKind::Tanh:
+        return {fmt::format("{}({})", op.rounding == ir::Rounding::Approx ? "tanh_approx" : "tile2cu::tanh", x)};
+      case UnaryKind::Sqrt:
+        if (op.rounding == ir::Rounding::Approx) return {fmt::format("sqrt_approx({})", x)};
+        if (op.rounding == ir::Rounding::RZ || op.rounding == ir::Rounding::RM || op.rounding == ir::Rounding::RP)
+          return {fmt::format("sqrt_{}({})", ir::rounding_name(op.rounding), x)};
+        if (op.flush_to_zero) return {fmt::format("sqrt_ftz({})", x)};
+        return {fmt::format("tile2cu::sqrt({})", x)};
+      case UnaryKind::Rsqrt:
+        return {fmt::format("{}({})", op.flush_to_zero ? "rsqrt_ftz" : "tile2cu::rsqrt", x)};
+      default:
+        return {fmt::format("tile2cu::{}({})", ir::unary_kind_name(op.unary), x)};
+    }
+  }
+
+  Expr expression(const Op& op) {
+    ValueId r = op.results.empty() ? ir::kNoValue : op.results[0];
+    switch (op.kind) {
+      case OpKind::Constant: return {cpp_literal(op.literal, fn_.type(r).dtype)};
+      case OpKind::BlockId: return {fmt::format("int32_t(blockIdx.{})", "xyz"[op.axis])};
+      case OpKind::NumBlocks: return {fmt::format("int32_t(gridDim.{})", "xyz"[op.axis])};
+      case OpKind::ScalarParam: return {fn_.scalars[op.param].name};
+      case OpKind::ArrayDim: return {fmt::format("{}.shape[{}]", fn_.arrays[op.param].name, op.dim)};
+      case OpKind::ArrayStride: return {fmt::format("{}.stride[{}]", fn_.arrays[op.param].name, op.dim)};
+      case OpKind::Binary: return binary_expr(op);
+      case OpKind::Compare: {
+        static const char* syms[] = {"==", "!=", "<", "<=", ">", ">="};
+        return {fmt::format("{} {} {}", elementwise_operand(op.operands[0]), syms[static_cast<int>(op.compare)],
+                            elementwise_operand(op.operands[1])), false};
+      }
+      case OpKind::Unary: return unary_expr(op);
+      case OpKind::Convert:
+        return {fmt::format("astype<{}>({})", dtype_cpp_name(fn_.type(r).dtype), expr(op.operands[0]).text)};
+      case OpKind::Select:
+        return {fmt::format("where({}, {}, {})", elementwise_argument(op.operands[0]),
+                            elementwise_argument(op.operands[1]), elementwise_argument(op.operands[2]))};
+      case OpKind::Broadcast:
+        if (fn_.type(op.operands[0]).is_scalar())
+          return {fmt::format("full<{}>({})", layout(r), expr(op.operands[0]).text)};
+        return {fmt::format("broadcast_to<{}>({}, smem)", layout(r), expr(op.operands[0]).text)};
+      case OpKind::Reshape:
+        return {fmt::format("reshape<{}>({}, smem)", layout(r), expr(op.operands[0]).text)};
+      case OpKind::Arange:
+        return {fmt::format("arange<{}, {}>({}, {})", layout(r), dtype_cpp_name(fn_.type(r).dtype),
+                            expr(op.operands[0]).text, expr(op.operands[1]).text)};
+      case OpKind::Load: {
+        const ir::ArrayParam& a = fn_.arrays[op.param];
+        std::string pad = fmt::format("PaddingMode::{}", padding_cpp(op.padding));
+        if (op.tile_shape.empty()) {
+          std::string targs = op.padding == ir::PaddingMode::Undetermined ? "" : fmt::format("<{}>", pad);
+          return {fmt::format("load_scalar{}({}, {})", targs, a.name, index_list(op, op.operands.size()))};
+        }
+        std::string ord = order_arg(op);
+        std::string targs = layout(r);
+        if (!ord.empty()) targs += ", " + pad + ", " + ord;
+        else if (op.padding != ir::PaddingMode::Undetermined) targs += ", " + pad;
+        return {fmt::format("load<{}>({}, {})", targs, a.name, index_list(op, op.operands.size()))};
+      }
+      default:
+        throw std::logic_error(fmt::format("emitter: {} is not an expression", ir::op_kind_name(op.kind)));
+    }
+  }
+
+  static const char* padding_cpp(ir::PaddingMode m) {
+    static const char* names[] = {"Undetermined", "Zero", "NegZero", "Nan", "PosInf", "NegInf"};
+    return names[static_cast<int>(m)];
+  }
+
+  // ---- statements ----
+
+  void block(const ir::Block& b, int depth) {
+    for (const Op& op : b.ops) statement(op, depth);
+  }
+
+  struct LoopVars { std::vector<std::string> vars; };
+  std::vector<LoopVars> loops_;
+
+  void assign_all(const std::vector<std::string>& vars, const std::vector<ValueId>& values, int depth) {
+    for (size_t k = 0; k < vars.size(); ++k) {
+      const std::string& v = expr(values[k]).text;
+      if (v != vars[k]) line(depth, fmt::format("{} = {};", vars[k], v));
+    }
+  }
+
+  std::string declare_carried(const Op& op, size_t operand, ValueId arg, int depth) {
+    ValueId init = op.operands[operand];
+    if (mutable_.count(init)) return expr(init).text;
+    std::string name = fresh_name(fn_.values[arg].name);
+    line(depth, fmt::format("auto {} = {};", name, expr(init).text));
+    return name;
+  }
+
+  void statement(const Op& op, int depth) {
+    switch (op.kind) {
+      case OpKind::Store: {
+        source_comment(op, depth, false);
+        const ir::ArrayParam& a = fn_.arrays[op.param];
+        size_t n = op.operands.size() - 1;
+        ValueId value = op.operands.back();
+        if (op.tile_shape.empty()) {
+          line(depth, fmt::format("store_scalar({}, {}, {});", a.name, index_list(op, n), expr(value).text));
+          return;
+        }
+        std::string ord = order_arg(op);
+        line(depth, fmt::format("store{}({}, {}, {});", ord.empty() ? "" : "<" + ord + ">", a.name,
+                                index_list(op, n), expr(value).text));
+        return;
+      }
+      case OpKind::For: {
+        source_comment(op, depth, true);
+        const ir::Block& body = op.regions[0];
+        LoopVars lv;
+        for (size_t k = 3; k < op.operands.size(); ++k)
+          lv.vars.push_back(declare_carried(op, k, body.args[k - 2], depth));
+        ValueId iv = body.args[0];
+        std::string ivn = fresh_name(fn_.values[iv].name);
+        exprs_[iv] = {ivn};
+        for (size_t k = 0; k < lv.vars.size(); ++k) exprs_[body.args[k + 1]] = {lv.vars[k]};
+        line(depth, fmt::format("for ({} {} = {}; {} < {}; {} += {}) {{", dtype_cpp_name(fn_.type(iv).dtype), ivn,
+                                expr(op.operands[0]).text, ivn, expr(op.operands[1]).text, ivn,
+                                expr(op.operands[2]).text));
+        loops_.push_back(lv);
+        region_owner_.push_back(lv.vars);
+        block(body, depth + 1);
+        region_owner_.pop_back();
+        loops_.pop_back();
+        line(depth, "}");
+        for (size_t k = 0; k < lv.vars.size(); ++k) exprs_[op.results[k]] = {lv.vars[k]};
+        last_comment_line_ = -1;
+        return;
+      }
+      case OpKind::While: {
+        source_comment(op, depth, true);
+        LoopVars lv;
+        for (size_t k = 0; k < op.operands.size(); ++k)
+          lv.vars.push_back(declare_carried(op, k, op.regions[0].args[k], depth));
+        for (int r = 0; r < 2; ++r)
+          for (size_t k = 0; k < lv.vars.size(); ++k) exprs_[op.regions[r].args[k]] = {lv.vars[k]};
+        line(depth, "while (true) {");
+        loops_.push_back(lv);
+        region_owner_.push_back(lv.vars);
+        block(op.regions[0], depth + 1);
+        block(op.regions[1], depth + 1);
+        region_owner_.pop_back();
+        loops_.pop_back();
+        line(depth, "}");
+        for (size_t k = 0; k < lv.vars.size(); ++k) exprs_[op.results[k]] = {lv.vars[k]};
+        last_comment_line_ = -1;
+        return;
+      }
+      case OpKind::If: {
+        source_comment(op, depth, true);
+        std::vector<std::string> vars;
+        for (ValueId r : op.results) {
+          std::string name = fresh_name(fn_.values[r].name);
+          line(depth, fmt::format("{} {};", cpp_type(fn_.type(r), plan_), name));
+          vars.push_back(name);
+          exprs_[r] = {name};
+        }
+        region_owner_.push_back(vars);
+        line(depth, fmt::format("if ({}) {{", expr(op.operands[0]).text));
+        block(op.regions[0], depth + 1);
+        bool has_else = !(op.regions[1].ops.size() == 1 && op.regions[1].ops[0].kind == OpKind::Yield &&
+                          op.results.empty());
+        if (has_else) {
+          line(depth, "} else {");
+          block(op.regions[1], depth + 1);
+        }
+        line(depth, "}");
+        region_owner_.pop_back();
+        last_comment_line_ = -1;
+        return;
+      }
+      case OpKind::Yield: {
+        // Inside an if: assign the if's result variables; inside a loop: the carried ones.
+        assign_all(region_owner_.back(), op.operands, depth);
+        return;
+      }
+      case OpKind::Condition:
+        line(depth, fmt::format("if (!{}) break;", operand(op.operands[0])));
+        return;
+      case OpKind::Break: case OpKind::Continue:
+        source_comment(op, depth, false);
+        assign_all(loops_.back().vars, op.operands, depth);
+        line(depth, op.kind == OpKind::Break ? "break;" : "continue;");
+        return;
+      case OpKind::Return:
+        source_comment(op, depth, false);
+        line(depth, "return;");
+        return;
+      default:
+        break;
+    }
+    // An expression op: inline it, or bind it to a named variable.
+    ValueId r = op.results[0];
+    Expr e = expression(op);
+    bool named = !fn_.values[r].name.empty() && !is_trivial(op);
+    bool single_local_use = uses_[r] == 1 && use_block_[r] == def_block_[r];
+    if (is_pure(op) && uses_[r] == 0) return;  // dead
+    if (is_pure(op) && (is_trivial(op) || (!named && single_local_use))) {
+      exprs_[r] = e;
+      return;
+    }
+    source_comment(op, depth, false);
+    std::string name = fresh_name(fn_.values[r].name);
+    line(depth, fmt::format("{} {} = {};", mutable_.count(r) ? "auto" : "const auto", name, e.text));
+    exprs_[r] = {name};
+  }
+
+  const ir::Function& fn_;
+  const LayoutPlan& plan_;
+  bool line_directives_;
+  std::string out_;
+  std::map<ValueId, Expr> exprs_;
+  std::map<ValueId, int> uses_;
+  std::map<ValueId, const ir::Block*> use_block_;
+  std::map<ValueId, const ir::Block*> def_block_;
+  std::map<ValueId, const Op*> def_op_;
+  std::set<ValueId> mutable_;
+  std::set<std::string> used_names_;
+  // The variables a Yield assigns: the innermost if's results or loop's carried values.
+  std::vector<std::vector<std::string>> region_owner_;
+  int last_comment_line_ = -1;
+};
+
+}  // namespace
+
+std::string cpp_type(const ir::TileType& t, const LayoutPlan& plan) {
+  if (t.is_scalar()) return dtype_cpp_name(t.dtype);
+  return fmt::format("Tile<{}, {}>", dtype_cpp_name(t.dtype), plan.layout(t.shape).name);
+}
+
+std::string cpp_literal(const ir::Literal& lit, DType dtype) {
+  if (auto* b = std::get_if<bool>(&lit)) {
+    if (dtype == DType::Bool) return *b ? "true" : "false";
+    return cpp_literal(static_cast<__int128>(*b ? 1 : 0), dtype);
+  }
+  if (is_float(dtype)) {
+    double d = 0;
+    if (auto* i = std::get_if<__int128>(&lit)) d = static_cast<double>(*i);
+    else d = std::get<double>(lit);
+    std::string text;
+    if (std::isnan(d)) text = dtype == DType::Float64 ? "double(NAN)" : "NAN";
+    else if (std::isinf(d)) text = std::string(d < 0 ? "-" : "") + (dtype == DType::Float64 ? "double(INFINITY)" : "INFINITY");
+    else {
+      text = ir::literal_string(d);
+      if (dtype == DType::Float64) {
+      } else if (dtype == DType::Float32) {
+        text = fmt::format("{}f", fmt::format("{}", static_cast<float>(d)));
+        if (text.find_first_of(".eEn") == std::string::npos) text.insert(text.size() - 1, ".0");
+      } else {
+        std::string f = fmt::format("{}", static_cast<float>(d));
+        if (f.find_first_of(".eEn") == std::string::npos) f += ".0";
+        text = f + "f";
+      }
+    }
+    if (dtype == DType::Float16) return fmt::format("__half({})", text);
+    if (dtype == DType::BFloat16) return fmt::format("__nv_bfloat16({})", text);
+    return text;
+  }
+  __int128 v = 0;
+  if (auto* i = std::get_if<__int128>(&lit)) v = *i;
+  else v = static_cast<__int128>(std::get<double>(lit));
+  long long ll = static_cast<long long>(v);
+  switch (dtype) {
+    case DType::Bool: return v ? "true" : "false";
+    case DType::Int32:
+      if (v == INT32_MIN) return "int32_t(-2147483647 - 1)";
+      return fmt::format("{}", ll);
+    case DType::UInt32: return fmt::format("{}u", static_cast<unsigned long long>(v));
+    case DType::Int64:
+      if (v == INT64_MIN) return "int64_t(-9223372036854775807ll - 1)";
+      return fmt::format("int64_t{{{}}}", ll);
+    case DType::UInt64: return fmt::format("uint64_t{{{}ull}}", static_cast<unsigned long long>(v));
+    default: return fmt::format("{}({})", dtype_cpp_name(dtype), ll);
+  }
+}
+
+std::string emit_kernel_body(const ir::Function& fn, const LayoutPlan& plan, bool line_directives) {
+  return BodyEmitter(fn, plan, line_directives).run();
+}
+
+}  // namespace tile2cu

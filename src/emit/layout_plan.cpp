@@ -1,0 +1,72 @@
+#include "emit/layout_plan.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <functional>
+
+namespace tile2cu {
+
+namespace {
+
+constexpr int kMaxThreads = 256;
+constexpr int kMinThreads = 32;
+constexpr int kVectorBytes = 16;
+
+void for_each_op(const ir::Block& block, const std::function<void(const ir::Op&)>& f) {
+  for (const ir::Op& op : block.ops) {
+    f(op);
+    for (const ir::Block& r : op.regions) for_each_op(r, f);
+  }
+}
+
+}  // namespace
+
+bool LayoutPlan::same_placement(const ir::Shape& a, const ir::Shape& b) const {
+  if (a.empty() || b.empty()) return false;
+  return ir::shape_elements(a) == ir::shape_elements(b) && layout(a).vec == layout(b).vec;
+}
+
+LayoutPlan plan_layouts(const ir::Function& fn) {
+  LayoutPlan plan;
+  // The narrowest element moved to or from memory sets the run length: a run of it is one
+  // 16-byte access. Wider dtypes computed from it keep the same runs (several accesses), so
+  // casts stay inside a thread.
+  int min_bytes = 0;
+  for_each_op(fn.body, [&](const ir::Op& op) {
+    if (op.kind != ir::OpKind::Load && op.kind != ir::OpKind::Store) return;
+    int bytes = dtype_bytes(fn.arrays[op.param].dtype);
+    min_bytes = min_bytes == 0 ? bytes : std::min(min_bytes, bytes);
+  });
+  if (min_bytes == 0) min_bytes = 4;
+  int vec = kVectorBytes / min_bytes;
+
+  int64_t max_runs = 1;
+  for (const ir::ValueInfo& v : fn.values) {
+    if (v.type.is_scalar()) continue;
+    int shape_vec = static_cast<int>(std::min<int64_t>(vec, v.type.shape.back()));
+    max_runs = std::max(max_runs, ir::shape_elements(v.type.shape) / shape_vec);
+  }
+  plan.threads = static_cast<int>(std::clamp<int64_t>(max_runs, kMinThreads, kMaxThreads));
+
+  for (const ir::ValueInfo& v : fn.values) {
+    const ir::Shape& s = v.type.shape;
+    if (s.empty() || plan.layouts.count(s)) continue;
+    TileLayout l;
+    l.name = fmt::format("Layout_{}", fmt::join(s, "x"));
+    l.vec = static_cast<int>(std::min<int64_t>(vec, s.back()));
+    plan.layouts[s] = l;
+  }
+
+  for_each_op(fn.body, [&](const ir::Op& op) {
+    if (op.kind != ir::OpKind::Broadcast && op.kind != ir::OpKind::Reshape) return;
+    const ir::TileType& src = fn.type(op.operands[0]);
+    const ir::TileType& dst = fn.type(op.results[0]);
+    if (src.is_scalar() || dst.is_scalar()) return;  // splat / take: no exchange
+    if (op.kind == ir::OpKind::Reshape && plan.same_placement(src.shape, dst.shape)) return;
+    plan.smem_bytes = std::max<size_t>(plan.smem_bytes, ir::shape_elements(src.shape) * dtype_bytes(src.dtype));
+  });
+  return plan;
+}
+
+}  // namespace tile2cu

@@ -1,0 +1,30 @@
+// How a specialization's tiles map onto one CTA: the thread count, and for each tile shape
+// a blocked layout (runs of `vec` consecutive elements dealt round-robin to the threads).
+// Decided here, printed as named constants, so a reader of the generated code sees them.
+#pragma once
+
+#include <map>
+#include <string>
+
+#include "ir/ir.hpp"
+
+namespace tile2cu {
+
+struct TileLayout {
+  std::string name;  // "Layout_64x128"
+  int vec = 1;       // elements per run
+};
+
+struct LayoutPlan {
+  int threads = 32;
+  std::map<ir::Shape, TileLayout> layouts;
+  size_t smem_bytes = 0;  // scratch for ops that move elements between threads
+
+  const TileLayout& layout(const ir::Shape& shape) const { return layouts.at(shape); }
+  // Whether a reshape between two shapes keeps every element in the same thread and slot.
+  bool same_placement(const ir::Shape& a, const ir::Shape& b) const;
+};
+
+LayoutPlan plan_layouts(const ir::Function& fn);
+
+}  // namespace tile2cu

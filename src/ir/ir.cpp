@@ -1,0 +1,83 @@
+#include "ir/ir.hpp"
+
+#include <fmt/format.h>
+
+namespace tile2cu::ir {
+
+std::string shape_string(const Shape& shape) {
+  if (shape.size() == 1) return fmt::format("({},)", shape[0]);
+  return fmt::format("({})", fmt::join(shape, ", "));
+}
+
+int64_t shape_elements(const Shape& shape) {
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  return n;
+}
+
+std::string type_string(const TileType& t) {
+  if (t.is_scalar()) return dtype_short_name(t.dtype);
+  return fmt::format("tile<{}, {}>", dtype_short_name(t.dtype), fmt::join(t.shape, "x"));
+}
+
+const char* op_kind_name(OpKind k) {
+  switch (k) {
+    case OpKind::Constant: return "constant";
+    case OpKind::BlockId: return "block_id";
+    case OpKind::NumBlocks: return "num_blocks";
+    case OpKind::ScalarParam: return "scalar_param";
+    case OpKind::ArrayDim: return "array_dim";
+    case OpKind::ArrayStride: return "array_stride";
+    case OpKind::Binary: return "binary";
+    case OpKind::Compare: return "compare";
+    case OpKind::Unary: return "unary";
+    case OpKind::Convert: return "convert";
+    case OpKind::Select: return "select";
+    case OpKind::Broadcast: return "broadcast";
+    case OpKind::Reshape: return "reshape";
+    case OpKind::Full: return "full";
+    case OpKind::Arange: return "arange";
+    case OpKind::Load: return "load";
+    case OpKind::Store: return "store";
+    case OpKind::For: return "for";
+    case OpKind::If: return "if";
+    case OpKind::While: return "while";
+    case OpKind::Yield: return "yield";
+    case OpKind::Condition: return "condition";
+    case OpKind::Break: return "break";
+    case OpKind::Continue: return "continue";
+    case OpKind::Return: return "return";
+  }
+  return "?";
+}
+
+const char* binary_kind_name(BinaryKind k) {
+  static const char* names[] = {"add", "sub", "mul", "div", "floordiv", "mod", "cdiv", "pow", "minimum",
+                                "maximum", "bitwise_and", "bitwise_or", "bitwise_xor",
+                                "lshift", "rshift", "atan2"};
+  return names[static_cast<int>(k)];
+}
+
+const char* compare_kind_name(CompareKind k) {
+  static const char* names[] = {"eq", "ne", "lt", "le", "gt", "ge"};
+  return names[static_cast<int>(k)];
+}
+
+const char* unary_kind_name(UnaryKind k) {
+  static const char* names[] = {"neg", "not", "bitwise_not", "abs", "exp", "exp2", "log",
+                                "log2", "sqrt", "rsqrt", "sin", "cos", "tan", "sinh", "cosh",
+                                "tanh", "floor", "ceil", "isnan"};
+  return names[static_cast<int>(k)];
+}
+
+const char* padding_mode_name(PaddingMode m) {
+  static const char* names[] = {"undetermined", "zero", "neg_zero", "nan", "pos_inf", "neg_inf"};
+  return names[static_cast<int>(m)];
+}
+
+const char* rounding_name(Rounding r) {
+  static const char* names[] = {"default", "rn", "rz", "rm", "rp", "full", "approx"};
+  return names[static_cast<int>(r)];
+}
+
+}  // namespace tile2cu::ir

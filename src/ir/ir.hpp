@@ -1,0 +1,156 @@
+// Tile IR: SSA values with tile types, operations at tile granularity, and structured
+// control flow (for / if / while regions that yield values, as in MLIR's scf dialect).
+// Sema builds it; passes rewrite it; the emitter prints it as CUDA C++. It has a stable
+// text form (printer.hpp) and a verifier (verifier.hpp).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "ir/dtype.hpp"
+#include "support/source.hpp"
+
+namespace tile2cu::ir {
+
+using Shape = std::vector<int64_t>;
+std::string shape_string(const Shape& shape);  // "(64, 128)", "()"
+int64_t shape_elements(const Shape& shape);
+
+// Every runtime value is a tile; a scalar is a tile of rank 0.
+struct TileType {
+  DType dtype = DType::Int32;
+  Shape shape;
+  bool is_scalar() const { return shape.empty(); }
+  bool operator==(const TileType&) const = default;
+};
+std::string type_string(const TileType& t);  // "tile<f32, (64, 128)>", "f32"
+
+// A kernel parameter that is an array: dtype and rank fixed by the signature, shape and
+// strides known at run time except where the signature makes them static.
+struct ArrayParam {
+  std::string name;
+  DType dtype;
+  int rank;
+  std::vector<std::optional<int64_t>> static_dims;  // size rank
+  bool aligned16 = false;      // base pointer 16-byte aligned (a signature fact)
+  bool contiguous = false;     // last-dim stride is 1 (a signature fact)
+  bool written = false;        // some store targets it (const otherwise, in the launcher)
+};
+
+struct ScalarParam {
+  std::string name;
+  DType dtype;
+};
+
+using ValueId = int;
+constexpr ValueId kNoValue = -1;
+
+enum class OpKind {
+  Constant,     // splat of a literal: attr literal; result type decides shape
+  BlockId,      // attr axis
+  NumBlocks,    // attr axis
+  ScalarParam,  // attr param: index into Function::scalars
+  ArrayDim,     // attr param, attr dim: runtime extent of an array parameter
+  ArrayStride,  // attr param, attr dim
+  Binary,       // attr binary; operands of identical type (sema inserts casts/broadcasts)
+  Compare,      // attr compare; result bool
+  Unary,        // attr unary + math flags
+  Convert,      // astype: operand dtype -> result dtype, same shape
+  Select,       // where(cond, x, y), identical shapes
+  Broadcast,    // a scalar splats; otherwise same rank, dims of 1 stretch to the result shape
+  Reshape,      // same elements, new shape (row-major)
+  Full,         // scalar operand -> tile of the result shape
+  Arange,       // operands start, step (scalars of the result dtype)
+  Load,         // attr array param; operands: tile index (one per axis); attrs shape/order/padding
+  Store,        // attr array param; operands: tile index..., value
+  For,          // operands: lower, upper, step, inits...; region 0 args: iv, carried...
+  If,           // operands: cond; regions: then, else; results via Yield
+  While,        // operands: inits...; region 0 (cond, args carried, ends in Condition),
+                // region 1 (body, args carried, ends in Yield)
+  Yield,        // operands: values a region hands back
+  Condition,    // operand: the loop condition (terminates a While's cond region)
+  Break,        // operands: carried values at the break (innermost loop)
+  Continue,     // operands: carried values at the continue
+  Return,       // early exit from the kernel (block-uniform)
+};
+
+enum class BinaryKind { Add, Sub, Mul, Div, FloorDiv, Mod, CeilDiv, Pow, Min, Max, BitAnd, BitOr, BitXor, Shl, Shr, Atan2 };
+enum class CompareKind { Eq, Ne, Lt, Le, Gt, Ge };
+enum class UnaryKind { Neg, Not, BitNot, Abs, Exp, Exp2, Log, Log2, Sqrt, Rsqrt, Sin, Cos, Tan, Sinh, Cosh, Tanh, Floor, Ceil, IsNan };
+enum class PaddingMode { Undetermined, Zero, NegZero, Nan, PosInf, NegInf };
+// Rounding / accuracy choices of cuTile's RoundingMode that change generated code.
+enum class Rounding { Default, RN, RZ, RM, RP, Full, Approx };
+
+const char* op_kind_name(OpKind k);
+const char* binary_kind_name(BinaryKind k);
+const char* compare_kind_name(CompareKind k);
+const char* unary_kind_name(UnaryKind k);
+const char* padding_mode_name(PaddingMode m);
+const char* rounding_name(Rounding r);
+
+using Literal = std::variant<__int128, double, bool>;
+
+struct Block;
+
+struct Op {
+  OpKind kind;
+  std::vector<ValueId> operands;
+  std::vector<ValueId> results;
+  std::vector<Block> regions;
+  // Attributes; which ones an op uses is listed at OpKind.
+  Literal literal = __int128(0);
+  int axis = 0;
+  int param = -1;
+  int dim = 0;
+  BinaryKind binary = BinaryKind::Add;
+  CompareKind compare = CompareKind::Eq;
+  UnaryKind unary = UnaryKind::Neg;
+  Rounding rounding = Rounding::Default;
+  bool flush_to_zero = false;
+  bool propagate_nan = false;
+  PaddingMode padding = PaddingMode::Undetermined;
+  Shape tile_shape;             // Load/Store: the tile shape in tile space
+  std::vector<int> order;       // Load/Store: tile axis k walks array axis order[k]
+  // Where this op came from: the Python statement's first line, for comments and #line.
+  SourceRange loc;
+};
+
+struct Block {
+  std::vector<ValueId> args;
+  std::vector<Op> ops;
+};
+
+struct ValueInfo {
+  TileType type;
+  std::string name;  // the Python variable it was bound to, when there is one
+};
+
+struct Function {
+  std::string kernel_name;        // the Python kernel
+  std::string spec_name;          // this specialization's name
+  std::string signature;          // every parameter's constraint, constants included
+  std::vector<ArrayParam> arrays;
+  std::vector<ScalarParam> scalars;
+  // Kernel parameters in declaration order, Constants omitted: (is_array, index).
+  std::vector<std::pair<bool, int>> param_order;
+  std::vector<ValueInfo> values;
+  Block body;
+  std::shared_ptr<const SourceFile> file;
+  int occupancy = 0;  // @ct.kernel(occupancy=...) hint, 0 when absent
+
+  ValueId new_value(TileType type, std::string name = {}) {
+    values.push_back({std::move(type), std::move(name)});
+    return static_cast<ValueId>(values.size() - 1);
+  }
+  const TileType& type(ValueId v) const { return values.at(v).type; }
+};
+
+struct Module {
+  std::vector<Function> functions;  // one per specialization
+};
+
+}  // namespace tile2cu::ir

@@ -1,0 +1,157 @@
+#include "ir/verifier.hpp"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+#include <unordered_set>
+
+namespace tile2cu::ir {
+
+namespace {
+
+class Verifier {
+ public:
+  explicit Verifier(const Function& fn) : fn_(fn) {}
+
+  void run() { block(fn_.body, {}, /*in_loop=*/false); }
+
+ private:
+  [[noreturn]] void error(const Op& op, const std::string& what) const {
+    throw std::logic_error(fmt::format("IR verifier: {} op (line {}): {}", op_kind_name(op.kind),
+                                       op.loc.line, what));
+  }
+
+  void define(ValueId v, std::unordered_set<ValueId>& scope, const Op* op) {
+    if (v < 0 || v >= static_cast<ValueId>(fn_.values.size()))
+      throw std::logic_error(fmt::format("IR verifier: value %{} out of range", v));
+    if (defined_.count(v)) {
+      if (op) error(*op, fmt::format("value %{} defined twice", v));
+      throw std::logic_error(fmt::format("IR verifier: value %{} defined twice", v));
+    }
+    defined_.insert(v);
+    scope.insert(v);
+  }
+
+  const TileType& type(ValueId v) const { return fn_.type(v); }
+
+  void expect(bool ok, const Op& op, const char* what) const {
+    if (!ok) error(op, what);
+  }
+
+  void block(const Block& b, std::unordered_set<ValueId> visible, bool in_loop) {
+    for (ValueId a : b.args) define(a, visible, nullptr);
+    for (const Op& op : b.ops) {
+      for (ValueId v : op.operands)
+        if (!visible.count(v)) error(op, fmt::format("operand %{} is not visible here", v));
+      check(op, in_loop);
+      for (size_t r = 0; r < op.regions.size(); ++r) {
+        bool loop_body = op.kind == OpKind::For || op.kind == OpKind::While;
+        block(op.regions[r], visible, loop_body || in_loop);
+      }
+      for (ValueId v : op.results) define(v, visible, &op);
+    }
+  }
+
+  void check(const Op& op, bool in_loop) {
+    auto n = op.operands.size();
+    switch (op.kind) {
+      case OpKind::Binary:
+        expect(n == 2 && type(op.operands[0]) == type(op.operands[1]), op, "operand types differ");
+        expect(op.results.size() == 1 && type(op.results[0]) == type(op.operands[0]), op,
+               "result type differs from operands");
+        break;
+      case OpKind::Compare:
+        expect(n == 2 && type(op.operands[0]) == type(op.operands[1]), op, "operand types differ");
+        expect(type(op.results[0]).dtype == DType::Bool &&
+                   type(op.results[0]).shape == type(op.operands[0]).shape,
+               op, "result must be bool of the operand shape");
+        break;
+      case OpKind::Unary:
+        expect(n == 1 && type(op.results[0]).shape == type(op.operands[0]).shape, op,
+               "shape changed");
+        break;
+      case OpKind::Convert:
+        expect(n == 1 && type(op.results[0]).shape == type(op.operands[0]).shape, op,
+               "shape changed");
+        break;
+      case OpKind::Select:
+        expect(n == 3 && type(op.operands[0]).dtype == DType::Bool, op, "condition must be bool");
+        expect(type(op.operands[1]) == type(op.operands[2]) &&
+                   type(op.operands[1]) == type(op.results[0]) &&
+                   type(op.operands[0]).shape == type(op.results[0]).shape,
+               op, "operand types differ");
+        break;
+      case OpKind::Broadcast: {
+        const Shape& from = type(op.operands[0]).shape;
+        const Shape& to = type(op.results[0]).shape;
+        if (from.empty()) break;  // a scalar splats to any shape
+        expect(from.size() == to.size(), op, "broadcast keeps the rank");
+        for (size_t i = 0; i < from.size(); ++i)
+          expect(from[i] == to[i] || from[i] == 1, op, "dims must match or be 1");
+        break;
+      }
+      case OpKind::Reshape:
+        expect(shape_elements(type(op.operands[0]).shape) ==
+                   shape_elements(type(op.results[0]).shape),
+               op, "element count changed");
+        break;
+      case OpKind::Full:
+        expect(n == 1 && type(op.operands[0]).is_scalar(), op, "full takes a scalar");
+        break;
+      case OpKind::Load: {
+        const ArrayParam& a = fn_.arrays.at(op.param);
+        expect(static_cast<int>(n) == a.rank, op, "one index per array axis");
+        expect(op.tile_shape.empty() || static_cast<int>(op.tile_shape.size()) == a.rank, op,
+               "tile shape rank");
+        expect(type(op.results[0]).dtype == a.dtype, op, "load keeps the array dtype");
+        break;
+      }
+      case OpKind::Store: {
+        const ArrayParam& a = fn_.arrays.at(op.param);
+        expect(static_cast<int>(n) == a.rank + 1, op, "one index per array axis, then the tile");
+        expect(type(op.operands.back()).dtype == a.dtype, op, "store value dtype must match");
+        break;
+      }
+      case OpKind::For:
+        expect(n >= 3 && op.regions.size() == 1, op, "for needs bounds and one region");
+        expect(op.regions[0].args.size() == n - 2, op, "iv + one arg per carried value");
+        expect(op.results.size() == n - 3, op, "one result per carried value");
+        terminator(op.regions[0], OpKind::Yield, op.results.size(), op);
+        break;
+      case OpKind::If:
+        expect(n == 1 && type(op.operands[0]) == TileType{DType::Bool, {}}, op,
+               "if takes a bool scalar");
+        for (const Block& r : op.regions) terminator(r, OpKind::Yield, op.results.size(), op);
+        break;
+      case OpKind::While:
+        expect(op.regions.size() == 2, op, "while has cond and body regions");
+        terminator(op.regions[0], OpKind::Condition, 1, op);
+        terminator(op.regions[1], OpKind::Yield, op.results.size(), op);
+        break;
+      case OpKind::Break: case OpKind::Continue:
+        expect(in_loop, op, "outside a loop");
+        break;
+      default:
+        break;
+    }
+  }
+
+  void terminator(const Block& b, OpKind kind, size_t operands, const Op& parent) {
+    // A region may also end in break/continue/return (then nothing is yielded).
+    if (b.ops.empty()) error(parent, "empty region");
+    const Op& last = b.ops.back();
+    if (last.kind == OpKind::Break || last.kind == OpKind::Continue || last.kind == OpKind::Return)
+      return;
+    if (last.kind != kind) error(parent, fmt::format("region must end in {}", op_kind_name(kind)));
+    if (last.operands.size() != operands) error(parent, "terminator operand count");
+  }
+
+  const Function& fn_;
+  std::unordered_set<ValueId> defined_;
+};
+
+}  // namespace
+
+void verify(const Function& fn) { Verifier(fn).run(); }
+
+}  // namespace tile2cu::ir

@@ -1,0 +1,744 @@
+// The ct.* functions, tile methods and the Python builtins tile code may call.
+#include <fmt/format.h>
+
+#include <cmath>
+#include <set>
+
+#include "sema/lowering.hpp"
+
+namespace tile2cu::sema {
+
+namespace {
+
+// Arguments matched to parameter names, as Python would.
+class Bound {
+ public:
+  Bound(KernelLowering& k, const std::string& fn, CallArgs& args,
+        const std::vector<std::string>& positional, const std::vector<std::string>& keyword_only,
+        size_t required, SourceRange range)
+      : k_(k), fn_(fn), range_(range) {
+    if (args.positional.size() > positional.size())
+      k.error(ErrorKind::Type, range,
+              fmt::format("{}() takes at most {} positional arguments but {} were given", fn,
+                          positional.size(), args.positional.size()));
+    for (size_t i = 0; i < args.positional.size(); ++i) {
+      values_[positional[i]] = args.positional[i];
+      ranges_[positional[i]] = args.positional_ranges[i];
+    }
+    for (size_t i = 0; i < args.keywords.size(); ++i) {
+      const auto& [name, v] = args.keywords[i];
+      bool known = std::find(positional.begin(), positional.end(), name) != positional.end() ||
+                   std::find(keyword_only.begin(), keyword_only.end(), name) != keyword_only.end();
+      if (!known)
+        k.error(ErrorKind::Type, args.keyword_ranges[i],
+                fmt::format("{}() got an unexpected keyword argument '{}'", fn, name));
+      if (values_.count(name))
+        k.error(ErrorKind::Type, args.keyword_ranges[i],
+                fmt::format("{}() got multiple values for argument '{}'", fn, name));
+      values_[name] = v;
+      ranges_[name] = args.keyword_ranges[i];
+    }
+    for (size_t i = 0; i < required; ++i)
+      if (!values_.count(positional[i]))
+        k.error(ErrorKind::Type, range,
+                fmt::format("{}() missing required argument '{}'", fn, positional[i]));
+  }
+
+  const Value* get(const std::string& name) const {
+    auto it = values_.find(name);
+    return it == values_.end() ? nullptr : &it->second;
+  }
+  const Value& at(const std::string& name) const {
+    if (auto* v = get(name)) return *v;
+    k_.error(ErrorKind::Type, range_, fmt::format("{}() missing required argument '{}'", fn_, name));
+  }
+  SourceRange range_of(const std::string& name) const {
+    auto it = ranges_.find(name);
+    return it == ranges_.end() ? range_ : it->second;
+  }
+  std::string what(const std::string& name) const {
+    return fmt::format("argument \"{}\" of {}()", name, fn_);
+  }
+
+ private:
+  KernelLowering& k_;
+  std::string fn_;
+  SourceRange range_;
+  std::map<std::string, Value> values_;
+  std::map<std::string, SourceRange> ranges_;
+};
+
+bool is_power_of_two(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
+
+// cuTile functions that exist but belong to later work; calling one is a clear error.
+const std::set<std::string> kNotYet = {
+    "sum", "prod", "max", "min", "argmax", "argmin", "reduce", "cumsum", "cumprod", "scan",
+    "permute", "transpose", "cat", "extract", "insert", "bitcast", "pack_to_bytes",
+    "unpack_from_bytes", "gather", "scatter", "load_advanced_indexing", "store_advanced_indexing",
+    "atomic_cas", "atomic_xchg", "atomic_add", "atomic_max", "atomic_min", "atomic_and",
+    "atomic_or", "atomic_xor", "mma", "matmul", "mma_scaled", "printf", "print", "assert_",
+    "static_eval", "static_assert", "static_iter", "ensure_constant", "astile",
+    "assume_divisible_by", "grid_dependency_control_wait",
+    "grid_dependency_control_launch_dependents", "divmod", "Slice"};
+
+struct UnaryInfo {
+  const char* name;
+  ir::UnaryKind kind;
+  bool to_float;     // bool/int inputs become float32
+  bool float_only;   // integer input is an error
+};
+
+const UnaryInfo kUnary[] = {
+    {"exp", ir::UnaryKind::Exp, true, false},     {"exp2", ir::UnaryKind::Exp2, true, false},
+    {"log", ir::UnaryKind::Log, true, false},     {"log2", ir::UnaryKind::Log2, true, false},
+    {"sqrt", ir::UnaryKind::Sqrt, true, false},   {"rsqrt", ir::UnaryKind::Rsqrt, true, false},
+    {"sin", ir::UnaryKind::Sin, true, false},     {"cos", ir::UnaryKind::Cos, true, false},
+    {"tan", ir::UnaryKind::Tan, true, false},     {"sinh", ir::UnaryKind::Sinh, true, false},
+    {"cosh", ir::UnaryKind::Cosh, true, false},   {"tanh", ir::UnaryKind::Tanh, true, false},
+    {"floor", ir::UnaryKind::Floor, false, true}, {"ceil", ir::UnaryKind::Ceil, false, true},
+    {"abs", ir::UnaryKind::Abs, false, false},    {"negative", ir::UnaryKind::Neg, false, false},
+    {"isnan", ir::UnaryKind::IsNan, false, true}, {"bitwise_not", ir::UnaryKind::BitNot, false, false},
+};
+
+// Which keywords each math op accepts (spec c.15).
+struct MathOptions {
+  std::vector<std::string> keywords;
+  std::vector<ir::Rounding> roundings;
+};
+
+MathOptions math_options(const std::string& op) {
+  using R = ir::Rounding;
+  if (op == "add" || op == "sub" || op == "mul")
+    return {{"rounding_mode", "flush_to_zero"}, {R::RN, R::RZ, R::RM, R::RP}};
+  if (op == "truediv")
+    return {{"rounding_mode", "flush_to_zero"}, {R::RN, R::RZ, R::RM, R::RP, R::Full, R::Approx}};
+  if (op == "sqrt") return {{"rounding_mode", "flush_to_zero"}, {R::RN, R::RZ, R::RM, R::RP, R::Approx}};
+  if (op == "rsqrt" || op == "exp2") return {{"flush_to_zero"}, {}};
+  if (op == "exp" || op == "tanh") return {{"rounding_mode"}, {R::Full, R::Approx}};
+  if (op == "minimum" || op == "maximum") return {{"flush_to_zero", "propagate_nan"}, {}};
+  return {{}, {}};
+}
+
+}  // namespace
+
+// ---- compile-time argument helpers ------------------------------------------------------------
+
+int64_t KernelLowering::const_int(const Value& v, SourceRange range, const std::string& what) const {
+  if (auto* i = v.as<LooseInt>()) return static_cast<int64_t>(i->value);
+  if (auto* b = v.as<LooseBool>()) return b->value;
+  error(ErrorKind::Type, range,
+        fmt::format("Invalid {}: Expected a constant integer, but given value is {}", what,
+                    v.is<Runtime>() ? "not constant" : describe(v)));
+}
+
+bool KernelLowering::const_bool(const Value& v, SourceRange range, const std::string& what) const {
+  if (auto* b = v.as<LooseBool>()) return b->value;
+  if (auto* i = v.as<LooseInt>()) return i->value != 0;
+  error(ErrorKind::Type, range,
+        fmt::format("Invalid {}: Expected a constant bool, but given value is {}", what,
+                    v.is<Runtime>() ? "not constant" : describe(v)));
+}
+
+std::vector<int64_t> KernelLowering::const_int_tuple(const Value& v, SourceRange range,
+                                                     const std::string& what) const {
+  std::vector<int64_t> out;
+  if (auto* t = v.as<TupleValue>()) {
+    for (const auto& item : t->items) {
+      if (!item.is<LooseInt>())
+        error(ErrorKind::Type, range,
+              fmt::format("Invalid {}: Expected a constant integer tuple, but given value is not constant", what));
+      out.push_back(static_cast<int64_t>(item.as<LooseInt>()->value));
+    }
+    return out;
+  }
+  out.push_back(const_int(v, range, what));
+  return out;
+}
+
+DType KernelLowering::const_dtype(const Value& v, SourceRange range, const std::string& what) const {
+  if (auto* d = v.as<DTypeValue>()) return d->dtype;
+  error(ErrorKind::Type, range, fmt::format("Invalid {}: Expected a dtype, got {}", what, describe(v)));
+}
+
+ir::Shape KernelLowering::tile_shape_arg(const Value& v, SourceRange range, const std::string& what) const {
+  ir::Shape shape = const_int_tuple(v, range, what);
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (shape[i] <= 0)
+      error(ErrorKind::Type, range,
+            fmt::format("Invalid {}: Dimension #{} of shape {} is not positive", what, i, ir::shape_string(shape)));
+    if (!is_power_of_two(shape[i]))
+      error(ErrorKind::Type, range,
+            fmt::format("Invalid {}: Dimension #{} of shape {} is not a power of two", what, i,
+                        ir::shape_string(shape)));
+  }
+  if (ir::shape_elements(shape) > (1 << 20))
+    error(ErrorKind::UnsupportedFeature, range,
+          fmt::format("a tile of {} elements is larger than tile2cu supports (2^20)", ir::shape_elements(shape)));
+  return shape;
+}
+
+// ---- builtins ------------------------------------------------------------------------------
+
+Value KernelLowering::builtin_call(const std::string& name, CallArgs& args, SourceRange range) {
+  auto runtime_int = [&](const Value& v, SourceRange r, const std::string& what) -> ir::ValueId {
+    auto dt = value_dtype(v);
+    if (!dt || !value_shape(v).empty() || (!v.is_loose() && !is_integer(*dt)) || v.is<LooseFloat>())
+      error(ErrorKind::Type, r, fmt::format("Invalid {}: Expected an integer scalar, got {}", what, describe(v)));
+    return to_runtime_as(v, v.is_loose() ? DType::Int32 : *dt, r);
+  };
+  auto axis_arg = [&](const Bound& b, const std::string& fn) {
+    int64_t axis = const_int(b.at("axis"), b.range_of("axis"), b.what("axis"));
+    if (axis < 0 || axis > 2)
+      error(ErrorKind::Type, b.range_of("axis"), fmt::format("Invalid argument \"axis\" of {}(): must be 0, 1 or 2, got {}", fn, axis));
+    return static_cast<int>(axis);
+  };
+  auto order_arg = [&](const Bound& b, int rank) {
+    std::vector<int> order(rank);
+    for (int i = 0; i < rank; ++i) order[i] = i;
+    const Value* v = b.get("order");
+    if (!v) return order;
+    if (auto* s = v->as<StrValue>()) {
+      if (s->value == "F") std::reverse(order.begin(), order.end());
+      else if (s->value != "C")
+        error(ErrorKind::Type, b.range_of("order"), fmt::format("Invalid argument \"order\": Expected 'C' or 'F', got '{}'", s->value));
+      return order;
+    }
+    auto axes = const_int_tuple(*v, b.range_of("order"), b.what("order"));
+    if (static_cast<int>(axes.size()) != rank)
+      error(ErrorKind::Type, b.range_of("order"), fmt::format("Invalid argument \"order\": Expected {} axes, got {}", rank, axes.size()));
+    std::vector<bool> seen(rank, false);
+    for (int i = 0; i < rank; ++i) {
+      int64_t a = axes[i] < 0 ? axes[i] + rank : axes[i];
+      if (a < 0 || a >= rank)
+        error(ErrorKind::Type, b.range_of("order"), fmt::format("Axis {} is out of range for rank {}", axes[i], rank));
+      if (seen[a]) error(ErrorKind::Type, b.range_of("order"), "Axis order must be a permutation of the array's axes");
+      seen[a] = true;
+      order[i] = static_cast<int>(a);
+    }
+    return order;
+  };
+  auto hints_ok = [&](const Bound& b, bool is_load) {
+    if (const Value* lat = b.get("latency"); lat && !lat->is<NoneValue>()) {
+      int64_t l = const_int(*lat, b.range_of("latency"), b.what("latency"));
+      if (l < 1 || l > 10) error(ErrorKind::Value, b.range_of("latency"), fmt::format("latency must be between 1 and 10, got {}", l));
+    }
+    if (const Value* tma = b.get("allow_tma"); tma && !tma->is<NoneValue>())
+      const_bool(*tma, b.range_of("allow_tma"), b.what("allow_tma"));
+    if (const Value* cb = b.get("check_bounds")) {
+      if (!const_bool(*cb, b.range_of("check_bounds"), b.what("check_bounds")))
+        {}  // a promise that accesses are in bounds; the masked code stays correct either way
+    }
+    const Value* mo = b.get("memory_order");
+    if (mo) {
+      auto* e = mo->as<EnumValue>();
+      if (!e || e->kind != EnumKind::MemoryOrder)
+        error(ErrorKind::Type, b.range_of("memory_order"), "memory_order must be a ct.MemoryOrder");
+      if (e->name != "WEAK")
+        error(ErrorKind::UnsupportedFeature, b.range_of("memory_order"),
+              fmt::format("{} with memory_order={} is not supported yet by tile2cu", is_load ? "load" : "store", e->name));
+    }
+    if (const Value* ms = b.get("memory_scope")) {
+      auto* e = ms->as<EnumValue>();
+      if (!e || e->kind != EnumKind::MemoryScope)
+        error(ErrorKind::Type, b.range_of("memory_scope"), "memory_scope must be a ct.MemoryScope");
+      if (e->name != "NONE")
+        error(ErrorKind::Type, b.range_of("memory_scope"),
+              "a load or store with WEAK memory ordering cannot specify a memory scope");
+    }
+  };
+  auto tile_index = [&](const Bound& b, const ir::ArrayParam& a, const std::string& fn) {
+    const Value& idx = b.at("index");
+    std::vector<Value> items;
+    if (auto* t = idx.as<TupleValue>()) items = t->items;
+    else items.push_back(idx);
+    if (static_cast<int>(items.size()) != a.rank)
+      error(ErrorKind::Type, b.range_of("index"),
+            fmt::format("Index size {} does not match the array rank {}", items.size(), a.rank));
+    std::vector<ir::ValueId> ids;
+    for (const auto& item : items) {
+      ir::ValueId id = runtime_int(item, b.range_of("index"), fmt::format("argument \"index\" of {}()", fn));
+      if (is_unsigned_integer(type_of(id).dtype))
+        error(ErrorKind::Type, b.range_of("index"), "a tile index must be a signed integer");
+      ids.push_back(convert(id, DType::Int32));
+    }
+    return ids;
+  };
+
+  std::string fn = name;
+  if (fn.rfind("ct.", 0) == 0) {
+    std::string op = fn.substr(3);
+    if (kNotYet.count(op))
+      error(ErrorKind::UnsupportedFeature, range, fmt::format("ct.{}() is not supported yet by tile2cu", op));
+    if (op == "bid" || op == "num_blocks") {
+      Bound b(*this, op, args, {"axis"}, {}, 1, range);
+      ir::Op o = make_op(op == "bid" ? ir::OpKind::BlockId : ir::OpKind::NumBlocks);
+      o.axis = axis_arg(b, op);
+      return make(Runtime{emit1(std::move(o), {DType::Int32, {}})});
+    }
+    if (op == "cdiv") {
+      Bound b(*this, op, args, {"x", "y"}, {}, 2, range);
+      const Value &x = b.at("x"), &y = b.at("y");
+      if (x.is<LooseInt>() && y.is<LooseInt>()) {
+        __int128 a = x.as<LooseInt>()->value, d = y.as<LooseInt>()->value;
+        if (d == 0) error(ErrorKind::Value, range, "cdiv by zero");
+        __int128 q = (a + d - 1) / d;
+        if (((a + d - 1) % d != 0) && ((a + d - 1 < 0) != (d < 0))) --q;
+        return make(LooseInt{q});
+      }
+      auto dt = promote_for_binary(value_dtype(x), x.is_loose(), value_dtype(y), y.is_loose());
+      if (!dt || !is_integer(*dt) || !value_shape(x).empty() || !value_shape(y).empty())
+        error(ErrorKind::Type, range, "cdiv() takes two integer scalars");
+      ir::Op o = make_op(ir::OpKind::Binary, {to_runtime_as(x, *dt, b.range_of("x")), to_runtime_as(y, *dt, b.range_of("y"))});
+      o.binary = ir::BinaryKind::CeilDiv;
+      return make(Runtime{emit1(std::move(o), {*dt, {}})});
+    }
+    if (op == "num_tiles") {
+      Bound b(*this, op, args, {"array", "axis", "shape", "order"}, {}, 3, range);
+      auto* a = b.at("array").as<ArrayValue>();
+      if (!a) error(ErrorKind::Type, b.range_of("array"), "num_tiles() expects an array");
+      const ir::ArrayParam& p = fn_.arrays[a->param];
+      int64_t axis = const_int(b.at("axis"), b.range_of("axis"), b.what("axis"));
+      if (axis < 0) axis += p.rank;
+      if (axis < 0 || axis >= p.rank) error(ErrorKind::Type, b.range_of("axis"), fmt::format("Axis {} is out of range for rank {}", axis, p.rank));
+      ir::Shape shape = tile_shape_arg(b.at("shape"), b.range_of("shape"), b.what("shape"));
+      if (static_cast<int>(shape.size()) != p.rank)
+        error(ErrorKind::Type, b.range_of("shape"), fmt::format("Expected shape length to be {}, got {}", p.rank, shape.size()));
+      auto order = order_arg(b, p.rank);
+      Value extent = attribute(b.at("array"), "shape", range).as<TupleValue>()->items[order[axis]];
+      CallArgs cd;
+      cd.positional = {extent, make(LooseInt{shape[axis]})};
+      cd.positional_ranges = {range, range};
+      return builtin_call("ct.cdiv", cd, range);
+    }
+    if (op == "load") {
+      Bound b(*this, op, args, {"array", "index", "shape"},
+              {"order", "padding_mode", "check_bounds", "latency", "allow_tma", "memory_order", "memory_scope"}, 3, range);
+      auto* a = b.at("array").as<ArrayValue>();
+      if (!a) error(ErrorKind::Type, b.range_of("array"), fmt::format("Invalid argument #1 of load(): Expected an array, but given value is {}", describe(b.at("array"))));
+      const ir::ArrayParam& p = fn_.arrays[a->param];
+      ir::Shape shape = tile_shape_arg(b.at("shape"), b.range_of("shape"), b.what("shape"));
+      bool scalar = false;
+      if (auto* t = b.at("shape").as<TupleValue>(); t && t->items.empty()) scalar = true;
+      if (!scalar && static_cast<int>(shape.size()) != p.rank)
+        error(ErrorKind::Type, b.range_of("shape"), fmt::format("Invalid argument \"shape\" of load(): Expected shape length to be {}, got {}", p.rank, shape.size()));
+      auto order = order_arg(b, p.rank);
+      hints_ok(b, true);
+      ir::PaddingMode pad = ir::PaddingMode::Undetermined;
+      if (const Value* pm = b.get("padding_mode")) {
+        auto* e = pm->as<EnumValue>();
+        if (!e || e->kind != EnumKind::PaddingMode)
+          error(ErrorKind::Type, b.range_of("padding_mode"), "padding_mode must be a ct.PaddingMode");
+        pad = static_cast<ir::PaddingMode>(e->value);
+        if (!is_float(p.dtype) && (pad == ir::PaddingMode::Nan || pad == ir::PaddingMode::PosInf ||
+                                   pad == ir::PaddingMode::NegInf))
+          error(ErrorKind::Type, b.range_of("padding_mode"),
+                fmt::format("padding mode {} needs a float array, got {}", e->name, dtype_name(p.dtype)));
+      }
+      ir::Op o = make_op(ir::OpKind::Load, tile_index(b, p, op));
+      o.param = a->param;
+      o.tile_shape = scalar ? ir::Shape{} : shape;
+      o.order = order;
+      o.padding = pad;
+      return make(Runtime{emit1(std::move(o), {p.dtype, scalar ? ir::Shape{} : shape})});
+    }
+    if (op == "store") {
+      Bound b(*this, op, args, {"array", "index", "tile"},
+              {"order", "check_bounds", "latency", "allow_tma", "memory_order", "memory_scope"}, 3, range);
+      auto* a = b.at("array").as<ArrayValue>();
+      if (!a) error(ErrorKind::Type, b.range_of("array"), fmt::format("Invalid argument #1 of store(): Expected an array, but given value is {}", describe(b.at("array"))));
+      ir::ArrayParam& p = fn_.arrays[a->param];
+      const Value& tile = b.at("tile");
+      auto dt = value_dtype(tile);
+      if (!dt) error(ErrorKind::Type, b.range_of("tile"), fmt::format("store() expects a tile or a scalar, got {}", describe(tile)));
+      ir::Shape shape = value_shape(tile);
+      if (!shape.empty() && static_cast<int>(shape.size()) != p.rank)
+        error(ErrorKind::Type, b.range_of("tile"),
+              fmt::format("Stored tile of rank {} does not match the array rank {}", shape.size(), p.rank));
+      if (tile.is<Runtime>() && !implicitly_castable(*dt, p.dtype))
+        error(ErrorKind::Type, b.range_of("tile"),
+              fmt::format("Stored tile is incompatible with array's dtype: cannot implicitly cast {} to {}",
+                          dtype_name(*dt), dtype_name(p.dtype)));
+      if (tile.is_loose()) {
+        auto cat = dtype_category(*value_dtype(tile));
+        if (cat > dtype_category(p.dtype))
+          error(ErrorKind::Type, b.range_of("tile"),
+                fmt::format("cannot store {} into an array of {}", describe(tile), dtype_name(p.dtype)));
+      }
+      auto order = order_arg(b, p.rank);
+      hints_ok(b, false);
+      std::vector<ir::ValueId> operands = tile_index(b, p, op);
+      operands.push_back(to_runtime_as(tile, p.dtype, b.range_of("tile")));
+      ir::Op o = make_op(ir::OpKind::Store, std::move(operands));
+      o.param = a->param;
+      o.tile_shape = shape;
+      o.order = order;
+      p.written = true;
+      emit(std::move(o), {});
+      return make(NoneValue{});
+    }
+    if (op == "full" || op == "zeros" || op == "ones") {
+      bool is_full = op == "full";
+      Bound b = is_full ? Bound(*this, op, args, {"shape", "fill_value", "dtype"}, {}, 3, range)
+                        : Bound(*this, op, args, {"shape", "dtype"}, {}, 2, range);
+      ir::Shape shape = tile_shape_arg(b.at("shape"), b.range_of("shape"), b.what("shape"));
+      if (auto* t = b.at("shape").as<TupleValue>(); t && t->items.empty()) shape.clear();
+      DType dt = const_dtype(b.at("dtype"), b.range_of("dtype"), b.what("dtype"));
+      Value fill = is_full ? b.at("fill_value") : make(LooseInt{op == "ones" ? 1 : 0});
+      if (!value_shape(fill).empty())
+        error(ErrorKind::Type, b.range_of("fill_value"), "fill_value must be a scalar");
+      ir::ValueId s;
+      if (fill.is_loose()) {
+        if (fill.is<LooseFloat>() && !is_float(dt)) {
+          s = constant(static_cast<__int128>(std::trunc(fill.as<LooseFloat>()->value)), dt);
+        } else {
+          s = to_runtime_as(fill, dt, b.range_of("fill_value"));
+        }
+      } else {
+        s = convert(to_runtime(fill, b.range_of("fill_value")), dt);
+      }
+      return make(Runtime{broadcast(s, shape, range)});
+    }
+    if (op == "arange") {
+      Bound b(*this, op, args, {"size"}, {"dtype", "start", "step"}, 1, range);
+      int64_t size = const_int(b.at("size"), b.range_of("size"), b.what("size"));
+      if (!is_power_of_two(size))
+        error(ErrorKind::Type, b.range_of("size"), fmt::format("arange size {} is not a power of two", size));
+      if (!b.get("dtype")) error(ErrorKind::Type, range, "arange() missing required keyword argument 'dtype'");
+      DType dt = const_dtype(b.at("dtype"), b.range_of("dtype"), b.what("dtype"));
+      Value start = b.get("start") ? *b.get("start") : make(LooseInt{0});
+      Value step = b.get("step") ? *b.get("step") : make(LooseInt{1});
+      ir::Op o = make_op(ir::OpKind::Arange, {to_runtime_as(start, dt, b.range_of("start")),
+                                              to_runtime_as(step, dt, b.range_of("step"))});
+      return make(Runtime{emit1(std::move(o), {dt, {size}})});
+    }
+    if (op == "astype") {
+      Bound b(*this, op, args, {"x", "dtype"}, {"rounding_mode"}, 2, range);
+      CallArgs rest;
+      rest.positional = {b.at("dtype")};
+      rest.positional_ranges = {b.range_of("dtype")};
+      return method_call(b.at("x"), "astype", rest, range);
+    }
+    if (op == "where") {
+      Bound b(*this, op, args, {"cond", "x", "y"}, {}, 3, range);
+      const Value &c = b.at("cond"), &x = b.at("x"), &y = b.at("y");
+      bool constant_cond = false;
+      if (c.is_loose()) {
+        bool t = truth(c, b.range_of("cond"), &constant_cond);
+        return t ? x : y;
+      }
+      auto dx = value_dtype(x), dy = value_dtype(y);
+      if (!dx || !dy) error(ErrorKind::Type, range, "where() expects tiles or scalars");
+      if (x.is_loose() && y.is_loose()) {
+        // Two literals: the result dtype follows the higher category's default.
+        dx = default_dtype(x.is<LooseFloat>() || y.is<LooseFloat>() ? make(LooseFloat{0}) : x, range);
+        if (dx == DType::Bool && !y.is<LooseBool>()) dx = default_dtype(y, range);
+        dy = dx;
+      }
+      auto dt = promote_for_binary(dx, x.is_loose() && !(x.is_loose() && y.is_loose()), dy, y.is_loose() && !(x.is_loose() && y.is_loose()));
+      if (!dt)
+        error(ErrorKind::Type, range,
+              fmt::format("Implicit promotion of {} and {} is not supported", dtype_name(*dx), dtype_name(*dy)));
+      ir::Shape shape = broadcast_shape(broadcast_shape(value_shape(c), value_shape(x), range), value_shape(y), range);
+      ir::ValueId cv = to_runtime(c, b.range_of("cond"));
+      if (type_of(cv).dtype != DType::Bool) {
+        ir::Op ne = make_op(ir::OpKind::Compare, {cv, constant(static_cast<__int128>(0), type_of(cv).dtype, type_of(cv).shape)});
+        if (is_float(type_of(cv).dtype)) ne.operands[1] = constant(0.0, type_of(cv).dtype, type_of(cv).shape);
+        ne.compare = ir::CompareKind::Ne;
+        cv = emit1(std::move(ne), {DType::Bool, type_of(cv).shape});
+      }
+      ir::Op o = make_op(ir::OpKind::Select, {broadcast(cv, shape, range),
+                                              broadcast(to_runtime_as(x, *dt, b.range_of("x")), shape, range),
+                                              broadcast(to_runtime_as(y, *dt, b.range_of("y")), shape, range)});
+      return make(Runtime{emit1(std::move(o), {*dt, shape})});
+    }
+    if (op == "reshape" || op == "expand_dims" || op == "broadcast_to") {
+      Bound b(*this, op, args, {"x", op == "expand_dims" ? "axis" : "shape"}, {}, 2, range);
+      CallArgs rest;
+      if (op == "expand_dims") {
+        const Value& x = b.at("x");
+        if (!x.is<Runtime>()) error(ErrorKind::Type, b.range_of("x"), "expand_dims() expects a tile");
+        ir::TileType t = type_of(x.as<Runtime>()->id);
+        int64_t rank = static_cast<int64_t>(t.shape.size());
+        int64_t axis = const_int(b.at("axis"), b.range_of("axis"), b.what("axis"));
+        if (axis < 0) axis += rank + 1;
+        if (axis < 0 || axis > rank) error(ErrorKind::Type, b.range_of("axis"), fmt::format("Axis {} is out of range for rank {}", axis, rank + 1));
+        ir::Shape shape = t.shape;
+        shape.insert(shape.begin() + axis, 1);
+        ir::Op o = make_op(ir::OpKind::Reshape, {x.as<Runtime>()->id});
+        return make(Runtime{emit1(std::move(o), {t.dtype, shape})});
+      }
+      if (op == "reshape") {
+        rest.positional = {b.at("shape")};
+        rest.positional_ranges = {b.range_of("shape")};
+        return method_call(b.at("x"), "reshape", rest, range);
+      }
+      ir::Shape shape = tile_shape_arg(b.at("shape"), b.range_of("shape"), b.what("shape"));
+      const Value& x = b.at("x");
+      return make(Runtime{broadcast(to_runtime(x, b.range_of("x")), shape, range)});
+    }
+    // Math with explicit options.
+    static const std::map<std::string, ast::BinaryOp> kBinaryFns = {
+        {"add", ast::BinaryOp::Add}, {"sub", ast::BinaryOp::Sub}, {"mul", ast::BinaryOp::Mul},
+        {"truediv", ast::BinaryOp::Div}, {"floordiv", ast::BinaryOp::FloorDiv},
+        {"mod", ast::BinaryOp::Mod}, {"pow", ast::BinaryOp::Pow},
+        {"bitwise_and", ast::BinaryOp::BitAnd}, {"bitwise_or", ast::BinaryOp::BitOr},
+        {"bitwise_xor", ast::BinaryOp::BitXor}, {"bitwise_lshift", ast::BinaryOp::LShift},
+        {"bitwise_rshift", ast::BinaryOp::RShift}};
+    static const std::map<std::string, ast::CompareOp> kCompareFns = {
+        {"equal", ast::CompareOp::Eq}, {"not_equal", ast::CompareOp::NotEq},
+        {"less", ast::CompareOp::Lt}, {"less_equal", ast::CompareOp::Le},
+        {"greater", ast::CompareOp::Gt}, {"greater_equal", ast::CompareOp::Ge}};
+    auto apply_options = [&](const Bound& b, const std::string& opname, Value result) -> Value {
+      const Value* rm = b.get("rounding_mode");
+      const Value* ftz = b.get("flush_to_zero");
+      const Value* pn = b.get("propagate_nan");
+      bool want_ftz = ftz && const_bool(*ftz, b.range_of("flush_to_zero"), b.what("flush_to_zero"));
+      bool want_pn = pn && const_bool(*pn, b.range_of("propagate_nan"), b.what("propagate_nan"));
+      ir::Rounding rounding = ir::Rounding::Default;
+      if (rm && !rm->is<NoneValue>()) {
+        auto* e = rm->as<EnumValue>();
+        if (!e || e->kind != EnumKind::RoundingMode)
+          error(ErrorKind::Type, b.range_of("rounding_mode"), "rounding_mode must be a ct.RoundingMode");
+        static const std::map<std::string, ir::Rounding> kModes = {
+            {"RN", ir::Rounding::RN}, {"RZ", ir::Rounding::RZ}, {"RM", ir::Rounding::RM},
+            {"RP", ir::Rounding::RP}, {"FULL", ir::Rounding::Full}, {"APPROX", ir::Rounding::Approx}};
+        auto it = kModes.find(e->name);
+        auto allowed = math_options(opname).roundings;
+        if (it == kModes.end() || std::find(allowed.begin(), allowed.end(), it->second) == allowed.end())
+          error(ErrorKind::Type, b.range_of("rounding_mode"),
+                fmt::format("Rounding mode {} is not supported for {}", e->name, opname));
+        rounding = it->second;
+      }
+      if (!result.is<Runtime>()) return result;  // folded constants ignore options
+      ir::ValueId id = result.as<Runtime>()->id;
+      DType dt = type_of(id).dtype;
+      if (want_ftz && dt != DType::Float32)
+        error(ErrorKind::Type, b.range_of("flush_to_zero"), "Flush to zero can only be used for float32 type");
+      if ((rounding == ir::Rounding::Full || rounding == ir::Rounding::Approx) && dt != DType::Float32)
+        error(ErrorKind::Type, b.range_of("rounding_mode"), "Rounding modes FULL and APPROX can only be used for float32 type");
+      if (rounding != ir::Rounding::Default && !is_float(dt))
+        error(ErrorKind::Type, b.range_of("rounding_mode"), "Rounding mode can only be used for unrestricted float types");
+      if (rounding == ir::Rounding::Default && !want_ftz && !want_pn) return result;
+      bool directed = rounding == ir::Rounding::RZ || rounding == ir::Rounding::RM || rounding == ir::Rounding::RP;
+      bool ftz_supported = opname == "truediv" || opname == "sqrt" || opname == "rsqrt" || opname == "exp2";
+      if (want_ftz && (!ftz_supported || directed || rounding == ir::Rounding::Approx))
+        error(ErrorKind::UnsupportedFeature, b.range_of("flush_to_zero"),
+              fmt::format("flush_to_zero on {}(){} is not supported yet by tile2cu", opname,
+                          rounding != ir::Rounding::Default ? " together with a rounding mode" : ""));
+      // The op that produced the result carries the options.
+      ir::Op& producer = blocks_.back()->ops.back();
+      if (producer.results.empty() || producer.results[0] != id)
+        error(ErrorKind::UnsupportedFeature, range, "options on this operation are not supported yet");
+      producer.rounding = rounding;
+      producer.flush_to_zero = want_ftz;
+      producer.propagate_nan = want_pn;
+      return result;
+    };
+    if (auto it = kBinaryFns.find(op); it != kBinaryFns.end()) {
+      Bound b(*this, op, args, {"x", "y"}, math_options(op).keywords, 2, range);
+      return apply_options(b, op, binary(it->second, b.at("x"), b.at("y"), range));
+    }
+    if (auto it = kCompareFns.find(op); it != kCompareFns.end()) {
+      Bound b(*this, op, args, {"x", "y"}, {}, 2, range);
+      return compare(it->second, b.at("x"), b.at("y"), range);
+    }
+    if (op == "minimum" || op == "maximum" || op == "atan2") {
+      Bound b(*this, op, args, {"x", "y"}, math_options(op).keywords, 2, range);
+      const Value &x = b.at("x"), &y = b.at("y");
+      if (op == "atan2") {
+        Value fx = x.is_loose() ? x : make(Runtime{to_runtime(x, range)});
+        Value r = binary(ast::BinaryOp::Add, fx, make(LooseFloat{0.0}), range);  // promote to float
+        Value s = binary(ast::BinaryOp::Add, y.is_loose() ? y : make(Runtime{to_runtime(y, range)}), make(LooseFloat{0.0}), range);
+        if (r.is_loose() && s.is_loose()) return make(LooseFloat{std::atan2(r.as<LooseFloat>()->value, s.as<LooseFloat>()->value)});
+        auto dt = promote_for_binary(value_dtype(r), r.is_loose(), value_dtype(s), s.is_loose());
+        if (!dt) error(ErrorKind::Type, range, "Implicit promotion in atan2() is not supported");
+        ir::Shape shape = broadcast_shape(value_shape(r), value_shape(s), range);
+        ir::Op o = make_op(ir::OpKind::Binary, {broadcast(to_runtime_as(r, *dt, range), shape, range), broadcast(to_runtime_as(s, *dt, range), shape, range)});
+        o.binary = ir::BinaryKind::Atan2;
+        return make(Runtime{emit1(std::move(o), {*dt, shape})});
+      }
+      bool is_min = op == "minimum";
+      if (x.is_loose() && y.is_loose()) {
+        Value lt = compare(ast::CompareOp::Lt, x, y, range);
+        bool k = false;
+        return truth(lt, range, &k) == is_min ? x : y;
+      }
+      // Reuse the arithmetic promotion (bool is fine for min/max).
+      auto dt = promote_for_binary(value_dtype(x), x.is_loose(), value_dtype(y), y.is_loose());
+      if (!value_dtype(x) || !value_dtype(y))
+        error(ErrorKind::Type, range, fmt::format("{}() expects tiles or scalars", op));
+      if (!dt) error(ErrorKind::Type, range, fmt::format("Implicit promotion of {} and {} is not supported", dtype_name(*value_dtype(x)), dtype_name(*value_dtype(y))));
+      ir::Shape shape = broadcast_shape(value_shape(x), value_shape(y), range);
+      ir::Op o = make_op(ir::OpKind::Binary, {broadcast(to_runtime_as(x, *dt, range), shape, range),
+                                              broadcast(to_runtime_as(y, *dt, range), shape, range)});
+      o.binary = is_min ? ir::BinaryKind::Min : ir::BinaryKind::Max;
+      return apply_options(b, op, make(Runtime{emit1(std::move(o), {*dt, shape})}));
+    }
+    for (const UnaryInfo& u : kUnary) {
+      if (op != u.name) continue;
+      Bound b(*this, op, args, {"x"}, math_options(op).keywords, 1, range);
+      const Value& x = b.at("x");
+      if (x.is_loose()) {
+        double v = x.is<LooseFloat>() ? x.as<LooseFloat>()->value : static_cast<double>(x.is<LooseInt>() ? x.as<LooseInt>()->value : x.as<LooseBool>()->value);
+        switch (u.kind) {
+          case ir::UnaryKind::Exp: return make(LooseFloat{std::exp(v)});
+          case ir::UnaryKind::Exp2: return make(LooseFloat{std::exp2(v)});
+          case ir::UnaryKind::Log: return make(LooseFloat{std::log(v)});
+          case ir::UnaryKind::Log2: return make(LooseFloat{std::log2(v)});
+          case ir::UnaryKind::Sqrt: return make(LooseFloat{std::sqrt(v)});
+          case ir::UnaryKind::Rsqrt: return make(LooseFloat{1.0 / std::sqrt(v)});
+          case ir::UnaryKind::IsNan: return make(LooseBool{std::isnan(v)});
+          case ir::UnaryKind::Neg: return unary(ast::UnaryOp::Neg, x, range);
+          default: break;
+        }
+      }
+      ir::ValueId id = to_runtime(x, b.range_of("x"));
+      DType dt = type_of(id).dtype;
+      if (u.float_only && !is_float(dt))
+        error(ErrorKind::Type, b.range_of("x"), fmt::format("{}() requires a float tile, got {}", op, describe(make(Runtime{id}))));
+      if (u.to_float && !is_float(dt)) id = convert(id, DType::Float32);
+      if (u.kind == ir::UnaryKind::Neg && dt == DType::Bool) id = convert(id, DType::Int32);
+      if (u.kind == ir::UnaryKind::BitNot && is_float(dt))
+        error(ErrorKind::Type, b.range_of("x"), "bitwise_not() requires an integer or bool tile");
+      ir::Op o = make_op(ir::OpKind::Unary, {id});
+      o.unary = (u.kind == ir::UnaryKind::BitNot && dt == DType::Bool) ? ir::UnaryKind::Not : u.kind;
+      ir::TileType rt = type_of(id);
+      if (u.kind == ir::UnaryKind::IsNan) rt.dtype = DType::Bool;
+      return apply_options(b, op, make(Runtime{emit1(std::move(o), rt)}));
+    }
+    if (op == "kernel" || op == "function" || op == "Constant" || op == "launch" || op == "ByTarget")
+      error(ErrorKind::Type, range, fmt::format("ct.{} cannot be used inside tile code", op));
+    error(ErrorKind::Type, range, fmt::format("Module 'cuda.tile' has no attribute '{}'", op));
+  }
+
+  if (fn.rfind("math.", 0) == 0) {
+    std::string op = fn.substr(5);
+    std::vector<double> xs;
+    for (size_t i = 0; i < args.positional.size(); ++i) {
+      const Value& v = args.positional[i];
+      if (!v.is_loose())
+        error(ErrorKind::Type, args.positional_ranges[i],
+              fmt::format("math.{}() needs compile-time constant arguments; use ct.{}() on tiles", op, op));
+      xs.push_back(v.is<LooseFloat>() ? v.as<LooseFloat>()->value
+                                      : static_cast<double>(v.is<LooseInt>() ? v.as<LooseInt>()->value : v.as<LooseBool>()->value));
+    }
+    auto need = [&](size_t n) {
+      if (xs.size() != n || !args.keywords.empty())
+        error(ErrorKind::Type, range, fmt::format("math.{}() takes {} argument(s)", op, n));
+    };
+    static const std::map<std::string, double (*)(double)> kOne = {
+        {"sqrt", [](double x) { return std::sqrt(x); }}, {"exp", [](double x) { return std::exp(x); }},
+        {"log2", [](double x) { return std::log2(x); }}, {"log10", [](double x) { return std::log10(x); }},
+        {"sin", [](double x) { return std::sin(x); }},   {"cos", [](double x) { return std::cos(x); }},
+        {"tan", [](double x) { return std::tan(x); }},   {"tanh", [](double x) { return std::tanh(x); }},
+        {"fabs", [](double x) { return std::fabs(x); }}, {"exp2", [](double x) { return std::exp2(x); }},
+        {"atan", [](double x) { return std::atan(x); }}, {"erf", [](double x) { return std::erf(x); }}};
+    if (auto it = kOne.find(op); it != kOne.end()) {
+      need(1);
+      return make(LooseFloat{it->second(xs[0])});
+    }
+    if (op == "log") {
+      if (xs.size() == 2) return make(LooseFloat{std::log(xs[0]) / std::log(xs[1])});
+      need(1);
+      if (xs[0] <= 0) error(ErrorKind::Value, range, "math domain error");
+      return make(LooseFloat{std::log(xs[0])});
+    }
+    if (op == "pow") { need(2); return make(LooseFloat{std::pow(xs[0], xs[1])}); }
+    if (op == "atan2") { need(2); return make(LooseFloat{std::atan2(xs[0], xs[1])}); }
+    if (op == "floor" || op == "ceil" || op == "trunc") {
+      need(1);
+      double r = op == "floor" ? std::floor(xs[0]) : op == "ceil" ? std::ceil(xs[0]) : std::trunc(xs[0]);
+      return make(LooseInt{static_cast<__int128>(r)});
+    }
+    if (op == "isnan") { need(1); return make(LooseBool{std::isnan(xs[0])}); }
+    if (op == "isinf") { need(1); return make(LooseBool{std::isinf(xs[0])}); }
+    error(ErrorKind::UnsupportedFeature, range, fmt::format("math.{}() is not supported in tile code yet", op));
+  }
+
+  // Python builtins.
+  if (fn == "min" || fn == "max") {
+    if (args.positional.size() != 2 || !args.keywords.empty())
+      error(ErrorKind::Type, range, fmt::format("{}() in tile code takes exactly two arguments (element-wise); use ct.{}() to reduce a tile", fn, fn));
+    return builtin_call(fn == "min" ? "ct.minimum" : "ct.maximum", args, range);
+  }
+  if (fn == "abs") {
+    if (args.positional.size() != 1) error(ErrorKind::Type, range, "abs() takes one argument");
+    const Value& x = args.positional[0];
+    if (auto* i = x.as<LooseInt>()) return make(LooseInt{i->value < 0 ? -i->value : i->value});
+    if (auto* f = x.as<LooseFloat>()) return make(LooseFloat{std::fabs(f->value)});
+    return builtin_call("ct.abs", args, range);
+  }
+  if (fn == "len") {
+    if (args.positional.size() != 1) error(ErrorKind::Type, range, "len() takes one argument");
+    if (auto* t = args.positional[0].as<TupleValue>()) return make(LooseInt{static_cast<__int128>(t->items.size())});
+    error(ErrorKind::Type, range, fmt::format("len() of {} is not supported", describe(args.positional[0])));
+  }
+  if (fn == "int" || fn == "float" || fn == "bool") {
+    if (args.positional.size() != 1) error(ErrorKind::Type, range, fmt::format("{}() takes one argument", fn));
+    const Value& x = args.positional[0];
+    if (auto* s = x.as<StrValue>(); s && fn == "float") {
+      if (s->value == "inf" || s->value == "+inf") return make(LooseFloat{INFINITY});
+      if (s->value == "-inf") return make(LooseFloat{-INFINITY});
+      if (s->value == "nan") return make(LooseFloat{NAN});
+    }
+    if (!x.is_loose())
+      error(ErrorKind::Type, args.positional_ranges[0],
+            fmt::format("{}() accepts compile-time constants only; use astype() on tiles", fn));
+    double d = x.is<LooseFloat>() ? x.as<LooseFloat>()->value : 0;
+    __int128 i = x.is<LooseInt>() ? x.as<LooseInt>()->value : (x.is<LooseBool>() ? x.as<LooseBool>()->value : 0);
+    if (fn == "int") return make(LooseInt{x.is<LooseFloat>() ? static_cast<__int128>(std::trunc(d)) : i});
+    if (fn == "float") return make(LooseFloat{x.is<LooseFloat>() ? d : static_cast<double>(i)});
+    bool constant = false;
+    return make(LooseBool{truth(x, range, &constant)});
+  }
+  if (fn == "range")
+    error(ErrorKind::Syntax, range, "range() can only be used as the iterable of a for loop");
+  if (fn == "print")
+    error(ErrorKind::UnsupportedFeature, range, "print() is not supported yet by tile2cu");
+  error(ErrorKind::UnsupportedFeature, range, fmt::format("{}() is not supported in device code", fn));
+}
+
+Value KernelLowering::method_call(const Value& self, const std::string& name, CallArgs& args, SourceRange range) {
+  if (name == "astype") {
+    Bound b(*this, "astype", args, {"dtype"}, {"rounding_mode"}, 1, range);
+    DType dt = const_dtype(b.at("dtype"), b.range_of("dtype"), b.what("dtype"));
+    if (const Value* rm = b.get("rounding_mode"); rm && !rm->is<NoneValue>())
+      error(ErrorKind::UnsupportedFeature, b.range_of("rounding_mode"), "astype(rounding_mode=...) is not supported yet by tile2cu");
+    if (self.is_loose()) return make(Runtime{to_runtime_as(self, dt, range)});
+    return make(Runtime{convert(to_runtime(self, range), dt)});
+  }
+  if (name == "reshape") {
+    Bound b(*this, "reshape", args, {"shape"}, {}, 1, range);
+    ir::ValueId id = to_runtime(self, range);
+    ir::TileType t = type_of(id);
+    std::vector<int64_t> shape = const_int_tuple(b.at("shape"), b.range_of("shape"), b.what("shape"));
+    int64_t known = 1, minus = -1;
+    for (size_t i = 0; i < shape.size(); ++i) {
+      if (shape[i] == -1) {
+        if (minus >= 0) error(ErrorKind::Type, b.range_of("shape"), "reshape() accepts at most one -1");
+        minus = static_cast<int64_t>(i);
+      } else known *= shape[i];
+    }
+    if (minus >= 0 && known > 0) shape[minus] = ir::shape_elements(t.shape) / known;
+    for (int64_t d : shape)
+      if (!is_power_of_two(d)) error(ErrorKind::Type, b.range_of("shape"), fmt::format("Cannot reshape {} to {}", ir::shape_string(t.shape), ir::shape_string(shape)));
+    if (ir::shape_elements(shape) != ir::shape_elements(t.shape))
+      error(ErrorKind::Type, b.range_of("shape"), fmt::format("Cannot reshape {} to {}", ir::shape_string(t.shape), ir::shape_string(shape)));
+    if (shape == t.shape) return make(Runtime{id});
+    ir::Op o = make_op(ir::OpKind::Reshape, {id});
+    return make(Runtime{emit1(std::move(o), {t.dtype, shape})});
+  }
+  if (name == "item") {
+    Bound b(*this, "item", args, {}, {}, 0, range);
+    ir::ValueId id = to_runtime(self, range);
+    ir::TileType t = type_of(id);
+    if (ir::shape_elements(t.shape) != 1)
+      error(ErrorKind::Type, range, fmt::format("item() needs a tile of one element, got shape {}", ir::shape_string(t.shape)));
+    if (t.is_scalar()) return make(Runtime{id});
+    ir::Op o = make_op(ir::OpKind::Reshape, {id});
+    return make(Runtime{emit1(std::move(o), {t.dtype, {}})});
+  }
+  error(ErrorKind::UnsupportedFeature, range, fmt::format("Tile.{}() is not supported yet by tile2cu", name));
+}
+
+}  // namespace tile2cu::sema

@@ -1,0 +1,750 @@
+// Statements and structured control flow; kernel entry and helper inlining.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+
+#include "sema/lowering.hpp"
+
+namespace tile2cu::sema {
+
+namespace {
+
+constexpr int kMaxInlineDepth = 64;
+
+// Names a statement list assigns (not inside nested defs): the candidates for loop-carried
+// variables and if-results.
+void collect_assigned(const ast::ExprPtr& target, std::set<std::string>& out) {
+  if (auto* n = target->as<ast::Name>()) out.insert(n->id);
+  else if (auto* t = target->as<ast::TupleExpr>()) for (auto& e : t->elts) collect_assigned(e, out);
+  else if (auto* l = target->as<ast::ListExpr>()) for (auto& e : l->elts) collect_assigned(e, out);
+}
+
+void collect_assigned(const ast::Body& body, std::set<std::string>& out) {
+  for (const auto& s : body) {
+    if (auto* a = s->as<ast::Assign>()) for (auto& t : a->targets) collect_assigned(t, out);
+    else if (auto* a = s->as<ast::AugAssign>()) collect_assigned(a->target, out);
+    else if (auto* a = s->as<ast::AnnAssign>()) collect_assigned(a->target, out);
+    else if (auto* i = s->as<ast::If>()) { collect_assigned(i->body, out); collect_assigned(i->orelse, out); }
+    else if (auto* f = s->as<ast::For>()) { collect_assigned(f->target, out); collect_assigned(f->body, out); }
+    else if (auto* w = s->as<ast::While>()) collect_assigned(w->body, out);
+  }
+}
+
+bool same_value(const Value& a, const Value& b) {
+  if (a.kind.index() != b.kind.index()) return false;
+  if (auto* x = a.as<Runtime>()) return x->id == b.as<Runtime>()->id;
+  if (auto* x = a.as<LooseInt>()) return x->value == b.as<LooseInt>()->value;
+  if (auto* x = a.as<LooseFloat>()) return x->value == b.as<LooseFloat>()->value;
+  if (auto* x = a.as<LooseBool>()) return x->value == b.as<LooseBool>()->value;
+  if (auto* x = a.as<ArrayValue>()) return x->param == b.as<ArrayValue>()->param;
+  if (auto* x = a.as<DTypeValue>()) return x->dtype == b.as<DTypeValue>()->dtype;
+  if (auto* x = a.as<EnumValue>()) return x->kind == b.as<EnumValue>()->kind && x->value == b.as<EnumValue>()->value;
+  if (auto* x = a.as<StrValue>()) return x->value == b.as<StrValue>()->value;
+  if (auto* x = a.as<FunctionValue>()) return x->def == b.as<FunctionValue>()->def;
+  if (auto* x = a.as<BuiltinValue>()) return x->name == b.as<BuiltinValue>()->name;
+  if (auto* x = a.as<ModuleValue>()) return x->path == b.as<ModuleValue>()->path;
+  if (a.is<NoneValue>()) return true;
+  if (auto* x = a.as<TupleValue>()) {
+    auto* y = b.as<TupleValue>();
+    if (x->items.size() != y->items.size()) return false;
+    for (size_t i = 0; i < x->items.size(); ++i)
+      if (!same_value(x->items[i], y->items[i])) return false;
+    return true;
+  }
+  return false;
+}
+
+bool is_numeric(const Value& v) { return v.is<Runtime>() || v.is_loose(); }
+
+}  // namespace
+
+KernelLowering::KernelLowering(const ModuleScope& scope, const KernelSignature& sig)
+    : scope_(scope), current_scope_(&scope), sig_(sig) {
+  if (scope.module) file_ = scope.module->file;
+}
+
+void KernelLowering::error(ErrorKind kind, SourceRange range, const std::string& message) const {
+  CompileError e(kind, message, file_, range);
+  // Frames of the inlining stack, innermost first.
+  for (auto it = call_stack_.rbegin(); it != call_stack_.rend(); ++it) {
+    e.set_function_of_innermost(it->function);
+    e.add_caller_frame({it->file, it->call_range, {}});
+  }
+  throw e;
+}
+
+void KernelLowering::unsupported(SourceRange range, const std::string& what) const {
+  error(ErrorKind::Syntax, range, fmt::format("unsupported construct in tile code: {}", what));
+}
+
+ir::Op KernelLowering::make_op(ir::OpKind kind, std::vector<ir::ValueId> operands) const {
+  ir::Op op;
+  op.kind = kind;
+  op.operands = std::move(operands);
+  op.loc = stmt_range_;
+  return op;
+}
+
+std::vector<ir::ValueId> KernelLowering::emit(ir::Op op, const std::vector<ir::TileType>& types,
+                                              const std::string& name) {
+  if (blocks_.empty())
+    error(ErrorKind::Type, stmt_range_, "a module-level value must be a compile-time constant");
+  for (const auto& t : types) op.results.push_back(fn_.new_value(t, name));
+  auto results = op.results;
+  blocks_.back()->ops.push_back(std::move(op));
+  return results;
+}
+
+ir::ValueId KernelLowering::emit1(ir::Op op, const ir::TileType& type, const std::string& name) {
+  return emit(std::move(op), {type}, name)[0];
+}
+
+// ---- syntax check of a whole function, done before lowering it ---------------------------------
+
+void KernelLowering::check_syntax(const ast::FunctionDef& def) const {
+  std::function<void(const ast::ExprPtr&)> expr = [&](const ast::ExprPtr& e) {
+    if (!e) return;
+    std::visit([&](const auto& n) {
+      using T = std::decay_t<decltype(n)>;
+      if constexpr (std::is_same_v<T, ast::UnsupportedExpr>) unsupported(e->range, n.what);
+      else if constexpr (std::is_same_v<T, ast::Attribute>) expr(n.value);
+      else if constexpr (std::is_same_v<T, ast::Subscript>) { expr(n.value); expr(n.index); }
+      else if constexpr (std::is_same_v<T, ast::Slice>) { expr(n.lower); expr(n.upper); expr(n.step); }
+      else if constexpr (std::is_same_v<T, ast::Starred>) expr(n.value);
+      else if constexpr (std::is_same_v<T, ast::Call>) {
+        expr(n.func);
+        for (auto& a : n.args) expr(a);
+        for (auto& k : n.keywords) expr(k.value);
+      } else if constexpr (std::is_same_v<T, ast::Binary>) { expr(n.lhs); expr(n.rhs); }
+      else if constexpr (std::is_same_v<T, ast::Unary>) expr(n.operand);
+      else if constexpr (std::is_same_v<T, ast::BoolChain>) for (auto& v : n.values) expr(v);
+      else if constexpr (std::is_same_v<T, ast::Compare>) { expr(n.left); for (auto& v : n.rights) expr(v); }
+      else if constexpr (std::is_same_v<T, ast::IfExp>) { expr(n.cond); expr(n.then_value); expr(n.else_value); }
+      else if constexpr (std::is_same_v<T, ast::TupleExpr> || std::is_same_v<T, ast::ListExpr>) for (auto& v : n.elts) expr(v);
+    }, e->kind);
+  };
+  std::function<void(const ast::Body&)> body = [&](const ast::Body& b) {
+    for (const auto& s : b) {
+      std::visit([&](const auto& n) {
+        using T = std::decay_t<decltype(n)>;
+        if constexpr (std::is_same_v<T, ast::UnsupportedStmt>) unsupported(s->range, n.what);
+        else if constexpr (std::is_same_v<T, ast::ExprStmt>) expr(n.value);
+        else if constexpr (std::is_same_v<T, ast::Assign>) { for (auto& t : n.targets) expr(t); expr(n.value); }
+        else if constexpr (std::is_same_v<T, ast::AugAssign>) { expr(n.target); expr(n.value); }
+        else if constexpr (std::is_same_v<T, ast::AnnAssign>) { expr(n.target); expr(n.value); }
+        else if constexpr (std::is_same_v<T, ast::If>) { expr(n.cond); body(n.body); body(n.orelse); }
+        else if constexpr (std::is_same_v<T, ast::For>) {
+          if (!n.orelse.empty()) error(ErrorKind::Syntax, s->range, "for ... else is not supported in tile code");
+          expr(n.target); expr(n.iter); body(n.body);
+        } else if constexpr (std::is_same_v<T, ast::While>) {
+          if (!n.orelse.empty()) error(ErrorKind::Syntax, s->range, "while ... else is not supported in tile code");
+          expr(n.cond); body(n.body);
+        } else if constexpr (std::is_same_v<T, ast::Return>) expr(n.value);
+        else if constexpr (std::is_same_v<T, ast::FunctionDef>)
+          error(ErrorKind::UnsupportedFeature, s->range, "nested function definitions are not supported yet by tile2cu");
+        else if constexpr (std::is_same_v<T, ast::Import> || std::is_same_v<T, ast::ImportFrom>)
+          unsupported(s->range, "import inside tile code");
+      }, s->kind);
+    }
+  };
+  for (const auto& p : def.params) {
+    if (p.kind != ast::Param::Kind::Normal && helper_depth_ == 0)
+      error(ErrorKind::Syntax, p.range, "variadic parameters (*args, **kwargs) are not allowed in a kernel");
+  }
+  body(def.body);
+}
+
+// ---- statements ------------------------------------------------------------------------------
+
+void KernelLowering::assign(const ast::ExprPtr& target, const Value& v, SourceRange range) {
+  if (auto* n = target->as<ast::Name>()) {
+    if (auto* r = v.as<Runtime>(); r && fn_.values[r->id].name.empty()) fn_.values[r->id].name = n->id;
+    env_[n->id] = v;
+    return;
+  }
+  const std::vector<ast::ExprPtr>* elts = nullptr;
+  if (auto* t = target->as<ast::TupleExpr>()) elts = &t->elts;
+  if (auto* l = target->as<ast::ListExpr>()) elts = &l->elts;
+  if (elts) {
+    auto* tuple = v.as<TupleValue>();
+    if (!tuple) error(ErrorKind::Type, range, fmt::format("cannot unpack {}", describe(v)));
+    if (tuple->items.size() < elts->size())
+      error(ErrorKind::Value, range, fmt::format("Too few values to unpack (expected {}, got {})", elts->size(), tuple->items.size()));
+    if (tuple->items.size() > elts->size())
+      error(ErrorKind::Value, range, fmt::format("Too many values to unpack (expected {}, got {})", elts->size(), tuple->items.size()));
+    for (size_t i = 0; i < elts->size(); ++i) assign((*elts)[i], tuple->items[i], range);
+    return;
+  }
+  if (target->as<ast::Subscript>())
+    error(ErrorKind::Type, target->range, "Tiles are immutable: item assignment is not supported.");
+  if (target->as<ast::Starred>()) unsupported(target->range, "starred assignment target");
+  error(ErrorKind::Syntax, target->range, "cannot assign to this expression in tile code");
+}
+
+Flow KernelLowering::exec_body(const ast::Body& body) {
+  for (const auto& s : body) {
+    Flow f = exec(*s);
+    if (f != Flow::Normal) return f;
+  }
+  return Flow::Normal;
+}
+
+Flow KernelLowering::exec(const ast::Stmt& s) {
+  stmt_range_ = s.range;
+  const SourceRange r = s.range;
+  if (auto* e = s.as<ast::ExprStmt>()) {
+    if (!e->value->as<ast::StrLit>()) eval(e->value);  // docstrings are no code
+    return Flow::Normal;
+  }
+  if (auto* a = s.as<ast::Assign>()) {
+    Value v = eval(a->value);
+    for (const auto& t : a->targets) assign(t, v, r);
+    return Flow::Normal;
+  }
+  if (auto* a = s.as<ast::AugAssign>()) {
+    auto* n = a->target->as<ast::Name>();
+    if (!n) {
+      if (a->target->as<ast::Subscript>())
+        error(ErrorKind::Type, a->target->range, "Tiles are immutable: item assignment is not supported.");
+      unsupported(a->target->range, "augmented assignment to an attribute");
+    }
+    Value old = eval_name(n->id, a->target->range);
+    Value rhs = eval(a->value);
+    Value v = binary(a->op, old, rhs, r);
+    if (auto* rt = v.as<Runtime>(); rt && fn_.values[rt->id].name.empty()) fn_.values[rt->id].name = n->id;
+    env_[n->id] = v;
+    return Flow::Normal;
+  }
+  if (auto* a = s.as<ast::AnnAssign>()) {
+    if (a->value) assign(a->target, eval(a->value), r);
+    return Flow::Normal;
+  }
+  if (s.as<ast::Pass>()) return Flow::Normal;
+  if (auto* ret = s.as<ast::Return>()) {
+    Value v = ret->value ? eval(ret->value) : make(NoneValue{});
+    if (!in_helper_) {
+      if (!v.is<NoneValue>()) error(ErrorKind::Type, r, "Tile kernels cannot return values");
+      emit(make_op(ir::OpKind::Return), {});
+      return Flow::Return;
+    }
+    if (!loops_.empty()) error(ErrorKind::Syntax, r, "Returning from a for loop is not supported");
+    return_value_ = v;
+    return Flow::Return;
+  }
+  if (s.as<ast::Break>() || s.as<ast::Continue>()) {
+    bool is_break = s.as<ast::Break>() != nullptr;
+    if (loops_.empty()) error(ErrorKind::Syntax, r, fmt::format("'{}' outside loop", is_break ? "break" : "continue"));
+    std::vector<ir::ValueId> carried;
+    for (const auto& name : loops_.back().carried) carried.push_back(to_runtime(env_.at(name), r));
+    emit(make_op(is_break ? ir::OpKind::Break : ir::OpKind::Continue, std::move(carried)), {});
+    return is_break ? Flow::Break : Flow::Continue;
+  }
+  if (auto* i = s.as<ast::If>()) {
+    Value cond = eval(i->cond);
+    bool constant = false;
+    bool taken = truth(cond, i->cond->range, &constant);
+    if (constant) return exec_body(taken ? i->body : i->orelse);  // the dead branch is never checked
+    return exec_runtime_if(to_runtime_as(cond, DType::Bool, i->cond->range), i->body, i->orelse, r);
+  }
+  if (auto* f = s.as<ast::For>()) return exec_for(*f, r);
+  if (auto* w = s.as<ast::While>()) return exec_while(*w, r);
+  if (s.as<ast::FunctionDef>())
+    error(ErrorKind::UnsupportedFeature, r, "nested function definitions are not supported yet by tile2cu");
+  if (auto* u = s.as<ast::UnsupportedStmt>()) unsupported(r, u->what);
+  unsupported(r, "this statement");
+}
+
+// ---- control flow -----------------------------------------------------------------------------
+
+// Brings the value a name has at the end of a region to `type`, inside that region.
+ir::ValueId KernelLowering::yield_as(const std::string& name, const Value& v, const ir::TileType& type,
+                                     SourceRange range, const char* context) {
+  if (v.is_loose()) {
+    if (!type.is_scalar())
+      error(ErrorKind::Type, range, fmt::format("Variable {} {}: {} vs {}", name, context,
+                                                ir::type_string(type), describe(v)));
+    return to_runtime_as(v, type.dtype, range);
+  }
+  auto* rt = v.as<Runtime>();
+  if (!rt || type_of(rt->id) != type)
+    error(ErrorKind::Type, range, fmt::format("Variable {} {}: {} vs {}", name, context,
+                                              ir::type_string(type), describe(v)));
+  return rt->id;
+}
+
+Flow KernelLowering::exec_runtime_if(ir::ValueId cond, const ast::Body& then_body,
+                                     const ast::Body& else_body, SourceRange range) {
+  Env before = env_;
+  ir::Op op = make_op(ir::OpKind::If, {cond});
+  op.regions.resize(2);
+  Env branch_env[2];
+  Flow flows[2];
+  std::optional<Value> returns[2];
+  const ast::Body* bodies[2] = {&then_body, &else_body};
+  for (int b = 0; b < 2; ++b) {
+    env_ = before;
+    return_value_.reset();
+    blocks_.push_back(&op.regions[b]);
+    flows[b] = exec_body(*bodies[b]);
+    blocks_.pop_back();
+    branch_env[b] = env_;
+    returns[b] = return_value_;
+  }
+  stmt_range_ = range;
+  bool live[2] = {flows[0] == Flow::Normal, flows[1] == Flow::Normal};
+  bool helper_return[2] = {in_helper_ && flows[0] == Flow::Return, in_helper_ && flows[1] == Flow::Return};
+  if (helper_return[0] != helper_return[1] && (live[0] || live[1]))
+    error(ErrorKind::UnsupportedFeature, range,
+          "a helper that returns in only one branch of a runtime if is not supported yet; return in both branches");
+
+  // Which names flow out of the if, and with what type.
+  std::vector<std::string> outs;
+  std::vector<ir::TileType> out_types;
+  env_ = before;
+  if (helper_return[0] && helper_return[1]) {
+    outs.push_back("<return>");
+    branch_env[0]["<return>"] = *returns[0];
+    branch_env[1]["<return>"] = *returns[1];
+    live[0] = live[1] = true;
+  } else {
+    std::set<std::string> names;
+    for (int b = 0; b < 2; ++b)
+      if (live[b]) for (auto& [n, v] : branch_env[b]) names.insert(n);
+    for (const auto& n : names) {
+      const Value* vals[2] = {nullptr, nullptr};
+      for (int b = 0; b < 2; ++b)
+        if (live[b] && branch_env[b].count(n)) vals[b] = &branch_env[b].at(n);
+      bool defined_everywhere = (!live[0] || vals[0]) && (!live[1] || vals[1]);
+      const Value* any = vals[0] ? vals[0] : vals[1];
+      if (!defined_everywhere) {
+        env_[n] = make(PoisonValue{fmt::format("Undefined variable {} used (it is assigned on only one path of an if)", n)});
+        continue;
+      }
+      bool same = !live[0] || !live[1] || same_value(*vals[0], *vals[1]);
+      if (same) {
+        if (before.count(n) && same_value(before.at(n), *any)) { env_[n] = *any; continue; }
+        if (!any->is<Runtime>() && !any->is_loose()) { env_[n] = *any; continue; }
+        if (any->is_loose() || (live[0] && live[1])) { env_[n] = *any; continue; }
+      }
+      if (!(live[0] ? is_numeric(*vals[0]) : true) || !(live[1] ? is_numeric(*vals[1]) : true)) {
+        env_[n] = make(PoisonValue{fmt::format("Type of `{}` depends on path taken", n)});
+        continue;
+      }
+      // Result type: a runtime side decides; two literals take their default dtype.
+      ir::TileType type;
+      const Value* typed = nullptr;
+      for (int b = 0; b < 2; ++b) if (live[b] && vals[b]->is<Runtime>()) { typed = vals[b]; break; }
+      if (typed) type = type_of(typed->as<Runtime>()->id);
+      else type = {default_dtype(*any, range), {}};
+      bool consistent = true;
+      for (int b = 0; b < 2; ++b) {
+        if (!live[b]) continue;
+        if (auto* rt = vals[b]->as<Runtime>(); rt && type_of(rt->id) != type) consistent = false;
+        if (vals[b]->is_loose() && !type.is_scalar()) consistent = false;
+      }
+      if (!consistent) {
+        std::string a = live[0] ? describe(*vals[0]) : "", c = live[1] ? describe(*vals[1]) : "";
+        env_[n] = make(PoisonValue{fmt::format("Type of `{}` depends on path taken: {} vs {}", n, a, c)});
+        continue;
+      }
+      outs.push_back(n);
+      out_types.push_back(type);
+    }
+  }
+  if (outs.size() == 1 && outs[0] == "<return>") {
+    const Value& v = branch_env[0].at("<return>");
+    if (!is_numeric(v) || !is_numeric(branch_env[1].at("<return>")))
+      error(ErrorKind::UnsupportedFeature, range, "a helper returning non-tile values from a runtime if is not supported yet");
+    const Value* typed = v.is<Runtime>() ? &v : &branch_env[1].at("<return>");
+    out_types.push_back(typed->is<Runtime>() ? type_of(typed->as<Runtime>()->id) : ir::TileType{default_dtype(v, range), {}});
+  }
+  for (int b = 0; b < 2; ++b) {
+    if (!live[b]) continue;
+    std::swap(env_, branch_env[b]);
+    blocks_.push_back(&op.regions[b]);
+    std::vector<ir::ValueId> yields;
+    for (size_t k = 0; k < outs.size(); ++k)
+      yields.push_back(yield_as(outs[k], env_.at(outs[k]), out_types[k], range, "has a different type on each path of the if"));
+    emit(make_op(ir::OpKind::Yield, std::move(yields)), {});
+    blocks_.pop_back();
+    std::swap(env_, branch_env[b]);
+  }
+  std::vector<ir::ValueId> results;
+  for (size_t k = 0; k < outs.size(); ++k) {
+    op.results.push_back(fn_.new_value(out_types[k], outs[k] == "<return>" ? "" : outs[k]));
+  }
+  results = op.results;
+  blocks_.back()->ops.push_back(std::move(op));
+  for (size_t k = 0; k < outs.size(); ++k) {
+    if (outs[k] == "<return>") {
+      return_value_ = make(Runtime{results[k]});
+      return Flow::Return;
+    }
+    env_[outs[k]] = make(Runtime{results[k]});
+  }
+  if (!live[0] && !live[1]) {
+    // Both branches left: what follows is unreachable.
+    return flows[0] == flows[1] ? flows[0] : Flow::Break;
+  }
+  return Flow::Normal;
+}
+
+std::vector<std::string> KernelLowering::carried_names(const ast::Body& body, SourceRange range) {
+  std::set<std::string> assigned;
+  collect_assigned(body, assigned);
+  std::vector<std::string> carried;
+  for (const auto& n : assigned) {
+    auto it = env_.find(n);
+    if (it == env_.end() || it->second.is<PoisonValue>()) continue;
+    if (is_numeric(it->second)) carried.push_back(n);
+  }
+  (void)range;
+  return carried;
+}
+
+void KernelLowering::finish_loop_scope(const Env& before, const std::vector<std::string>& carried,
+                                       const std::set<std::string>& assigned) {
+  // Names first bound inside the body are not visible after it: the loop may not run.
+  for (const auto& n : assigned) {
+    if (std::find(carried.begin(), carried.end(), n) != carried.end()) continue;
+    auto it = before.find(n);
+    if (it == before.end()) {
+      env_[n] = make(PoisonValue{fmt::format("Undefined variable {} used (it is assigned only inside a loop, which may run zero times)", n)});
+    } else if (!same_value(it->second, env_.count(n) ? env_.at(n) : it->second)) {
+      env_[n] = make(PoisonValue{fmt::format("Variable {} is not a tile or scalar and cannot change inside a loop", n)});
+    } else {
+      env_[n] = it->second;
+    }
+  }
+}
+
+Flow KernelLowering::exec_for(const ast::For& f, SourceRange range) {
+  auto* call = f.iter->as<ast::Call>();
+  Value callee = call ? eval(call->func) : make(NoneValue{});
+  auto* builtin = callee.as<BuiltinValue>();
+  if (!builtin || builtin->name != "range") {
+    if (builtin && builtin->name == "ct.static_iter")
+      error(ErrorKind::UnsupportedFeature, f.iter->range, "ct.static_iter is not supported yet by tile2cu");
+    error(ErrorKind::Syntax, f.iter->range, "a for loop in tile code can only iterate over range(...)");
+  }
+  if (call->args.empty() || call->args.size() > 3 || !call->keywords.empty())
+    error(ErrorKind::Type, f.iter->range, "range() takes 1 to 3 positional arguments");
+  std::vector<Value> bounds;
+  for (const auto& a : call->args) {
+    Value v = eval(a);
+    auto dt = value_dtype(v);
+    if (!dt || !value_shape(v).empty()) error(ErrorKind::Type, a->range, fmt::format("Invalid argument of range(): Expected a scalar, got {}", describe(v)));
+    if (v.is<LooseFloat>() || (v.is<Runtime>() && !is_signed_integer(*dt)))
+      error(ErrorKind::Type, a->range, fmt::format("Invalid argument of range(): Expected a signed integer, got {}", describe(v)));
+    bounds.push_back(v);
+  }
+  Value lo = bounds.size() >= 2 ? bounds[0] : make(LooseInt{0});
+  Value hi = bounds.size() >= 2 ? bounds[1] : bounds[0];
+  Value step = bounds.size() == 3 ? bounds[2] : make(LooseInt{1});
+  if (auto* s = step.as<LooseInt>(); s && s->value <= 0)
+    error(ErrorKind::Type, call->args.back()->range, fmt::format("Step must be positive, got {}", static_cast<long long>(s->value)));
+  DType iv_type = DType::Int32;
+  for (const Value* v : {&lo, &hi, &step})
+    if (auto* rt = v->as<Runtime>(); rt && type_of(rt->id).dtype == DType::Int64) iv_type = DType::Int64;
+
+  auto* target = f.target->as<ast::Name>();
+  if (!target) unsupported(f.target->range, "a for loop target other than a single name");
+
+  std::set<std::string> assigned;
+  collect_assigned(f.body, assigned);
+  assigned.insert(target->id);
+  std::vector<std::string> carried = carried_names(f.body, range);
+  carried.erase(std::remove(carried.begin(), carried.end(), target->id), carried.end());
+
+  ir::Op op = make_op(ir::OpKind::For, {to_runtime_as(lo, iv_type, range), to_runtime_as(hi, iv_type, range),
+                                        to_runtime_as(step, iv_type, range)});
+  std::vector<ir::TileType> types;
+  for (const auto& n : carried) {
+    ir::ValueId init = to_runtime(env_.at(n), range);
+    op.operands.push_back(init);
+    types.push_back(type_of(init));
+  }
+  op.regions.resize(1);
+  ir::Block& body = op.regions[0];
+  body.args.push_back(fn_.new_value({iv_type, {}}, target->id));
+  Env before = env_;
+  for (size_t k = 0; k < carried.size(); ++k) {
+    body.args.push_back(fn_.new_value(types[k], carried[k]));
+    env_[carried[k]] = make(Runtime{body.args.back()});
+  }
+  env_[target->id] = make(Runtime{body.args[0]});
+
+  loops_.push_back({carried});
+  blocks_.push_back(&body);
+  Flow flow = exec_body(f.body);
+  if (flow == Flow::Normal || flow == Flow::Return) {
+    if (flow == Flow::Normal) {
+      std::vector<ir::ValueId> yields;
+      for (size_t k = 0; k < carried.size(); ++k)
+        yields.push_back(yield_as(carried[k], env_.at(carried[k]), types[k], range, "has changed its type inside a loop"));
+      stmt_range_ = range;
+      emit(make_op(ir::OpKind::Yield, std::move(yields)), {});
+    }
+  }
+  blocks_.pop_back();
+  loops_.pop_back();
+  stmt_range_ = range;
+  Env inside = env_;
+  env_ = before;
+  for (size_t k = 0; k < carried.size(); ++k) op.results.push_back(fn_.new_value(types[k], carried[k]));
+  for (size_t k = 0; k < carried.size(); ++k) env_[carried[k]] = make(Runtime{op.results[k]});
+  for (const auto& n : assigned)
+    if (inside.count(n) && !env_.count(n)) env_[n] = inside.at(n);
+  finish_loop_scope(before, carried, assigned);
+  blocks_.back()->ops.push_back(std::move(op));
+  return Flow::Normal;
+}
+
+Flow KernelLowering::exec_while(const ast::While& w, SourceRange range) {
+  std::set<std::string> assigned;
+  collect_assigned(w.body, assigned);
+  std::vector<std::string> carried = carried_names(w.body, range);
+  ir::Op op = make_op(ir::OpKind::While);
+  std::vector<ir::TileType> types;
+  for (const auto& n : carried) {
+    ir::ValueId init = to_runtime(env_.at(n), range);
+    op.operands.push_back(init);
+    types.push_back(type_of(init));
+  }
+  op.regions.resize(2);
+  Env before = env_;
+  for (int region = 0; region < 2; ++region) {
+    ir::Block& block = op.regions[region];
+    env_ = before;
+    for (size_t k = 0; k < carried.size(); ++k) {
+      block.args.push_back(fn_.new_value(types[k], carried[k]));
+      env_[carried[k]] = make(Runtime{block.args.back()});
+    }
+    blocks_.push_back(&block);
+    if (region == 0) {
+      Value cond = eval(w.cond);
+      stmt_range_ = range;
+      emit(make_op(ir::OpKind::Condition, {to_runtime_as(cond, DType::Bool, w.cond->range)}), {});
+    } else {
+      loops_.push_back({carried});
+      Flow flow = exec_body(w.body);
+      loops_.pop_back();
+      if (flow == Flow::Normal) {
+        std::vector<ir::ValueId> yields;
+        for (size_t k = 0; k < carried.size(); ++k)
+          yields.push_back(yield_as(carried[k], env_.at(carried[k]), types[k], range, "has changed its type inside a loop"));
+        stmt_range_ = range;
+        emit(make_op(ir::OpKind::Yield, std::move(yields)), {});
+      }
+    }
+    blocks_.pop_back();
+  }
+  Env inside = env_;
+  env_ = before;
+  stmt_range_ = range;
+  for (size_t k = 0; k < carried.size(); ++k) op.results.push_back(fn_.new_value(types[k], carried[k]));
+  for (size_t k = 0; k < carried.size(); ++k) env_[carried[k]] = make(Runtime{op.results[k]});
+  for (const auto& n : assigned)
+    if (inside.count(n) && !env_.count(n)) env_[n] = inside.at(n);
+  finish_loop_scope(before, carried, assigned);
+  blocks_.back()->ops.push_back(std::move(op));
+  return Flow::Normal;
+}
+
+// ---- helpers ---------------------------------------------------------------------------------
+
+Value KernelLowering::call_function(const FunctionValue& f, CallArgs args, SourceRange range) {
+  if (scope_.kernels.count(f.def->name) && scope_.kernels.at(f.def->name).def == f.def)
+    error(ErrorKind::Type, range, "a kernel cannot be called from tile code; call a helper function instead");
+  if (helper_depth_ >= kMaxInlineDepth)
+    error(ErrorKind::Recursion, range,
+          fmt::format("helper inlining is deeper than {} calls (recursion?)", kMaxInlineDepth));
+  const ast::FunctionDef& def = *f.def;
+  for (const auto& d : def.decorators) (void)d;  // functools.wraps-style decorators are transparent
+  Env callee_env;
+  size_t next = 0;
+  std::set<std::string> bound;
+  std::vector<Value> extra_positional;
+  for (const auto& p : def.params) {
+    if (p.kind == ast::Param::Kind::VarArgs) {
+      std::vector<Value> rest(args.positional.begin() + std::min(next, args.positional.size()), args.positional.end());
+      next = args.positional.size();
+      callee_env[p.name] = make(TupleValue{rest});
+      bound.insert(p.name);
+      continue;
+    }
+    if (p.kind == ast::Param::Kind::KwArgs)
+      error(ErrorKind::UnsupportedFeature, p.range, "**kwargs in helpers is not supported yet by tile2cu");
+    if (next < args.positional.size()) {
+      callee_env[p.name] = args.positional[next++];
+      bound.insert(p.name);
+    }
+  }
+  if (next < args.positional.size())
+    error(ErrorKind::Type, range, fmt::format("{}() takes {} positional arguments but {} were given", def.name, next, args.positional.size()));
+  for (size_t i = 0; i < args.keywords.size(); ++i) {
+    const auto& [name, v] = args.keywords[i];
+    auto it = std::find_if(def.params.begin(), def.params.end(), [&](const ast::Param& p) { return p.name == name; });
+    if (it == def.params.end())
+      error(ErrorKind::Type, args.keyword_ranges[i], fmt::format("{}() got an unexpected keyword argument '{}'", def.name, name));
+    if (bound.count(name))
+      error(ErrorKind::Type, args.keyword_ranges[i], fmt::format("{}() got multiple values for argument '{}'", def.name, name));
+    callee_env[name] = v;
+    bound.insert(name);
+  }
+  // Defaults are evaluated in the helper's module, as Python does at definition time.
+  const ModuleScope* saved_scope = current_scope_;
+  Env saved_env = std::move(env_);
+  env_.clear();
+  current_scope_ = f.scope;
+  for (const auto& p : def.params) {
+    if (bound.count(p.name) || p.kind != ast::Param::Kind::Normal) continue;
+    if (!p.default_value)
+      error(ErrorKind::Type, range, fmt::format("{}() missing required argument '{}'", def.name, p.name));
+    callee_env[p.name] = eval(p.default_value);
+  }
+  call_stack_.push_back({def.name, range, file_});
+  ++helper_depth_;
+  check_syntax(def);
+  bool saved_in_helper = in_helper_;
+  auto saved_loops = std::move(loops_);
+  auto saved_return = return_value_;
+  SourceRange saved_stmt = stmt_range_;
+  loops_.clear();
+  in_helper_ = true;
+  return_value_.reset();
+  env_ = std::move(callee_env);
+  exec_body(def.body);
+  Value result = return_value_ ? *return_value_ : make(NoneValue{});
+  env_ = std::move(saved_env);
+  loops_ = std::move(saved_loops);
+  return_value_ = saved_return;
+  in_helper_ = saved_in_helper;
+  stmt_range_ = saved_stmt;
+  current_scope_ = saved_scope;
+  --helper_depth_;
+  call_stack_.pop_back();
+  return result;
+}
+
+// ---- kernel entry ------------------------------------------------------------------------------
+
+namespace {
+
+Value constant_value(const ConstantLiteral& c) {
+  if (auto* i = std::get_if<__int128>(&c.value)) return make(LooseInt{*i});
+  if (auto* d = std::get_if<double>(&c.value)) return make(LooseFloat{*d});
+  if (auto* b = std::get_if<bool>(&c.value)) return make(LooseBool{*b});
+  std::vector<Value> items;
+  for (const auto& item : std::get<std::vector<ConstantLiteral>>(c.value)) items.push_back(constant_value(item));
+  return make(TupleValue{std::move(items)});
+}
+
+}  // namespace
+
+ir::Function KernelLowering::run() {
+  auto kit = scope_.kernels.find(sig_.kernel);
+  if (kit == scope_.kernels.end()) {
+    std::vector<std::string> names = scope_.kernel_order;
+    throw CompileError(ErrorKind::Usage,
+                       fmt::format("no @ct.kernel function named '{}' in {} (kernels found: {})", sig_.kernel,
+                                   file_ ? file_->path() : "the input",
+                                   names.empty() ? "none" : fmt::format("{}", fmt::join(names, ", "))));
+  }
+  const ast::FunctionDef& def = *kit->second.def;
+  fn_.kernel_name = sig_.kernel;
+  fn_.spec_name = sig_.spec_name.empty() ? default_spec_name(sig_.kernel, sig_) : sig_.spec_name;
+  fn_.file = file_;
+  fn_.occupancy = kit->second.occupancy;
+  check_syntax(def);
+  blocks_.push_back(&fn_.body);
+
+  auto sig_error = [&](SourceRange r, const std::string& msg) {
+    throw CompileError(ErrorKind::Signature, fmt::format("signature '{}': {}", sig_.text, msg), file_, r);
+  };
+  // Match constraints to parameters: positional first, then by name.
+  std::map<std::string, const ParameterConstraint*> given;
+  size_t pos = 0;
+  for (const auto& p : sig_.params) {
+    if (!p.name.empty()) continue;
+    if (pos >= def.params.size()) sig_error(def.name_range, fmt::format("more constraints than the kernel's {} parameters", def.params.size()));
+    given[def.params[pos++].name] = &p;
+  }
+  for (const auto& p : sig_.params) {
+    if (p.name.empty()) continue;
+    auto it = std::find_if(def.params.begin(), def.params.end(), [&](const ast::Param& q) { return q.name == p.name; });
+    if (it == def.params.end()) sig_error(def.name_range, fmt::format("the kernel has no parameter '{}'", p.name));
+    if (given.count(p.name)) sig_error(def.name_range, fmt::format("parameter '{}' is given twice", p.name));
+    given[p.name] = &p;
+  }
+  std::vector<std::string> described;
+  for (const auto& p : def.params) {
+    auto it = given.find(p.name);
+    if (it == given.end()) sig_error(p.range, fmt::format("no constraint for parameter '{}'", p.name));
+    ParameterConstraint named = *it->second;
+    named.name = p.name;
+    described.push_back(constraint_string(named));
+    bool is_constant_param = false;
+    if (p.annotation) {
+      try {
+        const ast::Expr* a = p.annotation.get();
+        Value ann = eval(p.annotation);
+        is_constant_param = ann.is<BuiltinValue>() && ann.as<BuiltinValue>()->name == "ct.Constant";
+        (void)a;
+      } catch (const CompileError&) {
+        // Annotations cuTile does not understand (e.g. `x: float`) are ignored.
+      }
+    }
+    const auto& c = it->second->constraint;
+    if (auto* cc = std::get_if<ConstantConstraint>(&c)) {
+      if (!is_constant_param)
+        sig_error(p.range, fmt::format("parameter '{}' is not annotated ct.Constant, so it cannot take a constant; give it a dtype or an array type", p.name));
+      env_[p.name] = constant_value(cc->value);
+    } else if (is_constant_param) {
+      sig_error(p.range, fmt::format("parameter '{}' is a ct.Constant: give it a value, e.g. {}=64", p.name, p.name));
+    } else if (auto* ac = std::get_if<ArrayConstraint>(&c)) {
+      ir::ArrayParam a{p.name, ac->dtype, static_cast<int>(ac->dims.size()), ac->dims, ac->aligned16, ac->contiguous, false};
+      fn_.arrays.push_back(a);
+      fn_.param_order.emplace_back(true, static_cast<int>(fn_.arrays.size() - 1));
+      env_[p.name] = make(ArrayValue{static_cast<int>(fn_.arrays.size() - 1)});
+    } else {
+      auto& sc = std::get<ScalarConstraint>(c);
+      fn_.scalars.push_back({p.name, sc.dtype});
+      fn_.param_order.emplace_back(false, static_cast<int>(fn_.scalars.size() - 1));
+      ir::Op op = make_op(ir::OpKind::ScalarParam);
+      op.param = static_cast<int>(fn_.scalars.size() - 1);
+      op.loc = p.range;
+      env_[p.name] = make(Runtime{emit1(std::move(op), {sc.dtype, {}}, p.name)});
+    }
+  }
+  fn_.signature = fmt::format("{}", fmt::join(described, ", "));
+  exec_body(def.body);
+  return std::move(fn_);
+}
+
+std::string default_spec_name(const std::string& kernel, const KernelSignature& sig) {
+  std::string name = kernel;
+  for (const auto& p : sig.params) {
+    if (auto* a = std::get_if<ArrayConstraint>(&p.constraint)) name += std::string("_") + dtype_short_name(a->dtype);
+    else if (auto* s = std::get_if<ScalarConstraint>(&p.constraint)) name += std::string("_") + dtype_short_name(s->dtype);
+    else {
+      std::string v = constant_literal_string(std::get<ConstantConstraint>(p.constraint).value);
+      std::string clean;
+      for (char c : v) {
+        if (std::isalnum(static_cast<unsigned char>(c))) clean += c;
+        else if (c == '-') clean += 'm';
+        else if (c == '.') clean += 'p';
+        else if (c == ',' && !clean.empty() && clean.back() != 'x') clean += 'x';
+      }
+      name += "_" + clean;
+    }
+  }
+  return name;
+}
+
+ir::Function specialize(const ModuleScope& scope, const KernelSignature& sig) {
+  return KernelLowering(scope, sig).run();
+}
+
+}  // namespace tile2cu::sema

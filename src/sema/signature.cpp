@@ -1,0 +1,295 @@
+#include "sema/signature.hpp"
+
+#include <fmt/format.h>
+
+#include <cctype>
+#include <memory>
+
+#include "support/diagnostic.hpp"
+
+namespace tile2cu {
+
+namespace {
+
+// A hand-written recursive-descent parser: the grammar is tiny, and errors point into the text.
+class SignatureParser {
+ public:
+  SignatureParser(std::string_view text, const std::string& origin)
+      : text_(text), file_(std::make_shared<SourceFile>(origin, std::string(text))) {}
+
+  KernelSignature parse() {
+    KernelSignature sig;
+    sig.text = std::string(text_);
+    // Optional "name =" and "kernel(": look ahead for '(' before any '='.
+    size_t save = pos_;
+    std::string first = identifier_or_empty();
+    skip_space();
+    if (!first.empty() && peek() == '=' && text_.substr(pos_, 2) != "==") {
+      size_t after_eq = pos_ + 1;
+      pos_ = after_eq;
+      std::string second = identifier_or_empty();
+      skip_space();
+      if (!second.empty() && peek() == '(') {
+        sig.spec_name = first;
+        sig.kernel = second;
+        ++pos_;
+        parse_params(sig, ')');
+        return finish(sig);
+      }
+      pos_ = save;
+    } else if (!first.empty() && peek() == '(') {
+      sig.kernel = first;
+      ++pos_;
+      parse_params(sig, ')');
+      return finish(sig);
+    } else {
+      pos_ = save;
+    }
+    parse_params(sig, '\0');
+    return finish(sig);
+  }
+
+ private:
+  KernelSignature finish(KernelSignature& sig) {
+    skip_space();
+    if (pos_ < text_.size()) error("unexpected text after the signature");
+    return std::move(sig);
+  }
+
+  [[noreturn]] void error(const std::string& what) {
+    int col = static_cast<int>(pos_) + 1;
+    SourceRange r{1, col, 1, col + 1};
+    throw CompileError(ErrorKind::Signature, what, std::shared_ptr<const SourceFile>(file_), r);
+  }
+
+  char peek() const { return pos_ < text_.size() ? text_[pos_] : '\0'; }
+  void skip_space() {
+    while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_]))) ++pos_;
+  }
+  std::string identifier_or_empty() {
+    skip_space();
+    size_t start = pos_;
+    if (pos_ < text_.size() && (std::isalpha(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_')) {
+      while (pos_ < text_.size() &&
+             (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_'))
+        ++pos_;
+    }
+    return std::string(text_.substr(start, pos_ - start));
+  }
+  void expect(char c) {
+    skip_space();
+    if (peek() != c) error(fmt::format("expected '{}'", c));
+    ++pos_;
+  }
+
+  void parse_params(KernelSignature& sig, char close) {
+    skip_space();
+    if (peek() == close) {
+      if (close) ++pos_;
+      return;
+    }
+    while (true) {
+      sig.params.push_back(parse_param());
+      skip_space();
+      if (peek() == ',') {
+        ++pos_;
+        skip_space();
+        if (peek() == close) break;  // trailing comma
+        continue;
+      }
+      break;
+    }
+    skip_space();
+    if (close) expect(close);
+  }
+
+  ParameterConstraint parse_param() {
+    ParameterConstraint p;
+    size_t save = pos_;
+    std::string name = identifier_or_empty();
+    skip_space();
+    if (!name.empty() && peek() == '=') {
+      ++pos_;
+      p.name = name;
+    } else {
+      pos_ = save;
+    }
+    p.constraint = parse_constraint();
+    return p;
+  }
+
+  std::variant<ArrayConstraint, ScalarConstraint, ConstantConstraint> parse_constraint() {
+    skip_space();
+    char c = peek();
+    if (c == '(' || c == '-' || c == '+' || c == '.' || std::isdigit(static_cast<unsigned char>(c)))
+      return ConstantConstraint{parse_literal()};
+    size_t start = pos_;
+    std::string word = identifier_or_empty();
+    if (word.empty()) error("expected a dtype, an array type such as float32[?], or a constant");
+    if (word == "True" || word == "False") return ConstantConstraint{{word == "True"}};
+    auto dtype = parse_dtype(word);
+    if (!dtype) {
+      pos_ = start;
+      error(fmt::format("unknown dtype '{}'", word));
+    }
+    skip_space();
+    if (peek() != '[') return ScalarConstraint{*dtype};
+    ++pos_;
+    ArrayConstraint a{*dtype, {}};
+    skip_space();
+    while (peek() != ']') {
+      skip_space();
+      if (peek() == '?') {
+        ++pos_;
+        a.dims.push_back(std::nullopt);
+      } else {
+        size_t at = pos_;
+        ConstantLiteral lit = parse_literal();
+        auto* v = std::get_if<__int128>(&lit.value);
+        if (!v || *v <= 0) {
+          pos_ = at;
+          error("an array dimension is ? or a positive integer");
+        }
+        a.dims.push_back(static_cast<int64_t>(*v));
+      }
+      skip_space();
+      if (peek() == ',') ++pos_;
+      else if (peek() != ']') error("expected ',' or ']'");
+    }
+    ++pos_;
+    if (a.dims.size() > 5) error("arrays of rank above 5 are not supported");
+    while (true) {
+      size_t at = pos_;
+      std::string flag = identifier_or_empty();
+      if (flag == "align16") a.aligned16 = true;
+      else if (flag == "contiguous") a.contiguous = true;
+      else {
+        pos_ = at;
+        break;
+      }
+    }
+    return a;
+  }
+
+  ConstantLiteral parse_literal() {
+    skip_space();
+    if (peek() == '(') {
+      ++pos_;
+      std::vector<ConstantLiteral> items;
+      skip_space();
+      while (peek() != ')') {
+        items.push_back(parse_literal());
+        skip_space();
+        if (peek() == ',') ++pos_;
+        else if (peek() != ')') error("expected ',' or ')'");
+        skip_space();
+      }
+      ++pos_;
+      return {items};
+    }
+    size_t start = pos_;
+    std::string word = identifier_or_empty();
+    if (word == "True" || word == "False") return {word == "True"};
+    if (!word.empty()) {
+      pos_ = start;
+      error("expected a number, True, False or a tuple");
+    }
+    if (peek() == '-' || peek() == '+') ++pos_;
+    bool is_float = false;
+    while (pos_ < text_.size()) {
+      char ch = text_[pos_];
+      if (std::isdigit(static_cast<unsigned char>(ch))) ++pos_;
+      else if (ch == '.' || ch == 'e' || ch == 'E' ||
+               ((ch == '-' || ch == '+') && (text_[pos_ - 1] == 'e' || text_[pos_ - 1] == 'E'))) {
+        is_float = true;
+        ++pos_;
+      } else break;
+    }
+    std::string number(text_.substr(start, pos_ - start));
+    if (number.empty() || number == "-" || number == "+") {
+      pos_ = start;
+      error("expected a number");
+    }
+    try {
+      if (is_float) return {std::stod(number)};
+      __int128 v = 0;
+      size_t i = (number[0] == '-' || number[0] == '+') ? 1 : 0;
+      for (; i < number.size(); ++i) {
+        v = v * 10 + (number[i] - '0');
+        if (v > (static_cast<__int128>(1) << 100)) throw std::out_of_range("big");
+      }
+      return {number[0] == '-' ? -v : v};
+    } catch (const std::exception&) {
+      pos_ = start;
+      error("number out of range");
+    }
+  }
+
+  std::string_view text_;
+  std::shared_ptr<SourceFile> file_;
+  size_t pos_ = 0;
+};
+
+}  // namespace
+
+KernelSignature parse_signature(std::string_view text, const std::string& origin) {
+  return SignatureParser(text, origin).parse();
+}
+
+std::vector<KernelSignature> parse_signature_file(std::string_view contents,
+                                                  const std::string& path) {
+  std::vector<KernelSignature> out;
+  int line_no = 0;
+  size_t start = 0;
+  while (start <= contents.size()) {
+    size_t end = contents.find('\n', start);
+    if (end == std::string_view::npos) end = contents.size();
+    std::string_view line = contents.substr(start, end - start);
+    ++line_no;
+    size_t hash = line.find('#');
+    if (hash != std::string_view::npos) line = line.substr(0, hash);
+    bool blank = line.find_first_not_of(" \t\r") == std::string_view::npos;
+    if (!blank) {
+      try {
+        out.push_back(parse_signature(line, fmt::format("{}:{}", path, line_no)));
+      } catch (const CompileError& e) {
+        // Re-point the error at the sidecar's own line.
+        int col = e.frames().empty() ? 1 : e.frames().front().range.col;
+        auto file = std::make_shared<const SourceFile>(path, std::string(contents));
+        throw CompileError(ErrorKind::Signature, e.message(), file,
+                           SourceRange{line_no, col, line_no, col + 1});
+      }
+    }
+    if (end == contents.size()) break;
+    start = end + 1;
+  }
+  return out;
+}
+
+std::string constant_literal_string(const ConstantLiteral& c) {
+  if (auto* i = std::get_if<__int128>(&c.value)) return fmt::format("{}", static_cast<long long>(*i));
+  if (auto* d = std::get_if<double>(&c.value)) return fmt::format("{}", *d);
+  if (auto* b = std::get_if<bool>(&c.value)) return *b ? "True" : "False";
+  const auto& items = std::get<std::vector<ConstantLiteral>>(c.value);
+  std::vector<std::string> parts;
+  for (const auto& item : items) parts.push_back(constant_literal_string(item));
+  if (parts.size() == 1) return fmt::format("({},)", parts[0]);
+  return fmt::format("({})", fmt::join(parts, ", "));
+}
+
+std::string constraint_string(const ParameterConstraint& p) {
+  std::string body;
+  if (auto* a = std::get_if<ArrayConstraint>(&p.constraint)) {
+    std::vector<std::string> dims;
+    for (const auto& d : a->dims) dims.push_back(d ? std::to_string(*d) : "?");
+    body = fmt::format("{}[{}]{}{}", dtype_name(a->dtype), fmt::join(dims, ", "),
+                       a->aligned16 ? " align16" : "", a->contiguous ? " contiguous" : "");
+  } else if (auto* s = std::get_if<ScalarConstraint>(&p.constraint)) {
+    body = dtype_name(s->dtype);
+  } else {
+    body = constant_literal_string(std::get<ConstantConstraint>(p.constraint).value);
+  }
+  return p.name.empty() ? body : p.name + "=" + body;
+}
+
+}  // namespace tile2cu

@@ -1,0 +1,56 @@
+// A kernel signature: what one specialization knows of each parameter at launch, modelled on
+// cuTile's KernelSignature / ParameterConstraint. Text form (command line and sidecar files):
+//
+//   [spec_name =] kernel(param=constraint, ...)      or, with --kernel given:  param=constraint, ...
+//
+//   array     dtype[d0, d1, ...] [align16] [contiguous]   each d is ? (dynamic) or an integer
+//   scalar    dtype                                        float32, int32, bool, ...
+//   constant  a literal: 1024, -3, 0.5, True, (64, 128)
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "ir/dtype.hpp"
+
+namespace tile2cu {
+
+struct ConstantLiteral {
+  std::variant<__int128, double, bool, std::vector<ConstantLiteral>> value;
+};
+
+struct ArrayConstraint {
+  DType dtype;
+  std::vector<std::optional<int64_t>> dims;  // rank = dims.size()
+  bool aligned16 = false;
+  bool contiguous = false;
+};
+struct ScalarConstraint { DType dtype; };
+struct ConstantConstraint { ConstantLiteral value; };
+
+struct ParameterConstraint {
+  std::string name;  // empty: positional
+  std::variant<ArrayConstraint, ScalarConstraint, ConstantConstraint> constraint;
+};
+
+struct KernelSignature {
+  std::string spec_name;  // empty: derived from the kernel and the constraints
+  std::string kernel;     // empty: taken from --kernel
+  std::vector<ParameterConstraint> params;
+  std::string text;       // as written, for messages
+};
+
+// Throws CompileError(ErrorKind::Signature) with a caret into `text` on malformed input.
+KernelSignature parse_signature(std::string_view text, const std::string& origin);
+
+// A sidecar file: one signature per line, '#' starts a comment.
+std::vector<KernelSignature> parse_signature_file(std::string_view contents,
+                                                  const std::string& path);
+
+std::string constant_literal_string(const ConstantLiteral& c);
+std::string constraint_string(const ParameterConstraint& p);
+
+}  // namespace tile2cu

@@ -1,0 +1,72 @@
+// What a Python name or expression stands for while a kernel is specialized. Most of a
+// kernel is decided here at compile time (constants, dtypes, shapes, tuples, helpers);
+// only `Runtime` values become Tile IR.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "frontend/ast.hpp"
+#include "ir/ir.hpp"
+
+namespace tile2cu::sema {
+
+struct ModuleScope;
+struct Value;
+
+// Python literals stay loosely typed until they meet a typed operand (spec b.3).
+struct LooseInt { __int128 value; };
+struct LooseFloat { double value; };
+struct LooseBool { bool value; };
+struct NoneValue {};
+struct StrValue { std::string value; };
+struct Runtime { ir::ValueId id; };            // a tile or scalar computed on the GPU
+struct ArrayValue { int param; };              // an array kernel parameter
+struct TupleValue { std::vector<Value> items; };
+struct DTypeValue { DType dtype; };
+enum class EnumKind { PaddingMode, RoundingMode, MemoryOrder, MemoryScope };
+struct EnumValue { EnumKind kind; int value; std::string name; };
+struct EnumClassValue { EnumKind kind; };      // ct.PaddingMode itself
+struct ModuleValue { std::string path; };      // "cuda.tile", "math", "numpy", a user module
+struct FunctionValue { const ast::FunctionDef* def; const ModuleScope* scope; };
+struct BuiltinValue { std::string name; };     // "ct.load", "range", "math.sqrt", "ct.Constant"
+struct MethodValue { std::shared_ptr<const Value> self; std::string name; };  // t.astype, ...
+// A name whose type depends on the path taken: fine until someone reads it.
+struct PoisonValue { std::string message; };
+
+struct Value {
+  using Kind = std::variant<LooseInt, LooseFloat, LooseBool, NoneValue, StrValue, Runtime,
+                            ArrayValue, TupleValue, DTypeValue, EnumValue, EnumClassValue,
+                            ModuleValue, FunctionValue, BuiltinValue, MethodValue, PoisonValue>;
+  Kind kind;
+  template <class T> const T* as() const { return std::get_if<T>(&kind); }
+  template <class T> bool is() const { return std::holds_alternative<T>(kind); }
+  bool is_loose() const { return is<LooseInt>() || is<LooseFloat>() || is<LooseBool>(); }
+};
+
+inline Value make(Value::Kind k) { return Value{std::move(k)}; }
+
+// Module-level names, evaluated once per file. A global that could not be evaluated keeps
+// its error, raised only when a kernel reads it (host code at module level is normal).
+struct Global {
+  Value value;
+  std::shared_ptr<const std::exception_ptr> error;  // set when evaluation failed
+  SourceRange range;
+};
+
+struct KernelInfo {
+  const ast::FunctionDef* def;
+  int occupancy = 0;
+};
+
+struct ModuleScope {
+  std::shared_ptr<const ast::Module> module;
+  std::map<std::string, Global> globals;
+  std::map<std::string, KernelInfo> kernels;
+  std::vector<std::string> kernel_order;  // as written in the file
+};
+
+}  // namespace tile2cu::sema
