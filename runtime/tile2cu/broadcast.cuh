@@ -91,3 +91,19 @@ TILE2CU_DEVICE Tile<T, DstL> reshape(const Tile<T, SrcL>& src, void* smem) {
 }
 
 }  // namespace tile2cu
+
+namespace tile2cu {
+
+// The one element of a one-element tile (Tile.item()), handed to every thread.
+template <class T, class L>
+TILE2CU_DEVICE T item(const Tile<T, L>& t, void* smem) {
+  static_assert(L::kElems == 1, "item: the tile must hold exactly one element");
+  T* buf = static_cast<T*>(smem);
+  if (L::owns(0)) buf[0] = t.v[0];
+  __syncthreads();
+  const T value = buf[0];
+  __syncthreads();
+  return value;
+}
+
+}  // namespace tile2cu

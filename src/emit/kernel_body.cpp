@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <set>
@@ -33,9 +34,13 @@ const char* kCppKeywords[] = {"auto", "bool", "break", "case", "char", "class", 
                               "tile2cu", "std", "min", "max", "exp", "log", "sqrt", "abs", "where",
                               "load", "store", "full", "arange", "astype"};
 
+// C++ operator precedence, as far as generated expressions need it (higher binds tighter).
+enum Precedence { kOr = 5, kXor, kAnd, kEquality, kRelational, kShift = 11, kAdditive, kMultiplicative, kUnary,
+                  kAtom = 100 };
+
 struct Expr {
   std::string text;
-  bool atomic = true;  // needs no parentheses as an operand
+  int precedence = kAtom;
 };
 
 class BodyEmitter {
@@ -157,9 +162,15 @@ class BodyEmitter {
     return it->second;
   }
 
-  std::string operand(ValueId v) {
+  // `v` as an operand of an operator of precedence `parent`. Arithmetic nests by precedence;
+  // anything inside a bitwise, shift or comparison operator gets parentheses, as a reader
+  // (and -Wparentheses) would want.
+  std::string operand(ValueId v, int parent = kUnary, bool right = false) {
     const Expr& e = expr(v);
-    return e.atomic ? e.text : "(" + e.text + ")";
+    bool arithmetic_parent = parent == kAdditive || parent == kMultiplicative;
+    bool bare = e.precedence == kAtom ||
+                (arithmetic_parent && (e.precedence > parent || (e.precedence == parent && !right)));
+    return bare ? e.text : "(" + e.text + ")";
   }
 
   // A splat used by an elementwise op is just the scalar: the runtime's tile-scalar overloads.
@@ -169,7 +180,9 @@ class BodyEmitter {
       return it->second->operands[0];
     return v;
   }
-  std::string elementwise_operand(ValueId v) { return operand(look_through_splat(v)); }
+  std::string elementwise_operand(ValueId v, int parent, bool right) {
+    return operand(look_through_splat(v), parent, right);
+  }
   std::string elementwise_argument(ValueId v) { return expr(look_through_splat(v)).text; }
 
   std::string layout(ValueId v) { return plan_.layout(fn_.type(v).shape).name; }
@@ -190,10 +203,14 @@ class BodyEmitter {
     ValueId r = op.results[0];
     const ir::TileType& t = fn_.type(r);
     bool tile = !t.is_scalar();
-    std::string a = elementwise_operand(op.operands[0]);
-    std::string b = elementwise_operand(op.operands[1]);
     auto infix = [&](const char* sym, const char* named) -> Expr {
-      if (tile || operators_are_exact(t.dtype)) return {fmt::format("{} {} {}", a, sym, b), false};
+      static const std::map<std::string, int> kPrecedence = {
+          {"+", kAdditive}, {"-", kAdditive}, {"*", kMultiplicative}, {"/", kMultiplicative},
+          {"&", kAnd}, {"|", kOr}, {"^", kXor}, {"<<", kShift}, {">>", kShift}};
+      int p = kPrecedence.at(sym);
+      if (tile || operators_are_exact(t.dtype))
+        return {fmt::format("{} {} {}", elementwise_operand(op.operands[0], p, false), sym,
+                            elementwise_operand(op.operands[1], p, true)), p};
       return {fmt::format("{}({}, {})", named, expr(op.operands[0]).text, expr(op.operands[1]).text)};
     };
     auto call = [&](const std::string& f) -> Expr {
@@ -239,11 +256,11 @@ class BodyEmitter {
     using ir::UnaryKind;
     switch (op.unary) {
       case UnaryKind::Neg:
-        if (tile || operators_are_exact(t.dtype)) return {"-" + operand(op.operands[0]), false};
+        if (tile || operators_are_exact(t.dtype)) return {"-" + operand(op.operands[0]), kUnary};
         return {fmt::format("negative({})", x)};
-      case UnaryKind::Not: return {"!" + operand(op.operands[0]), false};
+      case UnaryKind::Not: return {"!" + operand(op.operands[0]), kUnary};
       case UnaryKind::BitNot:
-        if (tile || operators_are_exact(t.dtype)) return {"~" + operand(op.operands[0]), false};
+        if (tile || operators_are_exact(t.dtype)) return {"~" + operand(op.operands[0]), kUnary};
         return {fmt::format("bitwise_not({})", x)};
       case UnaryKind::Exp:
         return {fmt::format("{}({})", op.rounding == ir::Rounding::Approx ? "exp_approx" : "tile2cu::exp", x)};
@@ -276,8 +293,9 @@ class BodyEmitter {
       case OpKind::Binary: return binary_expr(op);
       case OpKind::Compare: {
         static const char* syms[] = {"==", "!=", "<", "<=", ">", ">="};
-        return {fmt::format("{} {} {}", elementwise_operand(op.operands[0]), syms[static_cast<int>(op.compare)],
-                            elementwise_operand(op.operands[1])), false};
+        int p = op.compare == ir::CompareKind::Eq || op.compare == ir::CompareKind::Ne ? kEquality : kRelational;
+        return {fmt::format("{} {} {}", elementwise_operand(op.operands[0], p, false), syms[static_cast<int>(op.compare)],
+                            elementwise_operand(op.operands[1], p, true)), p};
       }
       case OpKind::Unary: return unary_expr(op);
       case OpKind::Convert:
@@ -290,6 +308,7 @@ class BodyEmitter {
           return {fmt::format("full<{}>({})", layout(r), expr(op.operands[0]).text)};
         return {fmt::format("broadcast_to<{}>({}, smem)", layout(r), expr(op.operands[0]).text)};
       case OpKind::Reshape:
+        if (fn_.type(r).is_scalar()) return {fmt::format("item({}, smem)", expr(op.operands[0]).text)};
         return {fmt::format("reshape<{}>({}, smem)", layout(r), expr(op.operands[0]).text)};
       case OpKind::Arange:
         return {fmt::format("arange<{}, {}>({}, {})", layout(r), dtype_cpp_name(fn_.type(r).dtype),
@@ -320,7 +339,19 @@ class BodyEmitter {
   // ---- statements ----
 
   void block(const ir::Block& b, int depth) {
-    for (const Op& op : b.ops) statement(op, depth);
+    for (size_t i = 0; i < b.ops.size(); ++i) {
+      next_op_ = i + 1 < b.ops.size() ? &b.ops[i + 1] : nullptr;
+      statement(b.ops[i], depth);
+    }
+  }
+
+  // A load read once, by the very next op, reads best inside that op's expression: no store
+  // can come between them.
+  bool load_feeds_next_op(const Op& op) const {
+    ValueId r = op.results[0];
+    if (op.kind != OpKind::Load || !fn_.values[r].name.empty() || uses_.at(r) != 1 || !next_op_) return false;
+    if (!is_expression_op(*next_op_) && next_op_->kind != OpKind::Store) return false;
+    return std::find(next_op_->operands.begin(), next_op_->operands.end(), r) != next_op_->operands.end();
   }
 
   struct LoopVars { std::vector<std::string> vars; };
@@ -448,7 +479,7 @@ class BodyEmitter {
     bool named = !fn_.values[r].name.empty() && !is_trivial(op);
     bool single_local_use = uses_[r] == 1 && use_block_[r] == def_block_[r];
     if (is_pure(op) && uses_[r] == 0) return;  // dead
-    if (is_pure(op) && (is_trivial(op) || (!named && single_local_use))) {
+    if ((is_pure(op) && (is_trivial(op) || (!named && single_local_use))) || load_feeds_next_op(op)) {
       exprs_[r] = e;
       return;
     }
@@ -472,6 +503,7 @@ class BodyEmitter {
   // The variables a Yield assigns: the innermost if's results or loop's carried values.
   std::vector<std::vector<std::string>> region_owner_;
   int last_comment_line_ = -1;
+  const Op* next_op_ = nullptr;
 };
 
 }  // namespace

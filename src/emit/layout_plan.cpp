@@ -62,7 +62,11 @@ LayoutPlan plan_layouts(const ir::Function& fn) {
     if (op.kind != ir::OpKind::Broadcast && op.kind != ir::OpKind::Reshape) return;
     const ir::TileType& src = fn.type(op.operands[0]);
     const ir::TileType& dst = fn.type(op.results[0]);
-    if (src.is_scalar() || dst.is_scalar()) return;  // splat / take: no exchange
+    if (src.is_scalar()) return;  // a splat: every thread already holds the scalar
+    if (dst.is_scalar()) {        // item(): the owner hands its element to everyone
+      plan.smem_bytes = std::max<size_t>(plan.smem_bytes, dtype_bytes(dst.dtype));
+      return;
+    }
     if (op.kind == ir::OpKind::Reshape && plan.same_placement(src.shape, dst.shape)) return;
     plan.smem_bytes = std::max<size_t>(plan.smem_bytes, ir::shape_elements(src.shape) * dtype_bytes(src.dtype));
   });

@@ -35,7 +35,6 @@ const char* op_kind_name(OpKind k) {
     case OpKind::Select: return "select";
     case OpKind::Broadcast: return "broadcast";
     case OpKind::Reshape: return "reshape";
-    case OpKind::Full: return "full";
     case OpKind::Arange: return "arange";
     case OpKind::Load: return "load";
     case OpKind::Store: return "store";

@@ -63,7 +63,6 @@ enum class OpKind {
   Select,       // where(cond, x, y), identical shapes
   Broadcast,    // a scalar splats; otherwise same rank, dims of 1 stretch to the result shape
   Reshape,      // same elements, new shape (row-major)
-  Full,         // scalar operand -> tile of the result shape
   Arange,       // operands start, step (scalars of the result dtype)
   Load,         // attr array param; operands: tile index (one per axis); attrs shape/order/padding
   Store,        // attr array param; operands: tile index..., value

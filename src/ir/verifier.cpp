@@ -95,9 +95,6 @@ class Verifier {
                    shape_elements(type(op.results[0]).shape),
                op, "element count changed");
         break;
-      case OpKind::Full:
-        expect(n == 1 && type(op.operands[0]).is_scalar(), op, "full takes a scalar");
-        break;
       case OpKind::Load: {
         const ArrayParam& a = fn_.arrays.at(op.param);
         expect(static_cast<int>(n) == a.rank, op, "one index per array axis");

@@ -759,11 +759,7 @@ ir::ValueId KernelLowering::broadcast(ir::ValueId v, const ir::Shape& shape, Sou
   if (t.shape.size() > shape.size())
     error(ErrorKind::Type, range,
           fmt::format("cannot broadcast shape {} to {}", ir::shape_string(t.shape), ir::shape_string(shape)));
-  if (t.is_scalar() || ir::shape_elements(t.shape) == 1) {
-    if (!t.is_scalar()) {  // a one-element tile: take it as a scalar first
-      ir::Op r = make_op(ir::OpKind::Reshape, {v});
-      v = emit1(std::move(r), {t.dtype, {}});
-    }
+  if (t.is_scalar()) {
     ir::Op b = make_op(ir::OpKind::Broadcast, {v});
     return emit1(std::move(b), {t.dtype, shape});
   }

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Installs what building tile2cu needs (Debian packages) and fetches the pinned tree-sitter
+# sources. Safe to run again: it skips what is already there.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+packages=(cmake ninja-build g++ python3 libfmt-dev libcli11-dev nlohmann-json3-dev libgtest-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+"$root/scripts/fetch-deps.sh"

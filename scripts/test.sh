@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Builds everything and runs the whole test suite (unit, golden, bad inputs, nvcc compile
+# tests). GPU tests are not part of it: they run on the device machine (tests/gpu/).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+"$root/scripts/build.sh"
+cd "$root/build"
+ctest --output-on-failure -j 2
