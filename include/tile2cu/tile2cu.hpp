@@ -19,6 +19,7 @@ struct TranspileOptions {
   std::string sidecar_path;
   bool line_directives = false;
   std::string header_name;  // how the .cu includes its header
+  std::string cu_name;      // the .cu's own name, for #line directives back into it
   std::string source_name;  // how comments name the Python file
 };
 

@@ -99,6 +99,8 @@ int main(int argc, char** argv) {
   options.header_name = output.empty() ? fs::path(input).filename().replace_extension(".cuh").string()
                                        : out_cuh.filename().string();
   options.source_name = fs::path(input).filename().string();
+  options.cu_name = output.empty() ? fs::path(input).filename().replace_extension(".cu").string()
+                                   : out_cu.string();
 
   tile2cu::TranspileResult r = tile2cu::transpile(input, source, options);
   if (!r.ok && !(emit == "ast" && !r.ast.empty() && output.empty())) {

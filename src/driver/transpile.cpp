@@ -79,6 +79,7 @@ TranspileResult transpile(const std::string& path, const std::string& source,
     EmitOptions emit;
     emit.line_directives = options.line_directives;
     emit.header_name = options.header_name;
+    emit.cu_name = options.cu_name;
     emit.source_name = options.source_name.empty() ? path : options.source_name;
     EmittedFiles files = emit_cuda(m.functions, emit);
     result.cu = std::move(files.cu);

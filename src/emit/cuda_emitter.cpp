@@ -132,6 +132,24 @@ std::string dispatcher(const std::string& kernel, const std::vector<const ir::Fu
                                {"cases", cases}});
 }
 
+// Replaces each restore marker by a #line directive naming its own place in the .cu.
+std::string restore_line_numbers(const std::string& text, const std::string& cu_name) {
+  std::string out;
+  int line = 1;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t end = text.find('\n', pos);
+    if (end == std::string::npos) end = text.size();
+    std::string_view l(text.data() + pos, end - pos);
+    if (l == kRestoreLineMarker) out += fmt::format("#line {} \"{}\"", line + 1, cu_name);
+    else out.append(l);
+    if (end < text.size()) out += '\n';
+    ++line;
+    pos = end + 1;
+  }
+  return out;
+}
+
 }  // namespace
 
 EmittedFiles emit_cuda(const std::vector<ir::Function>& specs, const EmitOptions& options) {
@@ -192,12 +210,13 @@ EmittedFiles emit_cuda(const std::vector<ir::Function>& specs, const EmitOptions
                                 k, wrap(dispatcher_params(*list[0])));
   }
   EmittedFiles files;
-  files.cu = render("cu_file", {{"version", TILE2CU_VERSION},
+  files.cu = restore_line_numbers(render("cu_file", {{"version", TILE2CU_VERSION},
                                 {"source", options.source_name},
                                 {"spec_list", fmt::format("{}", fmt::join(names, ", "))},
                                 {"header", options.header_name},
                                 {"specializations", body},
-                                {"dispatcher", dispatchers}});
+                                {"dispatcher", dispatchers}}),
+                                  options.cu_name);
   files.cuh = render("header", {{"version", TILE2CU_VERSION},
                                 {"source", options.source_name},
                                 {"declarations", declarations}});

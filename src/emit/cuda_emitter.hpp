@@ -12,6 +12,7 @@ namespace tile2cu {
 struct EmitOptions {
   bool line_directives = false;  // #line directives pointing at the Python file
   std::string header_name;       // the .cuh the .cu includes ("vector_add.cuh")
+  std::string cu_name;           // the .cu itself, for #line directives back into it
   std::string source_name;       // the Python file as named in comments
 };
 

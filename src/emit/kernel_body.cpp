@@ -54,6 +54,8 @@ class BodyEmitter {
     number(fn_.body, nullptr);
     plan_carried_variables(fn_.body);
     block(fn_.body, 1);
+    // What follows the body is C++ again; cuda_emitter.cpp fills in the line number.
+    if (line_directives_) line(0, kRestoreLineMarker);
     return out_;
   }
 
@@ -146,13 +148,14 @@ class BodyEmitter {
     if (!op.loc.valid() || !fn_.file) return;
     if (op.loc.line == last_comment_line_) return;
     int last = header_only ? op.loc.line : std::max(op.loc.line, op.loc.end_line);
-    if (line_directives_) line(0, fmt::format("#line {} \"{}\"", op.loc.line, fn_.file->path()));
     for (int l = op.loc.line; l <= last; ++l) {
       std::string_view text = fn_.file->line_text(l);
       size_t start = text.find_first_not_of(" \t");
       if (start == std::string_view::npos) continue;
       line(depth, fmt::format("// {}", text.substr(start)));
     }
+    // The code that follows is attributed to the statement's first Python line.
+    if (line_directives_) line(0, fmt::format("#line {} \"{}\"", op.loc.line, fn_.file->path()));
     last_comment_line_ = op.loc.line;
   }
 
