@@ -115,6 +115,37 @@ class BodyEmitter {
            op.kind == OpKind::ArrayDim || op.kind == OpKind::ArrayStride;
   }
 
+  // ---- assigning a region's results where they are computed ----
+
+  static bool uses_within(const Op& op, ValueId v) {
+    if (std::find(op.operands.begin(), op.operands.end(), v) != op.operands.end()) return true;
+    for (const ir::Block& r : op.regions)
+      for (const Op& inner : r.ops)
+        if (uses_within(inner, v)) return true;
+    return false;
+  }
+
+  // A value computed only to be yielded is written straight into the variable the yield
+  // assigns ("acc = acc + t;"), unless the region still reads that variable's old value
+  // after the computation (`old_value`, the loop's block argument; none for an if).
+  void plan_direct_assignments(const ir::Block& region, const std::vector<std::string>& vars,
+                               const std::vector<ValueId>& old_values) {
+    if (region.ops.empty() || region.ops.back().kind != OpKind::Yield) return;
+    const Op& yield = region.ops.back();
+    for (size_t k = 0; k < yield.operands.size() && k < vars.size(); ++k) {
+      ValueId y = yield.operands[k];
+      if (uses_[y] != 1 || def_block_[y] != &region || !def_op_.count(y) || !is_expression_op(*def_op_[y]))
+        continue;
+      size_t d = 0;
+      while (d < region.ops.size() && &region.ops[d] != def_op_[y]) ++d;
+      bool old_read_later = false;
+      if (k < old_values.size())
+        for (size_t i = d + 1; i + 1 < region.ops.size(); ++i)
+          old_read_later |= uses_within(region.ops[i], old_values[k]);
+      if (!old_read_later) direct_assign_[y] = vars[k];
+    }
+  }
+
   // ---- names ----
 
   void reserve(const std::string& n) { used_names_.insert(n); }
@@ -406,6 +437,7 @@ class BodyEmitter {
                                 expr(op.operands[2]).text));
         loops_.push_back(lv);
         region_owner_.push_back(lv.vars);
+        plan_direct_assignments(body, lv.vars, std::vector<ValueId>(body.args.begin() + 1, body.args.end()));
         block(body, depth + 1);
         region_owner_.pop_back();
         loops_.pop_back();
@@ -424,6 +456,7 @@ class BodyEmitter {
         line(depth, "while (true) {");
         loops_.push_back(lv);
         region_owner_.push_back(lv.vars);
+        plan_direct_assignments(op.regions[1], lv.vars, op.regions[1].args);
         block(op.regions[0], depth + 1);
         block(op.regions[1], depth + 1);
         region_owner_.pop_back();
@@ -443,6 +476,8 @@ class BodyEmitter {
           exprs_[r] = {name};
         }
         region_owner_.push_back(vars);
+        plan_direct_assignments(op.regions[0], vars, {});
+        plan_direct_assignments(op.regions[1], vars, {});
         line(depth, fmt::format("if ({}) {{", expr(op.operands[0]).text));
         block(op.regions[0], depth + 1);
         bool has_else = !(op.regions[1].ops.size() == 1 && op.regions[1].ops[0].kind == OpKind::Yield &&
@@ -462,7 +497,7 @@ class BodyEmitter {
         return;
       }
       case OpKind::Condition:
-        line(depth, fmt::format("if (!{}) break;", operand(op.operands[0])));
+        if (expr(op.operands[0]).text != "true") line(depth, fmt::format("if (!{}) break;", operand(op.operands[0])));
         return;
       case OpKind::Break: case OpKind::Continue:
         source_comment(op, depth, false);
@@ -487,6 +522,11 @@ class BodyEmitter {
       return;
     }
     source_comment(op, depth, false);
+    if (auto it = direct_assign_.find(r); it != direct_assign_.end()) {
+      line(depth, fmt::format("{} = {};", it->second, e.text));
+      exprs_[r] = {it->second};
+      return;
+    }
     std::string name = fresh_name(fn_.values[r].name);
     line(depth, fmt::format("{} {} = {};", mutable_.count(r) ? "auto" : "const auto", name, e.text));
     exprs_[r] = {name};
@@ -502,6 +542,7 @@ class BodyEmitter {
   std::map<ValueId, const ir::Block*> def_block_;
   std::map<ValueId, const Op*> def_op_;
   std::set<ValueId> mutable_;
+  std::map<ValueId, std::string> direct_assign_;
   std::set<std::string> used_names_;
   // The variables a Yield assigns: the innermost if's results or loop's carried values.
   std::vector<std::vector<std::string>> region_owner_;

@@ -579,6 +579,14 @@ void check_encoding(const Source& src) {
   }
 }
 
+// Indentation width with tabs to the next multiple of `tab_size`, as Python's tokenizer.
+int indent_width(string_view indent, int tab_size) {
+  int width = 0;
+  for (char c : indent)
+    width = c == '\t' ? (width / tab_size + 1) * tab_size : c == '\f' ? 0 : width + 1;
+  return width;
+}
+
 class SyntaxChecker {
  public:
   explicit SyntaxChecker(const Source& src) : src_(src) {}
@@ -593,6 +601,8 @@ class SyntaxChecker {
   TSNode first_error_node(TSNode root) const;
   std::optional<std::pair<SourceRange, std::string>> bracket_problem(TSNode root) const;
   [[noreturn]] void report_error_node(TSNode error) const;
+  TSNode innermost_error(TSNode error) const;
+  std::optional<TSNode> dedented_continuation(TSNode root, uint32_t last_row) const;
   bool is_unterminated_string(TSNode error) const;
 
   void check_token(TSNode node) const;
@@ -606,6 +616,8 @@ class SyntaxChecker {
   void check_clause_alignment(TSNode clause) const;
   void check_arguments(TSNode arguments) const;
   void check_parameters(TSNode parameters) const;
+  void check_expression_context(TSNode node) const;
+  void check_logical_lines(TSNode root) const;
 
   const Source& src_;
 };
@@ -679,13 +691,65 @@ void SyntaxChecker::report_parse_error(TSNode root) const {
     return Walk::Descend;
   });
   if (is_unterminated_string(first)) report_error_node(first);  // the tokenizer meets it first
+  TSNode inner = innermost_error(first);
+  if (auto line = dedented_continuation(root, ts_node_end_point(inner).row + 1))
+    src_.error(*line,
+               "invalid syntax: tile2cu's parser cannot read a line inside brackets that is "
+               "indented less than the line it continues; indent it further");
   if (auto problem = bracket_problem(root)) src_.error(problem->first, problem->second);
-  if (ts_node_is_missing(first)) {
-    string_view t = type_of(first);
-    src_.error(first, ts_node_is_named(first) ? fmt::format("expected {}", t)
+  if (ts_node_is_missing(inner)) {
+    string_view t = type_of(inner);
+    src_.error(inner, ts_node_is_named(inner) ? fmt::format("expected {}", t)
                                               : fmt::format("expected '{}'", t));
   }
-  report_error_node(first);
+  report_error_node(inner);
+}
+
+// tree-sitter marks a whole region as an error when recovery folds a later problem into
+// it; the nested error is where things went wrong.
+TSNode SyntaxChecker::innermost_error(TSNode error) const {
+  for (;;) {
+    std::optional<TSNode> nested;
+    walk_preorder(error, [&](TSNode n) {
+      if (ts_node_eq(n, error)) return Walk::Descend;
+      if (ts_node_is_error(n) || ts_node_is_missing(n)) {
+        nested = n;
+        return Walk::Stop;
+      }
+      return ts_node_has_error(n) ? Walk::Descend : Walk::Skip;
+    });
+    if (!nested) return error;
+    error = *nested;
+  }
+}
+
+// tree-sitter-python's scanner takes a line inside brackets that is indented less than
+// its statement for a dedent when it follows a token like `.` or `*` (Python reads it
+// fine). Found up to the error, it is the likely cause and the fix is easy to state.
+std::optional<TSNode> SyntaxChecker::dedented_continuation(TSNode root,
+                                                          uint32_t last_row) const {
+  std::vector<TSNode> open;
+  std::optional<TSNode> found, previous;
+  walk_preorder(root, [&](TSNode n) {
+    if (ts_node_is_extra(n) && !ts_node_is_error(n)) return Walk::Skip;
+    if (!is_type(n, "string") && ts_node_child_count(n) > 0) return Walk::Descend;
+    if (ts_node_start_point(n).row > last_row) return Walk::Stop;
+    if (!open.empty() && previous &&
+        ts_node_start_point(n).row > ts_node_end_point(*previous).row) {
+      auto indent = src_.indentation_before(src_.begin(n));
+      string_view statement_indent = src_.line_indentation(src_.begin(open.front()));
+      if (indent && indent_width(*indent, 8) < indent_width(statement_indent, 8)) {
+        found = n;
+        return Walk::Stop;
+      }
+    }
+    string_view t = ts_node_is_named(n) || ts_node_is_missing(n) ? string_view() : type_of(n);
+    if (t == "(" || t == "[" || t == "{") open.push_back(n);
+    if ((t == ")" || t == "]" || t == "}") && !open.empty()) open.pop_back();
+    previous = n;
+    return Walk::Skip;
+  });
+  return found;
 }
 
 void SyntaxChecker::report_error_node(TSNode error) const {
@@ -749,6 +813,7 @@ void SyntaxChecker::check(TSNode root) const {
     check_structure(n);
     return Walk::Descend;
   });
+  check_logical_lines(root);
 }
 
 void SyntaxChecker::check_token(TSNode n) const {
@@ -785,6 +850,8 @@ void SyntaxChecker::check_structure(TSNode n) const {
     check_arguments(n);
   } else if (t == "parameters" || t == "lambda_parameters") {
     check_parameters(n);
+  } else {
+    check_expression_context(n);
   }
 }
 
@@ -828,13 +895,6 @@ void SyntaxChecker::check_statement_sequence(TSNode container, bool is_module) c
     previous = stmt;
     after_semicolon = false;
   }
-}
-
-int indent_width(string_view indent, int tab_size) {
-  int width = 0;
-  for (char c : indent)
-    width = c == '\t' ? (width / tab_size + 1) * tab_size : c == '\f' ? 0 : width + 1;
-  return width;
 }
 
 // Python's tokenizer compares a line's indentation with the line before it: deeper is an
@@ -939,32 +999,145 @@ std::optional<TSNode> parameter_name(TSNode param) {
   return std::nullopt;
 }
 
+enum class ParamShape { Plain, Default, BareStar, VarArgs, KwArgs, Slash, Other };
+
+ParamShape param_shape(TSNode param) {
+  string_view t = type_of(param);
+  if (t == "typed_parameter") {
+    std::vector<TSNode> kids = named_children_of(param);
+    if (!kids.empty() && !is_type(kids[0], "identifier")) return param_shape(kids[0]);
+    return ParamShape::Plain;
+  }
+  if (t == "identifier") return ParamShape::Plain;
+  if (t == "default_parameter" || t == "typed_default_parameter") return ParamShape::Default;
+  if (t == "keyword_separator") return ParamShape::BareStar;
+  if (t == "list_splat_pattern") return ParamShape::VarArgs;
+  if (t == "dictionary_splat_pattern") return ParamShape::KwArgs;
+  if (t == "positional_separator") return ParamShape::Slash;
+  return ParamShape::Other;
+}
+
+// The ordering rules Python's grammar puts on a parameter list.
 void SyntaxChecker::check_parameters(TSNode parameters) const {
-  bool seen_default = false, seen_star = false;
+  bool seen_default = false, seen_star = false, seen_kwargs = false, seen_slash = false;
+  bool star_needs_name = false;
+  size_t count = 0;
   std::set<std::string, std::less<>> names;
   for (TSNode param : named_children_of(parameters)) {
-    string_view t = type_of(param);
-    bool starred = t == "list_splat_pattern" || t == "dictionary_splat_pattern" ||
-                   t == "keyword_separator";
-    if (t == "typed_parameter" && !named_children_of(param).empty()) {
-      string_view inner = type_of(named_children_of(param)[0]);
-      starred = inner == "list_splat_pattern" || inner == "dictionary_splat_pattern";
+    ParamShape shape = param_shape(param);
+    if (shape == ParamShape::Other) src_.error(param, "invalid syntax");
+    if (seen_kwargs) src_.error(param, "arguments cannot follow var-keyword argument");
+    switch (shape) {
+      case ParamShape::Slash:
+        if (seen_slash) src_.error(param, "/ may appear only once");
+        if (seen_star) src_.error(param, "/ must be ahead of *");
+        if (count == 0) src_.error(param, "at least one argument must precede /");
+        seen_slash = true;
+        break;
+      case ParamShape::BareStar:
+      case ParamShape::VarArgs:
+        if (seen_star) src_.error(param, "* argument may appear only once");
+        seen_star = true;
+        star_needs_name = shape == ParamShape::BareStar;
+        break;
+      case ParamShape::KwArgs:
+        if (star_needs_name) src_.error(param, "named arguments must follow bare *");
+        seen_kwargs = true;
+        break;
+      case ParamShape::Default:
+        seen_default = true;
+        star_needs_name = false;
+        break;
+      default:
+        if (seen_default && !seen_star)
+          src_.error(param, "parameter without a default follows parameter with a default");
+        star_needs_name = false;
     }
-    if (t == "positional_separator") continue;
-    if (starred) {
-      seen_star = true;
-    } else if (t == "default_parameter" || t == "typed_default_parameter") {
-      seen_default = true;
-    } else if (seen_default && !seen_star) {
-      src_.error(param, "parameter without a default follows parameter with a default");
-    }
-    if (t == "tuple_pattern" || t == "list_pattern") src_.error(param, "invalid syntax");
+    ++count;
     if (auto name = parameter_name(param)) {
       if (!names.insert(std::string(src_.text_of(*name))).second)
         src_.error(*name, fmt::format("duplicate argument '{}' in function definition",
                                       src_.text_of(*name)));
     }
   }
+  if (star_needs_name) src_.error(parameters, "named arguments must follow bare *");
+}
+
+// Where an ancestor of `node` (or the node's parent when `direct_parent_only`) has one of
+// `types`.
+bool has_ancestor(TSNode node, std::initializer_list<string_view> types,
+                  bool direct_parent_only) {
+  for (TSNode n = ts_node_parent(node); !ts_node_is_null(n); n = ts_node_parent(n)) {
+    if (std::find(types.begin(), types.end(), type_of(n)) != types.end()) return true;
+    if (direct_parent_only) return false;
+  }
+  return false;
+}
+
+// tree-sitter's expression grammar is wider than Python's in three places: `*x`, `x := y`
+// and `x as y` are accepted anywhere an expression is.
+void SyntaxChecker::check_expression_context(TSNode n) const {
+  string_view t = type_of(n);
+  if (t == "list_splat") {
+    if (!has_ancestor(n, {"tuple", "list", "set", "expression_list", "argument_list", "subscript"},
+                      true))
+      src_.error(n, "cannot use starred expression here");
+  } else if (t == "parenthesized_list_splat") {
+    src_.error(n, "cannot use starred expression here");
+  } else if (t == "dictionary_splat") {
+    if (!has_ancestor(n, {"argument_list", "dictionary"}, true)) src_.error(n, "invalid syntax");
+  } else if (t == "named_expression") {
+    // Unparenthesized `:=` only where Python's grammar takes a named_expression.
+    static const std::initializer_list<string_view> kAllowed = {
+        "parenthesized_expression", "if_statement", "elif_clause", "while_statement",
+        "argument_list", "subscript", "if_clause", "list", "set", "tuple", "decorator",
+        "list_comprehension", "set_comprehension", "generator_expression", "match_statement"};
+    if (!has_ancestor(n, kAllowed, true)) src_.error(n, "invalid syntax");
+  } else if (t == "as_pattern") {
+    if (!has_ancestor(n, {"with_item", "except_clause", "except_group_clause"}, true) &&
+        !has_ancestor(n, {"case_clause"}, false))
+      src_.error(n, "invalid syntax");
+  }
+}
+
+// Outside brackets, a line break ends a statement: tree-sitter's scanner sometimes lets
+// one through elsewhere (`else` / `:` on two lines, `import a as` / `b`). Every token that
+// starts a line at bracket depth 0 must therefore start a statement, clause or decorator.
+void SyntaxChecker::check_logical_lines(TSNode root) const {
+  std::set<uint32_t> line_starters;
+  walk_preorder(root, [&](TSNode n) {
+    string_view t = type_of(n);
+    if (t == "module" || t == "block") {
+      for (TSNode stmt : named_children_of(n)) line_starters.insert(ts_node_start_byte(stmt));
+    } else if (t == "function_definition" || t == "class_definition" || t == "decorator" ||
+               t == "elif_clause" || t == "else_clause" || t == "except_clause" ||
+               t == "except_group_clause" || t == "finally_clause" || t == "case_clause") {
+      line_starters.insert(ts_node_start_byte(n));
+    }
+    return Walk::Descend;
+  });
+  int depth = 0;
+  bool continued = false;
+  std::optional<TSNode> previous;
+  walk_preorder(root, [&](TSNode n) {
+    if (ts_node_is_extra(n)) {
+      continued |= is_type(n, "line_continuation");
+      return Walk::Skip;
+    }
+    if (!is_type(n, "string") && ts_node_child_count(n) > 0) return Walk::Descend;
+    if (previous && depth == 0 && !continued &&
+        ts_node_start_point(n).row > ts_node_end_point(*previous).row &&
+        !line_starters.contains(ts_node_start_byte(n))) {
+      size_t at = src_.end(*previous);
+      src_.error(src_.range(at, at), is_type(n, ":") ? "expected ':'" : "invalid syntax");
+    }
+    string_view t = ts_node_is_named(n) ? string_view() : type_of(n);
+    if (t == "(" || t == "[" || t == "{") ++depth;
+    if ((t == ")" || t == "]" || t == "}") && depth > 0) --depth;
+    previous = n;
+    continued = false;
+    return Walk::Skip;
+  });
 }
 
 // ============================================================================================

@@ -372,7 +372,9 @@ Flow KernelLowering::exec_runtime_if(ir::ValueId cond, const ast::Body& then_bod
   }
   std::vector<ir::ValueId> results;
   for (size_t k = 0; k < outs.size(); ++k) {
-    op.results.push_back(fn_.new_value(out_types[k], outs[k] == "<return>" ? "" : outs[k]));
+    // A helper's return value is named after the helper until someone binds it.
+    std::string name = outs[k] == "<return>" ? call_stack_.back().function : outs[k];
+    op.results.push_back(fn_.new_value(out_types[k], name));
   }
   results = op.results;
   blocks_.back()->ops.push_back(std::move(op));
