@@ -104,7 +104,7 @@ int main(int argc, char** argv) {
 
   tile2cu::TranspileResult r = tile2cu::transpile(input, source, options);
   if (!r.ok && !(emit == "ast" && !r.ast.empty() && output.empty())) {
-    std::fputs(r.diagnostics.c_str(), stderr);
+    std::fwrite(r.diagnostics.data(), 1, r.diagnostics.size(), stderr);
     return r.exit_code;
   }
   if (output.empty()) {

@@ -455,7 +455,18 @@ DecodedString decode_escapes(string_view s) {
         i += width;
         break;
       }
-      case 'N': out.named_escape = true; out.value += "\\N"; break;
+      case 'N': {
+        size_t close = s.find('}', i);
+        if (i + 1 >= s.size() || s[i + 1] != '{' || close == string_view::npos ||
+            close == i + 2) {
+          out.error = "(unicode error) malformed \\N character escape";
+          return out;
+        }
+        out.named_escape = true;
+        out.value += s.substr(i - 1, close - i + 2);
+        i = close;
+        break;
+      }
       default:
         if (c >= '0' && c <= '7') {
           uint32_t code = 0;
@@ -609,6 +620,8 @@ class SyntaxChecker {
   void check_structure(TSNode node) const;
   void check_identifier(TSNode node) const;
   void check_string_start(TSNode node) const;
+  void check_single_line_string(TSNode node) const;
+  void check_grammar_leaks(TSNode node) const;
   void check_statement_sequence(TSNode container, bool is_module) const;
   void check_block_not_empty(TSNode block) const;
   void report_bad_indent(TSNode stmt, string_view indent, string_view expected,
@@ -827,6 +840,8 @@ void SyntaxChecker::check_token(TSNode n) const {
       src_.error(n, *problem);
   } else if (t == "string_start") {
     check_string_start(n);
+  } else if (t == "string") {
+    check_single_line_string(n);
   } else if (t == "<>" && !ts_node_is_named(n)) {
     src_.error(n, "invalid syntax");
   }
@@ -850,9 +865,9 @@ void SyntaxChecker::check_structure(TSNode n) const {
     check_arguments(n);
   } else if (t == "parameters" || t == "lambda_parameters") {
     check_parameters(n);
-  } else {
-    check_expression_context(n);
   }
+  check_expression_context(n);
+  check_grammar_leaks(n);
 }
 
 void SyntaxChecker::check_identifier(TSNode n) const {
@@ -864,6 +879,27 @@ void SyntaxChecker::check_string_start(TSNode n) const {
   size_t quote = start.find_first_of("'\"");
   if (quote == string_view::npos || !parse_string_prefix(start.substr(0, quote)).valid)
     src_.error(n, "invalid syntax");
+}
+
+// A newline inside a '...' or "..." string must be escaped; tree-sitter's scanner lets an
+// unescaped one through after an escape sequence.
+void SyntaxChecker::check_single_line_string(TSNode string) const {
+  std::vector<Child> parts = children_of(string);
+  if (parts.size() < 2 || !is_type(parts.front().node, "string_start")) return;
+  string_view start = src_.text_of(parts.front().node);
+  if (start.empty() || start.size() - start.find_first_of("'\"") != 1) return;  // triple
+  size_t begin = src_.end(parts.front().node), end = src_.begin(parts.back().node);
+  string_view body = src_.text().substr(begin, end - begin);
+  for (size_t i = 0; i < body.size(); ++i) {
+    if (body[i] == '\\') {
+      if (i + 2 < body.size() && body[i + 1] == '\r' && body[i + 2] == '\n') ++i;
+      ++i;
+    } else if (body[i] == '\n' || body[i] == '\r') {
+      src_.error(parts.front().node,
+                 fmt::format("unterminated string literal (detected at line {})",
+                             src_.line_of(src_.begin(string))));
+    }
+  }
 }
 
 // Statements of one block: each on its own logical line (or separated by ';') and all
@@ -1077,9 +1113,24 @@ bool has_ancestor(TSNode node, std::initializer_list<string_view> types,
 // tree-sitter's expression grammar is wider than Python's in three places: `*x`, `x := y`
 // and `x as y` are accepted anywhere an expression is.
 void SyntaxChecker::check_expression_context(TSNode n) const {
+  if (!ts_node_is_named(n)) return;  // the `yield` keyword token is no yield expression
   string_view t = type_of(n);
   if (t == "list_splat") {
-    if (!has_ancestor(n, {"tuple", "list", "set", "expression_list", "argument_list", "subscript"},
+    // tree-sitter binds `*` tighter than binary operators (`*a + b` arrives as (*a) + b);
+    // Python stars the whole operand, so the context that counts is above that operand.
+    TSNode operand = n;
+    for (TSNode up = ts_node_parent(n); !ts_node_is_null(up) && is_type(up, "binary_operator");
+         up = ts_node_parent(up)) {
+      auto left = field_of(up, "left");
+      if (!left || !ts_node_eq(*left, operand)) break;
+      operand = up;
+    }
+    TSNode parent = ts_node_parent(operand);
+    bool lone_in_parens = is_type(parent, "tuple") && named_children_of(parent).size() == 1 &&
+                          !has_anonymous_child(parent, ",");  // `(*a)`
+    if (lone_in_parens ||
+        !has_ancestor(operand, {"tuple", "list", "set", "expression_list", "argument_list",
+                                "subscript"},
                       true))
       src_.error(n, "cannot use starred expression here");
   } else if (t == "parenthesized_list_splat") {
@@ -1093,10 +1144,104 @@ void SyntaxChecker::check_expression_context(TSNode n) const {
         "argument_list", "subscript", "if_clause", "list", "set", "tuple", "decorator",
         "list_comprehension", "set_comprehension", "generator_expression", "match_statement"};
     if (!has_ancestor(n, kAllowed, true)) src_.error(n, "invalid syntax");
+  } else if (t == "yield") {
+    // Unparenthesized `yield` is a whole statement or the right side of an assignment.
+    if (!has_ancestor(n, {"expression_statement", "assignment", "augmented_assignment",
+                          "parenthesized_expression"},
+                      true))
+      src_.error(n, "invalid syntax");
+  } else if (t == "await") {
+    // `await` takes a primary: not `-x`, `not x`, `lambda` or another await.
+    std::vector<TSNode> operand = named_children_of(n);
+    if (!operand.empty() && (is_type(operand[0], "unary_operator") ||
+                             is_type(operand[0], "not_operator") ||
+                             is_type(operand[0], "lambda") || is_type(operand[0], "await")))
+      src_.error(n, "invalid syntax");
   } else if (t == "as_pattern") {
     if (!has_ancestor(n, {"with_item", "except_clause", "except_group_clause"}, true) &&
         !has_ancestor(n, {"case_clause"}, false))
       src_.error(n, "invalid syntax");
+  }
+}
+
+// Smaller places where tree-sitter-python accepts what Python does not.
+void SyntaxChecker::check_grammar_leaks(TSNode n) const {
+  if (!ts_node_is_named(n)) return;
+  string_view t = type_of(n);
+  if (t == "constrained_type") {
+    // `T: bound` belongs in a def's or class's [type parameters], not in an annotation.
+    TSNode up = ts_node_parent(n);
+    while (!ts_node_is_null(up) && !is_type(up, "type_parameter")) up = ts_node_parent(up);
+    TSNode owner = ts_node_is_null(up) ? up : ts_node_parent(up);
+    if (ts_node_is_null(owner) || is_type(owner, "generic_type")) src_.error(n, "invalid syntax");
+  } else if (t == "for_in_clause") {
+    // The iterable of a comprehension is one expression: `for x in a, b` needs parentheses.
+    bool after_in = false;
+    for (const Child& child : children_of(n)) {
+      if (ts_node_is_named(child.node)) continue;
+      string_view token = type_of(child.node);
+      if (token == "in") after_in = true;
+      if (after_in && token == ",") {
+        TSNode comprehension = ts_node_parent(n);
+        bool sole_argument = is_type(comprehension, "generator_expression") &&
+                             is_type(ts_node_parent(comprehension), "call");
+        src_.error(child.node, sole_argument ? "Generator expression must be parenthesized"
+                                             : "invalid syntax");
+      }
+    }
+  } else if (t == "assignment" || t == "augmented_assignment") {
+    // Only `=` chains: no `a += b = c`, `a = b += c`, or `a: T = b = c`.
+    auto right = field_of(n, "right");
+    bool chained = right && (is_type(*right, "assignment") ||
+                             is_type(*right, "augmented_assignment"));
+    bool plain = t == "assignment" && !field_of(n, "type");
+    if (chained && (!plain || is_type(*right, "augmented_assignment")))
+      src_.error(*right, "invalid syntax");
+  } else if (t == "argument_list" || t == "tuple" || t == "list" || t == "set" ||
+             t == "dictionary" || t == "expression_list") {
+    // A comma separates items: none may lead or come twice (`f( ,)`, `{,}`).
+    bool item_before = false;
+    for (const Child& child : children_of(n)) {
+      if (ts_node_is_named(child.node)) {
+        item_before = true;
+      } else if (type_of(child.node) == ",") {
+        if (!item_before) src_.error(child.node, "invalid syntax");
+        item_before = false;
+      }
+    }
+  } else if (t == "splat_type") {
+    // `*Ts` annotates only *args, or sits in a def's or class's [type parameters].
+    TSNode type = ts_node_parent(n);
+    TSNode owner = ts_node_is_null(type) ? type : ts_node_parent(type);
+    bool ok = false;
+    if (!ts_node_is_null(owner) && is_type(owner, "typed_parameter")) {
+      std::vector<TSNode> kids = named_children_of(owner);
+      ok = !kids.empty() && is_type(kids[0], "list_splat_pattern") &&
+           has_anonymous_child(n, "*");
+    } else if (!ts_node_is_null(owner) && is_type(owner, "type_parameter")) {
+      TSNode def = ts_node_parent(owner);
+      ok = !ts_node_is_null(def) && !is_type(def, "generic_type");
+    }
+    if (!ok) src_.error(n, "invalid syntax");
+  } else if (t == "raise_statement") {
+    std::vector<Child> kids = children_of(n);
+    for (size_t i = 1; i < kids.size(); ++i)
+      if (type_of(kids[i].node) == "from" && !ts_node_is_named(kids[i].node) &&
+          !ts_node_is_named(kids[i - 1].node))
+        src_.error(kids[i].node, "invalid syntax");
+  } else if (t == "import_statement" || t == "import_from_statement" ||
+             t == "future_import_statement") {
+    std::vector<Child> kids = children_of(n);
+    if (!kids.empty() && type_of(kids.back().node) == "," && !has_anonymous_child(n, "("))
+      src_.error(kids.back().node, "trailing comma not allowed without surrounding parentheses");
+    if (t == "import_statement") return;
+    // `from m import a.b` is not Python: the imported names are plain identifiers.
+    for (const Child& kid : kids) {
+      if (kid.field != "name") continue;
+      TSNode name = kid.node;
+      if (is_type(name, "aliased_import")) name = field_of(name, "name").value_or(name);
+      if (named_children_of(name).size() > 1) src_.error(name, "invalid syntax");
+    }
   }
 }
 
@@ -1138,6 +1283,9 @@ void SyntaxChecker::check_logical_lines(TSNode root) const {
     continued = false;
     return Walk::Skip;
   });
+  // A backslash continuation with nothing after it.
+  if (continued) src_.error(src_.range(src_.text().size(), src_.text().size()),
+                            "unexpected EOF while parsing");
 }
 
 // ============================================================================================
@@ -1790,12 +1938,21 @@ ast::ExprPtr Lowerer::lower_call(TSNode node) {
   return expr(std::move(call), src_.range(node));
 }
 
+// `*a + b` arrives as (*a) + b, since tree-sitter binds `*` tighter than binary
+// operators; Python reads it as *(a + b), so the star moves to the top of the operand.
 ast::ExprPtr Lowerer::lower_binary(TSNode node) {
   auto op_node = field_of(node, "operator");
   auto op = op_node ? binary_op_from(src_.text_of(*op_node)) : std::nullopt;
   if (!op) src_.error(op_node ? *op_node : node, "invalid syntax");
   ast::ExprPtr lhs = lower_required(node, "left");
-  return expr(ast::Binary{*op, lhs, lower_required(node, "right")}, src_.range(node));
+  ast::ExprPtr rhs = lower_required(node, "right");
+  SourceRange r = src_.range(node);
+  if (const auto* starred = lhs->as<ast::Starred>()) {
+    SourceRange inner{starred->value->range.line, starred->value->range.col, r.end_line,
+                      r.end_col};
+    return expr(ast::Starred{expr(ast::Binary{*op, starred->value, rhs}, inner)}, r);
+  }
+  return expr(ast::Binary{*op, lhs, rhs}, r);
 }
 
 ast::ExprPtr Lowerer::lower_unary(TSNode node) {

@@ -146,7 +146,8 @@ std::vector<int64_t> KernelLowering::const_int_tuple(const Value& v, SourceRange
     for (const auto& item : t->items) {
       if (!item.is<LooseInt>())
         error(ErrorKind::Type, range,
-              fmt::format("Invalid {}: Expected a constant integer tuple, but given value is not constant", what));
+              fmt::format("Invalid {}: Expected a constant integer tuple, but an element is {}", what,
+                          item.is<Runtime>() ? "not constant" : describe(item)));
       out.push_back(static_cast<int64_t>(item.as<LooseInt>()->value));
     }
     return out;
@@ -606,7 +607,22 @@ Value KernelLowering::builtin_call(const std::string& name, CallArgs& args, Sour
       if (u.kind == ir::UnaryKind::IsNan) rt.dtype = DType::Bool;
       return apply_options(b, op, make(Runtime{emit1(std::move(o), rt)}));
     }
-    if (op == "kernel" || op == "function" || op == "Constant" || op == "launch" || op == "ByTarget")
+    if (op == "ByTarget") {
+      // Per-architecture values of kernel options; tile2cu's generated code targets sm_90 first.
+      if (!args.positional.empty()) error(ErrorKind::Type, range, "ByTarget() takes keyword arguments only");
+      std::optional<Value> chosen, fallback;
+      for (size_t i = 0; i < args.keywords.size(); ++i) {
+        const auto& [key, v] = args.keywords[i];
+        bool arch = key.size() > 3 && key.rfind("sm_", 0) == 0 &&
+                    key.find_first_not_of("0123456789", 3) == std::string::npos;
+        if (!arch && key != "default")
+          error(ErrorKind::Value, args.keyword_ranges[i], fmt::format("ByTarget key '{}' should look like sm_<digits> or be 'default'", key));
+        if (key == "sm_90") chosen = v;
+        if (key == "default") fallback = v;
+      }
+      return chosen ? *chosen : fallback ? *fallback : make(NoneValue{});
+    }
+    if (op == "kernel" || op == "function" || op == "Constant" || op == "launch")
       error(ErrorKind::Type, range, fmt::format("ct.{} cannot be used inside tile code", op));
     error(ErrorKind::Type, range, fmt::format("Module 'cuda.tile' has no attribute '{}'", op));
   }
@@ -702,8 +718,13 @@ Value KernelLowering::method_call(const Value& self, const std::string& name, Ca
   if (name == "astype") {
     Bound b(*this, "astype", args, {"dtype"}, {"rounding_mode"}, 1, range);
     DType dt = const_dtype(b.at("dtype"), b.range_of("dtype"), b.what("dtype"));
-    if (const Value* rm = b.get("rounding_mode"); rm && !rm->is<NoneValue>())
-      error(ErrorKind::UnsupportedFeature, b.range_of("rounding_mode"), "astype(rounding_mode=...) is not supported yet by tile2cu");
+    if (const Value* rm = b.get("rounding_mode"); rm && !rm->is<NoneValue>()) {
+      auto from = value_dtype(self);
+      if (!from || !is_float(*from) || !is_float(dt) || self.is_loose())
+        error(ErrorKind::Type, b.range_of("rounding_mode"), "rounding_mode is only valid for float to float conversions");
+      error(ErrorKind::UnsupportedFeature, b.range_of("rounding_mode"),
+            "astype(rounding_mode=...) between float dtypes is not supported yet by tile2cu");
+    }
     if (self.is_loose()) return make(Runtime{to_runtime_as(self, dt, range)});
     return make(Runtime{convert(to_runtime(self, range), dt)});
   }

@@ -493,6 +493,8 @@ Value KernelLowering::binary(ast::BinaryOp op, const Value& lhs, const Value& rh
   if (is_bitwise || is_shift) {
     for (const Value* v : {&lhs, &rhs}) {
       auto dt = value_dtype(*v);
+      if (is_float(*dt) && is_shift)
+        error(ErrorKind::Type, range, fmt::format("Bitwise shift requires integer operands, got {}", describe(*v)));
       if (is_float(*dt))
         error(ErrorKind::Type, range,
               fmt::format("Bitwise operations require integers or booleans, got {}; use an explicit bitcast",
@@ -823,7 +825,11 @@ Value KernelLowering::subscript(const Value& base, const ast::ExprPtr& index, So
     bool ellipsis = false;
     for (const auto& e : entries) {
       if (e->as<ast::NoneLit>()) continue;
-      if (e->as<ast::EllipsisLit>()) { ellipsis = true; continue; }
+      if (e->as<ast::EllipsisLit>()) {
+        if (ellipsis) error(ErrorKind::Type, e->range, "a tile subscript can have only one '...'");
+        ellipsis = true;
+        continue;
+      }
       auto* s = e->as<ast::Slice>();
       if (!s || s->lower || s->upper || s->step)
         error(ErrorKind::Type, e->range,

@@ -10,7 +10,7 @@ namespace tile2cu::sema {
 
 namespace {
 
-constexpr int kMaxInlineDepth = 64;
+constexpr int kMaxInlineDepth = 1000;  // cuTile's limit
 
 // Names a statement list assigns (not inside nested defs): the candidates for loop-carried
 // variables and if-results.
@@ -66,15 +66,22 @@ KernelLowering::KernelLowering(const ModuleScope& scope, const KernelSignature& 
 
 void KernelLowering::error(ErrorKind kind, SourceRange range, const std::string& message) const {
   CompileError e(kind, message, file_, range);
-  // Frames of the inlining stack, innermost first.
-  for (auto it = call_stack_.rbegin(); it != call_stack_.rend(); ++it) {
-    e.set_function_of_innermost(it->function);
-    e.add_caller_frame({it->file, it->call_range, {}});
-  }
+  // Frames of the inlining stack, innermost first; each names the function it lies in.
+  auto function_at = [&](size_t depth) { return depth == 0 ? sig_.kernel : call_stack_[depth - 1].function; };
+  e.set_function_of_innermost(function_at(call_stack_.size()));
+  for (size_t d = call_stack_.size(); d-- > 0;)
+    e.add_caller_frame({call_stack_[d].file, call_stack_[d].call_range, function_at(d)});
   throw e;
 }
 
 void KernelLowering::unsupported(SourceRange range, const std::string& what) const {
+  // Constructs real cuTile accepts but tile2cu does not handle yet, as opposed to Python that
+  // is outside the tile language altogether.
+  static const char* kNotYet[] = {"lambda", "with statement", "f-string", "generator expression",
+                                  "** unpacking", "**kwargs at a call site"};
+  for (const char* w : kNotYet)
+    if (what == w)
+      error(ErrorKind::UnsupportedFeature, range, fmt::format("{} is not supported yet by tile2cu", what));
   error(ErrorKind::Syntax, range, fmt::format("unsupported construct in tile code: {}", what));
 }
 
@@ -167,6 +174,8 @@ void KernelLowering::assign(const ast::ExprPtr& target, const Value& v, SourceRa
   if (auto* t = target->as<ast::TupleExpr>()) elts = &t->elts;
   if (auto* l = target->as<ast::ListExpr>()) elts = &l->elts;
   if (elts) {
+    for (const auto& e : *elts)
+      if (e->as<ast::Starred>()) unsupported(e->range, "starred assignment target");
     auto* tuple = v.as<TupleValue>();
     if (!tuple) error(ErrorKind::Type, range, fmt::format("cannot unpack {}", describe(v)));
     if (tuple->items.size() < elts->size())
@@ -176,10 +185,18 @@ void KernelLowering::assign(const ast::ExprPtr& target, const Value& v, SourceRa
     for (size_t i = 0; i < elts->size(); ++i) assign((*elts)[i], tuple->items[i], range);
     return;
   }
-  if (target->as<ast::Subscript>())
-    error(ErrorKind::Type, target->range, "Tiles are immutable: item assignment is not supported.");
+  if (auto* sub = target->as<ast::Subscript>()) item_assignment(*sub, target->range);
   if (target->as<ast::Starred>()) unsupported(target->range, "starred assignment target");
   error(ErrorKind::Syntax, target->range, "cannot assign to this expression in tile code");
+}
+
+void KernelLowering::item_assignment(const ast::Subscript& target, SourceRange range) {
+  Value base = eval(target.value);
+  if (base.is<TupleValue>())
+    error(ErrorKind::Type, range, "Tuples are immutable: item assignment is not supported.");
+  if (base.is<ArrayValue>())
+    error(ErrorKind::Type, range, "Arrays are not directly subscriptable. Use store() or scatter() instead.");
+  error(ErrorKind::Type, range, "Tiles are immutable: item assignment is not supported.");
 }
 
 Flow KernelLowering::exec_body(const ast::Body& body) {
@@ -205,8 +222,7 @@ Flow KernelLowering::exec(const ast::Stmt& s) {
   if (auto* a = s.as<ast::AugAssign>()) {
     auto* n = a->target->as<ast::Name>();
     if (!n) {
-      if (a->target->as<ast::Subscript>())
-        error(ErrorKind::Type, a->target->range, "Tiles are immutable: item assignment is not supported.");
+      if (auto* sub = a->target->as<ast::Subscript>()) item_assignment(*sub, a->target->range);
       unsupported(a->target->range, "augmented assignment to an attribute");
     }
     Value old = eval_name(n->id, a->target->range);
@@ -526,8 +542,11 @@ Flow KernelLowering::exec_while(const ast::While& w, SourceRange range) {
     blocks_.push_back(&block);
     if (region == 0) {
       Value cond = eval(w.cond);
+      bool constant = false;
+      bool holds = truth(cond, w.cond->range, &constant);  // rejects tile conditions
       stmt_range_ = range;
-      emit(make_op(ir::OpKind::Condition, {to_runtime_as(cond, DType::Bool, w.cond->range)}), {});
+      ir::ValueId c = constant ? this->constant(holds, DType::Bool) : to_runtime_as(cond, DType::Bool, w.cond->range);
+      emit(make_op(ir::OpKind::Condition, {c}), {});
     } else {
       loops_.push_back({carried});
       Flow flow = exec_body(w.body);
@@ -645,6 +664,31 @@ Value constant_value(const ConstantLiteral& c) {
 
 }  // namespace
 
+// @ct.kernel(...) options: hints for tile2cu, but checked as cuTile checks them (spec a.2).
+void KernelLowering::kernel_options(const ast::Call& call) {
+  for (const auto& a : call.args) error(ErrorKind::Type, a->range, "@ct.kernel() takes options as keywords only");
+  for (const auto& kw : call.keywords) {
+    Value v = eval(kw.value);
+    if (v.is<NoneValue>()) continue;
+    int64_t x = const_int(v, kw.range, fmt::format("option \"{}\" of @ct.kernel", kw.name));
+    auto out_of_range = [&](const char* rule) {
+      error(ErrorKind::Value, kw.range, fmt::format("{} should be {}, got {}", kw.name, rule, x));
+    };
+    if (kw.name == "occupancy") {
+      if (x < 1 || x > 32) out_of_range("in [1, 32]");
+      fn_.occupancy = static_cast<int>(x);
+    } else if (kw.name == "num_ctas") {
+      if (x < 1 || x > 16 || (x & (x - 1))) out_of_range("a power of 2 in [1, 16]");
+    } else if (kw.name == "opt_level") {
+      if (x < 0 || x > 3) out_of_range("in [0, 3]");
+    } else if (kw.name == "num_worker_warps") {
+      if (x != 4 && x != 8) out_of_range("either 4 or 8");
+    } else {
+      error(ErrorKind::Type, kw.range, fmt::format("@ct.kernel() got an unexpected option '{}'", kw.name));
+    }
+  }
+}
+
 ir::Function KernelLowering::run() {
   auto kit = scope_.kernels.find(sig_.kernel);
   if (kit == scope_.kernels.end()) {
@@ -658,8 +702,8 @@ ir::Function KernelLowering::run() {
   fn_.kernel_name = sig_.kernel;
   fn_.spec_name = sig_.spec_name.empty() ? default_spec_name(sig_.kernel, sig_) : sig_.spec_name;
   fn_.file = file_;
-  fn_.occupancy = kit->second.occupancy;
   check_syntax(def);
+  if (kit->second.options) kernel_options(*kit->second.options);
   blocks_.push_back(&fn_.body);
 
   auto sig_error = [&](SourceRange r, const std::string& msg) {

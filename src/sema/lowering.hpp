@@ -80,7 +80,9 @@ class KernelLowering {
   Flow exec_body(const ast::Body& body);
   Flow exec(const ast::Stmt& s);
   void assign(const ast::ExprPtr& target, const Value& v, SourceRange range);
+  [[noreturn]] void item_assignment(const ast::Subscript& target, SourceRange range);
   void check_syntax(const ast::FunctionDef& def) const;
+  void kernel_options(const ast::Call& call);
   Flow exec_runtime_if(ir::ValueId cond, const ast::Body& then_body, const ast::Body& else_body,
                        SourceRange range);
   Flow exec_for(const ast::For& f, SourceRange range);

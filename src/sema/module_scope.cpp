@@ -98,17 +98,7 @@ class ModuleEvaluator {
         continue;
       }
       if (!is_kernel_decorator(v)) continue;
-      KernelInfo info{&def, 0};
-      if (call) {
-        for (const auto& kw : call->keywords) {
-          if (kw.name != "occupancy") continue;
-          try {
-            Value occ = lowering.eval(kw.value);
-            if (auto* i = occ.as<LooseInt>()) info.occupancy = static_cast<int>(i->value);
-          } catch (const CompileError&) {
-          }
-        }
-      }
+      KernelInfo info{&def, call};
       if (!scope_->kernels.count(def.name)) scope_->kernel_order.push_back(def.name);
       scope_->kernels[def.name] = info;
     }
@@ -133,7 +123,7 @@ class ModuleEvaluator {
         if (is_kernel_decorator(callee) && f) {
           for (const auto& n : names) {
             if (!scope_->kernels.count(n)) scope_->kernel_order.push_back(n);
-            scope_->kernels[n] = KernelInfo{f->def, 0};
+            scope_->kernels[n] = KernelInfo{f->def, nullptr};
           }
         }
       }

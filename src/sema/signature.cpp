@@ -142,6 +142,9 @@ class SignatureParser {
       if (peek() == '?') {
         ++pos_;
         a.dims.push_back(std::nullopt);
+      } else if (!std::isdigit(static_cast<unsigned char>(peek()))) {
+        error(peek() == '\0' ? "expected ']' to close the array dimensions"
+                              : "an array dimension is ? or a positive integer");
       } else {
         size_t at = pos_;
         ConstantLiteral lit = parse_literal();

@@ -59,7 +59,7 @@ struct Global {
 
 struct KernelInfo {
   const ast::FunctionDef* def;
-  int occupancy = 0;
+  const ast::Call* options = nullptr;  // @ct.kernel(...) keywords, checked when specialized
 };
 
 struct ModuleScope {

@@ -69,9 +69,16 @@ std::string render_diagnostic(const CompileError& error) {
   out += fmt::format("{}:{}:{}: error[{}]: {}\n", top.file->path(), top.range.line,
                      top.range.col, error_kind_name(error.kind()), error.message());
   if (top.range.valid()) render_frame(out, top);
+  // Deep inlining (recursion) would print a thousand notes: keep the innermost and the outermost.
+  constexpr size_t kShownInner = 8;
   for (size_t i = 1; i < frames.size(); ++i) {
     const DiagnosticFrame& f = frames[i];
     if (!f.file || !f.range.valid()) continue;
+    if (frames.size() > kShownInner + 3 && i == kShownInner + 1) {
+      out += fmt::format("note: ... {} more inlined calls ...\n", frames.size() - kShownInner - 2);
+      i = frames.size() - 2;
+      continue;
+    }
     out += fmt::format("{}:{}:{}: note: in the call to {}() inlined from here\n", f.file->path(),
                        f.range.line, f.range.col,
                        frames[i - 1].function.empty() ? "a helper" : frames[i - 1].function);

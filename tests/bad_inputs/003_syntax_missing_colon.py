@@ -1,0 +1,13 @@
+# case: an if statement without its colon
+# sig: a=float32[?], b=float32[?], TILE=16
+# expect: 11:15: TileSyntaxError: expected ':'
+import cuda.tile as ct
+
+
+@ct.kernel
+def k(a, b, TILE: ct.Constant[int]):
+    bid = ct.bid(0)
+    t = ct.load(a, index=(bid,), shape=(TILE,))
+    if bid > 0
+        t = t * 2.0
+    ct.store(b, index=(bid,), tile=t)

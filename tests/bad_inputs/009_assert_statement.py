@@ -1,0 +1,12 @@
+# case: assert statement (ct.assert_ is the cuTile spelling)
+# sig: a=float32[?], b=float32[?], TILE=16
+# expect: 11:5: TileSyntaxError: assert
+import cuda.tile as ct
+
+
+@ct.kernel
+def k(a, b, TILE: ct.Constant[int]):
+    bid = ct.bid(0)
+    t = ct.load(a, index=(bid,), shape=(TILE,))
+    assert TILE > 0
+    ct.store(b, index=(bid,), tile=t)

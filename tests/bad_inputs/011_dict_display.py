@@ -1,0 +1,12 @@
+# case: dict display
+# sig: a=float32[?], b=float32[?], TILE=16
+# expect: 10:12: TileSyntaxError: dict
+import cuda.tile as ct
+
+
+@ct.kernel
+def k(a, b, TILE: ct.Constant[int]):
+    bid = ct.bid(0)
+    opts = {"scale": 2.0}
+    t = ct.load(a, index=(bid,), shape=(TILE,))
+    ct.store(b, index=(bid,), tile=t)

@@ -1,0 +1,15 @@
+# case: for ... else
+# sig: a=float32[?], b=float32[?], TILE=16
+# expect: 11:5: TileSyntaxError: else
+import cuda.tile as ct
+
+
+@ct.kernel
+def k(a, b, TILE: ct.Constant[int]):
+    bid = ct.bid(0)
+    t = ct.load(a, index=(bid,), shape=(TILE,))
+    for i in range(4):
+        t = t + 1.0
+    else:
+        t = t * 2.0
+    ct.store(b, index=(bid,), tile=t)

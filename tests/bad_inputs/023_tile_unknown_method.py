@@ -1,0 +1,12 @@
+# case: a tile method that does not exist
+# sig: a=float32[?], b=float32[?], TILE=16
+# expect: 11:9: TileTypeError: frobnicate
+import cuda.tile as ct
+
+
+@ct.kernel
+def k(a, b, TILE: ct.Constant[int]):
+    bid = ct.bid(0)
+    t = ct.load(a, index=(bid,), shape=(TILE,))
+    u = t.frobnicate()
+    ct.store(b, index=(bid,), tile=u)

@@ -1,0 +1,12 @@
+# case: ct.print exists in cuTile but is outside tile2cu's current scope
+# sig: a=float32[?], b=float32[?], TILE=16
+# expect: 11:5: TileUnsupportedFeatureError: ct.print
+import cuda.tile as ct
+
+
+@ct.kernel
+def k(a, b, TILE: ct.Constant[int]):
+    bid = ct.bid(0)
+    t = ct.load(a, index=(bid,), shape=(TILE,))
+    ct.print(t)
+    ct.store(b, index=(bid,), tile=t)

@@ -1,0 +1,11 @@
+# case: ~ on a float tile
+# sig: a=float32[?], b=float32[?], TILE=16
+# expect: 11:36: TileTypeError: integer or bool
+import cuda.tile as ct
+
+
+@ct.kernel
+def k(a, b, TILE: ct.Constant[int]):
+    bid = ct.bid(0)
+    t = ct.load(a, index=(bid,), shape=(TILE,))
+    ct.store(b, index=(bid,), tile=~t)

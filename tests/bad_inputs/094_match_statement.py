@@ -1,0 +1,14 @@
+# case: match statement
+# sig: a=float32[?], b=float32[?], TILE=16
+# expect: 11:5: TileSyntaxError: match
+import cuda.tile as ct
+
+
+@ct.kernel
+def k(a, b, TILE: ct.Constant[int]):
+    bid = ct.bid(0)
+    t = ct.load(a, index=(bid,), shape=(TILE,))
+    match TILE:
+        case 16:
+            t = t * 2.0
+    ct.store(b, index=(bid,), tile=t)

@@ -1,0 +1,13 @@
+# case: columns count code points: a broadcast error after non-ASCII text
+# sig: a=float32[?], b=float32[?], TILE=16
+# expect: 12:20: TileTypeError: not broadcastable
+import cuda.tile as ct
+
+
+@ct.kernel
+def k(a, b, TILE: ct.Constant[int]):
+    bid = ct.bid(0)
+    t = ct.load(a, index=(bid,), shape=(TILE,))
+    z = ct.zeros((32,), dtype=ct.float32)
+    pair = ("日本語", t + z)
+    ct.store(b, index=(bid,), tile=t)
