@@ -566,6 +566,7 @@ std::string cpp_literal(const ir::Literal& lit, DType dtype) {
     double d = 0;
     if (auto* i = std::get_if<__int128>(&lit)) d = static_cast<double>(*i);
     else d = std::get<double>(lit);
+    if (dtype != DType::Float64) d = static_cast<float>(d);  // may overflow to inf: print it as such
     std::string text;
     if (std::isnan(d)) text = dtype == DType::Float64 ? "double(NAN)" : "NAN";
     else if (std::isinf(d)) text = std::string(d < 0 ? "-" : "") + (dtype == DType::Float64 ? "double(INFINITY)" : "INFINITY");

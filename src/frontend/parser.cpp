@@ -17,6 +17,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <optional>
 #include <set>
@@ -622,15 +623,21 @@ class SyntaxChecker {
   void check_string_start(TSNode node) const;
   void check_single_line_string(TSNode node) const;
   void check_grammar_leaks(TSNode node) const;
-  void check_statement_sequence(TSNode container, bool is_module) const;
+  void check_statement_sequence(TSNode container, bool is_module,
+                                std::optional<uint32_t> stop_at = std::nullopt,
+                                const std::function<void(TSNode)>& each = {}) const;
+  void check_subtree(TSNode node, bool whole_file) const;
+  void check_before_error(TSNode container, TSNode error) const;
   void check_block_not_empty(TSNode block) const;
   void report_bad_indent(TSNode stmt, string_view indent, string_view expected,
                          std::optional<TSNode> previous) const;
   void check_clause_alignment(TSNode clause) const;
+  void check_decorator_alignment(TSNode decorated) const;
   void check_arguments(TSNode arguments) const;
   void check_parameters(TSNode parameters) const;
   void check_expression_context(TSNode node) const;
-  void check_logical_lines(TSNode root) const;
+  void check_logical_lines(TSNode root, bool whole_file) const;
+  void check_trailing_continuation(TSNode root) const;
 
   const Source& src_;
 };
@@ -696,6 +703,8 @@ bool SyntaxChecker::is_unterminated_string(TSNode error) const {
 
 void SyntaxChecker::report_parse_error(TSNode root) const {
   TSNode first = first_error_node(root);
+  check_before_error(root, first);
+  check_trailing_continuation(root);
   // A malformed number before the error is what Python's tokenizer reports (`1__0`
   // lexes as `1_` `_0`, which then fails to parse).
   walk_preorder(root, [&](TSNode n) {
@@ -709,6 +718,8 @@ void SyntaxChecker::report_parse_error(TSNode root) const {
     src_.error(*line,
                "invalid syntax: tile2cu's parser cannot read a line inside brackets that is "
                "indented less than the line it continues; indent it further");
+  // Like Python, which tokenizes the whole file once parsing fails, bracket problems
+  // anywhere win over a generic parse error.
   if (auto problem = bracket_problem(root)) src_.error(problem->first, problem->second);
   if (ts_node_is_missing(inner)) {
     string_view t = type_of(inner);
@@ -817,16 +828,41 @@ void SyntaxChecker::report_error_node(TSNode error) const {
 
 // Tokens first, then structure: Python's tokenizer rejects `1__0` before its parser could
 // complain that `1_` and `_0` share a line.
-void SyntaxChecker::check(TSNode root) const {
-  walk_preorder(root, [&](TSNode n) {
+void SyntaxChecker::check(TSNode root) const { check_subtree(root, true); }
+
+void SyntaxChecker::check_subtree(TSNode node, bool whole_file) const {
+  walk_preorder(node, [&](TSNode n) {
     check_token(n);
     return Walk::Descend;
   });
-  walk_preorder(root, [&](TSNode n) {
+  walk_preorder(node, [&](TSNode n) {
     check_structure(n);
     return Walk::Descend;
   });
-  check_logical_lines(root);
+  check_logical_lines(node, whole_file);
+}
+
+// Python stops at the first problem in the text. Before tree-sitter's first error there
+// may be one only these checks see (a bad indent, a malformed number), so the clean
+// statements in front of the error are checked first, down into the block that holds it.
+void SyntaxChecker::check_before_error(TSNode container, TSNode error) const {
+  uint32_t error_start = ts_node_start_byte(error);
+  check_statement_sequence(container, is_type(container, "module"), error_start,
+                           [&](TSNode stmt) { check_subtree(stmt, false); });
+  for (TSNode stmt : named_children_of(container)) {
+    if (ts_node_end_byte(stmt) <= error_start && !ts_node_has_error(stmt)) continue;
+    // The statement holding the error: look inside the block around it, if any.
+    walk_preorder(stmt, [&](TSNode n) {
+      if (ts_node_end_byte(n) <= error_start || ts_node_start_byte(n) > error_start)
+        return Walk::Skip;
+      if (is_type(n, "block") && !ts_node_eq(n, container)) {
+        check_before_error(n, error);
+        return Walk::Stop;
+      }
+      return Walk::Descend;
+    });
+    return;
+  }
 }
 
 void SyntaxChecker::check_token(TSNode n) const {
@@ -861,6 +897,8 @@ void SyntaxChecker::check_structure(TSNode n) const {
   } else if (t == "elif_clause" || t == "else_clause" || t == "except_clause" ||
              t == "except_group_clause" || t == "finally_clause") {
     check_clause_alignment(n);
+  } else if (t == "decorated_definition") {
+    check_decorator_alignment(n);
   } else if (t == "argument_list") {
     check_arguments(n);
   } else if (t == "parameters" || t == "lambda_parameters") {
@@ -904,7 +942,12 @@ void SyntaxChecker::check_single_line_string(TSNode string) const {
 
 // Statements of one block: each on its own logical line (or separated by ';') and all
 // starting at the block's indentation. tree-sitter's scanner is lax about both.
-void SyntaxChecker::check_statement_sequence(TSNode container, bool is_module) const {
+//
+// With `stop_at`, only the statements wholly before that byte are looked at, and `each`
+// runs on every one of them once its own position is checked (see check_before_error).
+void SyntaxChecker::check_statement_sequence(TSNode container, bool is_module,
+                                             std::optional<uint32_t> stop_at,
+                                             const std::function<void(TSNode)>& each) const {
   std::optional<string_view> expected_indent;
   if (is_module) expected_indent = string_view();
   bool after_semicolon = false;
@@ -915,6 +958,7 @@ void SyntaxChecker::check_statement_sequence(TSNode container, bool is_module) c
       after_semicolon |= type_of(stmt) == ";";
       continue;
     }
+    if (stop_at && (ts_node_end_byte(stmt) > *stop_at || ts_node_has_error(stmt))) return;
     if (previous && ts_node_start_point(stmt).row == ts_node_end_point(*previous).row) {
       if (!after_semicolon || is_compound_statement(type_of(stmt)))
         src_.error(stmt, "invalid syntax");
@@ -928,6 +972,7 @@ void SyntaxChecker::check_statement_sequence(TSNode container, bool is_module) c
         report_bad_indent(stmt, *indent, *expected_indent, previous);
       }
     }
+    if (each) each(stmt);
     previous = stmt;
     after_semicolon = false;
   }
@@ -989,6 +1034,18 @@ void SyntaxChecker::check_clause_alignment(TSNode clause) const {
     TSNode before = ts_node_prev_sibling(clause);
     report_bad_indent(ts_node_child(clause, 0), *clause_indent, *owner_indent,
                       ts_node_is_null(before) ? std::nullopt : std::optional(before));
+  }
+}
+
+// Decorators and the definition they decorate share one indentation.
+void SyntaxChecker::check_decorator_alignment(TSNode decorated) const {
+  auto owner_indent = src_.indentation_before(src_.begin(decorated));
+  if (!owner_indent) return;
+  std::optional<TSNode> previous;
+  for (TSNode part : named_children_of(decorated)) {
+    auto indent = src_.indentation_before(src_.begin(part));
+    if (indent && *indent != *owner_indent) report_bad_indent(part, *indent, *owner_indent, previous);
+    previous = part;
   }
 }
 
@@ -1128,10 +1185,13 @@ void SyntaxChecker::check_expression_context(TSNode n) const {
     TSNode parent = ts_node_parent(operand);
     bool lone_in_parens = is_type(parent, "tuple") && named_children_of(parent).size() == 1 &&
                           !has_anonymous_child(parent, ",");  // `(*a)`
+    bool in_tuple_statement = is_type(parent, "expression_statement") &&
+                              has_anonymous_child(parent, ",");  // `a, *b` as a statement
     if (lone_in_parens ||
-        !has_ancestor(operand, {"tuple", "list", "set", "expression_list", "argument_list",
-                                "subscript"},
-                      true))
+        (!in_tuple_statement &&
+         !has_ancestor(operand, {"tuple", "list", "set", "expression_list", "argument_list",
+                                 "subscript"},
+                       true)))
       src_.error(n, "cannot use starred expression here");
   } else if (t == "parenthesized_list_splat") {
     src_.error(n, "cannot use starred expression here");
@@ -1248,8 +1308,8 @@ void SyntaxChecker::check_grammar_leaks(TSNode n) const {
 // Outside brackets, a line break ends a statement: tree-sitter's scanner sometimes lets
 // one through elsewhere (`else` / `:` on two lines, `import a as` / `b`). Every token that
 // starts a line at bracket depth 0 must therefore start a statement, clause or decorator.
-void SyntaxChecker::check_logical_lines(TSNode root) const {
-  std::set<uint32_t> line_starters;
+void SyntaxChecker::check_logical_lines(TSNode root, bool whole_file) const {
+  std::set<uint32_t> line_starters = {ts_node_start_byte(root)};
   walk_preorder(root, [&](TSNode n) {
     string_view t = type_of(n);
     if (t == "module" || t == "block") {
@@ -1283,9 +1343,21 @@ void SyntaxChecker::check_logical_lines(TSNode root) const {
     continued = false;
     return Walk::Skip;
   });
-  // A backslash continuation with nothing after it.
-  if (continued) src_.error(src_.range(src_.text().size(), src_.text().size()),
-                            "unexpected EOF while parsing");
+  if (whole_file) check_trailing_continuation(root);
+}
+
+// A backslash continuation with nothing after it, which tree-sitter takes as whitespace.
+void SyntaxChecker::check_trailing_continuation(TSNode root) const {
+  std::optional<TSNode> last;
+  walk_preorder(root, [&](TSNode n) {
+    if (is_type(n, "line_continuation")) last = n;
+    return Walk::Descend;
+  });
+  if (!last) return;
+  string_view rest = src_.text().substr(src_.end(*last));
+  if (rest.find_first_not_of(" \t\f\r\n") != string_view::npos) return;
+  size_t after_backslash = src_.begin(*last) + 1;
+  src_.error(src_.range(after_backslash, after_backslash), "unexpected EOF while parsing");
 }
 
 // ============================================================================================

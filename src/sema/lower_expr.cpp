@@ -84,6 +84,8 @@ Value KernelLowering::eval_name(const std::string& name, SourceRange range) {
     if (auto* p = it->second.as<PoisonValue>()) error(ErrorKind::Type, range, p->message);
     return it->second;
   }
+  if (locals_.count(name))  // assigned somewhere in this function, so never the global
+    error(ErrorKind::Syntax, range, fmt::format("Undefined variable {} used (it is assigned later in this function)", name));
   const ModuleScope* scope = current_scope_ ? current_scope_ : &scope_;
   if (auto it = scope->globals.find(name); it != scope->globals.end()) {
     if (it->second.error) {

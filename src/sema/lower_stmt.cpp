@@ -31,6 +31,17 @@ void collect_assigned(const ast::Body& body, std::set<std::string>& out) {
   }
 }
 
+}  // namespace
+
+std::set<std::string> function_locals(const ast::FunctionDef& def) {
+  std::set<std::string> names;
+  collect_assigned(def.body, names);
+  for (const auto& p : def.params) names.insert(p.name);
+  return names;
+}
+
+namespace {
+
 bool same_value(const Value& a, const Value& b) {
   if (a.kind.index() != b.kind.index()) return false;
   if (auto* x = a.as<Runtime>()) return x->id == b.as<Runtime>()->id;
@@ -244,7 +255,10 @@ Flow KernelLowering::exec(const ast::Stmt& s) {
       emit(make_op(ir::OpKind::Return), {});
       return Flow::Return;
     }
-    if (!loops_.empty()) error(ErrorKind::Syntax, r, "Returning from a for loop is not supported");
+    for (const auto& loop : loops_)
+      if (loop.is_for) error(ErrorKind::Syntax, r, "Returning from a for loop is not supported");
+    if (!loops_.empty())
+      error(ErrorKind::UnsupportedFeature, r, "returning from a helper inside a while loop is not supported yet by tile2cu");
     return_value_ = v;
     return Flow::Return;
   }
@@ -493,7 +507,7 @@ Flow KernelLowering::exec_for(const ast::For& f, SourceRange range) {
   }
   env_[target->id] = make(Runtime{body.args[0]});
 
-  loops_.push_back({carried});
+  loops_.push_back({carried, true});
   blocks_.push_back(&body);
   Flow flow = exec_body(f.body);
   if (flow == Flow::Normal || flow == Flow::Return) {
@@ -548,7 +562,7 @@ Flow KernelLowering::exec_while(const ast::While& w, SourceRange range) {
       ir::ValueId c = constant ? this->constant(holds, DType::Bool) : to_runtime_as(cond, DType::Bool, w.cond->range);
       emit(make_op(ir::OpKind::Condition, {c}), {});
     } else {
-      loops_.push_back({carried});
+      loops_.push_back({carried, false});
       Flow flow = exec_body(w.body);
       loops_.pop_back();
       if (flow == Flow::Normal) {
@@ -630,6 +644,8 @@ Value KernelLowering::call_function(const FunctionValue& f, CallArgs args, Sourc
   check_syntax(def);
   bool saved_in_helper = in_helper_;
   auto saved_loops = std::move(loops_);
+  auto saved_locals = std::move(locals_);
+  locals_ = function_locals(def);
   auto saved_return = return_value_;
   SourceRange saved_stmt = stmt_range_;
   loops_.clear();
@@ -640,6 +656,7 @@ Value KernelLowering::call_function(const FunctionValue& f, CallArgs args, Sourc
   Value result = return_value_ ? *return_value_ : make(NoneValue{});
   env_ = std::move(saved_env);
   loops_ = std::move(saved_loops);
+  locals_ = std::move(saved_locals);
   return_value_ = saved_return;
   in_helper_ = saved_in_helper;
   stmt_range_ = saved_stmt;
@@ -704,6 +721,7 @@ ir::Function KernelLowering::run() {
   fn_.file = file_;
   check_syntax(def);
   if (kit->second.options) kernel_options(*kit->second.options);
+  locals_ = function_locals(def);
   blocks_.push_back(&fn_.body);
 
   auto sig_error = [&](SourceRange r, const std::string& msg) {

@@ -98,9 +98,10 @@ class KernelLowering {
   const KernelSignature& sig_;
   ir::Function fn_;
   Env env_;
+  std::set<std::string> locals_;  // names the current function assigns: local everywhere in it
   std::vector<ir::Block*> blocks_;
   SourceRange stmt_range_;       // the statement being lowered, for op locations
-  struct LoopContext { std::vector<std::string> carried; };
+  struct LoopContext { std::vector<std::string> carried; bool is_for; };
   std::vector<LoopContext> loops_;
   struct CallFrame { std::string function; SourceRange call_range; std::shared_ptr<const SourceFile> file; };
   std::vector<CallFrame> call_stack_;
@@ -109,6 +110,9 @@ class KernelLowering {
   bool in_helper_ = false;
   std::optional<Value> return_value_;
 };
+
+// Python's rule: a name assigned anywhere in a function is local to all of it.
+std::set<std::string> function_locals(const ast::FunctionDef& def);
 
 // Spec b.5 applied to two operands that are not both loose; nullopt if refused.
 std::optional<DType> promote_for_binary(std::optional<DType> a, bool a_loose,

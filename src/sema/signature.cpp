@@ -5,6 +5,7 @@
 #include <cctype>
 #include <memory>
 
+#include "ir/printer.hpp"
 #include "support/diagnostic.hpp"
 
 namespace tile2cu {
@@ -111,8 +112,11 @@ class SignatureParser {
     if (!name.empty() && peek() == '=') {
       ++pos_;
       p.name = name;
+      seen_named_ = true;
     } else {
       pos_ = save;
+      skip_space();
+      if (seen_named_) error("a positional constraint cannot follow a named one");
     }
     p.constraint = parse_constraint();
     return p;
@@ -231,6 +235,7 @@ class SignatureParser {
   std::string_view text_;
   std::shared_ptr<SourceFile> file_;
   size_t pos_ = 0;
+  bool seen_named_ = false;
 };
 
 }  // namespace
@@ -270,8 +275,8 @@ std::vector<KernelSignature> parse_signature_file(std::string_view contents,
 }
 
 std::string constant_literal_string(const ConstantLiteral& c) {
-  if (auto* i = std::get_if<__int128>(&c.value)) return fmt::format("{}", static_cast<long long>(*i));
-  if (auto* d = std::get_if<double>(&c.value)) return fmt::format("{}", *d);
+  if (auto* i = std::get_if<__int128>(&c.value)) return ir::literal_string(*i);
+  if (auto* d = std::get_if<double>(&c.value)) return ir::literal_string(*d);  // keeps a ".0"
   if (auto* b = std::get_if<bool>(&c.value)) return *b ? "True" : "False";
   const auto& items = std::get<std::vector<ConstantLiteral>>(c.value);
   std::vector<std::string> parts;

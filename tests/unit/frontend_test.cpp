@@ -872,6 +872,96 @@ TEST(FrontendErrors, StatementsMustBeSeparated) {
   EXPECT_EQ(parse_failure("a = 1 b = 2\n").kind, ErrorKind::Syntax);
 }
 
+// Found by comparing with CPython's parser on mutated samples: tree-sitter-python accepts
+// these, Python does not.
+TEST(FrontendErrors, WhatTreeSitterAcceptsButPythonDoesNot) {
+  EXPECT_SYNTAX_ERROR("x := 1\n", 1, 1, "invalid syntax");
+  EXPECT_SYNTAX_ERROR("x = y := 1\n", 1, 5, "invalid syntax");
+  EXPECT_SYNTAX_ERROR("a.b as c\n", 1, 1, "invalid syntax");
+  EXPECT_SYNTAX_ERROR("import a as\n b\n", 1, 12, "invalid syntax");
+  EXPECT_SYNTAX_ERROR("for x in y:\n    pass\nelse\n :\n    pass\n", 3, 5, "expected ':'");
+  EXPECT_SYNTAX_ERROR("x = (*a)\n", 1, 6, "cannot use starred expression here");
+  EXPECT_SYNTAX_ERROR("x = *a\n", 1, 5, "cannot use starred expression here");
+  EXPECT_SYNTAX_ERROR("x = -*a, b\n", 1, 6, "cannot use starred expression here");
+  EXPECT_SYNTAX_ERROR("def f(a: float: C): pass\n", 1, 10, "invalid syntax");
+  EXPECT_SYNTAX_ERROR("def f(b: *Ts): pass\n", 1, 10, "invalid syntax");
+  EXPECT_SYNTAX_ERROR("y = [x for x in a, b]\n", 1, 18, "invalid syntax");
+  EXPECT_SYNTAX_ERROR("f(x for x in y,)\n", 1, 15, "Generator expression must be parenthesized");
+  EXPECT_SYNTAX_ERROR("raise from y\n", 1, 7, "invalid syntax");
+  EXPECT_SYNTAX_ERROR("from . import a,\n", 1, 16,
+                      "trailing comma not allowed without surrounding parentheses");
+  EXPECT_SYNTAX_ERROR("from m import a.b\n", 1, 15, "invalid syntax");
+  EXPECT_SYNTAX_ERROR("x = \"ab\\t\ncd\"\n", 1, 5,
+                      "unterminated string literal (detected at line 1)");
+  EXPECT_SYNTAX_ERROR("f(x, yield y)\n", 1, 6, "invalid syntax");
+  EXPECT_SYNTAX_ERROR("x = a + await -b\n", 1, 9, "invalid syntax");
+  EXPECT_SYNTAX_ERROR("x += y = 1\n", 1, 6, "invalid syntax");
+  EXPECT_SYNTAX_ERROR("x = y += 1\n", 1, 5, "invalid syntax");
+  EXPECT_SYNTAX_ERROR("f( ,)\n", 1, 4, "invalid syntax");
+  EXPECT_SYNTAX_ERROR("x = {,}\n", 1, 6, "invalid syntax");
+  EXPECT_SYNTAX_ERROR("x = 1\\\n", 1, 7, "unexpected EOF while parsing");
+  EXPECT_SYNTAX_ERROR("x = 1 + \\\n\n", 1, 10, "unexpected EOF while parsing");
+  EXPECT_SYNTAX_ERROR("x = 1  # not a continuation \\\ny = *z\n", 2, 5,
+                      "cannot use starred expression here");
+  EXPECT_SYNTAX_ERROR("x = '\\N'\n", 1, 5, "(unicode error) malformed \\N character escape");
+  EXPECT_SYNTAX_ERROR("@dec\n  def f(): pass\n", 2, 3, "unexpected indent");
+  // ... and what they accept that Python accepts too.
+  ast::Module ok = parse(
+      "if (n := 10) > 5: pass\n"
+      "while chunk := read(): pass\n"
+      "x = yield y\n"
+      "def g(*args: *Ts): pass\n"
+      "with open(p) as f: pass\n"
+      "try: pass\nexcept E as e: pass\n"
+      "x = '\\N{EM DASH}'\n"
+      "f(a := 1)\n");
+  EXPECT_EQ(ok.body.size(), 8u);
+  EXPECT_EQ(print_expr(as<ast::Assign>(*ok.body[6]).value),
+            "(unsupported \"\\\\N{...} escape in string\")");
+}
+
+TEST(FrontendErrors, ParameterListRules) {
+  EXPECT_SYNTAX_ERROR("def f(*a, *b): pass\n", 1, 11, "* argument may appear only once");
+  EXPECT_SYNTAX_ERROR("def f(*, a, *b): pass\n", 1, 13, "* argument may appear only once");
+  EXPECT_SYNTAX_ERROR("def f(**k, a): pass\n", 1, 12, "arguments cannot follow var-keyword argument");
+  EXPECT_SYNTAX_ERROR("def f(*): pass\n", 1, 6, "named arguments must follow bare *");
+  EXPECT_SYNTAX_ERROR("def f(*, **k): pass\n", 1, 10, "named arguments must follow bare *");
+  EXPECT_SYNTAX_ERROR("def f(a, /, b, /): pass\n", 1, 16, "/ may appear only once");
+  EXPECT_SYNTAX_ERROR("def f(*, a, /): pass\n", 1, 13, "/ must be ahead of *");
+  EXPECT_SYNTAX_ERROR("def f(/, a): pass\n", 1, 7, "at least one argument must precede /");
+  EXPECT_EQ(parse("def f(a, /, b=1, *c, d, e=2, **f): pass\n").body.size(), 1u);
+}
+
+TEST(FrontendErrors, StarBindsLooserThanBinaryOperators) {
+  // tree-sitter reads `*b + c` as (*b) + c; Python as *(b + c).
+  EXPECT_EQ(expr_str("a, *b + c * d"),
+            "(tuple (name a) (starred (binop + (name b) (binop * (name c) (name d)))))");
+  ast::ExprPtr e = parse_expr("a, *b + c");
+  const auto& starred = as<ast::Starred>(as<ast::TupleExpr>(e).elts.at(1));
+  EXPECT_EQ(range_str(as<ast::TupleExpr>(e).elts[1]->range), "1:4-1:10");
+  EXPECT_EQ(range_str(starred.value->range), "1:5-1:10");
+  EXPECT_EQ(expr_str("f(*a + b)"), "(call (name f) (starred (binop + (name a) (name b))))");
+}
+
+TEST(FrontendErrors, EarliestProblemWins) {
+  // The indent on line 2 comes before tree-sitter's own error on line 3.
+  EXPECT_SYNTAX_ERROR("x = 1\n  y = 2\nz = 1 +\n", 2, 3, "unexpected indent");
+  EXPECT_SYNTAX_ERROR("def f():\n    a = 0777\n    b = 1 +\n", 2, 9,
+                      "leading zeros in decimal integer literals are not permitted; use an 0o "
+                      "prefix for octal integers");
+}
+
+TEST(FrontendErrors, DedentedContinuationGetsAHint) {
+  // Python reads this; tree-sitter-python's scanner takes the short line for a dedent.
+  Failure f = parse_failure("def f(r):\n    return g(r.\nx)\n");
+  EXPECT_EQ(f.kind, ErrorKind::Syntax);
+  EXPECT_EQ(range_str(f.range), "3:1-3:2");
+  EXPECT_NE(f.message.find("indented less than the line it continues"), std::string::npos);
+  // Lines inside brackets indented further, or after a comma, are fine.
+  EXPECT_EQ(parse("def f(r):\n    return g(r.\n             x)\n").body.size(), 1u);
+  EXPECT_EQ(parse("def f(r):\n    return g(r,\nx)\n").body.size(), 1u);
+}
+
 TEST(FrontendErrors, EncodingProblems) {
   EXPECT_SYNTAX_ERROR(std::string("x = 1\ny = \0\n", 11), 2, 5,
                       "source code cannot contain null bytes");

@@ -1,0 +1,382 @@
+// The CUDA emitter: C++ literals for every dtype, the layout plan, and `transpile` end to end.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "emit/cuda_emitter.hpp"
+#include "emit/kernel_body.hpp"
+#include "emit/layout_plan.hpp"
+#include "frontend/parser.hpp"
+#include "ir/printer.hpp"
+#include "ir/verifier.hpp"
+#include "sema/sema.hpp"
+#include "sema/signature.hpp"
+#include "support/diagnostic.hpp"
+#include "tile2cu/tile2cu.hpp"
+
+namespace tile2cu {
+namespace {
+
+using ir::Literal;
+
+std::string lit(double d, DType t) { return cpp_literal(Literal{d}, t); }
+std::string lit(__int128 i, DType t) { return cpp_literal(Literal{i}, t); }
+std::string lit(bool b, DType t) { return cpp_literal(Literal{b}, t); }
+
+const double kInf = std::numeric_limits<double>::infinity();
+const double kNan = std::numeric_limits<double>::quiet_NaN();
+
+// ---- cpp_literal ------------------------------------------------------------------------------
+
+TEST(CppLiteral, Float32) {
+  EXPECT_EQ(lit(1.5, DType::Float32), "1.5f");
+  EXPECT_EQ(lit(-0.25, DType::Float32), "-0.25f");
+  EXPECT_EQ(lit(2.0, DType::Float32), "2.0f");      // never "2f", which is no C++ literal
+  EXPECT_EQ(lit(__int128(3), DType::Float32), "3.0f");
+  EXPECT_EQ(lit(0.1, DType::Float32), "0.1f");      // shortest float spelling, not 0.100000001
+  EXPECT_EQ(lit(1e-5, DType::Float32), "1e-05f");
+  EXPECT_EQ(lit(true, DType::Float32), "1.0f");
+}
+
+TEST(CppLiteral, Float64) {
+  EXPECT_EQ(lit(1.5, DType::Float64), "1.5");
+  EXPECT_EQ(lit(2.0, DType::Float64), "2.0");
+  EXPECT_EQ(lit(0.1, DType::Float64), "0.1");
+  EXPECT_EQ(lit(__int128(-7), DType::Float64), "-7.0");
+}
+
+TEST(CppLiteral, HalfPrecision) {
+  EXPECT_EQ(lit(1.5, DType::Float16), "__half(1.5f)");
+  EXPECT_EQ(lit(2.0, DType::Float16), "__half(2.0f)");
+  EXPECT_EQ(lit(-0.5, DType::BFloat16), "__nv_bfloat16(-0.5f)");
+  EXPECT_EQ(lit(__int128(1), DType::BFloat16), "__nv_bfloat16(1.0f)");
+}
+
+TEST(CppLiteral, InfinityAndNan) {
+  EXPECT_EQ(lit(kInf, DType::Float32), "INFINITY");
+  EXPECT_EQ(lit(-kInf, DType::Float32), "-INFINITY");
+  EXPECT_EQ(lit(kNan, DType::Float32), "NAN");
+  EXPECT_EQ(lit(kInf, DType::Float16), "__half(INFINITY)");
+  EXPECT_EQ(lit(-kInf, DType::BFloat16), "__nv_bfloat16(-INFINITY)");
+  EXPECT_EQ(lit(kNan, DType::BFloat16), "__nv_bfloat16(NAN)");
+  // float64 must not go through float.
+  EXPECT_EQ(lit(kInf, DType::Float64), "double(INFINITY)");
+  EXPECT_EQ(lit(-kInf, DType::Float64), "-double(INFINITY)");
+  EXPECT_EQ(lit(kNan, DType::Float64), "double(NAN)");
+}
+
+TEST(CppLiteral, DoublesBeyondTheFloatRangeBecomeInfinity) {
+  // A loose float such as 1e300 meeting a float32 tile rounds to +inf (spec b.3 / b.7); the
+  // literal must be a valid C++ expression for it, e.g. INFINITY, never "inff".
+  EXPECT_EQ(lit(1e300, DType::Float32), lit(kInf, DType::Float32));
+  EXPECT_EQ(lit(-1e300, DType::Float32), lit(-kInf, DType::Float32));
+  EXPECT_EQ(lit(1e300, DType::Float16), lit(kInf, DType::Float16));
+  EXPECT_EQ(lit(-1e300, DType::BFloat16), lit(-kInf, DType::BFloat16));
+  // In range for double: stays a double literal.
+  EXPECT_EQ(lit(1e300, DType::Float64), "1e+300");
+}
+
+TEST(CppLiteral, Integers) {
+  EXPECT_EQ(lit(__int128(5), DType::Int32), "5");
+  EXPECT_EQ(lit(__int128(-5), DType::Int32), "-5");
+  EXPECT_EQ(lit(__int128(INT32_MAX), DType::Int32), "2147483647");
+  // -2147483648 in C++ is unary minus applied to a long: spell INT32_MIN another way.
+  EXPECT_EQ(lit(__int128(INT32_MIN), DType::Int32), "int32_t(-2147483647 - 1)");
+  EXPECT_EQ(lit(__int128(5), DType::Int64), "int64_t{5}");
+  EXPECT_EQ(lit(__int128(-1) << 40, DType::Int64), "int64_t{-1099511627776}");
+  EXPECT_EQ(lit(__int128(INT64_MIN), DType::Int64), "int64_t(-9223372036854775807ll - 1)");
+  EXPECT_EQ(lit(__int128(7), DType::UInt32), "7u");
+  EXPECT_EQ(lit(__int128(UINT32_MAX), DType::UInt32), "4294967295u");
+  EXPECT_EQ(lit(static_cast<__int128>(UINT64_MAX), DType::UInt64), "uint64_t{18446744073709551615ull}");
+  EXPECT_EQ(lit(__int128(-3), DType::Int8), "int8_t(-3)");
+  EXPECT_EQ(lit(__int128(255), DType::UInt8), "uint8_t(255)");
+  EXPECT_EQ(lit(__int128(-32768), DType::Int16), "int16_t(-32768)");
+  EXPECT_EQ(lit(__int128(65535), DType::UInt16), "uint16_t(65535)");
+}
+
+TEST(CppLiteral, Bools) {
+  EXPECT_EQ(lit(true, DType::Bool), "true");
+  EXPECT_EQ(lit(false, DType::Bool), "false");
+  EXPECT_EQ(lit(__int128(0), DType::Bool), "false");
+  EXPECT_EQ(lit(true, DType::Int32), "1");
+  EXPECT_EQ(lit(false, DType::Int64), "int64_t{0}");
+}
+
+// ---- layouts --------------------------------------------------------------------------------
+
+ir::Function compile(const std::string& src, const std::string& sig) {
+  auto file = std::make_shared<SourceFile>("k.py", "import cuda.tile as ct\n\n" + src);
+  auto module = std::make_shared<const ast::Module>(parse_module(file));
+  auto scope = sema::evaluate_module(module);
+  KernelSignature s = parse_signature(sig, "--sig");
+  s.kernel = scope->kernel_order.at(0);
+  ir::Function fn = sema::specialize(*scope, s);
+  ir::verify(fn);
+  return fn;
+}
+
+const char* kCopy =
+    "@ct.kernel\n"
+    "def k(x, y, TILE: ct.Constant[int]):\n"
+    "    t = ct.load(x, index=(ct.bid(0),), shape=(TILE,))\n"
+    "    ct.store(y, index=(ct.bid(0),), tile=t + t)\n";
+
+const char* kCopy2d =
+    "@ct.kernel\n"
+    "def k(x, y, TM: ct.Constant[int], TN: ct.Constant[int]):\n"
+    "    t = ct.load(x, index=(ct.bid(0), ct.bid(1)), shape=(TM, TN))\n"
+    "    ct.store(y, index=(ct.bid(0), ct.bid(1)), tile=t * 2.0)\n";
+
+TEST(LayoutPlan, F32TileOf1024Elements) {
+  LayoutPlan plan = plan_layouts(compile(kCopy, "x=float32[?], y=float32[?], TILE=1024"));
+  EXPECT_EQ(plan.threads, 256);
+  ASSERT_EQ(plan.layouts.count(ir::Shape{1024}), 1u);
+  EXPECT_EQ(plan.layout({1024}).vec, 4);  // one 16-byte access per run
+  EXPECT_EQ(plan.layout({1024}).name, "Layout_1024");
+  EXPECT_EQ(plan.smem_bytes, 0u);
+}
+
+TEST(LayoutPlan, F16LoadsGiveRunsOf8) {
+  LayoutPlan plan = plan_layouts(compile(kCopy, "x=float16[?], y=float16[?], TILE=2048"));
+  EXPECT_EQ(plan.layout({2048}).vec, 8);
+  EXPECT_EQ(plan.threads, 256);
+  LayoutPlan smaller = plan_layouts(compile(kCopy, "x=float16[?], y=float16[?], TILE=1024"));
+  EXPECT_EQ(smaller.layout({1024}).vec, 8);
+  EXPECT_EQ(smaller.threads, 128);
+}
+
+TEST(LayoutPlan, NarrowestMemoryTypeSetsTheRunLength) {
+  // f16 in, f32 out: the f16 load sets runs of 8 for every tile, so the cast stays in-thread.
+  LayoutPlan plan = plan_layouts(compile(kCopy, "x=float16[?], y=float32[?], TILE=1024"));
+  EXPECT_EQ(plan.layout({1024}).vec, 8);
+  LayoutPlan bytes = plan_layouts(compile(kCopy, "x=int8[?], y=int32[?], TILE=4096"));
+  EXPECT_EQ(bytes.layout({4096}).vec, 16);
+  EXPECT_EQ(bytes.threads, 256);
+  LayoutPlan wide = plan_layouts(compile(kCopy, "x=float64[?], y=float64[?], TILE=256"));
+  EXPECT_EQ(wide.layout({256}).vec, 2);
+  EXPECT_EQ(wide.threads, 128);
+}
+
+TEST(LayoutPlan, SmallTilesGetAtLeastOneWarp) {
+  LayoutPlan tiny = plan_layouts(compile(kCopy, "x=float32[?], y=float32[?], TILE=16"));
+  EXPECT_EQ(tiny.threads, 32);
+  EXPECT_EQ(tiny.layout({16}).vec, 4);
+  LayoutPlan one = plan_layouts(compile(kCopy, "x=float32[?], y=float32[?], TILE=1"));
+  EXPECT_EQ(one.threads, 32);
+  EXPECT_EQ(one.layout({1}).vec, 1);  // a run never exceeds the last dim
+  LayoutPlan exact = plan_layouts(compile(kCopy, "x=float32[?], y=float32[?], TILE=128"));
+  EXPECT_EQ(exact.threads, 32);
+}
+
+TEST(LayoutPlan, LargeTilesCapAt256Threads) {
+  LayoutPlan plan = plan_layouts(compile(kCopy, "x=float32[?], y=float32[?], TILE=32768"));
+  EXPECT_EQ(plan.threads, 256);
+  EXPECT_EQ(plan.layout({32768}).vec, 4);
+}
+
+TEST(LayoutPlan, TwoDimensionalTiles) {
+  LayoutPlan plan = plan_layouts(compile(kCopy2d, "x=float32[?, ?], y=float32[?, ?], TM=64, TN=128"));
+  EXPECT_EQ(plan.threads, 256);
+  EXPECT_EQ(plan.layout({64, 128}).name, "Layout_64x128");
+  EXPECT_EQ(plan.layout({64, 128}).vec, 4);
+  LayoutPlan narrow = plan_layouts(compile(kCopy2d, "x=float32[?, ?], y=float32[?, ?], TM=64, TN=2"));
+  EXPECT_EQ(narrow.layout({64, 2}).vec, 2);
+  EXPECT_EQ(narrow.threads, 64);
+}
+
+TEST(LayoutPlan, BroadcastAcrossThreadsNeedsScratch) {
+  const char* src =
+      "@ct.kernel\n"
+      "def k(x, y, TM: ct.Constant[int], TN: ct.Constant[int]):\n"
+      "    col = ct.load(x, index=(ct.bid(0),), shape=(TM,))\n"
+      "    ct.store(y, index=(ct.bid(0), 0), tile=col[:, None] + ct.zeros((TM, TN), dtype=ct.float32))\n";
+  LayoutPlan plan = plan_layouts(compile(src, "x=float32[?], y=float32[?, ?], TM=64, TN=32"));
+  EXPECT_GT(plan.smem_bytes, 0u);
+  EXPECT_EQ(plan.layouts.count(ir::Shape{64, 32}), 1u);
+}
+
+TEST(CppType, ScalarsAndTiles) {
+  LayoutPlan plan = plan_layouts(compile(kCopy, "x=float32[?], y=float32[?], TILE=1024"));
+  EXPECT_EQ(cpp_type({DType::Float32, {}}, plan), "float");
+  EXPECT_EQ(cpp_type({DType::BFloat16, {}}, plan), "__nv_bfloat16");
+  EXPECT_EQ(cpp_type({DType::Float32, {1024}}, plan), "Tile<float, Layout_1024>");
+  EXPECT_EQ(cpp_type({DType::Bool, {1024}}, plan), "Tile<bool, Layout_1024>");
+}
+
+// ---- transpile end to end ---------------------------------------------------------------------
+
+const char* kVectorAdd =
+    "import cuda.tile as ct\n"
+    "\n"
+    "\n"
+    "@ct.kernel\n"
+    "def vadd(a, b, c, TILE: ct.Constant[int]):\n"
+    "    block = ct.bid(0)\n"
+    "    a_tile = ct.load(a, index=(block,), shape=(TILE,))\n"
+    "    b_tile = ct.load(b, index=(block,), shape=(TILE,))\n"
+    "    ct.store(c, index=(block,), tile=a_tile + b_tile)\n";
+
+TranspileOptions with_sigs(std::vector<std::string> sigs) {
+  TranspileOptions o;
+  o.signatures = std::move(sigs);
+  o.header_name = "vadd.cuh";
+  return o;
+}
+
+bool contains(const std::string& haystack, const std::string& needle) {
+  return haystack.find(needle) != std::string::npos;
+}
+
+TEST(Transpile, SmallKernel) {
+  TranspileResult r = transpile("vadd.py", kVectorAdd, with_sigs({"a=float32[?], b=float32[?], c=float32[?], TILE=1024"}));
+  ASSERT_TRUE(r.ok) << r.diagnostics;
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_TRUE(r.diagnostics.empty());
+  EXPECT_TRUE(contains(r.cu, "__launch_bounds__(kThreads)")) << r.cu;
+  EXPECT_TRUE(contains(r.cu, "constexpr int kThreads = 256;")) << r.cu;
+  EXPECT_TRUE(contains(r.cu, "load<Layout_1024>(a, {block})")) << r.cu;
+  EXPECT_TRUE(contains(r.cu, "using Layout_1024 = BlockedLayout<Shape<1024>, kThreads, 4>;")) << r.cu;
+  // The Python statements appear as comments above their code.
+  EXPECT_TRUE(contains(r.cu, "  // a_tile = ct.load(a, index=(block,), shape=(TILE,))\n")) << r.cu;
+  EXPECT_TRUE(contains(r.cu, "  // ct.store(c, index=(block,), tile=a_tile + b_tile)\n")) << r.cu;
+  // The C entry point, named after the default specialization name.
+  EXPECT_TRUE(contains(r.cu, "extern \"C\" int tile2cu_vadd_f32_f32_f32_1024(")) << r.cu;
+  EXPECT_TRUE(contains(r.cuh, "extern \"C\" int tile2cu_vadd_f32_f32_f32_1024(")) << r.cuh;
+  EXPECT_TRUE(contains(r.cuh, "cudaError_t launch_vadd_f32_f32_f32_1024(")) << r.cuh;
+  EXPECT_TRUE(contains(r.cu, "#include \"vadd.cuh\"")) << r.cu;
+  EXPECT_TRUE(contains(r.cu, "from vadd.py")) << r.cu;
+  // Only c is written: a and b are const in the launcher.
+  EXPECT_TRUE(contains(r.cu, "tile2cu::ArrayView<const float, 1> a")) << r.cu;
+  EXPECT_TRUE(contains(r.cu, "tile2cu::ArrayView<float, 1> c")) << r.cu;
+  EXPECT_TRUE(contains(r.ir, "func @vadd_f32_f32_f32_1024 = vadd(")) << r.ir;
+  EXPECT_FALSE(r.ast.empty());
+}
+
+TEST(Transpile, NamedSpecializationsAndDispatcher) {
+  TranspileResult r = transpile(
+      "vadd.py", kVectorAdd,
+      with_sigs({"fast = vadd(a=float32[?], b=float32[?], c=float32[?], TILE=1024)",
+                 "half = vadd(a=float16[?], b=float16[?], c=float16[?], TILE=2048)"}));
+  ASSERT_TRUE(r.ok) << r.diagnostics;
+  EXPECT_TRUE(contains(r.cu, "extern \"C\" int tile2cu_fast(")) << r.cu;
+  EXPECT_TRUE(contains(r.cu, "extern \"C\" int tile2cu_half(")) << r.cu;
+  EXPECT_TRUE(contains(r.cu, "namespace half {")) << r.cu;
+  EXPECT_TRUE(contains(r.cu, "load<Layout_2048>(a, {block})")) << r.cu;
+  EXPECT_TRUE(contains(r.cu, "// Specializations: fast, half.")) << r.cu;
+  EXPECT_TRUE(contains(r.cuh, "cudaError_t launch_vadd(")) << r.cuh;
+}
+
+TEST(Transpile, OutputIsByteIdenticalAcrossRuns) {
+  auto opts = with_sigs({"a=float32[?], b=float32[?], c=float32[?], TILE=1024",
+                         "h = vadd(a=float16[?], b=float16[?], c=float16[?], TILE=256)"});
+  TranspileResult first = transpile("vadd.py", kVectorAdd, opts);
+  TranspileResult second = transpile("vadd.py", kVectorAdd, opts);
+  ASSERT_TRUE(first.ok) << first.diagnostics;
+  EXPECT_EQ(first.cu, second.cu);
+  EXPECT_EQ(first.cuh, second.cuh);
+  EXPECT_EQ(first.ir, second.ir);
+  EXPECT_EQ(first.ast, second.ast);
+}
+
+TEST(Transpile, LineDirectives) {
+  auto opts = with_sigs({"a=float32[?], b=float32[?], c=float32[?], TILE=1024"});
+  opts.line_directives = true;
+  TranspileResult r = transpile("vadd.py", kVectorAdd, opts);
+  ASSERT_TRUE(r.ok) << r.diagnostics;
+  EXPECT_TRUE(contains(r.cu, "#line 7 \"vadd.py\"\n")) << r.cu;
+  TranspileResult plain = transpile("vadd.py", kVectorAdd, with_sigs({"a=float32[?], b=float32[?], c=float32[?], TILE=1024"}));
+  EXPECT_FALSE(contains(plain.cu, "#line")) << plain.cu;
+}
+
+TEST(Transpile, SidecarSignatures) {
+  TranspileOptions o;
+  o.sidecar_path = "vadd.sigs";
+  o.sidecar_text = "# comment\nv1 = vadd(a=int32[?], b=int32[?], c=int32[?], TILE=256)\n";
+  TranspileResult r = transpile("vadd.py", kVectorAdd, o);
+  ASSERT_TRUE(r.ok) << r.diagnostics;
+  EXPECT_TRUE(contains(r.cu, "tile2cu_v1(")) << r.cu;
+}
+
+TEST(Transpile, ErrorInTheKernel) {
+  std::string src = kVectorAdd;
+  src += "    ct.store(c, index=(block,), tile=a_tile + missing)\n";
+  TranspileResult r = transpile("vadd.py", src, with_sigs({"a=float32[?], b=float32[?], c=float32[?], TILE=1024"}));
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_TRUE(r.cu.empty());
+  EXPECT_TRUE(contains(r.diagnostics, "vadd.py:10:47: error[")) << r.diagnostics;
+  EXPECT_TRUE(contains(r.diagnostics, "missing")) << r.diagnostics;
+  // The source line and a caret under the name.
+  EXPECT_TRUE(contains(r.diagnostics, "    ct.store(c, index=(block,), tile=a_tile + missing)\n")) << r.diagnostics;
+  EXPECT_TRUE(contains(r.diagnostics, std::string(4 + 46, ' ') + "^^^^^^^")) << r.diagnostics;
+}
+
+TEST(Transpile, SyntaxErrorAndSignatureError) {
+  TranspileResult bad_py = transpile("vadd.py", "def f(:\n", with_sigs({"a=float32[?]"}));
+  EXPECT_FALSE(bad_py.ok);
+  EXPECT_EQ(bad_py.exit_code, 1);
+  EXPECT_TRUE(contains(bad_py.diagnostics, "vadd.py:1:")) << bad_py.diagnostics;
+
+  TranspileResult bad_sig = transpile("vadd.py", kVectorAdd, with_sigs({"a=floot32[?], b=float32[?], c=float32[?], TILE=1"}));
+  EXPECT_FALSE(bad_sig.ok);
+  EXPECT_EQ(bad_sig.exit_code, 1);
+  EXPECT_TRUE(contains(bad_sig.diagnostics, ":1:3: error[SignatureError]")) << bad_sig.diagnostics;
+}
+
+TEST(Transpile, UsageErrors) {
+  TranspileResult none = transpile("vadd.py", kVectorAdd, TranspileOptions{});
+  EXPECT_FALSE(none.ok);
+  EXPECT_EQ(none.exit_code, 2);
+  EXPECT_FALSE(none.diagnostics.empty());
+
+  TranspileResult dup = transpile("vadd.py", kVectorAdd,
+                                  with_sigs({"s = vadd(a=float32[?], b=float32[?], c=float32[?], TILE=64)",
+                                             "s = vadd(a=float16[?], b=float16[?], c=float16[?], TILE=64)"}));
+  EXPECT_FALSE(dup.ok);
+  EXPECT_EQ(dup.exit_code, 2);
+  EXPECT_TRUE(contains(dup.diagnostics, "'s'")) << dup.diagnostics;
+
+  TranspileResult unknown = transpile("vadd.py", kVectorAdd, with_sigs({"nope(a=float32[?])"}));
+  EXPECT_FALSE(unknown.ok);
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_TRUE(contains(unknown.diagnostics, "nope")) << unknown.diagnostics;
+}
+
+TEST(Transpile, HugeLiteralTimesF32TileIsValidCuda) {
+  const char* src =
+      "import cuda.tile as ct\n"
+      "\n"
+      "@ct.kernel\n"
+      "def big(x, y, TILE: ct.Constant[int]):\n"
+      "    t = ct.load(x, index=(ct.bid(0),), shape=(TILE,))\n"
+      "    ct.store(y, index=(ct.bid(0),), tile=t * 1e300)\n";
+  TranspileResult r = transpile("big.py", src, with_sigs({"x=float32[?], y=float32[?], TILE=64"}));
+  ASSERT_TRUE(r.ok) << r.diagnostics;
+  EXPECT_FALSE(contains(r.cu, "inff")) << r.cu;
+  EXPECT_TRUE(contains(r.cu, "INFINITY")) << r.cu;
+}
+
+TEST(Transpile, IntAndFloatConstantsAreDifferentSpecializations) {
+  const char* src =
+      "import cuda.tile as ct\n"
+      "\n"
+      "@ct.kernel\n"
+      "def scale(x, y, S: ct.Constant[float], TILE: ct.Constant[int]):\n"
+      "    t = ct.load(x, index=(ct.bid(0),), shape=(TILE,))\n"
+      "    ct.store(y, index=(ct.bid(0),), tile=t * S)\n";
+  // S=2 keeps t * S int32, S=2.0 makes it float32: two different kernels, which need two
+  // names and must say which constant they were built for.
+  TranspileResult r = transpile("scale.py", src,
+                                with_sigs({"x=int32[?], y=float32[?], S=2, TILE=64",
+                                           "x=int32[?], y=float32[?], S=2.0, TILE=64"}));
+  ASSERT_TRUE(r.ok) << r.diagnostics;
+  EXPECT_TRUE(contains(r.cu, ", S=2.0, TILE=64)")) << r.cu;
+  EXPECT_TRUE(contains(r.cu, ", S=2, TILE=64)")) << r.cu;
+}
+
+}  // namespace
+}  // namespace tile2cu
