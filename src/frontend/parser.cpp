@@ -5,8 +5,13 @@
 //      indentation, Python 2 forms, malformed number literals, ...);
 //   3. Lowerer maps the tree onto ast.hpp, keeping constructs outside the tile subset as
 //      Unsupported nodes.
+// Where a file has several problems, the earliest is reported, as Python does.
 // Every walk over the raw tree is iterative; only the lowering recurses, bounded by
 // kMaxNesting, so no input can overflow the stack.
+//
+// Known limit of tree-sitter-python (0.23 and 0.25): a line inside brackets indented less
+// than its statement, right after a token like `.` or `*`, is read as a dedent. Python
+// accepts it; we report it with a hint to indent the line further.
 #include "frontend/parser.hpp"
 
 #include <tree_sitter/api.h>
@@ -613,6 +618,8 @@ class SyntaxChecker {
   TSNode first_error_node(TSNode root) const;
   std::optional<std::pair<SourceRange, std::string>> bracket_problem(TSNode root) const;
   [[noreturn]] void report_error_node(TSNode error) const;
+  void report_missing_colon(TSNode error) const;
+  void check_indentation_depth(TSNode root) const;
   TSNode innermost_error(TSNode error) const;
   std::optional<TSNode> dedented_continuation(TSNode root, uint32_t last_row) const;
   bool is_unterminated_string(TSNode error) const;
@@ -627,7 +634,7 @@ class SyntaxChecker {
                                 std::optional<uint32_t> stop_at = std::nullopt,
                                 const std::function<void(TSNode)>& each = {}) const;
   void check_subtree(TSNode node, bool whole_file) const;
-  void check_before_error(TSNode container, TSNode error) const;
+  void check_before_error(TSNode root, TSNode error) const;
   void check_block_not_empty(TSNode block) const;
   void report_bad_indent(TSNode stmt, string_view indent, string_view expected,
                          std::optional<TSNode> previous) const;
@@ -636,6 +643,15 @@ class SyntaxChecker {
   void check_arguments(TSNode arguments) const;
   void check_parameters(TSNode parameters) const;
   void check_expression_context(TSNode node) const;
+  void check_starred(TSNode splat) const;
+  void check_type_parameter_form(TSNode constrained) const;
+  void check_splat_type(TSNode splat) const;
+  void check_comprehension_iterable(TSNode clause) const;
+  void check_assignment_chain(TSNode assignment) const;
+  void check_separators(TSNode sequence) const;
+  void check_delete_targets(TSNode del) const;
+  void check_raise_from(TSNode raise) const;
+  void check_import_list(TSNode import) const;
   void check_logical_lines(TSNode root, bool whole_file) const;
   void check_trailing_continuation(TSNode root) const;
 
@@ -703,6 +719,7 @@ bool SyntaxChecker::is_unterminated_string(TSNode error) const {
 
 void SyntaxChecker::report_parse_error(TSNode root) const {
   TSNode first = first_error_node(root);
+  check_indentation_depth(root);
   check_before_error(root, first);
   check_trailing_continuation(root);
   // A malformed number before the error is what Python's tokenizer reports (`1__0`
@@ -713,6 +730,7 @@ void SyntaxChecker::report_parse_error(TSNode root) const {
     return Walk::Descend;
   });
   if (is_unterminated_string(first)) report_error_node(first);  // the tokenizer meets it first
+  if (ts_node_is_error(first)) report_missing_colon(first);
   TSNode inner = innermost_error(first);
   if (auto line = dedented_continuation(root, ts_node_end_point(inner).row + 1))
     src_.error(*line,
@@ -807,28 +825,68 @@ void SyntaxChecker::report_error_node(TSNode error) const {
     }
     src_.error(*bad_char, "invalid syntax");
   }
-  // A compound statement header without its colon: `if x` / `def f()` / `else`.
-  std::vector<Child> kids = children_of(error);
+  report_missing_colon(error);
+  src_.error(error, "invalid syntax");
+}
+
+// A compound statement header without its colon: `if x` / `def f()` / `else`. The colon
+// is expected right after the last token on the header's line.
+void SyntaxChecker::report_missing_colon(TSNode error) const {
   static constexpr std::array<string_view, 11> kHeaders = {
       "if", "elif", "else", "for", "while", "def", "class", "with", "try", "except", "finally"};
-  if (!kids.empty() && !ts_node_is_named(kids[0].node) &&
-      std::find(kHeaders.begin(), kHeaders.end(), type_of(kids[0].node)) != kHeaders.end()) {
-    uint32_t header_row = ts_node_start_point(error).row;
-    bool has_colon = false;
-    size_t header_end = src_.end(kids[0].node);
-    for (const Child& kid : kids) {
-      if (ts_node_start_point(kid.node).row != header_row) break;
-      has_colon |= type_of(kid.node) == ":";
-      header_end = src_.end(kid.node);
-    }
-    if (!has_colon) src_.error(src_.range(header_end, header_end), "expected ':'");
-  }
-  src_.error(error, "invalid syntax");
+  std::vector<Child> kids = children_of(error);
+  if (kids.empty() || ts_node_is_named(kids[0].node) ||
+      std::find(kHeaders.begin(), kHeaders.end(), type_of(kids[0].node)) == kHeaders.end())
+    return;
+  uint32_t header_row = ts_node_start_point(error).row;
+  bool has_colon = false;
+  size_t header_end = src_.end(kids[0].node);
+  walk_preorder(error, [&](TSNode n) {
+    if (ts_node_start_point(n).row != header_row) return Walk::Stop;
+    if (ts_node_child_count(n) > 0 && !is_type(n, "string")) return Walk::Descend;
+    if (ts_node_end_point(n).row != header_row) return Walk::Stop;
+    has_colon |= !ts_node_is_named(n) && type_of(n) == ":";
+    header_end = std::max(header_end, src_.end(n));
+    return Walk::Skip;
+  });
+  if (!has_colon) src_.error(src_.range(header_end, header_end), "expected ':'");
 }
 
 // Tokens first, then structure: Python's tokenizer rejects `1__0` before its parser could
 // complain that `1_` and `_0` share a line.
-void SyntaxChecker::check(TSNode root) const { check_subtree(root, true); }
+void SyntaxChecker::check(TSNode root) const {
+  check_indentation_depth(root);
+  check_subtree(root, true);
+}
+
+// CPython's tokenizer keeps at most 100 indentation levels (module level included);
+// tree-sitter has its own, different limit. The levels are those of the lines' first
+// tokens outside brackets, as the tokenizer sees them.
+void SyntaxChecker::check_indentation_depth(TSNode root) const {
+  constexpr size_t kMaxLevels = 100;
+  std::vector<int> levels = {0};
+  int depth = 0;
+  std::optional<uint32_t> previous_row;
+  walk_preorder(root, [&](TSNode n) {
+    if (ts_node_is_extra(n) && !ts_node_is_error(n)) return Walk::Skip;
+    if (!is_type(n, "string") && ts_node_child_count(n) > 0) return Walk::Descend;
+    if (ts_node_is_missing(n)) return Walk::Skip;
+    uint32_t row = ts_node_start_point(n).row;
+    if (depth == 0 && (!previous_row || row > *previous_row)) {
+      if (auto indent = src_.indentation_before(src_.begin(n))) {
+        int width = indent_width(*indent, 8);
+        while (levels.size() > 1 && width < levels.back()) levels.pop_back();
+        if (width > levels.back()) levels.push_back(width);
+        if (levels.size() > kMaxLevels) src_.error(n, "too many levels of indentation");
+      }
+    }
+    string_view t = ts_node_is_named(n) ? string_view() : type_of(n);
+    if (t == "(" || t == "[" || t == "{") ++depth;
+    if ((t == ")" || t == "]" || t == "}") && depth > 0) --depth;
+    previous_row = ts_node_end_point(n).row;
+    return Walk::Skip;
+  });
+}
 
 void SyntaxChecker::check_subtree(TSNode node, bool whole_file) const {
   walk_preorder(node, [&](TSNode n) {
@@ -845,23 +903,24 @@ void SyntaxChecker::check_subtree(TSNode node, bool whole_file) const {
 // Python stops at the first problem in the text. Before tree-sitter's first error there
 // may be one only these checks see (a bad indent, a malformed number), so the clean
 // statements in front of the error are checked first, down into the block that holds it.
-void SyntaxChecker::check_before_error(TSNode container, TSNode error) const {
+void SyntaxChecker::check_before_error(TSNode root, TSNode error) const {
   uint32_t error_start = ts_node_start_byte(error);
-  check_statement_sequence(container, is_type(container, "module"), error_start,
-                           [&](TSNode stmt) { check_subtree(stmt, false); });
-  for (TSNode stmt : named_children_of(container)) {
-    if (ts_node_end_byte(stmt) <= error_start && !ts_node_has_error(stmt)) continue;
-    // The statement holding the error: look inside the block around it, if any.
-    walk_preorder(stmt, [&](TSNode n) {
+  std::optional<TSNode> container = root;
+  while (container) {
+    check_statement_sequence(*container, is_type(*container, "module"), error_start,
+                             [&](TSNode stmt) { check_subtree(stmt, false); });
+    // Go on inside the next block down that holds the error, if any.
+    std::optional<TSNode> inner;
+    walk_preorder(*container, [&](TSNode n) {
       if (ts_node_end_byte(n) <= error_start || ts_node_start_byte(n) > error_start)
         return Walk::Skip;
-      if (is_type(n, "block") && !ts_node_eq(n, container)) {
-        check_before_error(n, error);
+      if (is_type(n, "block") && !ts_node_eq(n, *container)) {
+        inner = n;
         return Walk::Stop;
       }
       return Walk::Descend;
     });
-    return;
+    container = inner;
   }
 }
 
@@ -1167,43 +1226,25 @@ bool has_ancestor(TSNode node, std::initializer_list<string_view> types,
   return false;
 }
 
-// tree-sitter's expression grammar is wider than Python's in three places: `*x`, `x := y`
-// and `x as y` are accepted anywhere an expression is.
+// tree-sitter's expression grammar is wider than Python's: `*x`, `x := y`, `yield x` and
+// `x as y` are accepted anywhere an expression is.
 void SyntaxChecker::check_expression_context(TSNode n) const {
   if (!ts_node_is_named(n)) return;  // the `yield` keyword token is no yield expression
   string_view t = type_of(n);
   if (t == "list_splat") {
-    // tree-sitter binds `*` tighter than binary operators (`*a + b` arrives as (*a) + b);
-    // Python stars the whole operand, so the context that counts is above that operand.
-    TSNode operand = n;
-    for (TSNode up = ts_node_parent(n); !ts_node_is_null(up) && is_type(up, "binary_operator");
-         up = ts_node_parent(up)) {
-      auto left = field_of(up, "left");
-      if (!left || !ts_node_eq(*left, operand)) break;
-      operand = up;
-    }
-    TSNode parent = ts_node_parent(operand);
-    bool lone_in_parens = is_type(parent, "tuple") && named_children_of(parent).size() == 1 &&
-                          !has_anonymous_child(parent, ",");  // `(*a)`
-    bool in_tuple_statement = is_type(parent, "expression_statement") &&
-                              has_anonymous_child(parent, ",");  // `a, *b` as a statement
-    if (lone_in_parens ||
-        (!in_tuple_statement &&
-         !has_ancestor(operand, {"tuple", "list", "set", "expression_list", "argument_list",
-                                 "subscript"},
-                       true)))
-      src_.error(n, "cannot use starred expression here");
+    check_starred(n);
   } else if (t == "parenthesized_list_splat") {
     src_.error(n, "cannot use starred expression here");
   } else if (t == "dictionary_splat") {
     if (!has_ancestor(n, {"argument_list", "dictionary"}, true)) src_.error(n, "invalid syntax");
   } else if (t == "named_expression") {
     // Unparenthesized `:=` only where Python's grammar takes a named_expression.
-    static const std::initializer_list<string_view> kAllowed = {
-        "parenthesized_expression", "if_statement", "elif_clause", "while_statement",
-        "argument_list", "subscript", "if_clause", "list", "set", "tuple", "decorator",
-        "list_comprehension", "set_comprehension", "generator_expression", "match_statement"};
-    if (!has_ancestor(n, kAllowed, true)) src_.error(n, "invalid syntax");
+    if (!has_ancestor(n, {"parenthesized_expression", "if_statement", "elif_clause",
+                          "while_statement", "argument_list", "subscript", "if_clause", "list",
+                          "set", "tuple", "decorator", "list_comprehension", "set_comprehension",
+                          "generator_expression", "match_statement"},
+                      true))
+      src_.error(n, "invalid syntax");
   } else if (t == "yield") {
     // Unparenthesized `yield` is a whole statement or the right side of an assignment.
     if (!has_ancestor(n, {"expression_statement", "assignment", "augmented_assignment",
@@ -1213,9 +1254,9 @@ void SyntaxChecker::check_expression_context(TSNode n) const {
   } else if (t == "await") {
     // `await` takes a primary: not `-x`, `not x`, `lambda` or another await.
     std::vector<TSNode> operand = named_children_of(n);
-    if (!operand.empty() && (is_type(operand[0], "unary_operator") ||
-                             is_type(operand[0], "not_operator") ||
-                             is_type(operand[0], "lambda") || is_type(operand[0], "await")))
+    if (!operand.empty() &&
+        (is_type(operand[0], "unary_operator") || is_type(operand[0], "not_operator") ||
+         is_type(operand[0], "lambda") || is_type(operand[0], "await")))
       src_.error(n, "invalid syntax");
   } else if (t == "as_pattern") {
     if (!has_ancestor(n, {"with_item", "except_clause", "except_group_clause"}, true) &&
@@ -1224,84 +1265,160 @@ void SyntaxChecker::check_expression_context(TSNode n) const {
   }
 }
 
+// `*x` belongs in a tuple, list or set display, a call's arguments or a subscript.
+void SyntaxChecker::check_starred(TSNode splat) const {
+  // tree-sitter binds `*` tighter than binary operators (`*a + b` arrives as (*a) + b);
+  // Python stars the whole operand, so the context that counts is above that operand.
+  TSNode operand = splat;
+  for (TSNode up = ts_node_parent(splat); !ts_node_is_null(up) && is_type(up, "binary_operator");
+       up = ts_node_parent(up)) {
+    auto left = field_of(up, "left");
+    if (!left || !ts_node_eq(*left, operand)) break;
+    operand = up;
+  }
+  TSNode parent = ts_node_parent(operand);
+  bool lone_in_parens = is_type(parent, "tuple") && named_children_of(parent).size() == 1 &&
+                        !has_anonymous_child(parent, ",");  // `(*a)`
+  bool in_tuple_statement = is_type(parent, "expression_statement") &&
+                            has_anonymous_child(parent, ",");  // `a, *b` as a statement
+  bool in_display = has_ancestor(
+      operand, {"tuple", "list", "set", "expression_list", "argument_list", "subscript"}, true);
+  if (lone_in_parens || !(in_tuple_statement || in_display))
+    src_.error(splat, "cannot use starred expression here");
+}
+
 // Smaller places where tree-sitter-python accepts what Python does not.
 void SyntaxChecker::check_grammar_leaks(TSNode n) const {
   if (!ts_node_is_named(n)) return;
   string_view t = type_of(n);
   if (t == "constrained_type") {
-    // `T: bound` belongs in a def's or class's [type parameters], not in an annotation.
-    TSNode up = ts_node_parent(n);
-    while (!ts_node_is_null(up) && !is_type(up, "type_parameter")) up = ts_node_parent(up);
-    TSNode owner = ts_node_is_null(up) ? up : ts_node_parent(up);
-    if (ts_node_is_null(owner) || is_type(owner, "generic_type")) src_.error(n, "invalid syntax");
+    check_type_parameter_form(n);
+  } else if (t == "splat_type") {
+    check_splat_type(n);
   } else if (t == "for_in_clause") {
-    // The iterable of a comprehension is one expression: `for x in a, b` needs parentheses.
-    bool after_in = false;
-    for (const Child& child : children_of(n)) {
-      if (ts_node_is_named(child.node)) continue;
-      string_view token = type_of(child.node);
-      if (token == "in") after_in = true;
-      if (after_in && token == ",") {
-        TSNode comprehension = ts_node_parent(n);
-        bool sole_argument = is_type(comprehension, "generator_expression") &&
-                             is_type(ts_node_parent(comprehension), "call");
-        src_.error(child.node, sole_argument ? "Generator expression must be parenthesized"
-                                             : "invalid syntax");
-      }
-    }
+    check_comprehension_iterable(n);
   } else if (t == "assignment" || t == "augmented_assignment") {
-    // Only `=` chains: no `a += b = c`, `a = b += c`, or `a: T = b = c`.
-    auto right = field_of(n, "right");
-    bool chained = right && (is_type(*right, "assignment") ||
-                             is_type(*right, "augmented_assignment"));
-    bool plain = t == "assignment" && !field_of(n, "type");
-    if (chained && (!plain || is_type(*right, "augmented_assignment")))
-      src_.error(*right, "invalid syntax");
+    check_assignment_chain(n);
   } else if (t == "argument_list" || t == "tuple" || t == "list" || t == "set" ||
              t == "dictionary" || t == "expression_list") {
-    // A comma separates items: none may lead or come twice (`f( ,)`, `{,}`).
-    bool item_before = false;
-    for (const Child& child : children_of(n)) {
-      if (ts_node_is_named(child.node)) {
-        item_before = true;
-      } else if (type_of(child.node) == ",") {
-        if (!item_before) src_.error(child.node, "invalid syntax");
-        item_before = false;
-      }
-    }
-  } else if (t == "splat_type") {
-    // `*Ts` annotates only *args, or sits in a def's or class's [type parameters].
-    TSNode type = ts_node_parent(n);
-    TSNode owner = ts_node_is_null(type) ? type : ts_node_parent(type);
-    bool ok = false;
-    if (!ts_node_is_null(owner) && is_type(owner, "typed_parameter")) {
-      std::vector<TSNode> kids = named_children_of(owner);
-      ok = !kids.empty() && is_type(kids[0], "list_splat_pattern") &&
-           has_anonymous_child(n, "*");
-    } else if (!ts_node_is_null(owner) && is_type(owner, "type_parameter")) {
-      TSNode def = ts_node_parent(owner);
-      ok = !ts_node_is_null(def) && !is_type(def, "generic_type");
-    }
-    if (!ok) src_.error(n, "invalid syntax");
+    check_separators(n);
+  } else if (t == "delete_statement") {
+    check_delete_targets(n);
   } else if (t == "raise_statement") {
-    std::vector<Child> kids = children_of(n);
-    for (size_t i = 1; i < kids.size(); ++i)
-      if (type_of(kids[i].node) == "from" && !ts_node_is_named(kids[i].node) &&
-          !ts_node_is_named(kids[i - 1].node))
-        src_.error(kids[i].node, "invalid syntax");
+    check_raise_from(n);
   } else if (t == "import_statement" || t == "import_from_statement" ||
              t == "future_import_statement") {
-    std::vector<Child> kids = children_of(n);
-    if (!kids.empty() && type_of(kids.back().node) == "," && !has_anonymous_child(n, "("))
-      src_.error(kids.back().node, "trailing comma not allowed without surrounding parentheses");
-    if (t == "import_statement") return;
-    // `from m import a.b` is not Python: the imported names are plain identifiers.
-    for (const Child& kid : kids) {
-      if (kid.field != "name") continue;
-      TSNode name = kid.node;
-      if (is_type(name, "aliased_import")) name = field_of(name, "name").value_or(name);
-      if (named_children_of(name).size() > 1) src_.error(name, "invalid syntax");
+    check_import_list(n);
+  }
+}
+
+// `T: bound` belongs in a def's or class's [type parameters], not in an annotation.
+void SyntaxChecker::check_type_parameter_form(TSNode constrained) const {
+  TSNode up = ts_node_parent(constrained);
+  while (!ts_node_is_null(up) && !is_type(up, "type_parameter")) up = ts_node_parent(up);
+  TSNode owner = ts_node_is_null(up) ? up : ts_node_parent(up);
+  if (ts_node_is_null(owner) || is_type(owner, "generic_type"))
+    src_.error(constrained, "invalid syntax");
+}
+
+// `*Ts` annotates only *args, or sits in a def's or class's [type parameters].
+void SyntaxChecker::check_splat_type(TSNode splat) const {
+  TSNode type = ts_node_parent(splat);
+  TSNode owner = ts_node_is_null(type) ? type : ts_node_parent(type);
+  bool ok = false;
+  if (!ts_node_is_null(owner) && is_type(owner, "typed_parameter")) {
+    std::vector<TSNode> kids = named_children_of(owner);
+    ok = !kids.empty() && is_type(kids[0], "list_splat_pattern") &&
+         has_anonymous_child(splat, "*");
+  } else if (!ts_node_is_null(owner) && is_type(owner, "type_parameter")) {
+    TSNode def = ts_node_parent(owner);
+    ok = !ts_node_is_null(def) && !is_type(def, "generic_type");
+  }
+  if (!ok) src_.error(splat, "invalid syntax");
+}
+
+// The iterable of a comprehension is one expression: `for x in a, b` needs parentheses.
+void SyntaxChecker::check_comprehension_iterable(TSNode clause) const {
+  bool after_in = false;
+  for (const Child& child : children_of(clause)) {
+    if (ts_node_is_named(child.node)) continue;
+    string_view token = type_of(child.node);
+    after_in |= token == "in";
+    if (after_in && token == ",") {
+      TSNode comprehension = ts_node_parent(clause);
+      bool sole_argument = is_type(comprehension, "generator_expression") &&
+                           is_type(ts_node_parent(comprehension), "call");
+      src_.error(child.node, sole_argument ? "Generator expression must be parenthesized"
+                                           : "invalid syntax");
     }
+  }
+}
+
+// Only `=` chains: no `a += b = c`, `a = b += c`, or `a: T = b = c`.
+void SyntaxChecker::check_assignment_chain(TSNode assignment) const {
+  auto right = field_of(assignment, "right");
+  if (!right || !(is_type(*right, "assignment") || is_type(*right, "augmented_assignment")))
+    return;
+  bool plain = is_type(assignment, "assignment") && !field_of(assignment, "type");
+  if (!plain || is_type(*right, "augmented_assignment")) src_.error(*right, "invalid syntax");
+}
+
+// A comma separates items: none may lead or come twice (`f( ,)`, `{,}`).
+void SyntaxChecker::check_separators(TSNode sequence) const {
+  bool item_before = false;
+  for (const Child& child : children_of(sequence)) {
+    if (ts_node_is_named(child.node)) {
+      item_before = true;
+    } else if (type_of(child.node) == ",") {
+      if (!item_before) src_.error(child.node, "invalid syntax");
+      item_before = false;
+    }
+  }
+}
+
+// `del` takes names, attributes and subscripts, possibly in tuples and lists.
+void SyntaxChecker::check_delete_targets(TSNode del) const {
+  std::vector<TSNode> targets = named_children_of(del);
+  while (!targets.empty()) {
+    TSNode target = targets.back();
+    targets.pop_back();
+    string_view t = type_of(target);
+    if (t == "identifier" || t == "attribute" || t == "subscript") continue;
+    if (t == "tuple" || t == "list" || t == "expression_list" ||
+        t == "parenthesized_expression") {
+      for (TSNode inner : named_children_of(target)) targets.push_back(inner);
+      continue;
+    }
+    bool literal = t == "integer" || t == "float" || t == "string" ||
+                   t == "concatenated_string" || t == "true" || t == "false" || t == "none" ||
+                   t == "ellipsis";
+    src_.error(target, literal          ? "cannot delete literal"
+                       : t == "call"    ? "cannot delete function call"
+                                        : "cannot delete expression");
+  }
+}
+
+// `raise from y` lacks its exception.
+void SyntaxChecker::check_raise_from(TSNode raise) const {
+  std::vector<Child> kids = children_of(raise);
+  for (size_t i = 1; i < kids.size(); ++i)
+    if (!ts_node_is_named(kids[i].node) && type_of(kids[i].node) == "from" &&
+        !ts_node_is_named(kids[i - 1].node))
+      src_.error(kids[i].node, "invalid syntax");
+}
+
+// A trailing comma needs parentheses, and `from m import a.b` is not Python: the names
+// imported from a module are plain identifiers.
+void SyntaxChecker::check_import_list(TSNode import) const {
+  std::vector<Child> kids = children_of(import);
+  if (!kids.empty() && type_of(kids.back().node) == "," && !has_anonymous_child(import, "("))
+    src_.error(kids.back().node, "trailing comma not allowed without surrounding parentheses");
+  if (is_type(import, "import_statement")) return;
+  for (const Child& kid : kids) {
+    if (kid.field != "name") continue;
+    TSNode name = kid.node;
+    if (is_type(name, "aliased_import")) name = field_of(name, "name").value_or(name);
+    if (named_children_of(name).size() > 1) src_.error(name, "invalid syntax");
   }
 }
 

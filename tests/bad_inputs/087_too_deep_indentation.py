@@ -1,6 +1,6 @@
 # case: more than 100 levels of indentation (CPython's limit)
 # sig: a=float32[?], b=float32[?], TILE=16
-# expect: 109:397: TileSyntaxError: indentation
+# expect: 110:401: TileSyntaxError: indentation
 import cuda.tile as ct
 
 

@@ -69,6 +69,17 @@ Failure parse_failure(const std::string& text) {
   return {ErrorKind::Usage, "", {}};
 }
 
+// Parses `text` and reports whether it was accepted; anything but a CompileError fails.
+bool parses(const std::string& text) {
+  try {
+    ast::Module module = parse(text);
+    (void)print_ast(module);
+    return true;
+  } catch (const CompileError&) {
+    return false;
+  }
+}
+
 #define EXPECT_SYNTAX_ERROR(text, line_, col_, message_)                  \
   do {                                                                    \
     Failure f = parse_failure(text);                                      \
@@ -772,6 +783,8 @@ TEST(FrontendErrors, MissingColon) {
   EXPECT_SYNTAX_ERROR("for i in range(3)\n    pass\n", 1, 18, "expected ':'");
   EXPECT_SYNTAX_ERROR("while True\n    pass\n", 1, 11, "expected ':'");
   EXPECT_SYNTAX_ERROR("if x:\n    pass\nelse\n    pass\n", 3, 5, "expected ':'");
+  EXPECT_SYNTAX_ERROR("def k(a):\n    if a > 0\n        a = a * 2.0\n    f(a, index=(0,))\n", 2,
+                      13, "expected ':'");
 }
 
 TEST(FrontendErrors, Brackets) {
@@ -811,6 +824,18 @@ TEST(FrontendErrors, IndentationProblems) {
                       "inconsistent use of tabs and spaces in indentation");
   // Continuation lines are not statements and may be indented freely.
   EXPECT_EQ(parse("x = [1,\n        2]\ny = 1 + \\\n      2\n").body.size(), 2u);
+}
+
+TEST(FrontendErrors, IndentationDepthLimit) {
+  // CPython keeps 100 indentation levels, module level included.
+  auto nested = [](int levels) {
+    std::string text = "def f(x):\n";
+    for (int i = 1; i < levels; ++i)
+      text += std::string(size_t(i) * 2, ' ') + "if x:\n";
+    return text + std::string(size_t(levels) * 2, ' ') + "pass\n";
+  };
+  EXPECT_TRUE(parses(nested(99)));
+  EXPECT_SYNTAX_ERROR(nested(100), 101, 201, "too many levels of indentation");
 }
 
 TEST(FrontendErrors, KeywordsAreNotNames) {
@@ -905,6 +930,8 @@ TEST(FrontendErrors, WhatTreeSitterAcceptsButPythonDoesNot) {
                       "cannot use starred expression here");
   EXPECT_SYNTAX_ERROR("x = '\\N'\n", 1, 5, "(unicode error) malformed \\N character escape");
   EXPECT_SYNTAX_ERROR("@dec\n  def f(): pass\n", 2, 3, "unexpected indent");
+  EXPECT_SYNTAX_ERROR("del a, (b, 1)\n", 1, 12, "cannot delete literal");
+  EXPECT_SYNTAX_ERROR("del f()\n", 1, 5, "cannot delete function call");
   // ... and what they accept that Python accepts too.
   ast::Module ok = parse(
       "if (n := 10) > 5: pass\n"
@@ -983,17 +1010,6 @@ TEST(FrontendErrors, ErrorsCarryTheFile) {
 }
 
 // ---- robustness ---------------------------------------------------------------------------
-
-// Parses `text` and reports whether it was accepted; anything but a CompileError fails.
-bool parses(const std::string& text) {
-  try {
-    ast::Module module = parse(text);
-    (void)print_ast(module);
-    return true;
-  } catch (const CompileError&) {
-    return false;
-  }
-}
 
 TEST(FrontendRobustness, RandomBytesNeverCrash) {
   std::mt19937 rng(1234);
