@@ -398,6 +398,21 @@ class BodyEmitter {
     }
   }
 
+  // The regions of a loop (a while's condition, then its body) up to the closing brace; the
+  // loop's results are its carried variables afterwards.
+  void loop_body(const Op& op, const LoopVars& lv, const std::vector<const ir::Block*>& regions,
+                 const std::vector<ValueId>& old_values, int depth) {
+    loops_.push_back(lv);
+    region_owner_.push_back(lv.vars);
+    plan_direct_assignments(*regions.back(), lv.vars, old_values);
+    for (const ir::Block* r : regions) block(*r, depth + 1);
+    region_owner_.pop_back();
+    loops_.pop_back();
+    line(depth, "}");
+    for (size_t k = 0; k < lv.vars.size(); ++k) exprs_[op.results[k]] = {lv.vars[k]};
+    last_comment_line_ = -1;
+  }
+
   std::string declare_carried(const Op& op, size_t operand, ValueId arg, int depth) {
     ValueId init = op.operands[operand];
     if (mutable_.count(init)) return expr(init).text;
@@ -435,15 +450,7 @@ class BodyEmitter {
         line(depth, fmt::format("for ({} {} = {}; {} < {}; {} += {}) {{", dtype_cpp_name(fn_.type(iv).dtype), ivn,
                                 expr(op.operands[0]).text, ivn, expr(op.operands[1]).text, ivn,
                                 expr(op.operands[2]).text));
-        loops_.push_back(lv);
-        region_owner_.push_back(lv.vars);
-        plan_direct_assignments(body, lv.vars, std::vector<ValueId>(body.args.begin() + 1, body.args.end()));
-        block(body, depth + 1);
-        region_owner_.pop_back();
-        loops_.pop_back();
-        line(depth, "}");
-        for (size_t k = 0; k < lv.vars.size(); ++k) exprs_[op.results[k]] = {lv.vars[k]};
-        last_comment_line_ = -1;
+        loop_body(op, lv, {&body}, std::vector<ValueId>(body.args.begin() + 1, body.args.end()), depth);
         return;
       }
       case OpKind::While: {
@@ -454,16 +461,7 @@ class BodyEmitter {
         for (int r = 0; r < 2; ++r)
           for (size_t k = 0; k < lv.vars.size(); ++k) exprs_[op.regions[r].args[k]] = {lv.vars[k]};
         line(depth, "while (true) {");
-        loops_.push_back(lv);
-        region_owner_.push_back(lv.vars);
-        plan_direct_assignments(op.regions[1], lv.vars, op.regions[1].args);
-        block(op.regions[0], depth + 1);
-        block(op.regions[1], depth + 1);
-        region_owner_.pop_back();
-        loops_.pop_back();
-        line(depth, "}");
-        for (size_t k = 0; k < lv.vars.size(); ++k) exprs_[op.results[k]] = {lv.vars[k]};
-        last_comment_line_ = -1;
+        loop_body(op, lv, {&op.regions[0], &op.regions[1]}, op.regions[1].args, depth);
         return;
       }
       case OpKind::If: {

@@ -507,30 +507,40 @@ Flow KernelLowering::exec_for(const ast::For& f, SourceRange range) {
   }
   env_[target->id] = make(Runtime{body.args[0]});
 
-  loops_.push_back({carried, true});
   blocks_.push_back(&body);
-  Flow flow = exec_body(f.body);
-  if (flow == Flow::Normal || flow == Flow::Return) {
-    if (flow == Flow::Normal) {
-      std::vector<ir::ValueId> yields;
-      for (size_t k = 0; k < carried.size(); ++k)
-        yields.push_back(yield_as(carried[k], env_.at(carried[k]), types[k], range, "has changed its type inside a loop"));
-      stmt_range_ = range;
-      emit(make_op(ir::OpKind::Yield, std::move(yields)), {});
-    }
-  }
+  loop_body(f.body, carried, types, /*is_for=*/true, range);
   blocks_.pop_back();
+  close_loop(std::move(op), before, carried, types, assigned, range);
+  return Flow::Normal;
+}
+
+void KernelLowering::loop_body(const ast::Body& body, const std::vector<std::string>& carried,
+                               const std::vector<ir::TileType>& types, bool is_for, SourceRange range) {
+  loops_.push_back({carried, is_for});
+  Flow flow = exec_body(body);
   loops_.pop_back();
+  if (flow != Flow::Normal) return;  // the body left by break/continue/return: nothing to yield
+  std::vector<ir::ValueId> yields;
+  for (size_t k = 0; k < carried.size(); ++k)
+    yields.push_back(yield_as(carried[k], env_.at(carried[k]), types[k], range, "has changed its type inside a loop"));
   stmt_range_ = range;
-  Env inside = env_;
+  emit(make_op(ir::OpKind::Yield, std::move(yields)), {});
+}
+
+void KernelLowering::close_loop(ir::Op op, const Env& before, const std::vector<std::string>& carried,
+                                const std::vector<ir::TileType>& types, const std::set<std::string>& assigned,
+                                SourceRange range) {
+  stmt_range_ = range;
+  Env inside = std::move(env_);
   env_ = before;
-  for (size_t k = 0; k < carried.size(); ++k) op.results.push_back(fn_.new_value(types[k], carried[k]));
-  for (size_t k = 0; k < carried.size(); ++k) env_[carried[k]] = make(Runtime{op.results[k]});
+  for (size_t k = 0; k < carried.size(); ++k) {
+    op.results.push_back(fn_.new_value(types[k], carried[k]));
+    env_[carried[k]] = make(Runtime{op.results[k]});
+  }
   for (const auto& n : assigned)
     if (inside.count(n) && !env_.count(n)) env_[n] = inside.at(n);
   finish_loop_scope(before, carried, assigned);
   blocks_.back()->ops.push_back(std::move(op));
-  return Flow::Normal;
 }
 
 Flow KernelLowering::exec_while(const ast::While& w, SourceRange range) {
@@ -562,28 +572,11 @@ Flow KernelLowering::exec_while(const ast::While& w, SourceRange range) {
       ir::ValueId c = constant ? this->constant(holds, DType::Bool) : to_runtime_as(cond, DType::Bool, w.cond->range);
       emit(make_op(ir::OpKind::Condition, {c}), {});
     } else {
-      loops_.push_back({carried, false});
-      Flow flow = exec_body(w.body);
-      loops_.pop_back();
-      if (flow == Flow::Normal) {
-        std::vector<ir::ValueId> yields;
-        for (size_t k = 0; k < carried.size(); ++k)
-          yields.push_back(yield_as(carried[k], env_.at(carried[k]), types[k], range, "has changed its type inside a loop"));
-        stmt_range_ = range;
-        emit(make_op(ir::OpKind::Yield, std::move(yields)), {});
-      }
+      loop_body(w.body, carried, types, /*is_for=*/false, range);
     }
     blocks_.pop_back();
   }
-  Env inside = env_;
-  env_ = before;
-  stmt_range_ = range;
-  for (size_t k = 0; k < carried.size(); ++k) op.results.push_back(fn_.new_value(types[k], carried[k]));
-  for (size_t k = 0; k < carried.size(); ++k) env_[carried[k]] = make(Runtime{op.results[k]});
-  for (const auto& n : assigned)
-    if (inside.count(n) && !env_.count(n)) env_[n] = inside.at(n);
-  finish_loop_scope(before, carried, assigned);
-  blocks_.back()->ops.push_back(std::move(op));
+  close_loop(std::move(op), before, carried, types, assigned, range);
   return Flow::Normal;
 }
 

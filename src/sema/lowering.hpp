@@ -88,6 +88,13 @@ class KernelLowering {
   Flow exec_for(const ast::For& f, SourceRange range);
   Flow exec_while(const ast::While& w, SourceRange range);
   std::vector<std::string> carried_names(const ast::Body& body, SourceRange range);
+  // Lowers a loop body into the current block, ending in a Yield of the carried values.
+  void loop_body(const ast::Body& body, const std::vector<std::string>& carried,
+                 const std::vector<ir::TileType>& types, bool is_for, SourceRange range);
+  // Appends the loop op; its results now stand for the carried names.
+  void close_loop(ir::Op op, const Env& before, const std::vector<std::string>& carried,
+                  const std::vector<ir::TileType>& types, const std::set<std::string>& assigned,
+                  SourceRange range);
   void finish_loop_scope(const Env& before, const std::vector<std::string>& carried,
                          const std::set<std::string>& assigned);
   ir::ValueId yield_as(const std::string& name, const Value& v, const ir::TileType& type,
