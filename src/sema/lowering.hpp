@@ -1,6 +1,7 @@
 // The private machinery of sema: one `KernelLowering` per specialization. Split over
-// lower_stmt.cpp (statements, control flow), lower_expr.cpp (expressions, operators,
-// promotion) and lower_builtins.cpp (the ct.* functions).
+// lower_stmt.cpp (statements, control flow, helpers, kernel entry), lower_expr.cpp (names,
+// attributes, subscripts, calls), lower_operators.cpp (operators, promotion, conversions) and
+// lower_builtins.cpp (the ct.* functions).
 #pragma once
 
 #include <functional>
