@@ -22,4 +22,5 @@
 #include "elementwise.cuh"
 #include "math.cuh"
 #include "broadcast.cuh"
+#include "reduce.cuh"
 #include "host.hpp"

@@ -8,6 +8,7 @@
 #include "emit/cuda_emitter.hpp"
 #include "frontend/ast_printer.hpp"
 #include "frontend/parser.hpp"
+#include "ir/passes/dce.hpp"
 #include "ir/printer.hpp"
 #include "ir/verifier.hpp"
 #include "sema/sema.hpp"
@@ -71,6 +72,8 @@ TranspileResult transpile(const std::string& path, const std::string& source,
       ir::Function fn = sema::specialize(*scope, sig);
       if (!names.insert(fn.spec_name).second)
         throw CompileError(ErrorKind::Usage, fmt::format("two specializations are named '{}'", fn.spec_name));
+      ir::verify(fn);
+      ir::eliminate_dead_code(fn);
       ir::verify(fn);
       functions.push_back(std::move(fn));
     }

@@ -344,6 +344,17 @@ class BodyEmitter {
       case OpKind::Reshape:
         if (fn_.type(r).is_scalar()) return {fmt::format("item({}, smem)", expr(op.operands[0]).text)};
         return {fmt::format("reshape<{}>({}, smem)", layout(r), expr(op.operands[0]).text)};
+      case OpKind::Reduce: {
+        static const std::map<ir::BinaryKind, const char*> kNames = {
+            {ir::BinaryKind::Add, "reduce_sum"}, {ir::BinaryKind::Mul, "reduce_prod"},
+            {ir::BinaryKind::Max, "reduce_max"}, {ir::BinaryKind::Min, "reduce_min"}};
+        std::string name = op.arg ? (op.binary == ir::BinaryKind::Max ? "argmax" : "argmin") : kNames.at(op.binary);
+        std::string targs = fmt::format("Axes<{}>", fmt::join(op.axes, ", "));
+        std::string dst = fn_.type(r).is_scalar() ? "void" : layout(r);
+        if (op.propagate_nan) targs += fmt::format(", {}, true", dst);
+        else if (dst != "void") targs += ", " + dst;
+        return {fmt::format("{}<{}>({}, smem)", name, targs, expr(op.operands[0]).text)};
+      }
       case OpKind::Arange:
         return {fmt::format("arange<{}, {}>({}, {})", layout(r), dtype_cpp_name(fn_.type(r).dtype),
                             expr(op.operands[0]).text, expr(op.operands[1]).text)};
@@ -514,7 +525,6 @@ class BodyEmitter {
     Expr e = expression(op);
     bool named = !fn_.values[r].name.empty() && !is_trivial(op);
     bool single_local_use = uses_[r] == 1 && use_block_[r] == def_block_[r];
-    if (is_pure(op) && uses_[r] == 0) return;  // dead
     if ((is_pure(op) && (is_trivial(op) || (!named && single_local_use))) || load_feeds_next_op(op)) {
       exprs_[r] = e;
       return;

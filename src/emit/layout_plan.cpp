@@ -20,6 +20,19 @@ void for_each_op(const ir::Block& block, const std::function<void(const ir::Op&)
   }
 }
 
+size_t align16(size_t bytes) { return (bytes + 15) / 16 * 16; }
+
+// Mirrors tile2cu::reduce_smem_bytes (runtime/tile2cu/reduce.cuh): the values (or run partials)
+// of the source, one per output, and one per warp; argmax/argmin carry an int32 index too.
+size_t reduce_scratch_bytes(const ir::Function& fn, const ir::Op& op, int threads) {
+  const ir::TileType& src = fn.type(op.operands[0]);
+  size_t value = static_cast<size_t>(dtype_bytes(src.dtype));
+  if (op.arg) value = value <= 4 ? 8 : 16;
+  size_t outputs = static_cast<size_t>(ir::shape_elements(fn.type(op.results[0]).shape));
+  return align16(static_cast<size_t>(ir::shape_elements(src.shape)) * value) + align16(outputs * value) +
+         align16(static_cast<size_t>(threads / 32) * value);
+}
+
 }  // namespace
 
 bool LayoutPlan::same_placement(const ir::Shape& a, const ir::Shape& b) const {
@@ -59,6 +72,7 @@ LayoutPlan plan_layouts(const ir::Function& fn) {
   }
 
   for_each_op(fn.body, [&](const ir::Op& op) {
+    if (op.kind == ir::OpKind::Reduce) plan.smem_bytes = std::max(plan.smem_bytes, reduce_scratch_bytes(fn, op, plan.threads));
     if (op.kind != ir::OpKind::Broadcast && op.kind != ir::OpKind::Reshape) return;
     const ir::TileType& src = fn.type(op.operands[0]);
     const ir::TileType& dst = fn.type(op.results[0]);

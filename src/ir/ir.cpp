@@ -36,6 +36,7 @@ const char* op_kind_name(OpKind k) {
     case OpKind::Broadcast: return "broadcast";
     case OpKind::Reshape: return "reshape";
     case OpKind::Arange: return "arange";
+    case OpKind::Reduce: return "reduce";
     case OpKind::Load: return "load";
     case OpKind::Store: return "store";
     case OpKind::For: return "for";

@@ -64,6 +64,7 @@ enum class OpKind {
   Broadcast,    // a scalar splats; otherwise same rank, dims of 1 stretch to the result shape
   Reshape,      // same elements, new shape (row-major)
   Arange,       // operands start, step (scalars of the result dtype)
+  Reduce,       // attr binary (add, mul, maximum, minimum) over attr axes; arg: the index instead
   Load,         // attr array param; operands: tile index (one per axis); attrs shape/order/padding
   Store,        // attr array param; operands: tile index..., value
   For,          // operands: lower, upper, step, inits...; region 0 args: iv, carried...
@@ -111,6 +112,8 @@ struct Op {
   Rounding rounding = Rounding::Default;
   bool flush_to_zero = false;
   bool propagate_nan = false;
+  bool arg = false;             // Reduce: argmax / argmin (int32 index of the winner)
+  std::vector<int> axes;        // Reduce: the source axes folded away
   PaddingMode padding = PaddingMode::Undetermined;
   Shape tile_shape;             // Load/Store: the tile shape in tile space
   std::vector<int> order;       // Load/Store: tile axis k walks array axis order[k]

@@ -66,6 +66,9 @@ class Printer {
       case OpKind::Binary: return fmt::format(" {}{}", binary_kind_name(op.binary), flags(op));
       case OpKind::Compare: return fmt::format(" {}", compare_kind_name(op.compare));
       case OpKind::Unary: return fmt::format(" {}{}", unary_kind_name(op.unary), flags(op));
+      case OpKind::Reduce:
+        return fmt::format(" {}{} axes=({}){}", op.arg ? "arg" : "", binary_kind_name(op.binary),
+                           fmt::join(op.axes, ", "), flags(op));
       case OpKind::Load: case OpKind::Store: {
         std::string s = fmt::format(" {} shape={}", fn_.arrays[op.param].name,
                                     shape_string(op.tile_shape));

@@ -90,6 +90,19 @@ class Verifier {
           expect(from[i] == to[i] || from[i] == 1, op, "dims must match or be 1");
         break;
       }
+      case OpKind::Reduce: {
+        const Shape& from = type(op.operands[0]).shape;
+        int64_t kept = shape_elements(from);
+        for (int a : op.axes) {
+          expect(a >= 0 && a < static_cast<int>(from.size()), op, "reduction axis out of range");
+          kept /= from[a];
+        }
+        expect(n == 1 && shape_elements(type(op.results[0]).shape) == kept, op,
+               "result must hold one element per kept index");
+        expect(op.arg ? type(op.results[0]).dtype == DType::Int32 : type(op.results[0]).dtype == type(op.operands[0]).dtype,
+               op, "reductions keep the dtype; argmax/argmin give int32");
+        break;
+      }
       case OpKind::Reshape:
         expect(shape_elements(type(op.operands[0]).shape) ==
                    shape_elements(type(op.results[0]).shape),

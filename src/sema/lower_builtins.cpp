@@ -72,7 +72,7 @@ bool is_power_of_two(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
 
 // cuTile functions that exist but belong to later work; calling one is a clear error.
 const std::set<std::string> kNotYet = {
-    "sum", "prod", "max", "min", "argmax", "argmin", "reduce", "cumsum", "cumprod", "scan",
+    "reduce", "cumsum", "cumprod", "scan",
     "permute", "transpose", "cat", "extract", "insert", "bitcast", "pack_to_bytes",
     "unpack_from_bytes", "gather", "scatter", "load_advanced_indexing", "store_advanced_indexing",
     "atomic_cas", "atomic_xchg", "atomic_add", "atomic_max", "atomic_min", "atomic_and",
@@ -452,6 +452,8 @@ Value KernelLowering::builtin_call(const std::string& name, CallArgs& args, Sour
                                               broadcast(to_runtime_as(y, *dt, b.range_of("y")), shape, range)});
       return make(Runtime{emit1(std::move(o), {*dt, shape})});
     }
+    if (op == "sum" || op == "prod" || op == "max" || op == "min" || op == "argmax" || op == "argmin")
+      return reduction(op, args, range);
     if (op == "reshape" || op == "expand_dims" || op == "broadcast_to") {
       Bound b(*this, op, args, {"x", op == "expand_dims" ? "axis" : "shape"}, {}, 2, range);
       CallArgs rest;
@@ -712,6 +714,71 @@ Value KernelLowering::builtin_call(const std::string& name, CallArgs& args, Sour
   if (fn == "print")
     error(ErrorKind::UnsupportedFeature, range, "print() is not supported yet by tile2cu");
   error(ErrorKind::UnsupportedFeature, range, fmt::format("{}() is not supported in device code", fn));
+}
+
+// ct.sum / prod / max / min / argmax / argmin (spec c.8): no widening, bool counts as int32.
+Value KernelLowering::reduction(const std::string& op, CallArgs& args, SourceRange range) {
+  bool is_arg = op == "argmax" || op == "argmin";
+  std::vector<std::string> keywords{"keepdims"};
+  if (op == "sum" || op == "prod") keywords.insert(keywords.end(), {"rounding_mode", "flush_to_zero"});
+  if (op == "max" || op == "min") keywords.insert(keywords.end(), {"flush_to_zero", "propagate_nan"});
+  if (is_arg) keywords.push_back("propagate_nan");
+  Bound b(*this, op, args, {"x", "axis"}, keywords, 1, range);
+  ir::ValueId x = to_runtime(b.at("x"), b.range_of("x"));
+  if (type_of(x).dtype == DType::Bool) x = convert(x, DType::Int32);
+  const ir::TileType t = type_of(x);
+  const int rank = static_cast<int>(t.shape.size());
+  bool keepdims = b.get("keepdims") && const_bool(*b.get("keepdims"), b.range_of("keepdims"), b.what("keepdims"));
+  for (const char* unsupported_option : {"rounding_mode", "flush_to_zero"}) {
+    const Value* v = b.get(unsupported_option);
+    bool set = v && !v->is<NoneValue>() && !(v->is<LooseBool>() && !v->as<LooseBool>()->value);
+    if (set)
+      error(ErrorKind::UnsupportedFeature, b.range_of(unsupported_option),
+            fmt::format("{}= on ct.{}() is not supported yet by tile2cu", unsupported_option, op));
+  }
+  bool propagate_nan = b.get("propagate_nan") &&
+                       const_bool(*b.get("propagate_nan"), b.range_of("propagate_nan"), b.what("propagate_nan"));
+  // Which axes fold away.
+  std::vector<int> axes;
+  const Value* axis = b.get("axis");
+  if (!axis || axis->is<NoneValue>()) {
+    for (int a = 0; a < rank; ++a) axes.push_back(a);
+  } else {
+    if (is_arg && axis->is<TupleValue>())
+      error(ErrorKind::Type, b.range_of("axis"), fmt::format("ct.{}() takes a single axis, not a tuple", op));
+    for (int64_t a : const_int_tuple(*axis, b.range_of("axis"), b.what("axis"))) {
+      int64_t norm = a < 0 ? a + rank : a;
+      if (norm < 0 || norm >= rank)
+        error(ErrorKind::Type, b.range_of("axis"), fmt::format("Axis {} is out of range for rank {}", a, rank));
+      if (std::find(axes.begin(), axes.end(), norm) != axes.end())
+        error(ErrorKind::Type, b.range_of("axis"), fmt::format("Repeated reduction axis {}", a));
+      axes.push_back(static_cast<int>(norm));
+    }
+    std::sort(axes.begin(), axes.end());
+  }
+  ir::Shape shape;
+  for (int d = 0; d < rank; ++d) {
+    bool reduced = std::find(axes.begin(), axes.end(), d) != axes.end();
+    if (!reduced) shape.push_back(t.shape[d]);
+    else if (keepdims) shape.push_back(1);
+  }
+  DType result = is_arg ? DType::Int32 : t.dtype;
+  if (axes.empty() || ir::shape_elements(t.shape) == ir::shape_elements(shape)) {
+    // Nothing to combine (a scalar, or only axes of extent 1): the value itself, or index 0.
+    ir::ValueId v = is_arg ? constant(static_cast<__int128>(0), DType::Int32) : x;
+    if (is_arg) return make(Runtime{broadcast(v, shape, range)});
+    if (shape == t.shape) return make(Runtime{v});
+    ir::Op r = make_op(ir::OpKind::Reshape, {v});
+    return make(Runtime{emit1(std::move(r), {result, shape})});
+  }
+  ir::Op o = make_op(ir::OpKind::Reduce, {x});
+  o.binary = op == "sum" ? ir::BinaryKind::Add
+           : op == "prod" ? ir::BinaryKind::Mul
+           : (op == "max" || op == "argmax") ? ir::BinaryKind::Max : ir::BinaryKind::Min;
+  o.arg = is_arg;
+  o.axes = axes;
+  o.propagate_nan = propagate_nan;
+  return make(Runtime{emit1(std::move(o), {result, shape})});
 }
 
 Value KernelLowering::method_call(const Value& self, const std::string& name, CallArgs& args, SourceRange range) {

@@ -76,6 +76,7 @@ class KernelLowering {
   ir::Shape tile_shape_arg(const Value& v, SourceRange range, const std::string& fn) const;
   Value builtin_call(const std::string& name, CallArgs& args, SourceRange range);
   Value method_call(const Value& self, const std::string& name, CallArgs& args, SourceRange range);
+  Value reduction(const std::string& op, CallArgs& args, SourceRange range);
 
   // Statements (lower_stmt.cpp)
   Flow exec_body(const ast::Body& body);

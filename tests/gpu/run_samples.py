@@ -840,8 +840,130 @@ class UnaryMath(Sample):
         return lambda: [sum(ts) for ts in self.terms(x.float()).values()]
 
 
+class Softmax(Sample):
+    name, kernel, outputs = "softmax", "softmax", ("y",)
+
+    def cases(self, spec, quick):
+        tn = spec.const("TN")
+        shapes = [(1, 1), (3, tn), (100, tn - 1), (37, tn // 2 + 3)]
+        if not quick:
+            shapes += [(1000, max(1, tn // 3)), (513, tn)]
+        return [{"label": fmt_shape(s), "shape": s} for s in shapes]
+
+    def bench_case(self, spec):
+        tn = spec.const("TN")
+        return {"label": fmt_shape((32768, tn)), "shape": (32768, tn)}
+
+    def grid(self, spec, case, args):
+        return (case["shape"][0],)
+
+    def build(self, spec, case, ctx):
+        m, n = case["shape"]
+        return {"x": ctx.randn((m, n), spec.dtype("x"), scale=3.0),
+                "y": ctx.out("y", (m, n), spec.dtype("y"))}
+
+    def reference(self, spec, case, args):
+        ref = torch.softmax(args["x"].double(), dim=1)
+        return {"y": {"ref": ref, "slack": 64 * F32_ULP * ref}}
+
+    def torch_fn(self, spec, args):
+        x, y = args["x"], args["y"]
+        return lambda: torch.softmax(x, dim=1)
+
+
+class RmsNorm(Sample):
+    name, kernel, outputs = "rms_norm", "rms_norm", ("y",)
+
+    def cases(self, spec, quick):
+        tn = spec.const("TN")
+        shapes = [(1, 1), (3, tn), (100, tn - 1), (37, tn // 2 + 3)]
+        if not quick:
+            shapes += [(1000, max(1, tn // 3))]
+        return [{"label": fmt_shape(s), "shape": s} for s in shapes]
+
+    def bench_case(self, spec):
+        tn = spec.const("TN")
+        return {"label": fmt_shape((32768, tn)), "shape": (32768, tn)}
+
+    def grid(self, spec, case, args):
+        return (case["shape"][0],)
+
+    def build(self, spec, case, ctx):
+        m, n = case["shape"]
+        return {"x": ctx.randn((m, n), spec.dtype("x")), "w": ctx.randn((n,), spec.dtype("w")),
+                "y": ctx.out("y", (m, n), spec.dtype("y")), "eps": ctx.uniform(1e-6, 1e-4)}
+
+    def reference(self, spec, case, args):
+        x, w = args["x"].double(), args["w"].double()
+        eps = f32(args["eps"])
+        scale = torch.rsqrt((x * x).mean(dim=1, keepdim=True) + eps)
+        ref = x * scale * w[None, :]
+        return {"y": {"ref": ref, "slack": 64 * F32_ULP * ref.abs()}}
+
+    def torch_fn(self, spec, args):
+        x, w, eps = args["x"], args["w"], args["eps"]
+        n = x.shape[1]
+        return lambda: torch.nn.functional.rms_norm(x, (n,), w, eps)
+
+
+class RowStats(Sample):
+    name, kernel = "row_stats", "row_stats"
+    outputs = ("total", "top1", "col_min", "row_max")
+
+    def cases(self, spec, quick):
+        tm, tn = spec.const("TM"), spec.const("TN")
+        shapes = [(1, 1), (tm, tn), (3 * tm + 1, tn - 3), (5 * tm - 1, tn // 2 + 1)]
+        if not quick:
+            shapes += [(1000, tn)]
+        return [{"label": fmt_shape(s), "shape": s} for s in shapes]
+
+    def bench_case(self, spec):
+        return {"label": fmt_shape((1 << 16, spec.const("TN"))), "shape": (1 << 16, spec.const("TN"))}
+
+    def blocks(self, spec, case):
+        return cdiv(case["shape"][0], spec.const("TM"))
+
+    def grid(self, spec, case, args):
+        return (self.blocks(spec, case),)
+
+    def build(self, spec, case, ctx):
+        m, n = case["shape"]
+        b, tm, tn = self.blocks(spec, case), spec.const("TM"), spec.const("TN")
+        dt = spec.dtype("x")
+        x = ctx.randn((m, n), dt) if dt in FLOAT_DTYPES else ctx.randint(-50, 50, (m, n), dt)
+        return {"x": x,
+                "total": ctx.out("total", (b,), spec.dtype("total")),
+                "top1": ctx.out("top1", (b * tm, 1), spec.dtype("top1")),
+                "col_min": ctx.out("col_min", (b, tn), spec.dtype("col_min")),
+                "row_max": ctx.out("row_max", (b * tm,), spec.dtype("row_max"))}
+
+    def reference(self, spec, case, args):
+        tm, tn = spec.const("TM"), spec.const("TN")
+        b = self.blocks(spec, case)
+        x = args["x"]
+        m, n = x.shape
+        padded = torch.zeros((b * tm, tn), dtype=torch.float64 if x.is_floating_point() else torch.int64,
+                             device=x.device)
+        padded[:m, :n] = x.double() if x.is_floating_point() else x.long()
+        blocks = padded.reshape(b, tm, tn)
+        total = blocks.sum(dim=(1, 2))
+        ref = {"top1": padded.argmax(dim=1, keepdim=True),
+               "col_min": blocks.min(dim=1).values,
+               "row_max": padded.max(dim=1).values}
+        if x.is_floating_point():
+            ref["total"] = {"ref": total, "slack": 64 * F32_ULP * blocks.abs().sum(dim=(1, 2))}
+        else:
+            ref["total"] = total
+        return ref
+
+    def torch_fn(self, spec, args):
+        x = args["x"]
+        return lambda: (x.sum(), x.argmax(dim=1), x.min(dim=0), x.max(dim=1))
+
+
 SAMPLES = {s.name: s for s in (VectorAdd(), RowBiasScale(), FusedExpMulAdd(), Gelu(), PadProbe(),
-                               IntSemantics(), BatchedAffine(), TileWalk(), UnaryMath())}
+                               IntSemantics(), BatchedAffine(), TileWalk(), UnaryMath(), Softmax(),
+                               RmsNorm(), RowStats())}
 
 
 # ================================================================================================

@@ -1,0 +1,296 @@
+// tile2cu/reduce.cuh: reductions of a tile over some of its axes (ct.sum, ct.max, ct.argmax, ...).
+//
+//   reduce_sum<Axes<1>, Layout_32x1>(x, smem)   // (32, 64) -> (32, 1) or (32,): a tile
+//   reduce_max<Axes<0, 1>>(x, smem)            // every axis: a scalar, in every thread
+//
+// Three steps, all threads taking part:
+//  1. Each thread combines what it can in registers: when the reduced axes are the trailing
+//     ones, the Vec elements of a run belong to one output, so a run becomes one partial.
+//     The partials (or, for other axes, the elements) go to shared memory.
+//  2. Each output gets G = Threads / outputs consecutive threads (1 when there are more outputs
+//     than threads); each folds a strided share of the output's partials, and the group combines
+//     with cub::WarpReduce (in two levels when a group spans several warps).
+//  3. The results are read back in the destination tile's layout.
+// Like cuTile, there is no widening: a bf16 sum accumulates in bf16.
+#pragma once
+
+#include <cub/warp/warp_reduce.cuh>
+
+#include <climits>
+#include <cuda/std/limits>
+#include <type_traits>
+
+#include "broadcast.cuh"
+#include "elementwise.cuh"
+
+namespace tile2cu {
+
+template <int... A>
+struct Axes {
+  static constexpr unsigned mask = (0u | ... | (1u << A));
+};
+
+// A value with the flat index (over the reduced axes) it came from: argmax / argmin.
+template <class T>
+struct Indexed {
+  T value;
+  int32_t index;
+};
+
+namespace detail {
+
+template <class T>
+TILE2CU_DEVICE T lowest() {
+  if constexpr (is_float_v<T>) return -infinity<T>();
+  else if constexpr (std::is_same_v<T, bool>) return false;
+  else return cuda::std::numeric_limits<T>::lowest();
+}
+template <class T>
+TILE2CU_DEVICE T highest() {
+  if constexpr (is_float_v<T>) return infinity<T>();
+  else if constexpr (std::is_same_v<T, bool>) return true;
+  else return cuda::std::numeric_limits<T>::max();
+}
+
+}  // namespace detail
+
+// Combiners: an identity and an associative, commutative combine.
+struct SumOp {
+  template <class T> TILE2CU_DEVICE static T identity() { return convert<T>(0); }
+  template <class T> TILE2CU_DEVICE static T combine(T a, T b) { return add(a, b); }
+};
+struct ProdOp {
+  template <class T> TILE2CU_DEVICE static T identity() { return convert<T>(1); }
+  template <class T> TILE2CU_DEVICE static T combine(T a, T b) { return mul(a, b); }
+};
+template <bool PropagateNan>
+struct MaxOp {
+  template <class T> TILE2CU_DEVICE static T identity() { return detail::lowest<T>(); }
+  template <class T> TILE2CU_DEVICE static T combine(T a, T b) {
+    if constexpr (PropagateNan) return maximum_nan(a, b);
+    else return maximum(a, b);
+  }
+};
+template <bool PropagateNan>
+struct MinOp {
+  template <class T> TILE2CU_DEVICE static T identity() { return detail::highest<T>(); }
+  template <class T> TILE2CU_DEVICE static T combine(T a, T b) {
+    if constexpr (PropagateNan) return minimum_nan(a, b);
+    else return minimum(a, b);
+  }
+};
+// Ties go to the smaller index. NaN loses, unless PropagateNan, when the first NaN wins.
+template <bool Greater, bool PropagateNan>
+struct ArgOp {
+  template <class V> TILE2CU_DEVICE static V identity() {
+    using T = decltype(V::value);
+    return V{Greater ? detail::lowest<T>() : detail::highest<T>(), INT32_MAX};
+  }
+  template <class V> TILE2CU_DEVICE static V combine(V a, V b) {
+    const bool a_nan = isnan(a.value), b_nan = isnan(b.value);
+    if (a_nan || b_nan) {
+      if (a_nan && b_nan) return a.index <= b.index ? a : b;
+      return (a_nan == PropagateNan) ? a : b;
+    }
+    if (equal(a.value, b.value)) return a.index <= b.index ? a : b;
+    return (Greater ? greater(a.value, b.value) : less(a.value, b.value)) ? a : b;
+  }
+};
+
+namespace detail {
+
+template <class Op> struct is_arg_op : std::false_type {};
+template <bool G, bool P> struct is_arg_op<ArgOp<G, P>> : std::true_type {};
+
+// What the reduction carries for element type T: T, or T with its index.
+template <class Op, class T>
+using reduced_t = std::conditional_t<is_arg_op<Op>::value, Indexed<T>, T>;
+
+template <class S, unsigned Mask>
+TILE2CU_HD constexpr int reduced_count() {
+  int n = 1;
+  for (int d = 0; d < S::rank; ++d)
+    if (Mask >> d & 1) n *= S::dim(d);
+  return n;
+}
+
+// True when the reduced axes are exactly the trailing ones: then a run of the layout (which
+// never crosses the last dim) feeds a single output.
+template <class S, unsigned Mask>
+TILE2CU_HD constexpr bool reduces_trailing_axes() {
+  bool seen_kept = false;
+  for (int d = S::rank - 1; d >= 0; --d) {
+    if (Mask >> d & 1) {
+      if (seen_kept) return false;
+    } else {
+      seen_kept = true;
+    }
+  }
+  return true;
+}
+
+// Splits flat element e of shape S into (output index over kept axes, index over reduced axes),
+// each row-major over its own axes.
+template <class S, unsigned Mask>
+TILE2CU_DEVICE void split_index(int e, int& kept, int& reduced) {
+  kept = 0;
+  reduced = 0;
+  int kept_scale = 1, reduced_scale = 1;
+#pragma unroll
+  for (int d = S::rank - 1; d >= 0; --d) {
+    const int c = (e >> log2i(S::stride(d))) & (S::dim(d) - 1);
+    if (Mask >> d & 1) {
+      reduced += c * reduced_scale;
+      reduced_scale *= S::dim(d);
+    } else {
+      kept += c * kept_scale;
+      kept_scale *= S::dim(d);
+    }
+  }
+}
+
+// The inverse of split_index.
+template <class S, unsigned Mask>
+TILE2CU_DEVICE int join_index(int kept, int reduced) {
+  int e = 0;
+#pragma unroll
+  for (int d = S::rank - 1; d >= 0; --d) {
+    const int n = S::dim(d);
+    int& from = (Mask >> d & 1) ? reduced : kept;
+    e += (from & (n - 1)) * S::stride(d);
+    from >>= log2i(n);
+  }
+  return e;
+}
+
+template <class Op>
+struct Combine {
+  template <class V>
+  TILE2CU_DEVICE V operator()(const V& a, const V& b) const { return Op::combine(a, b); }
+};
+
+TILE2CU_HD constexpr int align16(int bytes) { return (bytes + 15) / 16 * 16; }
+
+// Elements of a destination layout; void (a scalar result) has one.
+template <class L> struct elements_of { static constexpr int value = L::kElems; };
+template <> struct elements_of<void> { static constexpr int value = 1; };
+
+// Steps 1 and 2: leaves output o's value in out[o] for every o < Outputs.
+template <class Op, unsigned Mask, int Outputs, class T, class SrcL>
+TILE2CU_DEVICE void reduce_into(const Tile<T, SrcL>& src, reduced_t<Op, T>* buf, reduced_t<Op, T>* out,
+                                reduced_t<Op, T>* warp_results) {
+  using V = reduced_t<Op, T>;
+  using S = typename SrcL::shape;
+  constexpr int kThreads = SrcL::kThreads, kVec = SrcL::kVec;
+  constexpr int kCount = reduced_count<S, Mask>();  // values per output
+  constexpr bool kPerRun = reduces_trailing_axes<S, Mask>() && kCount % kVec == 0;
+  constexpr int kPerOutput = kPerRun ? kCount / kVec : kCount;  // entries of buf per output
+  const auto value_of = [&](int slot) -> V {
+    if constexpr (is_arg_op<Op>::value) {
+      int kept, reduced;
+      split_index<S, Mask>(SrcL::element(slot), kept, reduced);
+      return V{src.v[slot], reduced};
+    } else {
+      return src.v[slot];
+    }
+  };
+  // Step 1.
+#pragma unroll
+  for (int j = 0; j < SrcL::kRunsPerThread; ++j) {
+    const int s0 = j * kVec;
+    if (!SrcL::owns(s0)) continue;
+    if constexpr (kPerRun) {
+      V acc = value_of(s0);
+#pragma unroll
+      for (int i = 1; i < kVec; ++i) acc = Op::combine(acc, value_of(s0 + i));
+      buf[SrcL::element(s0) / kVec] = acc;
+    } else {
+#pragma unroll
+      for (int i = 0; i < kVec; ++i) buf[SrcL::element(s0 + i)] = value_of(s0 + i);
+    }
+  }
+  __syncthreads();
+  // Step 2.
+  constexpr int kGroup = Outputs >= kThreads ? 1 : kThreads / Outputs;
+  constexpr int kWarpGroup = kGroup < 32 ? kGroup : 32;
+  const int tid = int(threadIdx.x);
+  for (int o = tid / kGroup; o < Outputs; o += kThreads / kGroup) {
+    V acc = Op::template identity<V>();
+    for (int k = tid % kGroup; k < kPerOutput; k += kGroup)
+      acc = Op::combine(acc, buf[kPerRun ? o * kPerOutput + k : join_index<S, Mask>(o, k)]);
+    if constexpr (kGroup > 1) {
+      using WarpReduce = cub::WarpReduce<V, kWarpGroup>;
+      __shared__ typename WarpReduce::TempStorage temp[kThreads / kWarpGroup];
+      acc = WarpReduce(temp[tid / kWarpGroup]).Reduce(acc, Combine<Op>{});
+      if constexpr (kGroup > 32) {  // the group spans warps: combine their results
+        if (tid % 32 == 0) warp_results[tid / 32] = acc;
+        __syncthreads();
+        acc = warp_results[o * (kGroup / 32)];
+#pragma unroll
+        for (int w = 1; w < kGroup / 32; ++w) acc = Op::combine(acc, warp_results[o * (kGroup / 32) + w]);
+      }
+    }
+    if (tid % kGroup == 0) out[o] = acc;
+  }
+  __syncthreads();
+}
+
+template <class V>
+TILE2CU_DEVICE auto result_of(const V& v) {
+  if constexpr (std::is_class_v<V> && !std::is_same_v<V, __half> && !std::is_same_v<V, __nv_bfloat16>)
+    return v.index;
+  else
+    return v;
+}
+
+}  // namespace detail
+
+// Bytes of scratch a reduction needs; the generated code sizes its shared buffer with the same rule.
+template <class Op, class T, class SrcL, int Outputs>
+inline constexpr int reduce_smem_bytes =
+    detail::align16(SrcL::kElems * int(sizeof(detail::reduced_t<Op, T>))) +
+    detail::align16(Outputs * int(sizeof(detail::reduced_t<Op, T>))) +
+    detail::align16(SrcL::kThreads / 32 * int(sizeof(detail::reduced_t<Op, T>)));
+
+// Reduces the axes in Ax; DstL = void gives a scalar, else the tile of the kept axes.
+template <class Op, class Ax, class DstL = void, class T, class SrcL>
+TILE2CU_DEVICE auto reduce(const Tile<T, SrcL>& src, void* smem) {
+  using V = detail::reduced_t<Op, T>;
+  constexpr int kOutputs = detail::elements_of<DstL>::value;
+  static_assert(SrcL::kElems / detail::reduced_count<typename SrcL::shape, Ax::mask>() == kOutputs,
+                "reduce: the destination must hold one element per kept index");
+  char* bytes = static_cast<char*>(smem);
+  V* buf = reinterpret_cast<V*>(bytes);
+  V* out = reinterpret_cast<V*>(bytes + detail::align16(SrcL::kElems * int(sizeof(V))));
+  V* warp_results = reinterpret_cast<V*>(bytes + detail::align16(SrcL::kElems * int(sizeof(V))) +
+                                         detail::align16(kOutputs * int(sizeof(V))));
+  detail::reduce_into<Op, Ax::mask, kOutputs>(src, buf, out, warp_results);
+  using R = decltype(detail::result_of(out[0]));
+  if constexpr (std::is_void_v<DstL>) {
+    const R value = detail::result_of(out[0]);
+    __syncthreads();  // the buffer may be reused right after
+    return value;
+  } else {
+    Tile<R, DstL> dst;
+#pragma unroll
+    for (int s = 0; s < DstL::kSlots; ++s)
+      if (DstL::owns(s)) dst.v[s] = detail::result_of(out[DstL::element(s)]);
+    __syncthreads();
+    return dst;
+  }
+}
+
+template <class Ax, class DstL = void, class T, class L>
+TILE2CU_DEVICE auto reduce_sum(const Tile<T, L>& x, void* smem) { return reduce<SumOp, Ax, DstL>(x, smem); }
+template <class Ax, class DstL = void, class T, class L>
+TILE2CU_DEVICE auto reduce_prod(const Tile<T, L>& x, void* smem) { return reduce<ProdOp, Ax, DstL>(x, smem); }
+template <class Ax, class DstL = void, bool PropagateNan = false, class T, class L>
+TILE2CU_DEVICE auto reduce_max(const Tile<T, L>& x, void* smem) { return reduce<MaxOp<PropagateNan>, Ax, DstL>(x, smem); }
+template <class Ax, class DstL = void, bool PropagateNan = false, class T, class L>
+TILE2CU_DEVICE auto reduce_min(const Tile<T, L>& x, void* smem) { return reduce<MinOp<PropagateNan>, Ax, DstL>(x, smem); }
+template <class Ax, class DstL = void, bool PropagateNan = false, class T, class L>
+TILE2CU_DEVICE auto argmax(const Tile<T, L>& x, void* smem) { return reduce<ArgOp<true, PropagateNan>, Ax, DstL>(x, smem); }
+template <class Ax, class DstL = void, bool PropagateNan = false, class T, class L>
+TILE2CU_DEVICE auto argmin(const Tile<T, L>& x, void* smem) { return reduce<ArgOp<false, PropagateNan>, Ax, DstL>(x, smem); }
+
+}  // namespace tile2cu
