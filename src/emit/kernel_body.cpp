@@ -158,10 +158,14 @@ class BodyEmitter {
       used_names_.insert(base);
       return base;
     }
-    for (int i = 2;; ++i) {
+    // Names are never released, so every suffix below the last one handed out for this
+    // base is taken: start there (a long chain of `x = ...` stays linear, not quadratic).
+    int& next = next_suffix_[base];
+    for (int i = std::max(next, 2);; ++i) {
       std::string n = fmt::format("{}_{}", base, i);
       if (!used_names_.count(n)) {
         used_names_.insert(n);
+        next = i + 1;
         return n;
       }
     }
@@ -552,6 +556,7 @@ class BodyEmitter {
   std::set<ValueId> mutable_;
   std::map<ValueId, std::string> direct_assign_;
   std::set<std::string> used_names_;
+  std::map<std::string, int> next_suffix_;  // fresh_name: next suffix to try per base
   // The variables a Yield assigns: the innermost if's results or loop's carried values.
   std::vector<std::vector<std::string>> region_owner_;
   int last_comment_line_ = -1;

@@ -1,0 +1,2 @@
+"""Launch settings shared by the host code."""
+from shared import defaults  # noqa: F401
