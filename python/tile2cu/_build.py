@@ -67,16 +67,17 @@ def find_nvcc() -> Path:
 _identity_memo: dict[tuple, str] = {}
 
 
-def _file_identity(path: Path, content: bool) -> str:
-    """A cheap stand-in for a file's version: its content hash (memoized per path, size and
-    mtime) or, for big toolkits, just the path, size and mtime."""
+def _tool_identity(path: Path, how: str) -> str:
+    """A tool's version, asked once per process (per path, size and mtime): the tile2cu
+    binary's content hash (it is rebuilt often), nvcc's `--version` text."""
     st = path.stat()
-    memo_key = (str(path), st.st_size, st.st_mtime_ns, content)
+    memo_key = (str(path), st.st_size, st.st_mtime_ns, how)
     if memo_key not in _identity_memo:
-        if content:
+        if how == "content":
             _identity_memo[memo_key] = hashlib.sha256(path.read_bytes()).hexdigest()
         else:
-            _identity_memo[memo_key] = f"{os.path.realpath(path)}:{st.st_size}:{st.st_mtime_ns}"
+            r = subprocess.run([str(path), "--version"], capture_output=True, text=True)
+            _identity_memo[memo_key] = r.stdout.strip()
     return _identity_memo[memo_key]
 
 
@@ -112,12 +113,12 @@ def helper_modules(source_path: Path, source: bytes) -> list[Path]:
         folder = base
         for _ in range(max(level - 1, 0)):
             folder = folder.parent
-        rel = Path(*dotted.split(".")) if dotted else None
-        if rel is None:
-            continue
-        for candidate in (folder / rel.with_suffix(".py"), folder / rel / "__init__.py"):
-            if candidate.is_file() and candidate.resolve() != source_path.resolve():
-                found.append(candidate.resolve())
+        parts = dotted.split(".") if dotted else []
+        for k in range(1, len(parts) + 1):   # importing a.b.c runs a/__init__.py and a/b/...
+            rel = Path(*parts[:k])
+            for candidate in (folder / rel.with_suffix(".py"), folder / rel / "__init__.py"):
+                if candidate.is_file() and candidate.resolve() != source_path.resolve():
+                    found.append(candidate.resolve())
     return sorted(set(found))
 
 
@@ -152,7 +153,7 @@ def build(source_path: Path, kernel_name: str, spec_name: str, signature: str,
     digest, _ = source_digest(source_path)
     nvcc = find_nvcc()
     key_text = json.dumps([CACHE_FORMAT, digest, kernel_name, spec_name, signature, list(archs),
-                           _file_identity(tool, content=True), _file_identity(nvcc, content=False)])
+                           _tool_identity(tool, "content"), _tool_identity(nvcc, "version")])
     key = hashlib.sha256(key_text.encode()).hexdigest()[:32]
     root = cache_root()
     folder = root / key[:2] / key
@@ -178,6 +179,7 @@ def _build_locked(root, folder, key, tool, nvcc, source_path, kernel_name, spec_
         start = time.perf_counter()
         folder.parent.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(prefix=f".{key}.", dir=folder.parent))
+        os.chmod(tmp, 0o755)   # mkdtemp makes it private; a cache entry is readable like a file
         try:
             _transpile(tool, source_path, kernel_name, spec_name, signature, tmp / "gen")
             _compile(nvcc, tmp / "gen" / (source_path.stem + ".cu"), archs, tmp / "lib.so")
