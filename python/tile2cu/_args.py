@@ -21,13 +21,8 @@ class ArgError(Exception):
         self.kind = kind
 
 
-class ArrayArg:
-    """An array as the kernel will see it: dtype, shape and strides in elements, data pointer."""
-
-    __slots__ = ("dtype", "shape", "strides", "ptr")
-
-    def __init__(self, dtype, shape, strides, ptr):
-        self.dtype, self.shape, self.strides, self.ptr = dtype, tuple(shape), tuple(strides), ptr
+# An array reader returns (dtype, shape, strides in elements, data pointer): a plain tuple, as
+# this runs on every launch.
 
 
 def _contiguous_strides(shape):
@@ -53,15 +48,16 @@ def _torch_dtype(t):
     return dt
 
 
-def read_torch(t) -> ArrayArg:
+def read_torch(t):
     if not t.is_cuda:
         raise ArgError(TypeError, f"the tensor is on {t.device}, not on a CUDA device")
-    return ArrayArg(_torch_dtype(t), t.shape, t.stride(), t.data_ptr())
+    dt = _TORCH_DTYPES.get(t.dtype) or _torch_dtype(t)
+    return dt, t.shape, t.stride(), t.data_ptr()
 
 
 # ---- __cuda_array_interface__ (CuPy, Numba, ...) ------------------------------------------------
 
-def read_cai(obj) -> ArrayArg:
+def read_cai(obj):
     cai = obj.__cuda_array_interface__
     dt = _dtypes.from_typestr(cai["typestr"])
     if dt is None:
@@ -79,7 +75,7 @@ def read_cai(obj) -> ArrayArg:
                 raise ArgError(TypeError, f"stride of {s} bytes is not a whole number of "
                                           f"{dt.name} elements")
             strides.append(s // dt.itemsize)
-    return ArrayArg(dt, shape, strides, cai["data"][0] or 0)
+    return dt, shape, tuple(strides), cai["data"][0] or 0
 
 
 # ---- DLPack ------------------------------------------------------------------------------------
@@ -104,7 +100,7 @@ _capsule_pointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
 _DL_CUDA, _DL_CUDA_MANAGED = 2, 13
 
 
-def read_dlpack(obj) -> ArrayArg:
+def read_dlpack(obj):
     device = obj.__dlpack_device__() if hasattr(obj, "__dlpack_device__") else None
     if device is not None and device[0] not in (_DL_CUDA, _DL_CUDA_MANAGED):
         raise ArgError(TypeError, f"the array is not in CUDA memory (DLPack device type {device[0]})")
@@ -126,7 +122,7 @@ def read_dlpack(obj) -> ArrayArg:
     shape = tuple(t.shape[k] for k in range(t.ndim))
     strides = (tuple(t.strides[k] for k in range(t.ndim)) if t.strides
                else _contiguous_strides(shape))
-    return ArrayArg(dt, shape, strides, (t.data or 0) + t.byte_offset)
+    return dt, shape, strides, (t.data or 0) + t.byte_offset
 
 
 # ---- choosing a reader -------------------------------------------------------------------------

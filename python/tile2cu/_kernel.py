@@ -207,15 +207,21 @@ def _bind(k: kernel, args, bound: _Bound | None):
             continue
         kind, reader = _args.kind_of(value)
         if kind == ARRAY:
-            a = reader(value)
-            nd = len(a.shape)
-            facts = _array_facts(a, info, i)
-            key.append((a.dtype, nd) + facts)
-            flat.append(a.ptr)
-            flat.extend(a.shape)
-            flat.extend(a.strides)
+            try:
+                dtype, shape, strides, ptr = reader(value)
+            except ArgError as e:
+                raise ArgError(e.kind, f"{_where(i, info)}: {e}") from None
+            nd = len(shape)
+            if nd and info.array_annotation is None and dtype in SIGNATURE_NAME \
+                    and min(strides) >= 0:
+                key.append((dtype, nd, ptr % 16 == 0, strides[-1] == 1, ()))   # the usual case
+            else:
+                key.append((dtype, nd) + _array_facts(dtype, shape, strides, ptr, info, i))
+            flat.append(ptr)
+            flat.extend(shape)
+            flat.extend(strides)
             if bound is not None:
-                bound.constraints.append(_array_constraint(info, a, facts, i))
+                bound.constraints.append(_array_constraint(info, dtype, shape, key[-1][2:]))
                 bound.argtypes += [ctypes.c_void_p] + [ctypes.c_int64] * (2 * nd)
         elif kind == INT or kind == BOOL or kind == FLOAT:
             dtype = _scalar_dtype(kind, info, value, i)
@@ -257,19 +263,20 @@ def _scalar_dtype(kind, info, value, i):
     return dtype
 
 
-def _array_facts(a, info, i):
-    """(align16, contiguous, static dims) as the signature records them."""
-    if not a.shape:
+def _array_facts(dtype, shape, strides, ptr, info, i):
+    """(align16, contiguous, static dims) as the signature records them, or the reason the
+    array cannot be passed."""
+    if not shape:
         raise ArgError(_errors.TileUnsupportedFeatureError,
                        f"{_where(i, info)}: 0-d arrays are not supported by tile2cu yet")
-    if a.dtype not in SIGNATURE_NAME:
+    if dtype not in SIGNATURE_NAME:
         raise ArgError(_errors.TileUnsupportedFeatureError,
-                       f"{_where(i, info)}: arrays of {a.dtype.name} are not supported by "
+                       f"{_where(i, info)}: arrays of {dtype.name} are not supported by "
                        "tile2cu yet")
-    for s in a.strides:
+    for s in strides:
         if s < 0:
             raise ArgError(TypeError, f"{_where(i, info)}: negative strides are not supported "
-                                      f"(strides {a.strides})")
+                                      f"(strides {strides})")
     static = ()
     ann = info.array_annotation
     if ann is not None:
@@ -282,20 +289,20 @@ def _array_facts(a, info, i):
                            f"{_where(i, info)}: static_stride_dims are not supported by tile2cu "
                            "yet")
         for d in ann.static_shape_dims:
-            if not -len(a.shape) <= d < len(a.shape):
+            if not -len(shape) <= d < len(shape):
                 raise ArgError(TypeError, f"{_where(i, info)}: static_shape_dims names dim {d} "
-                                          f"of a rank-{len(a.shape)} array")
-        dims = {d % len(a.shape) for d in ann.static_shape_dims}
-        static = tuple(a.shape[d] if d in dims else None for d in range(len(a.shape)))
-    return (a.ptr % 16 == 0, a.strides[-1] == 1, static)
+                                          f"of a rank-{len(shape)} array")
+        dims = {d % len(shape) for d in ann.static_shape_dims}
+        static = tuple(shape[d] if d in dims else None for d in range(len(shape)))
+        if 0 in static:
+            raise ArgError(ValueError, f"{_where(i, info)}: a static dim cannot be 0")
+    return (ptr % 16 == 0, strides[-1] == 1, static)
 
 
-def _array_constraint(info, a, facts, i):
+def _array_constraint(info, dtype, shape, facts):
     aligned, contiguous, static = facts
-    dims = [str(d) if static and static[k] is not None else "?" for k, d in enumerate(a.shape)]
-    if static and any(static[k] == 0 for k in range(len(static)) if static[k] is not None):
-        raise ArgError(ValueError, f"{_where(i, info)}: a static dim cannot be 0")
-    text = f"{info.name}={SIGNATURE_NAME[a.dtype]}[{', '.join(dims)}]"
+    dims = [str(d) if static and static[k] is not None else "?" for k, d in enumerate(shape)]
+    text = f"{info.name}={SIGNATURE_NAME[dtype]}[{', '.join(dims)}]"
     return text + (" align16" if aligned else "") + (" contiguous" if contiguous else "")
 
 
@@ -333,6 +340,12 @@ _max_grid = None
 
 def _grid(grid):
     global _max_grid
+    if _max_grid is None:
+        _max_grid = _device.devices().max_grid
+    if type(grid) is tuple and len(grid) == 1:   # the common case, checked in one line
+        g = grid[0]
+        if type(g) is int and 0 < g <= MAX_GRID_DIM and g <= _max_grid[0]:
+            return g, 1, 1
     if type(grid) is not tuple:
         if isinstance(grid, int) and not isinstance(grid, bool):
             grid = (grid,)
@@ -349,8 +362,6 @@ def _grid(grid):
         gx, gy, gz = grid[0], grid[1], 1
     else:
         raise ValueError(f"grid must have 1 to 3 dimensions, got {n}")
-    if _max_grid is None:
-        _max_grid = _device.devices().max_grid
     for axis, (g, limit) in enumerate(zip((gx, gy, gz), _max_grid)):
         if type(g) is not int:
             if isinstance(g, bool) or not isinstance(g, int):
