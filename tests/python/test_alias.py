@@ -72,3 +72,15 @@ def test_script_errors_keep_their_traceback(tmp_path):
 def test_usage(tmp_path):
     r = run([], tmp_path)
     assert r.returncode == 2 and "python -m tile2cu run script.py" in r.stderr
+
+
+def test_cache_command(tmp_path):
+    cache = tmp_path / "kernels"
+    (cache / "ab").mkdir(parents=True)
+    env_run = dict(os.environ, TILE2CU_CACHE_DIR=str(cache), PYTHONPATH=str(REPO / "python"))
+    r = subprocess.run([sys.executable, "-m", "tile2cu", "cache"], env=env_run, capture_output=True,
+                       text=True, timeout=60)
+    assert r.returncode == 0 and r.stdout.strip() == str(cache)
+    r = subprocess.run([sys.executable, "-m", "tile2cu", "cache", "--clear"], env=env_run,
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0 and not cache.exists()
