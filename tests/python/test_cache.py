@@ -107,3 +107,22 @@ def test_unsupported_kernel_placements(cache_dir, monkeypatch, fake_array):
         specialize(kernels.make_nested(), (fake_array((4,)),))
     with pytest.raises(ct.TileSyntaxError, match="variadic"):
         specialize(ct.kernel(lambda *xs: None), ())
+
+
+def test_one_line_switch_is_understood_by_the_transpiler(tmp_path):
+    # A kernel file that imports tile2cu.cutile instead of cuda.tile transpiles the same way.
+    src = tmp_path / "switched.py"
+    src.write_text(textwrap.dedent("""
+        import tile2cu.cutile as ct
+        from tile2cu.cutile import Constant
+
+        @ct.kernel
+        def double(x, y, TILE: Constant[int]):
+            b = ct.bid(0)
+            ct.store(y, index=(b,), tile=ct.load(x, index=(b,), shape=(TILE,)) * 2)
+    """))
+    r = subprocess.run([str(_build.find_tool()), str(src), "--kernel", "double", "--sig",
+                        "x=float32[?], y=float32[?], TILE=128", "--emit=ir"],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert "load x shape=(128,)" in r.stdout
