@@ -104,8 +104,12 @@ _BY_DIAGNOSTIC_NAME = {
     "TileRecursionError": TileRecursionError,
 }
 
-_HEAD = re.compile(r"^(?P<file>.*?):(?P<line>\d+):(?P<col>\d+): error\[(?P<kind>\w+)\]: (?P<msg>.*)$",
-                   re.MULTILINE)
+# The transpiler names a kernel it cannot find (made at run time, not by a decorator or a
+# module-level `k = ct.kernel(f)`) with a usage error: for the launcher, an unsupported kernel.
+_BY_DIAGNOSTIC_NAME["UsageError"] = TileUnsupportedFeatureError
+
+_HEAD = re.compile(r"^(?:(?P<file>.*?):(?P<line>\d+):(?P<col>\d+): )?error\[(?P<kind>\w+)\]: "
+                   r"(?P<msg>.*)$", re.MULTILINE)
 
 
 def from_diagnostics(text: str, exit_code: int) -> TileError:
@@ -118,5 +122,5 @@ def from_diagnostics(text: str, exit_code: int) -> TileError:
             f"tile2cu exited with status {exit_code}", None,
             f"tile2cu exited with status {exit_code}:\n{text}")
     cls = _BY_DIAGNOSTIC_NAME.get(m.group("kind"), TileInternalError)
-    loc = Loc(m.group("file"), int(m.group("line")), int(m.group("col")))
+    loc = Loc(m.group("file"), int(m.group("line")), int(m.group("col"))) if m.group("line") else None
     return cls(m.group("msg"), loc, text)

@@ -13,6 +13,7 @@ import functools
 import hashlib
 import inspect
 import math
+import numbers
 import threading
 import types
 from pathlib import Path
@@ -158,6 +159,12 @@ class _Bound:
 
 def _const_key(value, where):
     t = type(value)
+    if t not in (bool, int, float, tuple) and not isinstance(value, bool):
+        # numpy and other numeric scalars stand for the Python number they hold
+        if isinstance(value, numbers.Integral):
+            value, t = int(value), int
+        elif isinstance(value, numbers.Real):
+            value, t = float(value), float
     if t is bool or t is int:
         return (t, value)
     if t is float:

@@ -124,3 +124,11 @@ def test_tile_functions_and_host_helpers():
     assert ct.function(host=True)(abs) is abs
     with pytest.raises(ct.TileUnsupportedFeatureError, match="exhaustive_search"):
         ct.tune.exhaustive_search([], 0, None, None, None)
+
+
+def test_kernel_not_found_by_the_transpiler():
+    from tile2cu._errors import from_diagnostics
+    e = from_diagnostics("error[UsageError]: no @ct.kernel function named 'k' in m.py "
+                         "(kernels found: a)\n", 2)
+    assert type(e) is ct.TileUnsupportedFeatureError and e.loc is None
+    assert "no @ct.kernel function named 'k'" in e.message

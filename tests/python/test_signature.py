@@ -123,3 +123,13 @@ def test_string_annotations_resolve():
     infos, variadic = parameter_infos(ns["f"])
     assert [i.constant for i in infos] == [False, True, False, False]
     assert infos[2].scalar_dtype is ct.int64 and variadic is None
+
+
+def test_numeric_constants_of_other_types(fake_array):
+    from fractions import Fraction
+    import decimal
+    # numbers.Real that is not Integral (numpy.float32, Fraction) stands for its float value
+    sig, _ = signature(kernels.copy, (fake_array((8,)), fake_array((8,)), Fraction(1, 4)))
+    assert sig.endswith("TILE=0.25")
+    with pytest.raises(ArgError, match="a Constant parameter takes"):
+        signature(kernels.copy, (fake_array((8,)), fake_array((8,)), decimal.Decimal(1)))
