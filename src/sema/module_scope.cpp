@@ -10,7 +10,8 @@ namespace {
 // Modules whose attributes a kernel may use. Anything else imported stays opaque and is an
 // error only when a kernel touches it.
 std::string canonical_module(const std::string& dotted) {
-  if (dotted == "cuda.tile") return "cuda.tile";
+  // tile2cu's Python launcher offers the same surface (`import tile2cu.cutile as ct`).
+  if (dotted == "cuda.tile" || dotted == "tile2cu.cutile") return "cuda.tile";
   if (dotted == "numpy") return "numpy";
   if (dotted == "torch") return "torch";
   if (dotted == "math") return "math";

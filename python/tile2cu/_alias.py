@@ -1,0 +1,83 @@
+"""Makes `import cuda.tile` (and `from cuda.tile import ...`, `import cuda.tile.tune`) resolve to
+tile2cu.cutile, for running unmodified cuTile scripts (`python -m tile2cu run script.py`).
+
+A meta path finder answers for `cuda.tile` and its submodules. `cuda` itself stays the real
+package where one is installed (cuda-python's `cuda.bindings`, `cuda.core` keep working); where
+none is, the finder provides an empty namespace package for it.
+"""
+
+from __future__ import annotations
+
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import sys
+import types
+
+from . import cutile
+
+_SUBMODULES = {"cuda.tile": cutile, "cuda.tile.tune": cutile.tune,
+               "cuda.tile.compilation": cutile.compilation}
+
+
+class _ExistingModuleLoader(importlib.abc.Loader):
+    def __init__(self, module):
+        self.module = module
+
+    def create_module(self, spec):
+        return self.module
+
+    def exec_module(self, module):
+        pass
+
+
+class _EmptyPackageLoader(importlib.abc.Loader):
+    def create_module(self, spec):
+        return None
+
+    def exec_module(self, module):
+        module.__path__ = []
+
+
+class CudaTileFinder(importlib.abc.MetaPathFinder):
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname in _SUBMODULES:
+            return importlib.machinery.ModuleSpec(fullname, _ExistingModuleLoader(_SUBMODULES[fullname]),
+                                                  is_package=fullname == "cuda.tile")
+        if fullname.startswith("cuda.tile."):
+            return None   # cuTile internals (cuda.tile._cext, ...): ModuleNotFoundError
+        if fullname == "cuda":
+            others = [f for f in sys.meta_path if f is not self]
+            for finder in others:
+                find = getattr(finder, "find_spec", None)
+                spec = find(fullname, path, target) if find else None
+                if spec is not None:
+                    return spec
+            return importlib.machinery.ModuleSpec("cuda", _EmptyPackageLoader(), is_package=True)
+        return None
+
+
+_finder = CudaTileFinder()
+
+
+def install() -> None:
+    """From now on `import cuda.tile` gives tile2cu.cutile. Modules already imported as the
+    real cuda.tile are replaced in sys.modules, so later imports see tile2cu."""
+    if _finder not in sys.meta_path:
+        sys.meta_path.insert(0, _finder)
+    for name in [n for n in sys.modules if n == "cuda.tile" or n.startswith("cuda.tile.")]:
+        del sys.modules[name]
+    cuda = sys.modules.get("cuda")
+    if isinstance(cuda, types.ModuleType):
+        cuda.tile = cutile
+
+
+def uninstall() -> None:
+    if _finder in sys.meta_path:
+        sys.meta_path.remove(_finder)
+    for name in list(_SUBMODULES):
+        if sys.modules.get(name) is _SUBMODULES[name]:
+            del sys.modules[name]
+    cuda = sys.modules.get("cuda")
+    if getattr(cuda, "tile", None) is cutile:
+        del cuda.tile

@@ -1,0 +1,131 @@
+"""Parameter annotations (`ct.Constant[int]`, `ct.ScalarInt64`, ...) and how the launcher reads
+them: each kernel parameter is a Constant (its value is compiled in), a 64-bit scalar, an array
+with annotation facts, or a plain run-time argument whose kind comes from the value passed."""
+
+from __future__ import annotations
+
+import inspect
+import typing
+from typing import Annotated
+
+from . import _dtypes
+
+
+class ConstantAnnotation:
+    """Metadata marking a parameter as a compile-time constant (inside `typing.Annotated`)."""
+
+    def __repr__(self) -> str:
+        return "ConstantAnnotation()"
+
+
+class ArrayAnnotation:
+    """Array facts chosen at launch: `static_shape_dims` become compile-time dims of the
+    signature; `index_dtype=ct.int64` asks for 64-bit shapes and strides."""
+
+    def __init__(self, *, static_shape_dims=(), static_stride_dims=(), index_dtype=None):
+        self.static_shape_dims = tuple(static_shape_dims)
+        self.static_stride_dims = tuple(static_stride_dims)
+        self.index_dtype = index_dtype
+
+    def __repr__(self) -> str:
+        return (f"ArrayAnnotation(static_shape_dims={self.static_shape_dims}, "
+                f"static_stride_dims={self.static_stride_dims}, index_dtype={self.index_dtype})")
+
+
+class ScalarAnnotation:
+    def __init__(self, dtype):
+        self.dtype = dtype
+
+    def __repr__(self) -> str:
+        return f"ScalarAnnotation({self.dtype!r})"
+
+
+class ListAnnotation:
+    def __init__(self, element=None):
+        self.element = element
+
+
+class Array:
+    """Type of array parameters in annotations (`x: ct.Array`); host code never builds one."""
+
+
+class Tile:
+    """Type of tiles in annotations; tiles exist only inside kernels."""
+
+
+class Scalar:
+    """Type of scalar parameters in annotations."""
+
+
+class TiledView:
+    """Type of tiled views in annotations; they exist only inside kernels."""
+
+
+class _ConstantMeta(type):
+    def __getitem__(cls, item):
+        return Annotated[item, ConstantAnnotation()]
+
+
+class Constant(metaclass=_ConstantMeta):
+    """`x: ct.Constant` or `x: ct.Constant[int]`: the argument's value is compiled into the
+    kernel (one specialization per distinct value)."""
+
+
+ScalarInt64 = Annotated[Scalar, ScalarAnnotation(_dtypes.int64)]
+IndexedWithInt64 = Annotated[Array, ArrayAnnotation(index_dtype=_dtypes.int64)]
+
+
+class ParamInfo:
+    """What a kernel parameter's annotation says about it."""
+
+    __slots__ = ("name", "constant", "scalar_dtype", "array_annotation", "list_annotation")
+
+    def __init__(self, name):
+        self.name = name
+        self.constant = False
+        self.scalar_dtype = None       # from ScalarAnnotation (ct.ScalarInt64)
+        self.array_annotation = None   # ArrayAnnotation
+        self.list_annotation = None    # ListAnnotation
+
+
+def _metadata(annotation):
+    """The Annotated metadata of `annotation`, also for ct.Constant itself."""
+    if annotation is Constant:
+        return (ConstantAnnotation(),)
+    if typing.get_origin(annotation) is Annotated:
+        return getattr(annotation, "__metadata__", ())
+    return ()
+
+
+def _resolve(annotation, globals_):
+    # `from __future__ import annotations` leaves strings; evaluate them like cuTile does
+    # (names the kernel's module defines). One that does not resolve is not a marker.
+    if isinstance(annotation, str):
+        try:
+            return eval(annotation, dict(globals_))  # noqa: S307 - the user's own module
+        except Exception:
+            return None
+    return annotation
+
+
+def parameter_infos(fn) -> tuple[list[ParamInfo], str | None]:
+    """Per parameter of `fn`, what its annotation says; and the name of a variadic parameter
+    (kernels cannot have them) or None."""
+    infos, variadic = [], None
+    for p in inspect.signature(fn).parameters.values():
+        if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+            variadic = variadic or p.name
+            continue
+        info = ParamInfo(p.name)
+        ann = _resolve(p.annotation, fn.__globals__) if p.annotation is not p.empty else None
+        for meta in _metadata(ann):
+            if isinstance(meta, ConstantAnnotation):
+                info.constant = True
+            elif isinstance(meta, ScalarAnnotation):
+                info.scalar_dtype = _dtypes.from_foreign(meta.dtype)
+            elif isinstance(meta, ArrayAnnotation):
+                info.array_annotation = meta
+            elif isinstance(meta, ListAnnotation):
+                info.list_annotation = meta
+        infos.append(info)
+    return infos, variadic

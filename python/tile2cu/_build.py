@@ -1,0 +1,236 @@
+"""From a kernel and a signature to a loaded shared library: transpile with the tile2cu tool,
+build with nvcc for the GPUs present, keep the result in a disk cache.
+
+Cache entries live in `$TILE2CU_CACHE_DIR` (default `~/.cache/tile2cu`), one folder per key:
+the key hashes the kernel's source file and the helper modules it imports from beside it, the
+signature, the target architectures, the tool binary's contents and the nvcc in use. A process
+builds an entry in a private temporary folder and renames it into place, holding a lock file so
+that two processes wanting the same entry build it once; a reader never sees half an entry.
+"""
+
+from __future__ import annotations
+
+import ast
+import ctypes
+import fcntl
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from . import _errors
+
+CACHE_FORMAT = 1
+_PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+# ---- tools -------------------------------------------------------------------------------------
+
+def find_tool() -> Path:
+    """The tile2cu binary: $TILE2CU_BIN, one shipped in the package (bin/), the build folder of
+    the checkout the package sits in, or PATH."""
+    env = os.environ.get("TILE2CU_BIN")
+    if env:
+        if not os.access(env, os.X_OK):
+            raise FileNotFoundError(f"TILE2CU_BIN={env} is not an executable file")
+        return Path(env)
+    for candidate in (_PACKAGE_DIR / "bin" / "tile2cu", _PACKAGE_DIR.parents[1] / "build" / "tile2cu"):
+        if os.access(candidate, os.X_OK):
+            return candidate
+    found = shutil.which("tile2cu")
+    if found:
+        return Path(found)
+    raise FileNotFoundError("cannot find the tile2cu binary: set TILE2CU_BIN, or build it "
+                            "(scripts/build.sh), or put it on PATH")
+
+
+def find_nvcc() -> Path:
+    env = os.environ.get("TILE2CU_NVCC")
+    if env:
+        return Path(env)
+    for home in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH")):
+        if home and os.access(Path(home) / "bin" / "nvcc", os.X_OK):
+            return Path(home) / "bin" / "nvcc"
+    found = shutil.which("nvcc")
+    if found:
+        return Path(found)
+    if os.access("/usr/local/cuda/bin/nvcc", os.X_OK):
+        return Path("/usr/local/cuda/bin/nvcc")
+    raise FileNotFoundError("cannot find nvcc: set TILE2CU_NVCC or CUDA_HOME, or put it on PATH")
+
+
+_identity_memo: dict[tuple, str] = {}
+
+
+def _tool_identity(path: Path, how: str) -> str:
+    """A tool's version, asked once per process (per path, size and mtime): the tile2cu
+    binary's content hash (it is rebuilt often), nvcc's `--version` text."""
+    st = path.stat()
+    memo_key = (str(path), st.st_size, st.st_mtime_ns, how)
+    if memo_key not in _identity_memo:
+        if how == "content":
+            _identity_memo[memo_key] = hashlib.sha256(path.read_bytes()).hexdigest()
+        else:
+            r = subprocess.run([str(path), "--version"], capture_output=True, text=True)
+            _identity_memo[memo_key] = r.stdout.strip()
+    return _identity_memo[memo_key]
+
+
+def cache_root() -> Path:
+    env = os.environ.get("TILE2CU_CACHE_DIR")
+    if env:
+        return Path(env)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "tile2cu"
+
+
+# ---- what the kernel's source is ---------------------------------------------------------------
+
+def helper_modules(source_path: Path, source: bytes) -> list[Path]:
+    """Python files the kernel's file imports from beside it (`import kernel_utils`,
+    `from .gelu import gelu_tanh`): helpers in them are inlined, so they are part of the key.
+    Library imports (cuda.tile, torch, math, ...) are not."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return []
+    base = source_path.parent
+    names = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names += [(0, a.name) for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            mod = node.module or ""
+            names.append((node.level, mod))
+            names += [(node.level, f"{mod}.{a.name}" if mod else a.name) for a in node.names]
+    found = []
+    for level, dotted in names:
+        folder = base
+        for _ in range(max(level - 1, 0)):
+            folder = folder.parent
+        parts = dotted.split(".") if dotted else []
+        for k in range(1, len(parts) + 1):   # importing a.b.c runs a/__init__.py and a/b/...
+            rel = Path(*parts[:k])
+            for candidate in (folder / rel.with_suffix(".py"), folder / rel / "__init__.py"):
+                if candidate.is_file() and candidate.resolve() != source_path.resolve():
+                    found.append(candidate.resolve())
+    return sorted(set(found))
+
+
+def source_digest(source_path: Path) -> tuple[str, bytes]:
+    source = source_path.read_bytes()
+    h = hashlib.sha256(source)
+    for helper in helper_modules(source_path, source):
+        h.update(b"\0" + str(helper.name).encode() + b"\0" + helper.read_bytes())
+    return h.hexdigest(), source
+
+
+# ---- building ----------------------------------------------------------------------------------
+
+class Built:
+    """A loaded specialization: its C entry point (see the generated .cuh) and its cache folder."""
+
+    def __init__(self, entry, folder: Path, cold_seconds: float | None):
+        self.entry = entry
+        self.folder = folder
+        self.cold_seconds = cold_seconds   # None when the disk cache had it
+
+
+_build_lock = threading.Lock()   # one build at a time per process; other processes: lock files
+
+
+def build(source_path: Path, kernel_name: str, spec_name: str, signature: str,
+          archs: tuple[str, ...], argtypes: list) -> Built:
+    """Returns the loaded entry `tile2cu_<spec_name>` for `signature`, building it if no cache
+    entry has it. Raises the cuTile error class the transpiler names for errors in the kernel,
+    TileCompilerExecutionError when nvcc fails, TileCompilerTimeoutError past the time limit."""
+    tool = find_tool()
+    digest, _ = source_digest(source_path)
+    nvcc = find_nvcc()
+    key_text = json.dumps([CACHE_FORMAT, digest, kernel_name, spec_name, signature, list(archs),
+                           _tool_identity(tool, "content"), _tool_identity(nvcc, "version")])
+    key = hashlib.sha256(key_text.encode()).hexdigest()[:32]
+    root = cache_root()
+    folder = root / key[:2] / key
+    cold = None
+    if not (folder / "meta.json").is_file():
+        with _build_lock:
+            cold = _build_locked(root, folder, key, tool, nvcc, source_path, kernel_name, spec_name,
+                                 signature, archs)
+    lib = ctypes.CDLL(str(folder / "lib.so"), mode=ctypes.RTLD_LOCAL)
+    entry = getattr(lib, f"tile2cu_{spec_name}")
+    entry.argtypes = argtypes
+    entry.restype = ctypes.c_int
+    return Built(entry, folder, cold)
+
+
+def _build_locked(root, folder, key, tool, nvcc, source_path, kernel_name, spec_name, signature,
+                  archs):
+    (root / "locks").mkdir(parents=True, exist_ok=True)
+    with open(root / "locks" / f"{key}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)   # another process building the same entry: wait for it
+        if (folder / "meta.json").is_file():
+            return None
+        start = time.perf_counter()
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{key}.", dir=folder.parent))
+        os.chmod(tmp, 0o755)   # mkdtemp makes it private; a cache entry is readable like a file
+        try:
+            _transpile(tool, source_path, kernel_name, spec_name, signature, tmp / "gen")
+            _compile(nvcc, tmp / "gen" / (source_path.stem + ".cu"), archs, tmp / "lib.so")
+            meta = {"kernel": kernel_name, "signature": signature, "spec": spec_name,
+                    "entry": f"tile2cu_{spec_name}", "source": str(source_path),
+                    "archs": list(archs), "tool": str(tool), "nvcc": str(nvcc),
+                    "seconds": round(time.perf_counter() - start, 3)}
+            (tmp / "meta.json").write_text(json.dumps(meta, indent=1) + "\n")
+            try:
+                os.rename(tmp, folder)   # atomic: readers see the whole entry or none
+            except OSError:
+                if not (folder / "meta.json").is_file():
+                    raise
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+        return time.perf_counter() - start
+
+
+def _run(cmd, timeout):
+    try:
+        return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        raise _errors.TileCompilerTimeoutError(
+            f"{Path(cmd[0]).name} did not finish in {timeout} s "
+            "(TILE2CU_COMPILE_TIMEOUT sets the limit)") from None
+
+
+def _timeout() -> float:
+    return float(os.environ.get("TILE2CU_COMPILE_TIMEOUT", "600"))
+
+
+def _transpile(tool, source_path, kernel_name, spec_name, signature, out_dir):
+    cmd = [str(tool), str(source_path), "--kernel", kernel_name,
+           "--sig", f"{spec_name} = {kernel_name}({signature})", "--vendor", str(out_dir)]
+    r = _run(cmd, _timeout())
+    if r.returncode != 0:
+        raise _errors.from_diagnostics(r.stderr, r.returncode)
+
+
+def _compile(nvcc, cu, archs, out):
+    cmd = [str(nvcc), "-std=c++17", "-O3", "-shared", "-Xcompiler", "-fPIC", "-I", str(cu.parent)]
+    for arch in archs:
+        cmd += ["-gencode", f"arch=compute_{arch[3:]},code={arch}"]
+    cmd += ["-o", str(out), str(cu)]
+    r = _run(cmd, _timeout())
+    if r.returncode != 0:
+        text = f"nvcc failed ({r.returncode}) on {cu.name}:\n{r.stdout}{r.stderr}"
+        raise _errors.TileCompilerExecutionError(f"nvcc failed with status {r.returncode}", None,
+                                                 text)
+
+
+def clear_cache() -> None:
+    shutil.rmtree(cache_root(), ignore_errors=True)
+

@@ -1,0 +1,433 @@
+"""`ct.kernel`, `ct.function` and `ct.launch`.
+
+A launch binds the arguments into a key (per parameter: the Constant's value, the scalar's
+dtype, the array's dtype, rank and the facts the signature records) and looks it up in the
+kernel's table of loaded specializations. A miss derives the signature text, builds (or finds
+in the disk cache) the shared library and adds it; a hit is one dict lookup and one ctypes call.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+import hashlib
+import inspect
+import math
+import numbers
+import threading
+import types
+from pathlib import Path
+
+from . import _annotations, _args, _build, _device, _errors
+from ._args import ARRAY, BOOL, FLOAT, INT, LIST, TUPLE, ArgError
+from ._dtypes import SIGNATURE_NAME, bool_, float32, int32, int64
+
+MAX_GRID_DIM = 2**24 - 1   # cuTile's limit on every grid dimension
+
+
+class ByTarget:
+    """A kernel option value per architecture: `ByTarget(sm_100=2, default=1)`."""
+
+    def __init__(self, *, default=None, **by_arch):
+        for k in by_arch:
+            if not (k.startswith("sm_") and k[3:].isdigit()):
+                raise ValueError(f"ByTarget: '{k}' is not an architecture name like sm_100")
+        self.default = default
+        self.by_arch = dict(by_arch)
+
+    def __repr__(self):
+        items = [f"{k}={v!r}" for k, v in self.by_arch.items()]
+        if self.default is not None:
+            items.append(f"default={self.default!r}")
+        return f"ByTarget({', '.join(items)})"
+
+
+def _check_option(name, value, ok, what):
+    values = list(value.by_arch.values()) + ([value.default] if value.default is not None else []) \
+        if isinstance(value, ByTarget) else [value]
+    for v in values:
+        if v is not None and not (isinstance(v, int) and ok(v)):
+            raise ValueError(f"{name} should be {what}, got {v!r}")
+
+
+class kernel:  # noqa: N801 - cuTile's name
+    """`@ct.kernel`, `@ct.kernel(occupancy=..., num_ctas=..., opt_level=..., num_worker_warps=...)`
+    or `ct.kernel(fn, ...)`. The options are hints; the transpiler reads them from the source."""
+
+    def __new__(cls, function=None, /, **options):
+        if function is None:
+            return lambda f: kernel(f, **options)
+        return super().__new__(cls)
+
+    def __init__(self, function=None, /, *, num_ctas=None, occupancy=None, opt_level=3,
+                 num_worker_warps=None):
+        if not isinstance(function, types.FunctionType):
+            raise TypeError("`kernel` decorator must be applied to a Python function")
+        _check_option("num_ctas", num_ctas, lambda v: 1 <= v <= 16 and v & (v - 1) == 0,
+                      "a power of 2 in [1, 16]")
+        _check_option("occupancy", occupancy, lambda v: 1 <= v <= 32, "in [1, 32]")
+        _check_option("opt_level", opt_level, lambda v: 0 <= v <= 3, "in [0, 3]")
+        _check_option("num_worker_warps", num_worker_warps, lambda v: v in (4, 8), "either 4 or 8")
+        self._options = dict(num_ctas=num_ctas, occupancy=occupancy, opt_level=opt_level,
+                             num_worker_warps=num_worker_warps)
+        self._pyfunc = function
+        functools.update_wrapper(self, function)
+        self._params, self._variadic = _annotations.parameter_infos(function)
+        self._specs: dict[tuple, _Spec] = {}
+        self._failures: dict[tuple, Exception] = {}
+        self._lock = threading.Lock()
+
+    def replace_hints(self, **hints):
+        return kernel(self._pyfunc, **{**self._options, **hints})
+
+    def __call__(self, *args, **kwargs):
+        raise TypeError("Tile kernels cannot be called directly. Use cuda.tile.launch() instead.")
+
+    def __repr__(self):
+        return f"<tile kernel {self._pyfunc.__qualname__}>"
+
+    # -- specializations ---------------------------------------------------------------------
+
+    def _specialize(self, key, bound):
+        """The specialization for `key` (cold path): derive the signature, build, load."""
+        with self._lock:
+            spec = self._specs.get(key)
+            if spec is not None:
+                return spec
+            if key in self._failures:   # the same error again, without re-running the tools
+                raise self._failures[key]
+            try:
+                spec = _Spec.create(self, bound)
+            except _errors.TileError as e:
+                self._failures[key] = e
+                raise
+            self._specs[key] = spec
+            return spec
+
+    def _source(self):
+        fn = self._pyfunc
+        if "<locals>" in fn.__qualname__:
+            raise _errors.TileUnsupportedFeatureError(
+                f"kernel '{fn.__qualname__}' is defined inside a function: tile2cu compiles "
+                "kernels defined at the top level of a module")
+        path = inspect.getsourcefile(fn)
+        if not path or not Path(path).is_file():
+            raise _errors.TileUnsupportedFeatureError(
+                f"kernel '{fn.__name__}' has no source file (defined in an interactive session or "
+                "by exec): tile2cu reads kernels from .py files")
+        return Path(path).resolve()
+
+    def _name_in_module(self):
+        """The name the transpiler knows this kernel by: the decorated function's, or the name a
+        functional-form `k = ct.kernel(f)` bound it to."""
+        g = self._pyfunc.__globals__
+        if g.get(self._pyfunc.__name__) is self:
+            return self._pyfunc.__name__
+        for name, value in g.items():
+            if value is self:
+                return name
+        return self._pyfunc.__name__
+
+
+def function(func=None, /, *, host=False, tile=True):
+    """`@ct.function`: marks a tile helper. Without host=True, calling it from host code is an
+    error (as in cuTile); the transpiler inlines it into kernels either way."""
+    def decorate(f):
+        if host:
+            return f
+
+        @functools.wraps(f)
+        def tile_only(*args, **kwargs):
+            raise RuntimeError(f"'{f.__name__}' is a tile function: it can only be called from "
+                               "tile code (a kernel or another tile function)")
+        tile_only.__tile_function__ = f
+        return tile_only
+    return decorate if func is None else decorate(func)
+
+
+# ---- binding arguments -------------------------------------------------------------------------
+
+class _Bound:
+    """What one launch's arguments say, for deriving a signature on a miss."""
+
+    __slots__ = ("constraints", "argtypes")
+
+    def __init__(self):
+        self.constraints = []   # "name=constraint" per parameter
+        self.argtypes = [ctypes.c_void_p, ctypes.c_uint, ctypes.c_uint, ctypes.c_uint]
+
+
+def _const_key(value, where):
+    t = type(value)
+    if t not in (bool, int, float, tuple) and not isinstance(value, bool):
+        # numpy and other numeric scalars stand for the Python number they hold
+        if isinstance(value, numbers.Integral):
+            value, t = int(value), int
+        elif isinstance(value, numbers.Real):
+            value, t = float(value), float
+    if t is bool or t is int:
+        return (t, value)
+    if t is float:
+        if not math.isfinite(value):
+            raise ArgError(_errors.TileUnsupportedFeatureError,
+                           f"{where}: the Constant {value} is not finite; tile2cu signatures "
+                           "take finite numbers")
+        return (t, value)
+    if t is tuple:
+        return (t, tuple(_const_key(v, where) for v in value))
+    raise ArgError(TypeError, f"{where}: a Constant parameter takes a bool, int, float or a "
+                              f"tuple of them, got {t.__name__}")
+
+
+def _const_literal(key):
+    t, v = key
+    if t is tuple:
+        items = [_const_literal(k) for k in v]
+        return f"({items[0]},)" if len(items) == 1 else f"({', '.join(items)})"
+    return repr(v)
+
+
+_SCALAR_CTYPES = {"bool": ctypes.c_bool, "int8": ctypes.c_int8, "int16": ctypes.c_int16,
+                  "int32": ctypes.c_int32, "int64": ctypes.c_int64, "uint8": ctypes.c_uint8,
+                  "uint16": ctypes.c_uint16, "uint32": ctypes.c_uint32,
+                  "uint64": ctypes.c_uint64, "float16": ctypes.c_float,
+                  "bfloat16": ctypes.c_float, "float32": ctypes.c_float,
+                  "float64": ctypes.c_double}
+
+
+def _bind(k: kernel, args, bound: _Bound | None):
+    """(key, flat C arguments) for `args`; fills `bound` (the signature) when given."""
+    params = k._params
+    if type(args) is not tuple:
+        if not isinstance(args, (tuple, list)):
+            raise TypeError(f"launch: kernel arguments must be a tuple, got {type(args).__name__}")
+        args = tuple(args)
+    if len(args) != len(params):
+        raise TypeError(f"Kernel expects {len(params)} arguments but {len(args)} were given")
+    key, flat = [], []
+    for i, (info, value) in enumerate(zip(params, args)):
+        if info.constant:
+            ck = _const_key(value, _where(i, info))
+            key.append(ck)
+            if bound is not None:
+                bound.constraints.append(f"{info.name}={_const_literal(ck)}")
+            continue
+        kind, reader = _args.kind_of(value)
+        if kind == ARRAY:
+            try:
+                dtype, shape, strides, ptr = reader(value)
+            except ArgError as e:
+                raise ArgError(e.kind, f"{_where(i, info)}: {e}") from None
+            nd = len(shape)
+            if nd and info.array_annotation is None and dtype in SIGNATURE_NAME \
+                    and min(strides) >= 0:
+                key.append((dtype, nd, ptr % 16 == 0, strides[-1] == 1, ()))   # the usual case
+            else:
+                key.append((dtype, nd) + _array_facts(dtype, shape, strides, ptr, info, i))
+            flat.append(ptr)
+            flat.extend(shape)
+            flat.extend(strides)
+            if bound is not None:
+                bound.constraints.append(_array_constraint(info, dtype, shape, key[-1][2:]))
+                bound.argtypes += [ctypes.c_void_p] + [ctypes.c_int64] * (2 * nd)
+        elif kind == INT or kind == BOOL or kind == FLOAT:
+            dtype = _scalar_dtype(kind, info, value, i)
+            key.append(dtype)
+            flat.append(value)
+            if bound is not None:
+                name = SIGNATURE_NAME[dtype]
+                bound.constraints.append(f"{info.name}={name}")
+                bound.argtypes.append(_SCALAR_CTYPES[name])
+        elif kind == LIST:
+            raise ArgError(_errors.TileUnsupportedFeatureError,
+                           f"{_where(i, info)}: lists of arrays as kernel arguments are not "
+                           "supported by tile2cu yet")
+        elif kind == TUPLE:
+            raise ArgError(_errors.TileUnsupportedFeatureError,
+                           f"{_where(i, info)}: tuple arguments are supported for Constant "
+                           "parameters only (annotate it ct.Constant)")
+        else:
+            what = "None" if value is None else f"an object of type {type(value).__name__}"
+            raise ArgError(TypeError, f"{_where(i, info)}: {what} is not an array (DLPack or "
+                                      "__cuda_array_interface__), bool, int or float")
+    return tuple(key), flat
+
+
+def _where(i, info):
+    return f"Invalid kernel argument #{i + 1} ({info.name})"
+
+
+def _scalar_dtype(kind, info, value, i):
+    if kind == BOOL:
+        return bool_
+    if kind == FLOAT:
+        return float32
+    dtype = info.scalar_dtype or int32
+    lo, hi = (-(2**63), 2**63 - 1) if dtype is int64 else (_args.INT32_MIN, _args.INT32_MAX)
+    if not lo <= value <= hi:
+        raise ArgError(ValueError, f"{_where(i, info)}: {value} does not fit in {dtype.name} "
+                                   "(annotate the parameter ct.ScalarInt64 for 64-bit integers)")
+    return dtype
+
+
+def _array_facts(dtype, shape, strides, ptr, info, i):
+    """(align16, contiguous, static dims) as the signature records them, or the reason the
+    array cannot be passed."""
+    if not shape:
+        raise ArgError(_errors.TileUnsupportedFeatureError,
+                       f"{_where(i, info)}: 0-d arrays are not supported by tile2cu yet")
+    if dtype not in SIGNATURE_NAME:
+        raise ArgError(_errors.TileUnsupportedFeatureError,
+                       f"{_where(i, info)}: arrays of {dtype.name} are not supported by "
+                       "tile2cu yet")
+    for s in strides:
+        if s < 0:
+            raise ArgError(TypeError, f"{_where(i, info)}: negative strides are not supported "
+                                      f"(strides {strides})")
+    static = ()
+    ann = info.array_annotation
+    if ann is not None:
+        if ann.index_dtype is not None and ann.index_dtype is not int32:
+            raise ArgError(_errors.TileUnsupportedFeatureError,
+                           f"{_where(i, info)}: 64-bit array indexing (IndexedWithInt64) is not "
+                           "supported by tile2cu yet")
+        if ann.static_stride_dims:
+            raise ArgError(_errors.TileUnsupportedFeatureError,
+                           f"{_where(i, info)}: static_stride_dims are not supported by tile2cu "
+                           "yet")
+        for d in ann.static_shape_dims:
+            if not -len(shape) <= d < len(shape):
+                raise ArgError(TypeError, f"{_where(i, info)}: static_shape_dims names dim {d} "
+                                          f"of a rank-{len(shape)} array")
+        dims = {d % len(shape) for d in ann.static_shape_dims}
+        static = tuple(shape[d] if d in dims else None for d in range(len(shape)))
+        if 0 in static:
+            raise ArgError(ValueError, f"{_where(i, info)}: a static dim cannot be 0")
+    return (ptr % 16 == 0, strides[-1] == 1, static)
+
+
+def _array_constraint(info, dtype, shape, facts):
+    aligned, contiguous, static = facts
+    dims = [str(d) if static and static[k] is not None else "?" for k, d in enumerate(shape)]
+    text = f"{info.name}={SIGNATURE_NAME[dtype]}[{', '.join(dims)}]"
+    return text + (" align16" if aligned else "") + (" contiguous" if contiguous else "")
+
+
+# ---- specializations ---------------------------------------------------------------------------
+
+class _Spec:
+    """One loaded specialization of a kernel."""
+
+    __slots__ = ("entry", "signature", "folder", "cold_seconds")
+
+    @classmethod
+    def create(cls, k: kernel, bound_args) -> "_Spec":
+        if k._variadic:
+            raise _errors.TileSyntaxError(
+                f"kernel '{k._pyfunc.__name__}' has a variadic parameter '{k._variadic}': kernel "
+                "parameters cannot be *args or **kwargs")
+        source = k._source()
+        bound = _Bound()
+        _bind(k, bound_args, bound)
+        signature = ", ".join(bound.constraints)
+        name = k._name_in_module()
+        spec_name = f"{name}_{hashlib.sha256(signature.encode()).hexdigest()[:10]}"
+        built = _build.build(source, name, spec_name, signature, _device.devices().archs,
+                             bound.argtypes)
+        self = cls()
+        self.entry, self.signature = built.entry, signature
+        self.folder, self.cold_seconds = built.folder, built.cold_seconds
+        return self
+
+
+# ---- launch ------------------------------------------------------------------------------------
+
+_max_grid = None
+
+
+def _grid(grid):
+    global _max_grid
+    if _max_grid is None:
+        _max_grid = _device.devices().max_grid
+    if type(grid) is tuple and len(grid) == 1:   # the common case, checked in one line
+        g = grid[0]
+        if type(g) is int and 0 < g <= MAX_GRID_DIM and g <= _max_grid[0]:
+            return g, 1, 1
+    if type(grid) is not tuple:
+        if isinstance(grid, int) and not isinstance(grid, bool):
+            grid = (grid,)
+        elif isinstance(grid, (tuple, list)):
+            grid = tuple(grid)
+        else:
+            raise TypeError(f"grid must be a tuple of 1 to 3 ints, got {type(grid).__name__}")
+    n = len(grid)
+    if n == 3:
+        gx, gy, gz = grid
+    elif n == 1:
+        gx, gy, gz = grid[0], 1, 1
+    elif n == 2:
+        gx, gy, gz = grid[0], grid[1], 1
+    else:
+        raise ValueError(f"grid must have 1 to 3 dimensions, got {n}")
+    for axis, (g, limit) in enumerate(zip((gx, gy, gz), _max_grid)):
+        if type(g) is not int:
+            if isinstance(g, bool) or not isinstance(g, int):
+                raise TypeError(f"grid dimension {axis} must be an int, got {type(g).__name__}")
+        if g < 1:
+            raise ValueError(f"grid dimension {axis} must be positive, got {g}")
+        if g > MAX_GRID_DIM:
+            raise ValueError(f"grid dimension {axis} is {g}, which exceeds 24-bit limit "
+                             f"({MAX_GRID_DIM})")
+        if g > limit:
+            raise ValueError(f"grid dimension {axis} is {g}, above the device's maximum {limit}")
+    return gx, gy, gz
+
+
+_CUDA_ERRORS = {1: "cudaErrorInvalidValue", 2: "cudaErrorMemoryAllocation",
+                9: "cudaErrorInvalidConfiguration", 98: "cudaErrorInvalidDeviceFunction",
+                100: "cudaErrorNoDevice", 101: "cudaErrorInvalidDevice",
+                209: "cudaErrorNoKernelImageForDevice", 400: "cudaErrorInvalidResourceHandle",
+                700: "cudaErrorIllegalAddress", 716: "cudaErrorMisalignedAddress",
+                719: "cudaErrorLaunchFailure", 900: "cudaErrorStreamCaptureUnsupported",
+                901: "cudaErrorStreamCaptureInvalidated"}
+
+
+def _launch_error(rc, k, args):
+    name = _CUDA_ERRORS.get(rc, f"CUDA error {rc}")
+    if rc == 1:
+        return ValueError(f"{name}: an array's shape or stride does not fit in int32, which "
+                          f"tile2cu's kernels index with ({k._pyfunc.__name__})")
+    if rc == 9:
+        return ValueError(f"{name}: the grid was rejected by the kernel's launcher")
+    return RuntimeError(f"launching {k._pyfunc.__name__} failed: {name}")
+
+
+def launch(stream, grid, kernel_, args, /, *, programmatic_dependent_launch=False):
+    """Queues `kernel_` on `stream` over `grid` with `args`, compiling its specialization for
+    these argument kinds on first use. No synchronization, no allocation: safe in CUDA graph
+    capture and across streams."""
+    if type(kernel_) is not kernel:
+        raise TypeError(f"launch expects a @ct.kernel, got {type(kernel_).__name__}")
+    if programmatic_dependent_launch:
+        raise _errors.TileUnsupportedFeatureError(
+            "programmatic_dependent_launch is not supported by tile2cu yet")
+    try:
+        gx, gy, gz = _grid(grid)
+        handle = _args.stream_handle(stream)
+        key, flat = _bind(kernel_, args, None)
+    except ArgError as e:
+        raise e.kind(str(e)) from None
+    spec = kernel_._specs.get(key)
+    if spec is None:
+        try:
+            spec = kernel_._specialize(key, args)
+        except ArgError as e:
+            raise e.kind(str(e)) from None
+    rc = spec.entry(handle, gx, gy, gz, *flat)
+    if rc:
+        raise _launch_error(rc, kernel_, args)
+
+
+def cdiv(a, b):
+    """Ceiling division, on the host as in tile code."""
+    return -(-a // b)

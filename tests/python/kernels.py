@@ -1,0 +1,37 @@
+"""Kernels the launcher tests compile (module level, as tile2cu needs)."""
+import cuda.tile as ct
+from cuda.tile import Constant
+
+ConstInt = ct.Constant[int]
+
+
+@ct.kernel
+def copy(x, y, TILE: Constant[int]):
+    b = ct.bid(0)
+    ct.store(y, index=(b,), tile=ct.load(x, index=(b,), shape=(TILE,)))
+
+
+@ct.kernel(occupancy=2)
+def axpy(x, y, alpha: float, TILE: ConstInt):
+    b = ct.bid(0)
+    t = ct.load(x, index=(b,), shape=(TILE,)) * alpha + ct.load(y, index=(b,), shape=(TILE,))
+    ct.store(y, index=(b,), tile=t.astype(y.dtype))
+
+
+@ct.kernel
+def everything(a, flag, count, wide: ct.ScalarInt64, ratio, SHAPE: ct.Constant, F: ConstInt):
+    pass
+
+
+@ct.kernel
+def bad_shapes(x, y, TILE: ConstInt):
+    b = ct.bid(0)
+    t = ct.load(x, index=(b,), shape=(TILE,)) + ct.load(y, index=(b,), shape=(2 * TILE,))
+    ct.store(y, index=(b,), tile=t)
+
+
+def make_nested():
+    @ct.kernel
+    def nested(x):
+        pass
+    return nested

@@ -1,0 +1,86 @@
+"""`python -m tile2cu run`: unmodified scripts see tile2cu.cutile as `cuda.tile`, including the
+submodules scripts import, while a real `cuda` package keeps working."""
+
+import os
+import subprocess
+import sys
+import textwrap
+
+from conftest import REPO
+
+SCRIPT = """
+import sys
+import cuda.tile as ct
+import cuda.tile
+from cuda.tile import Constant, kernel, launch
+import cuda.tile.tune
+from cuda.tile.compilation import export_kernel
+assert ct.__name__ == "tile2cu.cutile", ct.__name__
+assert cuda.tile is ct and Constant is ct.Constant and kernel is ct.kernel
+assert cuda.tile.tune.exhaustive_search
+try:
+    import cuda.tile._cext
+except ModuleNotFoundError:
+    pass
+else:
+    raise SystemExit("cuda.tile internals must not resolve")
+print("argv", sys.argv[1:], __name__)
+"""
+
+
+def run(args, cwd, extra_path=()):
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(REPO / "python"), *map(str, extra_path)])
+    return subprocess.run([sys.executable, "-m", "tile2cu", *args], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=60)
+
+
+def test_run_script(tmp_path):
+    (tmp_path / "script.py").write_text(SCRIPT)
+    r = run(["run", "script.py", "--flag", "1"], tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "argv ['--flag', '1'] __main__" in r.stdout
+
+
+def test_run_module(tmp_path):
+    (tmp_path / "mod_script.py").write_text(SCRIPT)
+    r = run(["run", "-m", "mod_script", "x"], tmp_path, [tmp_path])
+    assert r.returncode == 0, r.stderr
+    assert "argv ['x'] __main__" in r.stdout
+
+
+def test_real_cuda_package_still_imports(tmp_path):
+    pkg = tmp_path / "site" / "cuda" / "bindings"
+    pkg.mkdir(parents=True)
+    (pkg / "__init__.py").write_text("VALUE = 42\n")
+    (tmp_path / "script.py").write_text(SCRIPT + textwrap.dedent("""
+        import cuda.bindings
+        assert cuda.bindings.VALUE == 42 and cuda.tile is ct
+        print("bindings ok")
+    """))
+    r = run(["run", "script.py"], tmp_path, [tmp_path / "site"])
+    assert r.returncode == 0, r.stderr
+    assert "bindings ok" in r.stdout
+
+
+def test_script_errors_keep_their_traceback(tmp_path):
+    (tmp_path / "fails.py").write_text("import cuda.tile as ct\nraise ValueError('boom')\n")
+    r = run(["run", "fails.py"], tmp_path)
+    assert r.returncode == 1 and "ValueError: boom" in r.stderr and "fails.py" in r.stderr
+
+
+def test_usage(tmp_path):
+    r = run([], tmp_path)
+    assert r.returncode == 2 and "python -m tile2cu run script.py" in r.stderr
+
+
+def test_cache_command(tmp_path):
+    cache = tmp_path / "kernels"
+    (cache / "ab").mkdir(parents=True)
+    env_run = dict(os.environ, TILE2CU_CACHE_DIR=str(cache), PYTHONPATH=str(REPO / "python"))
+    r = subprocess.run([sys.executable, "-m", "tile2cu", "cache"], env=env_run, capture_output=True,
+                       text=True, timeout=60)
+    assert r.returncode == 0 and r.stdout.strip() == str(cache)
+    r = subprocess.run([sys.executable, "-m", "tile2cu", "cache", "--clear"], env=env_run,
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0 and not cache.exists()

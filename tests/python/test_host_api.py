@@ -1,0 +1,134 @@
+"""cuTile's host surface: decorator forms and option checks, grid and stream validation, the
+exception classes, tile-only functions."""
+
+import pytest
+
+import kernels
+import tile2cu.cutile as ct
+from tile2cu import _args, _kernel
+from tile2cu._args import ArgError
+
+
+def test_decorator_forms():
+    def f(x):
+        pass
+    assert isinstance(ct.kernel(f), ct.kernel)
+    assert isinstance(ct.kernel()(f), ct.kernel)
+    assert isinstance(ct.kernel(occupancy=2, num_ctas=ct.ByTarget(sm_100=2))(f), ct.kernel)
+    k = ct.kernel(f, occupancy=4)
+    assert k._pyfunc is f and k.replace_hints(occupancy=8)._options["occupancy"] == 8
+    assert kernels.copy.__name__ == "copy"
+
+
+@pytest.mark.parametrize("opts,text", [({"num_ctas": 3}, "num_ctas"), ({"occupancy": 33}, "occupancy"),
+                                       ({"opt_level": 4}, "opt_level"),
+                                       ({"num_worker_warps": 6}, "num_worker_warps"),
+                                       ({"num_ctas": ct.ByTarget(sm_100=5)}, "num_ctas")])
+def test_option_checks(opts, text):
+    with pytest.raises(ValueError, match=text):
+        ct.kernel(lambda x: None, **opts)
+
+
+def test_bad_decorations():
+    with pytest.raises(TypeError, match="Python function"):
+        ct.kernel(42)
+    with pytest.raises(ValueError, match="architecture name"):
+        ct.ByTarget(hopper=2)
+
+
+def test_kernels_are_not_called_directly():
+    with pytest.raises(TypeError, match="launch"):
+        kernels.copy(1, 2, 3)
+
+
+def test_launch_wants_a_kernel():
+    with pytest.raises(TypeError, match="@ct.kernel"):
+        ct.launch(0, (1,), lambda: None, ())
+
+
+@pytest.mark.parametrize("grid,kind,text", [
+    ((2**24,), ValueError, "exceeds 24-bit limit"),
+    ((0,), ValueError, "must be positive"),
+    ((1, 1, 1, 1), ValueError, "1 to 3 dimensions"),
+    ((1.5,), TypeError, "must be an int"),
+    ((1, 70000), ValueError, "device's maximum"),
+    ("8", TypeError, "tuple of 1 to 3 ints"),
+])
+def test_grid_validation(monkeypatch, grid, kind, text):
+    monkeypatch.setattr(_kernel, "_max_grid", (2**31 - 1, 65535, 65535))
+    with pytest.raises(kind, match=text):
+        _kernel._grid(grid)
+
+
+def test_grid_padding(monkeypatch):
+    monkeypatch.setattr(_kernel, "_max_grid", (2**31 - 1, 65535, 65535))
+    assert _kernel._grid((5,)) == (5, 1, 1)
+    assert _kernel._grid([5, 2]) == (5, 2, 1)
+    assert _kernel._grid(7) == (7, 1, 1)
+
+
+def test_streams():
+    class TorchLike:
+        cuda_stream = 0x1234
+
+    class CupyLike:
+        ptr = 0x5678
+
+    class NumbaLike:
+        class handle:  # noqa: N801 - like a ctypes c_void_p
+            value = 0x9ABC
+
+    class CoreLike:
+        def __cuda_stream__(self):
+            return (0, 0xDEF0)
+
+    assert _args.stream_handle(0) == 0
+    assert _args.stream_handle(TorchLike()) == 0x1234
+    assert _args.stream_handle(CupyLike()) == 0x5678
+    assert _args.stream_handle(NumbaLike()) == 0x9ABC
+    assert _args.stream_handle(CoreLike()) == 0xDEF0
+    with pytest.raises(ArgError, match="cannot use a str as a CUDA stream"):
+        _args.stream_handle("default")
+
+
+def test_launch_reports_argument_errors_with_cutile_classes(monkeypatch, fake_array):
+    monkeypatch.setattr(_kernel, "_max_grid", (2**31 - 1, 65535, 65535))
+    with pytest.raises(TypeError, match="Kernel expects 3 arguments but 1 were given"):
+        ct.launch(0, (1,), kernels.copy, (fake_array((8,)),))
+    with pytest.raises(ct.TileUnsupportedFeatureError, match="lists of arrays"):
+        ct.launch(0, (1,), kernels.copy, (fake_array((8,)), [fake_array((8,))], 4))
+
+
+def test_exception_classes():
+    assert issubclass(ct.TileTypeError, ct.TileError)
+    assert ct.TileTypeError.__name__ == "TypeCheckingError"
+    assert ct.TileSyntaxError.__name__ == "UnsupportedSyntaxError"
+    assert issubclass(ct.TileCompilerExecutionError, ct.TileInternalError)
+    from tile2cu._errors import from_diagnostics
+    text = ("k.py:7:12: error[TileValueError]: Integer constant 300 is out of range of int8\n"
+            "    c = t + 300\n            ^^^\n")
+    e = from_diagnostics(text, 1)
+    assert type(e) is ct.TileValueError and e.loc.line == 7 and e.loc.col == 12
+    assert e.message == "Integer constant 300 is out of range of int8" and str(e) == text.rstrip()
+
+
+def test_tile_functions_and_host_helpers():
+    with pytest.raises(RuntimeError, match="tile code"):
+        ct.load(None, index=(0,), shape=(4,))
+    assert ct.cdiv(10, 4) == 3 and ct.cdiv(8, 4) == 2
+    assert ct.PaddingMode.ZERO.name == "ZERO" and ct.MemoryOrder.ACQ_REL and ct.RoundingMode.RZ
+    assert ct.float16.bitwidth == 16 and ct.bool_.name == "bool_"
+    helper = ct.function(lambda v: v)
+    with pytest.raises(RuntimeError, match="tile function"):
+        helper(1)
+    assert ct.function(host=True)(abs) is abs
+    with pytest.raises(ct.TileUnsupportedFeatureError, match="exhaustive_search"):
+        ct.tune.exhaustive_search([], 0, None, None, None)
+
+
+def test_kernel_not_found_by_the_transpiler():
+    from tile2cu._errors import from_diagnostics
+    e = from_diagnostics("error[UsageError]: no @ct.kernel function named 'k' in m.py "
+                         "(kernels found: a)\n", 2)
+    assert type(e) is ct.TileUnsupportedFeatureError and e.loc is None
+    assert "no @ct.kernel function named 'k'" in e.message

@@ -1,0 +1,135 @@
+"""Signature derivation: what the launcher tells the transpiler for given arguments (spec a.3:
+arrays by dtype/rank/facts, Python scalars by cuTile's rules, Constants by value)."""
+
+import pytest
+
+import kernels
+import tile2cu.cutile as ct
+from tile2cu import _kernel
+from tile2cu._args import ArgError
+
+
+def signature(k, args):
+    bound = _kernel._Bound()
+    _kernel._bind(k, args, bound)
+    return ", ".join(bound.constraints), bound
+
+
+def test_arrays_constants(fake_array):
+    sig, bound = signature(kernels.copy, (fake_array((1000,)), fake_array((1000,)), 256))
+    assert sig == "x=float32[?] align16 contiguous, y=float32[?] align16 contiguous, TILE=256"
+    # stream, grid x/y/z, then per array: pointer, shape, stride
+    assert len(bound.argtypes) == 4 + 3 + 3
+
+
+@pytest.mark.parametrize("typestr,name", [("<f2", "float16"), ("<f8", "float64"), ("|i1", "int8"),
+                                          ("<i8", "int64"), ("|u1", "uint8"), ("|b1", "bool"),
+                                          ("<u4", "uint32")])
+def test_array_dtypes(fake_array, typestr, name):
+    sig, _ = signature(kernels.copy, (fake_array((4, 8), typestr), fake_array((3,)), 16))
+    assert sig.startswith(f"x={name}[?, ?] align16 contiguous, ")
+
+
+def test_facts_follow_pointer_and_strides(fake_array):
+    unaligned = fake_array((100,), ptr=0x7F0000000004)
+    strided = fake_array((10, 10), strides=(4, 40))          # a transposed view, bytes
+    sig, _ = signature(kernels.copy, (unaligned, strided, 64))
+    assert sig == "x=float32[?] contiguous, y=float32[?, ?] align16, TILE=64"
+
+
+def test_python_scalars_follow_cutile_rules(fake_array):
+    args = (fake_array((8,)), True, 7, 2**40, 0.5, (64, 128), 3)
+    sig, bound = signature(kernels.everything, args)
+    assert sig == ("a=float32[?] align16 contiguous, flag=bool, count=int32, wide=int64, "
+                   "ratio=float32, SHAPE=(64, 128), F=3")
+
+
+def test_constant_literals_are_exact(fake_array):
+    sig, _ = signature(kernels.everything, (fake_array((8,)), False, -5, 1, 1e-5, (0.1,), True))
+    assert sig.endswith("flag=bool, count=int32, wide=int64, ratio=float32, SHAPE=(0.1,), F=True")
+
+
+def test_constant_values_are_part_of_the_key(fake_array):
+    x, y = fake_array((8,)), fake_array((8,))
+    keys = {_kernel._bind(kernels.copy, (x, y, v), None)[0] for v in (1, 1.0, True, 2)}
+    assert len(keys) == 4   # 1, 1.0 and True compare equal in Python but compile differently
+
+
+def test_int_scalar_range(fake_array):
+    with pytest.raises(ArgError, match="does not fit in int32") as e:
+        signature(kernels.everything, (fake_array((8,)), True, 2**31, 1, 0.5, (1,), 1))
+    assert e.value.kind is ValueError
+
+
+@pytest.mark.parametrize("bad,kind,text", [
+    (None, TypeError, "None is not an array"),
+    ("text", TypeError, "object of type str"),
+    ([1, 2], ct.TileUnsupportedFeatureError, "lists of arrays"),
+    ((1, 2), ct.TileUnsupportedFeatureError, "tuple arguments"),
+])
+def test_bad_argument_kinds(fake_array, bad, kind, text):
+    with pytest.raises(ArgError, match=text) as e:
+        signature(kernels.copy, (fake_array((8,)), bad, 64))
+    assert e.value.kind is kind
+    assert "Invalid kernel argument #2 (y)" in str(e.value)
+
+
+def test_negative_and_fractional_strides(fake_array):
+    with pytest.raises(ArgError, match="negative strides"):
+        signature(kernels.copy, (fake_array((8,), strides=(-4,)), fake_array((8,)), 64))
+    with pytest.raises(ArgError, match="whole number"):
+        signature(kernels.copy, (fake_array((8,), strides=(6,)), fake_array((8,)), 64))
+
+
+def test_zero_d_and_unsupported_dtypes(fake_array):
+    with pytest.raises(ArgError, match="0-d arrays"):
+        signature(kernels.copy, (fake_array(()), fake_array((8,)), 64))
+    with pytest.raises(ArgError, match="unsupported array dtype"):
+        signature(kernels.copy, (fake_array((8,), "<c8"), fake_array((8,)), 64))
+
+
+def test_bad_constants(fake_array):
+    with pytest.raises(ArgError, match="a Constant parameter takes"):
+        signature(kernels.copy, (fake_array((8,)), fake_array((8,)), "64"))
+    with pytest.raises(ArgError, match="not finite"):
+        signature(kernels.copy, (fake_array((8,)), fake_array((8,)), float("inf")))
+
+
+def test_argument_count():
+    with pytest.raises(TypeError, match="Kernel expects 3 arguments but 2 were given"):
+        _kernel._bind(kernels.copy, (1, 2), None)
+
+
+def test_static_shape_dims_annotation(fake_array):
+    from typing import Annotated
+
+    @ct.kernel
+    def annotated(x: Annotated[ct.Array, ct.ArrayAnnotation(static_shape_dims=(1,))]):
+        pass
+
+    sig, _ = signature(annotated, (fake_array((5, 64)),))
+    assert sig == "x=float32[?, 64] align16 contiguous"
+    with pytest.raises(ArgError, match="64-bit array indexing"):
+        @ct.kernel
+        def wide(x: ct.IndexedWithInt64):
+            pass
+        signature(wide, (fake_array((5,)),))
+
+
+def test_string_annotations_resolve():
+    from tile2cu._annotations import parameter_infos
+    ns = {"ct": ct}
+    exec("def f(a, n: 'ct.Constant[int]', m: 'ct.ScalarInt64', z: 'undefined_name'): pass", ns)
+    infos, variadic = parameter_infos(ns["f"])
+    assert [i.constant for i in infos] == [False, True, False, False]
+    assert infos[2].scalar_dtype is ct.int64 and variadic is None
+
+
+def test_numeric_constants_of_other_types(fake_array):
+    from fractions import Fraction
+    import decimal
+    # numbers.Real that is not Integral (numpy.float32, Fraction) stands for its float value
+    sig, _ = signature(kernels.copy, (fake_array((8,)), fake_array((8,)), Fraction(1, 4)))
+    assert sig.endswith("TILE=0.25")
+    with pytest.raises(ArgError, match="a Constant parameter takes"):
+        signature(kernels.copy, (fake_array((8,)), fake_array((8,)), decimal.Decimal(1)))
