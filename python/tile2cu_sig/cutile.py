@@ -34,9 +34,11 @@ def _cc():
 
 
 def kernel_param_names(kernel) -> list:
-    """Parameter names of a @ct.kernel, in order (the kernel object hides its signature)."""
+    """Names of the parameters of a @ct.kernel that take a constraint, in order (*args and
+    **kwargs take none; cuTile itself rejects them). The kernel object hides its signature."""
     func = getattr(kernel, "_pyfunc", kernel)
-    return list(inspect.signature(func).parameters)
+    variadic = (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
+    return [n for n, p in inspect.signature(func).parameters.items() if p.kind not in variadic]
 
 
 def _array_constraint(a: Array, assumptions: str, shared_group: bool):
