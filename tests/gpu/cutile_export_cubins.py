@@ -6,7 +6,9 @@
 For each samples/X.sigs line `spec = kernel(...)`, the KernelSignature comes from
 python/tile2cu_sig with assumptions="fresh_arrays" (what tile2cu's signature says, plus what
 the arrays of tests/gpu satisfy and cuTile's own launch would assume of them: 16-byte aligned
-bases, no aliasing). `cuda.tile.compilation.export_kernel` writes OUTDIR/<spec>.cubin (and the
+bases, no aliasing), valid for every size the checks use. Where tests/gpu/cutile_launch_symbols.json
+records the signature cuTile's own launch derived on the GPU for a specialization's benchmark
+inputs, that signature is exported too (<spec>.launch.cubin): it is what the timing uses. `cuda.tile.compilation.export_kernel` writes OUTDIR/<spec>.cubin (and the
 Tile IR bytecode, <spec>.tileirbc), and
 OUTDIR/manifest.json records per spec the symbol, the thread count the cubin requires (read from
 the cubin), the parameters and the tool versions. tests/gpu/cutile_side_by_side.py launches them.
@@ -23,6 +25,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT / "tests" / "cutile_diff"), str(ROOT / "python")]
 import cutile_env  # noqa: E402
 
+LAUNCH_SYMBOLS = ROOT / "tests" / "gpu" / "cutile_launch_symbols.json"
 EIATTR_REQNTID = 0x10  # .nv.info attribute: the block size the kernel was compiled for
 EIFMT_SVAL = 0x04
 
@@ -58,11 +61,13 @@ def main(argv):
     ap.add_argument("outdir")
     ap.add_argument("--arch", default="sm_90")
     ap.add_argument("--venv", default=str(ROOT / "build" / "cutile-venv"))
+    ap.add_argument("--launch-symbols", default=str(LAUNCH_SYMBOLS),
+                    help="symbols cuTile's own launch derived on the GPU (default: %(default)s)")
     opts = ap.parse_args(argv)
     cutile_env.reexec_in_venv(Path(opts.venv), __file__, argv)
 
     import cuda.tile as ct
-    from cuda.tile.compilation import export_kernel
+    from cuda.tile.compilation import demangle_kernel_name, export_kernel
     from run_diff import load_module, sidecar_kernels
     from tile2cu_sig import format_signature, parse_sidecar
     from tile2cu_sig.cutile import kernel_param_names, to_kernel_signature
@@ -71,6 +76,9 @@ def main(argv):
     out.mkdir(parents=True, exist_ok=True)
     manifest = {"cuda_tile": ct.__version__, "tileiras": md.version("nvidia-cuda-tileiras"),
                 "arch": opts.arch, "assumptions": "fresh_arrays", "specs": {}}
+    launch = {}
+    if Path(opts.launch_symbols).exists():
+        launch = json.loads(Path(opts.launch_symbols).read_text())["bench_symbols"]
     failed = 0
     for py, sigs in sidecar_kernels(""):
         if py.parent != ROOT / "samples":
@@ -97,6 +105,17 @@ def main(argv):
                 "threads": threads, "params": names,
                 "signature": format_signature(sig)}
             print(f"ok   {sig.spec_name}: {ks.symbol} threads={threads}")
+            recorded = launch.get(sig.spec_name, {}).get("symbol", "")
+            if recorded.startswith(sig.kernel + "_K"):
+                # The very signature cuTile's launch derived on the GPU for the benchmark inputs.
+                name, lks = demangle_kernel_name(recorded)
+                lpath = out / f"{sig.spec_name}.launch.cubin"
+                export_kernel(kernel, [lks.with_symbol(recorded)], str(lpath), gpu_code=opts.arch,
+                              output_format="cubin")
+                manifest["specs"][sig.spec_name]["launch"] = {
+                    "case": launch[sig.spec_name]["case"], "symbol": recorded,
+                    "cubin": lpath.name, "threads": required_threads(lpath.read_bytes(), recorded)}
+                print(f"     + launch signature {recorded}")
     (out / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n")
     print(f"{len(manifest['specs'])} passed, {failed} failed")
     return 1 if failed else 0
