@@ -256,7 +256,8 @@ Flow KernelLowering::exec(const ast::Stmt& s) {
       return Flow::Return;
     }
     for (const auto& loop : loops_)
-      if (loop.is_for) error(ErrorKind::Syntax, r, "Returning from a for loop is not supported");
+      if (loop.is_for)  // real cuTile 1.7 accepts this (it refuses it only under static_iter)
+        error(ErrorKind::UnsupportedFeature, r, "returning from a helper inside a for loop is not supported yet by tile2cu");
     if (!loops_.empty())
       error(ErrorKind::UnsupportedFeature, r, "returning from a helper inside a while loop is not supported yet by tile2cu");
     return_value_ = v;
@@ -458,7 +459,7 @@ Flow KernelLowering::exec_for(const ast::For& f, SourceRange range) {
   if (!builtin || builtin->name != "range") {
     if (builtin && builtin->name == "ct.static_iter")
       error(ErrorKind::UnsupportedFeature, f.iter->range, "ct.static_iter is not supported yet by tile2cu");
-    error(ErrorKind::Syntax, f.iter->range, "a for loop in tile code can only iterate over range(...)");
+    error(ErrorKind::Type, f.iter->range, "a for loop in tile code can only iterate over range(...)");  // cuTile: TileTypeError
   }
   if (call->args.empty() || call->args.size() > 3 || !call->keywords.empty())
     error(ErrorKind::Type, f.iter->range, "range() takes 1 to 3 positional arguments");

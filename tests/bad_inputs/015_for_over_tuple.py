@@ -1,6 +1,6 @@
 # case: for over a tuple: only range() is iterable
 # sig: a=float32[?], b=float32[?], TILE=16
-# expect: 11:14: TileSyntaxError: range
+# expect: 11:14: TileTypeError: range
 import cuda.tile as ct
 
 

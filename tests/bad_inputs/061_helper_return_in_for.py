@@ -1,6 +1,6 @@
 # case: a helper returning from inside a for loop
 # sig: a=float32[?], b=float32[?], TILE=16
-# expect: 9:9: TileSyntaxError: for loop
+# expect: 9:9: TileUnsupportedFeatureError: for loop
 import cuda.tile as ct
 
 
