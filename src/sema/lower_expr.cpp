@@ -1,6 +1,7 @@
 // Expressions: names, attributes, subscripts and calls; operators live in lower_operators.cpp.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "sema/lowering.hpp"
@@ -202,6 +203,7 @@ DType KernelLowering::default_dtype(const Value& v, SourceRange range) const {
 // ---- expressions ---------------------------------------------------------------------------
 
 Value KernelLowering::eval(const ast::ExprPtr& e) {
+  guard_stack(e->range);
   const SourceRange r = e->range;
   return std::visit(
       [&](const auto& node) -> Value {
@@ -317,7 +319,7 @@ Value KernelLowering::eval(const ast::ExprPtr& e) {
         } else if constexpr (std::is_same_v<T, ast::TupleExpr>) {
           std::vector<Value> items;
           for (const auto& item : node.elts) items.push_back(eval(item));
-          return make(TupleValue{std::move(items)});
+          return make_tuple(std::move(items), r);
         } else if constexpr (std::is_same_v<T, ast::ListExpr>) {
           error(ErrorKind::Syntax, r, "list displays are not supported in tile code; use a tuple");
         } else if constexpr (std::is_same_v<T, ast::Starred>) {
@@ -329,6 +331,47 @@ Value KernelLowering::eval(const ast::ExprPtr& e) {
         }
       },
       e->kind);
+}
+
+// ---- tuples ------------------------------------------------------------------------------
+
+namespace {
+
+// Tuples are values, copied whole on every use: keep them small enough for that.
+constexpr size_t kMaxTupleValues = 4096;
+constexpr int kMaxTupleDepth = 64;
+
+// The number of values in a tuple item (a nested tuple counts itself and its items) and its
+// nesting depth; stops counting past `limit`.
+void tuple_size(const Value& v, size_t limit, size_t& count, int& depth) {
+  ++count;
+  auto* t = v.as<TupleValue>();
+  if (!t) return;
+  int inner = 0;
+  for (const Value& item : t->items) {
+    if (count > limit) return;
+    int d = 0;
+    tuple_size(item, limit, count, d);
+    inner = std::max(inner, d);
+  }
+  depth = std::max(depth, inner + 1);
+}
+
+}  // namespace
+
+Value KernelLowering::make_tuple(std::vector<Value> items, SourceRange range) const {
+  size_t count = 0;
+  int depth = 0;
+  for (const Value& item : items) {
+    int d = 0;
+    tuple_size(item, kMaxTupleValues, count, d);
+    depth = std::max(depth, d + 1);
+    if (count > kMaxTupleValues || depth > kMaxTupleDepth)
+      error(ErrorKind::UnsupportedFeature, range,
+            fmt::format("a tuple of more than {} values or nested more than {} deep is larger than "
+                        "tile2cu supports", kMaxTupleValues, kMaxTupleDepth));
+  }
+  return make(TupleValue{std::move(items)});
 }
 
 // ---- subscripts and calls ------------------------------------------------------------------
