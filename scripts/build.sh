@@ -6,6 +6,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 # ccache, where installed, shares object files between checkouts (worktrees) of this repo.
 launcher=()
 if command -v ccache >/dev/null; then
+  export CCACHE_NOHASHDIR=true  # debug info then names the build folder relatively
   export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$(dirname "$root")}"
   launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 fi
