@@ -59,7 +59,7 @@ class KernelLowering {
   Value call_function(const FunctionValue& fn, CallArgs args, SourceRange range);
   Value subscript(const Value& base, const ast::ExprPtr& index, SourceRange range);
   // A tuple made of `items`; refuses one of more than 4096 values in all (nested tuples
-  // counted) or nested more than 64 deep: `t = (t, t)` repeated grows exponentially, and
+  // counted) or nested more than 1000 deep: `t = (t, t)` repeated grows exponentially, and
   // every use of a tuple copies it.
   Value make_tuple(std::vector<Value> items, SourceRange range) const;
 

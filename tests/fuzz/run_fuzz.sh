@@ -59,7 +59,8 @@ if [ ! -f "$build/CMakeCache.txt" ] || [ "$(cat "$build/fuzz-cxx" 2>/dev/null)" 
   rm -rf "$build"
   mkdir -p "$build"
   echo "$cxx" >"$build/fuzz-cxx"
-  cmake -S "$root" -B "$build" -G Ninja -DTILE2CU_FUZZ=ON \
+  source "$root/scripts/ccache-launcher.sh"
+  cmake -S "$root" -B "$build" -G Ninja -DTILE2CU_FUZZ=ON "${launcher[@]}" \
     -DCMAKE_C_COMPILER="$cc" -DCMAKE_CXX_COMPILER="$cxx" \
     -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS_DEBUG="-O1 -g" -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" >/dev/null
 fi

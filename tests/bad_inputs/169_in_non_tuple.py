@@ -1,6 +1,6 @@
-# case: tuple(... for ...): cuTile has it over static_iter, tile2cu does not yet
+# case: 'in' on a string (membership only in tuples)
 # sig: a=float32[?], b=float32[?], TILE=16
-# expect: 11:14: TileUnsupportedFeatureError: generator expression
+# expect: 11:9: TileTypeError: 'in' needs a tuple on its right
 import cuda.tile as ct
 
 
@@ -8,5 +8,5 @@ import cuda.tile as ct
 def k(a, b, TILE: ct.Constant[int]):
     bid = ct.bid(0)
     t = ct.load(a, index=(bid,), shape=(TILE,))
-    s = tuple(i for i in range(3))
+    n = "a" in "abc"
     ct.store(b, index=(bid,), tile=t)

@@ -1,6 +1,6 @@
-# case: for over ct.static_iter: cuTile has it, tile2cu does not yet
+# case: constructing a Python class in tile code (cuTile: UnsupportedCallError)
 # sig: a=float32[?], b=float32[?], TILE=16
-# expect: 11:14: TileUnsupportedFeatureError: ct.static_iter
+# expect: 11:9: TileUnsupportedFeatureError: Creating instances of type "dict" is not supported in device code
 import cuda.tile as ct
 
 
@@ -8,6 +8,5 @@ import cuda.tile as ct
 def k(a, b, TILE: ct.Constant[int]):
     bid = ct.bid(0)
     t = ct.load(a, index=(bid,), shape=(TILE,))
-    for i in ct.static_iter(range(3)):
-        t = t + i
+    d = dict(scale=2.0)
     ct.store(b, index=(bid,), tile=t)

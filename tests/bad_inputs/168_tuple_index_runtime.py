@@ -1,6 +1,6 @@
-# case: ct.static_eval: cuTile has it, tile2cu does not yet
+# case: a tuple indexed by a runtime value (indices must be constant)
 # sig: a=float32[?], b=float32[?], TILE=16
-# expect: 11:9: TileUnsupportedFeatureError: ct.static_eval
+# expect: 12:15: TileTypeError: Expected a constant integer, but given value is not constant
 import cuda.tile as ct
 
 
@@ -8,5 +8,6 @@ import cuda.tile as ct
 def k(a, b, TILE: ct.Constant[int]):
     bid = ct.bid(0)
     t = ct.load(a, index=(bid,), shape=(TILE,))
-    n = ct.static_eval(TILE * 2)
+    s = (1.0, 2.0)
+    t = t + s[bid]
     ct.store(b, index=(bid,), tile=t)
