@@ -17,7 +17,7 @@ namespace {
 
 constexpr int kMaxInlineDepth = 1000;  // cuTile's limit
 // Helpers calling helpers twice grow exponentially: stop long before that hangs.
-constexpr long kMaxInlinedCalls = 100000;
+constexpr long kMaxInlinedCalls = 20000;
 // Nested regions (if / for / while), inlined helpers' included; the passes and the emitter
 // recurse over them.
 constexpr size_t kMaxBlockDepth = 1000;

@@ -1,6 +1,6 @@
 # case: helpers that each call the next twice: 2^18 inlined calls (grows exponentially)
 # sig: a=float32[?], b=float32[?], TILE=16
-# expect: 50:21: TileRecursionError: more than 100000 helper calls inlined
+# expect: 56:21: TileRecursionError: more than 20000 helper calls inlined
 import cuda.tile as ct
 
 

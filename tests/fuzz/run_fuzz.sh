@@ -91,7 +91,7 @@ for t in $targets; do
   echo "fuzz: fuzz_$t for ${seconds}s"
   set +e
   "$build/tests/fuzz/fuzz_$t" "$corpus" "$here/corpus/$t" "$seeds" "$root/tests/bad_inputs" \
-    -dict="$here/python.dict" -max_len=8192 -timeout=2 -rss_limit_mb=1024 \
+    -dict="$here/python.dict" -max_len=8192 -timeout=5 -rss_limit_mb=1024 \
     -max_total_time="$seconds" -artifact_prefix="$artifacts/" -print_final_stats=1 \
     >"$build/fuzz_$t.log" 2>&1
   rc=$?

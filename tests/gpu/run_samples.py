@@ -1021,6 +1021,7 @@ class Tile2cuRunner:
             str(Path(os.environ.get("CUDA_HOME", "/usr/local/cuda")) / "bin" / "nvcc")
         self.extra = opts.nvcc_flag or []
         self.jobs = opts.jobs
+        self.reuse_libs = opts.reuse_libs
         self.libs = {}       # sample -> ctypes.CDLL
         self.build_log = {}  # sample -> (ok, seconds, message)
         self.fns = {}
@@ -1048,6 +1049,8 @@ class Tile2cuRunner:
         if not cu.exists():
             return sample, False, 0.0, f"{cu} is missing (run the transpiler first)"
         note = "" if (self.gen / f"{sample}.cuh").exists() else f"(note: {sample}.cuh missing) "
+        if self.reuse_libs and so.exists():
+            return sample, True, 0.0, "(reused)"
         cmd = [self.nvcc, "-O3", "-std=c++17", "-shared", "-Xcompiler", "-fPIC",
                f"-I{self.runtime}", f"-I{self.gen}", *self.arch_flags(), *self.extra,
                str(cu), "-o", str(so)]
@@ -1322,6 +1325,9 @@ def parse_args(argv=None):
     ap.add_argument("--nvcc", default=None, help="nvcc to use (default: $NVCC or PATH)")
     ap.add_argument("--nvcc-flag", action="append", help="extra nvcc flag (repeatable)")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 4, help="parallel nvcc runs")
+    ap.add_argument("--reuse-libs", action="store_true",
+                    help="load GEN/<sample>.so where it exists instead of building it (runs that "
+                         "share one build, such as tests/gpu/sanitize_gpu.sh)")
     ap.add_argument("--seed", type=int, default=None, help="default: taken from the clock")
     ap.add_argument("--quick", action="store_true", help="fewer sizes per sample")
     ap.add_argument("--no-bench", action="store_true", help="correctness only")
