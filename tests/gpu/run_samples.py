@@ -221,6 +221,7 @@ TOLERANCES = {
     "bfloat16": (1e-2, 1e-5, 1e-2),
 }
 TARGETS = {"vector_add": 0.95, "fused": 1.5}
+NORM_MIN_ELEMENTS = 64  # outputs smaller than this are judged element-wise only
 
 
 def cdiv(a, b):
@@ -389,7 +390,10 @@ def compare(out, ref, dtype_name, slack=None, exact=False, zero_sign=False, norm
         rn = float(r[finite].norm()) if finite.any() else 0.0
         dn = float(diff.norm())
         res["rel_norm"] = dn / rn if rn > 0 else dn
-        if not exact and res["rel_norm"] > norm_tol:
+        # The norm catches a systematic error that stays under the element-wise tolerance.
+        # Over a few elements it only measures their rounding (one element near a
+        # cancellation fails it), which the element-wise tolerance already judges.
+        if not exact and res["rel_norm"] > norm_tol and int(finite.sum()) >= NORM_MIN_ELEMENTS:
             res["ok"] = False
     n_bad = int(bad.sum())
     if n_bad:
