@@ -45,7 +45,10 @@ samples=(python3 "$here/run_samples.py" --gen "$gen" --runtime "$runtime" --arch
 # comparisons); the kernels under test are the generated ones, none of which is in a
 # namespace called "native" as torch's (at::native) are.
 racecheck_filter=()
-if "$sanitizer" --help 2>&1 | grep -q -- '--kernel-name-exclude'; then
+# (The help text is read whole first: `grep -q` closing the pipe early would fail the probe
+# under pipefail.)
+help_text=$("$sanitizer" --help 2>&1)
+if grep -q -- '--kernel-name-exclude' <<<"$help_text"; then
   racecheck_filter=(--kernel-name-exclude kns=native)
   echo "racecheck: ${racecheck_filter[*]}"
 fi
