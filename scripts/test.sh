@@ -6,3 +6,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/build.sh"
 cd "$root/build"
 ctest --output-on-failure -j 2
+# In CI, the same tests again under AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/).
+if [ "${CI:-}" = "true" ]; then
+  "$root/scripts/sanitize.sh"
+fi

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "sema/lowering.hpp"
+#include "sema/python_builtins.hpp"
 
 namespace tile2cu::sema {
 
@@ -713,6 +714,9 @@ Value KernelLowering::builtin_call(const std::string& name, CallArgs& args, Sour
     error(ErrorKind::Syntax, range, "range() can only be used as the iterable of a for loop");
   if (fn == "print")
     error(ErrorKind::UnsupportedFeature, range, "print() is not supported yet by tile2cu");
+  if (unsupported_python_builtin(fn) == PythonBuiltin::Type)
+    error(ErrorKind::UnsupportedFeature, range,
+          fmt::format("Creating instances of type \"{}\" is not supported in device code", fn));
   error(ErrorKind::UnsupportedFeature, range, fmt::format("{}() is not supported in device code", fn));
 }
 

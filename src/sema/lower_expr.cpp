@@ -1,9 +1,11 @@
 // Expressions: names, attributes, subscripts and calls; operators live in lower_operators.cpp.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "sema/lowering.hpp"
+#include "sema/python_builtins.hpp"
 
 namespace tile2cu::sema {
 
@@ -22,8 +24,12 @@ Value KernelLowering::eval_name(const std::string& name, SourceRange range) {
       try {
         std::rethrow_exception(*it->second.error);
       } catch (const CompileError& inner) {
+        // A global that failed because another one did names the first cause, once.
+        const std::string& cause = inner.message();
         error(inner.kind(), range,
-              fmt::format("global '{}' is not a compile-time constant: {}", name, inner.message()));
+              cause.starts_with("global '")
+                  ? cause
+                  : fmt::format("global '{}' is not a compile-time constant: {}", name, cause));
       }
     }
     return it->second.value;
@@ -33,6 +39,8 @@ Value KernelLowering::eval_name(const std::string& name, SourceRange range) {
                                     "isinstance"};
   for (const char* b : kBuiltins)
     if (name == b) return make(BuiltinValue{name});
+  // Refused when called, with cuTile's message for builtins.
+  if (unsupported_python_builtin(name) != PythonBuiltin::None) return make(BuiltinValue{name});
   error(ErrorKind::Syntax, range, fmt::format("Undefined variable {} used", name));
 }
 
@@ -202,6 +210,7 @@ DType KernelLowering::default_dtype(const Value& v, SourceRange range) const {
 // ---- expressions ---------------------------------------------------------------------------
 
 Value KernelLowering::eval(const ast::ExprPtr& e) {
+  guard_stack(e->range);
   const SourceRange r = e->range;
   return std::visit(
       [&](const auto& node) -> Value {
@@ -317,7 +326,7 @@ Value KernelLowering::eval(const ast::ExprPtr& e) {
         } else if constexpr (std::is_same_v<T, ast::TupleExpr>) {
           std::vector<Value> items;
           for (const auto& item : node.elts) items.push_back(eval(item));
-          return make(TupleValue{std::move(items)});
+          return make_tuple(std::move(items), r);
         } else if constexpr (std::is_same_v<T, ast::ListExpr>) {
           error(ErrorKind::Syntax, r, "list displays are not supported in tile code; use a tuple");
         } else if constexpr (std::is_same_v<T, ast::Starred>) {
@@ -329,6 +338,48 @@ Value KernelLowering::eval(const ast::ExprPtr& e) {
         }
       },
       e->kind);
+}
+
+// ---- tuples ------------------------------------------------------------------------------
+
+namespace {
+
+// Tuples are values, copied whole on every use: `t = (t, t)` repeated would grow them
+// exponentially. 4096 values and 1000 levels are far beyond what kernels use.
+constexpr size_t kMaxTupleValues = 4096;
+constexpr int kMaxTupleDepth = 1000;
+
+// Adds the values in `v` (a nested tuple counts itself and its items) to `count`, stopping
+// past `limit`; returns the nesting depth of `v` (0 for a value that is not a tuple).
+int count_tuple_values(const Value& v, size_t limit, size_t& count) {
+  ++count;
+  auto* t = v.as<TupleValue>();
+  if (!t) return 0;
+  int inner = 0;
+  for (const Value& item : t->items) {
+    if (count > limit) break;
+    inner = std::max(inner, count_tuple_values(item, limit, count));
+  }
+  return inner + 1;
+}
+
+}  // namespace
+
+Value KernelLowering::make_tuple(std::vector<Value> items, SourceRange range) const {
+  size_t count = 0;
+  int depth = 0;
+  for (const Value& item : items) {
+    depth = std::max(depth, count_tuple_values(item, kMaxTupleValues, count) + 1);
+    if (count > kMaxTupleValues)
+      error(ErrorKind::UnsupportedFeature, range,
+            fmt::format("a tuple of more than {} values (nested tuples' included) is larger than "
+                        "tile2cu supports", kMaxTupleValues));
+    if (depth > kMaxTupleDepth)
+      error(ErrorKind::UnsupportedFeature, range,
+            fmt::format("tuples nested more than {} deep are deeper than tile2cu supports",
+                        kMaxTupleDepth));
+  }
+  return make(TupleValue{std::move(items)});
 }
 
 // ---- subscripts and calls ------------------------------------------------------------------
@@ -358,7 +409,7 @@ Value KernelLowering::subscript(const Value& base, const ast::ExprPtr& index, So
       return make(TupleValue{std::move(items)});
     }
     Value iv = eval(index);
-    int64_t i = const_int(iv, index->range, "a tuple index");
+    int64_t i = const_int(iv, index->range, "tuple index");
     int64_t n = static_cast<int64_t>(t->items.size());
     if (i < -n || i >= n)
       error(ErrorKind::Type, index->range, fmt::format("tuple index {} out of range for length {}", i, n));

@@ -89,7 +89,7 @@ Value KernelLowering::binary(ast::BinaryOp op, const Value& lhs, const Value& rh
     if (auto* b = rhs.as<TupleValue>(); b && op == ast::BinaryOp::Add) {
       std::vector<Value> items = a->items;
       items.insert(items.end(), b->items.begin(), b->items.end());
-      return make(TupleValue{std::move(items)});
+      return make_tuple(std::move(items), range);
     }
   }
   if (lhs.is_loose() && rhs.is_loose()) {

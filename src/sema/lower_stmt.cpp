@@ -2,7 +2,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <set>
+
+#if defined(__linux__) && defined(__GLIBC__)
+#include <pthread.h>
+#endif
 
 #include "sema/lowering.hpp"
 
@@ -11,6 +16,33 @@ namespace tile2cu::sema {
 namespace {
 
 constexpr int kMaxInlineDepth = 1000;  // cuTile's limit
+// Helpers calling helpers twice grow exponentially: stop long before that hangs.
+constexpr long kMaxInlinedCalls = 20000;
+// Nested regions (if / for / while), inlined helpers' included; the passes and the emitter
+// recurse over them.
+constexpr size_t kMaxBlockDepth = 1000;
+// Stack left when lowering stops with an error rather than overflow: eval and exec check it,
+// and no path between two checks needs more.
+constexpr uintptr_t kStackHeadroom = 256 * 1024;
+
+// The lowest address this thread's stack may grow to plus the headroom; 0 where unknown.
+uintptr_t stack_floor() {
+  thread_local uintptr_t floor = [] {
+    uintptr_t lo = 0;
+#if defined(__linux__) && defined(__GLIBC__)
+    pthread_attr_t attr;
+    if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+      void* addr = nullptr;
+      size_t size = 0;
+      if (pthread_attr_getstack(&attr, &addr, &size) == 0 && size > 2 * kStackHeadroom)
+        lo = reinterpret_cast<uintptr_t>(addr) + kStackHeadroom;
+      pthread_attr_destroy(&attr);
+    }
+#endif
+    return lo;
+  }();
+  return floor;
+}
 
 // Names a statement list assigns (not inside nested defs): the candidates for loop-carried
 // variables and if-results.
@@ -81,6 +113,22 @@ void KernelLowering::error(ErrorKind kind, SourceRange range, const std::string&
   auto function_at = [&](size_t depth) { return depth == 0 ? sig_.kernel : call_stack_[depth - 1].function; };
   e.set_function_of_innermost(function_at(call_stack_.size()));
   for (size_t d = call_stack_.size(); d-- > 0;)
+    e.add_caller_frame({call_stack_[d].file, call_stack_[d].call_range, function_at(d)});
+  throw e;
+}
+
+void KernelLowering::guard_stack(SourceRange range) const {
+  uintptr_t floor = stack_floor();
+  if (floor == 0 || reinterpret_cast<uintptr_t>(__builtin_frame_address(0)) > floor) return;
+  const std::string message =
+      "helpers and the expressions in them nest too deeply for tile2cu's stack (recursion?)";
+  if (call_stack_.empty()) error(ErrorKind::Recursion, range, message);
+  // Reported at the innermost helper call, as if raised by its caller: that is what nests.
+  const CallFrame& inner = call_stack_.back();
+  CompileError e(ErrorKind::Recursion, message, inner.file, inner.call_range);
+  auto function_at = [&](size_t depth) { return depth == 0 ? sig_.kernel : call_stack_[depth - 1].function; };
+  e.set_function_of_innermost(function_at(call_stack_.size() - 1));
+  for (size_t d = call_stack_.size() - 1; d-- > 0;)
     e.add_caller_frame({call_stack_[d].file, call_stack_[d].call_range, function_at(d)});
   throw e;
 }
@@ -219,6 +267,11 @@ Flow KernelLowering::exec_body(const ast::Body& body) {
 }
 
 Flow KernelLowering::exec(const ast::Stmt& s) {
+  guard_stack(s.range);
+  if (blocks_.size() > kMaxBlockDepth)
+    error(ErrorKind::Recursion, s.range,
+          fmt::format("control flow nested more than {} deep, inlined helpers included (recursion?)",
+                      kMaxBlockDepth));
   stmt_range_ = s.range;
   const SourceRange r = s.range;
   if (auto* e = s.as<ast::ExprStmt>()) {
@@ -589,6 +642,10 @@ Value KernelLowering::call_function(const FunctionValue& f, CallArgs args, Sourc
   if (helper_depth_ >= kMaxInlineDepth)
     error(ErrorKind::Recursion, range,
           fmt::format("helper inlining is deeper than {} calls (recursion?)", kMaxInlineDepth));
+  if (++inlined_calls_ > kMaxInlinedCalls)
+    error(ErrorKind::Recursion, range,
+          fmt::format("more than {} helper calls inlined into one kernel (helpers that call helpers "
+                      "several times grow exponentially)", kMaxInlinedCalls));
   const ast::FunctionDef& def = *f.def;
   for (const auto& d : def.decorators) (void)d;  // functools.wraps-style decorators are transparent
   Env callee_env;

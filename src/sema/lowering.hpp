@@ -36,6 +36,9 @@ class KernelLowering {
   // ---- shared by the lowering files ----
   [[noreturn]] void error(ErrorKind kind, SourceRange range, const std::string& message) const;
   [[noreturn]] void unsupported(SourceRange range, const std::string& what) const;
+  // Stops with a TileRecursionError before the stack runs out (deep helper recursion with
+  // deeply nested expressions in it would overflow it first).
+  void guard_stack(SourceRange range) const;
 
   // IR building
   std::vector<ir::ValueId> emit(ir::Op op, const std::vector<ir::TileType>& result_types,
@@ -55,6 +58,10 @@ class KernelLowering {
   Value call(const Value& callee, CallArgs args, SourceRange range);
   Value call_function(const FunctionValue& fn, CallArgs args, SourceRange range);
   Value subscript(const Value& base, const ast::ExprPtr& index, SourceRange range);
+  // A tuple made of `items`; refuses one of more than 4096 values in all (nested tuples
+  // counted) or nested more than 1000 deep: `t = (t, t)` repeated grows exponentially, and
+  // every use of a tuple copies it.
+  Value make_tuple(std::vector<Value> items, SourceRange range) const;
 
   // Conversions between sema values and IR values
   ir::ValueId to_runtime(const Value& v, SourceRange range);                  // default dtype
@@ -116,6 +123,7 @@ class KernelLowering {
   std::vector<CallFrame> call_stack_;
   std::shared_ptr<const SourceFile> file_;
   int helper_depth_ = 0;
+  long inlined_calls_ = 0;  // in this specialization, for kMaxInlinedCalls
   bool in_helper_ = false;
   std::optional<Value> return_value_;
 };

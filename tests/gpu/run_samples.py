@@ -221,6 +221,7 @@ TOLERANCES = {
     "bfloat16": (1e-2, 1e-5, 1e-2),
 }
 TARGETS = {"vector_add": 0.95, "fused": 1.5}
+NORM_MIN_ELEMENTS = 64  # outputs smaller than this are judged element-wise only
 
 
 def cdiv(a, b):
@@ -389,7 +390,10 @@ def compare(out, ref, dtype_name, slack=None, exact=False, zero_sign=False, norm
         rn = float(r[finite].norm()) if finite.any() else 0.0
         dn = float(diff.norm())
         res["rel_norm"] = dn / rn if rn > 0 else dn
-        if not exact and res["rel_norm"] > norm_tol:
+        # The norm catches a systematic error that stays under the element-wise tolerance.
+        # Over a few elements it only measures their rounding (one element near a
+        # cancellation fails it), which the element-wise tolerance already judges.
+        if not exact and res["rel_norm"] > norm_tol and int(finite.sum()) >= NORM_MIN_ELEMENTS:
             res["ok"] = False
     n_bad = int(bad.sum())
     if n_bad:
@@ -1021,6 +1025,7 @@ class Tile2cuRunner:
             str(Path(os.environ.get("CUDA_HOME", "/usr/local/cuda")) / "bin" / "nvcc")
         self.extra = opts.nvcc_flag or []
         self.jobs = opts.jobs
+        self.reuse_libs = opts.reuse_libs
         self.libs = {}       # sample -> ctypes.CDLL
         self.build_log = {}  # sample -> (ok, seconds, message)
         self.fns = {}
@@ -1048,6 +1053,8 @@ class Tile2cuRunner:
         if not cu.exists():
             return sample, False, 0.0, f"{cu} is missing (run the transpiler first)"
         note = "" if (self.gen / f"{sample}.cuh").exists() else f"(note: {sample}.cuh missing) "
+        if self.reuse_libs and so.exists():
+            return sample, True, 0.0, "(reused)"
         cmd = [self.nvcc, "-O3", "-std=c++17", "-shared", "-Xcompiler", "-fPIC",
                f"-I{self.runtime}", f"-I{self.gen}", *self.arch_flags(), *self.extra,
                str(cu), "-o", str(so)]
@@ -1322,6 +1329,9 @@ def parse_args(argv=None):
     ap.add_argument("--nvcc", default=None, help="nvcc to use (default: $NVCC or PATH)")
     ap.add_argument("--nvcc-flag", action="append", help="extra nvcc flag (repeatable)")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 4, help="parallel nvcc runs")
+    ap.add_argument("--reuse-libs", action="store_true",
+                    help="load GEN/<sample>.so where it exists instead of building it (runs that "
+                         "share one build, such as tests/gpu/sanitize_gpu.sh)")
     ap.add_argument("--seed", type=int, default=None, help="default: taken from the clock")
     ap.add_argument("--quick", action="store_true", help="fewer sizes per sample")
     ap.add_argument("--no-bench", action="store_true", help="correctness only")

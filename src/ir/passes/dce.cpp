@@ -29,8 +29,12 @@ void count_uses(const Op& op, std::vector<int>& uses, int delta) {
 }
 
 // One backward sweep over a block and the regions in it; true if anything was removed.
+// Dead ops are marked, then removed in one compaction (erasing one at a time is quadratic
+// in a long straight-line kernel).
 bool sweep(Block& block, std::vector<int>& uses) {
   bool changed = false;
+  std::vector<bool> dead(block.ops.size(), false);
+  bool any_dead = false;
   for (size_t i = block.ops.size(); i-- > 0;) {
     Op& op = block.ops[i];
     for (Block& r : op.regions) changed |= sweep(r, uses);
@@ -38,10 +42,18 @@ bool sweep(Block& block, std::vector<int>& uses) {
     for (ValueId v : op.results) used |= uses[v] > 0;
     if (used || has_effects(op)) continue;
     count_uses(op, uses, -1);
-    block.ops.erase(block.ops.begin() + static_cast<std::ptrdiff_t>(i));
-    changed = true;
+    dead[i] = true;
+    any_dead = true;
   }
-  return changed;
+  if (!any_dead) return changed;
+  size_t kept = 0;
+  for (size_t i = 0; i < block.ops.size(); ++i) {
+    if (dead[i]) continue;
+    if (kept != i) block.ops[kept] = std::move(block.ops[i]);
+    ++kept;
+  }
+  block.ops.erase(block.ops.begin() + static_cast<std::ptrdiff_t>(kept), block.ops.end());
+  return true;
 }
 
 }  // namespace

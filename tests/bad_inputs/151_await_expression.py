@@ -1,0 +1,12 @@
+# case: await in a kernel
+# sig: a=float32[?], b=float32[?], TILE=16
+# expect: 11:9: TileSyntaxError: await
+import cuda.tile as ct
+
+
+@ct.kernel
+def k(a, b, TILE: ct.Constant[int]):
+    bid = ct.bid(0)
+    t = ct.load(a, index=(bid,), shape=(TILE,))
+    t = await t
+    ct.store(b, index=(bid,), tile=t)

@@ -1,0 +1,13 @@
+# case: async with in a kernel
+# sig: a=float32[?], b=float32[?], TILE=16
+# expect: 11:5: TileSyntaxError: async with
+import cuda.tile as ct
+
+
+@ct.kernel
+def k(a, b, TILE: ct.Constant[int]):
+    bid = ct.bid(0)
+    t = ct.load(a, index=(bid,), shape=(TILE,))
+    async with t:
+        pass
+    ct.store(b, index=(bid,), tile=t)

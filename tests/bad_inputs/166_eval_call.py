@@ -1,0 +1,12 @@
+# case: eval() in tile code
+# sig: a=float32[?], b=float32[?], TILE=16
+# expect: 11:9: TileUnsupportedFeatureError: eval() is not supported in device code
+import cuda.tile as ct
+
+
+@ct.kernel
+def k(a, b, TILE: ct.Constant[int]):
+    bid = ct.bid(0)
+    t = ct.load(a, index=(bid,), shape=(TILE,))
+    n = eval("1 + 1")
+    ct.store(b, index=(bid,), tile=t)

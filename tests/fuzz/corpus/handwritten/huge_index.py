@@ -1,0 +1,11 @@
+# sig: a=float32[?], b=float32[?], TILE=16
+import cuda.tile as ct
+
+
+@ct.kernel
+def k(a, b, TILE: ct.Constant[int]):
+    bid = ct.bid(0)
+    x = ct.load(a, index=(bid,), shape=(TILE,))
+    y = ct.load(a, index=(1 << 62,), shape=(TILE,))
+    x = x + y
+    ct.store(b, index=(bid,), tile=x)

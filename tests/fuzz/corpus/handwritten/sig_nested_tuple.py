@@ -1,0 +1,9 @@
+# sig: a=float32[?], b=float32[?], TILE=((1, (2, (3, (4,)))), ())
+import cuda.tile as ct
+
+
+@ct.kernel
+def k(a, b, TILE: ct.Constant[int]):
+    bid = ct.bid(0)
+    x = ct.load(a, index=(bid,), shape=(TILE,))
+    ct.store(b, index=(bid,), tile=x)

@@ -1,0 +1,11 @@
+# sig: a=float32[?], b=float32[?], TILE=16
+import cuda.tile as ct
+
+
+@ct.kernel
+def k(a, b, TILE: ct.Constant[int]):
+    bid = ct.bid(0)
+    x = ct.load(a, index=(bid,), shape=(TILE,))
+    z = ct.full((TILE,), 1.0, dtype=ct.float32) * 2.0
+    x = x + ct.sum(z) + ct.reshape(ct.full((4, 4), 1.0, dtype=ct.float32), (TILE,))
+    ct.store(b, index=(bid,), tile=x)

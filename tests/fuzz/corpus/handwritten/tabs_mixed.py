@@ -1,0 +1,10 @@
+# sig: a=float32[?], b=float32[?], TILE=16
+import cuda.tile as ct
+
+
+@ct.kernel
+def k(a, b, TILE: ct.Constant[int]):
+    bid = ct.bid(0)
+    x = ct.load(a, index=(bid,), shape=(TILE,))
+	 x = x * 2.0 + 1.0
+    ct.store(b, index=(bid,), tile=x)

@@ -1,0 +1,51 @@
+# sig: a=float32[?], b=float32[?], TILE=16
+import cuda.tile as ct
+
+
+@ct.kernel
+def k(a, b, TILE: ct.Constant[int]):
+    bid = ct.bid(0)
+    x = ct.load(a, index=(bid,), shape=(TILE,))
+    t = (1,)
+    t = t + t
+    t = t + t
+    t = t + t
+    t = t + t
+    t = t + t
+    t = t + t
+    t = t + t
+    t = t + t
+    t = t + t
+    t = t + t
+    t = t + t
+    t = t + t
+    t = t + t
+    t = t + t
+    t = t + t
+    t = t + t
+    t = t + t
+    t = t + t
+    t = t + t
+    t = t + t
+    t = t + t
+    t = t + t
+    t = t + t
+    t = t + t
+    t = t + t
+    t = t + t
+    t = t + t
+    t = t + t
+    t = t + t
+    t = t + t
+    t = t + t
+    t = t + t
+    t = t + t
+    t = t + t
+    t = t + t
+    t = t + t
+    t = t + t
+    t = t + t
+    t = t + t
+    t = t + t
+    x = x + len(t)
+    ct.store(b, index=(bid,), tile=x)

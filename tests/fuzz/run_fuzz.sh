@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets with clang (-fsanitize=fuzzer,address,undefined) in their own
+# build folder and runs each for a bounded time.
+#
+#   tests/fuzz/run_fuzz.sh [SECONDS]        SECONDS per target (default $TILE2CU_FUZZ_SECONDS or 60)
+#
+# Environment: TILE2CU_FUZZ_BUILD (build folder, default build-fuzz), TILE2CU_FUZZ_TARGETS
+# (default "frontend sema pipeline"), CXX (a clang++; default the newest clang++-N there is).
+#
+# Seeds: the samples (with their sidecar signatures as `# sig:` lines), tests/bad_inputs and
+# the committed corpus tests/fuzz/corpus/<target>. What a run learns goes to
+# <build>/corpus/<target> and persists between runs. Every crash, leak, timeout or
+# out-of-memory input is copied to tests/fuzz/regressions/, which tests/fuzz/replay.cpp replays
+# in the ordinary test suite; the script then exits 1.
+# Exits 77 (CTest: skipped) when clang or libFuzzer is not available.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+seconds=${1:-${TILE2CU_FUZZ_SECONDS:-60}}
+build=${TILE2CU_FUZZ_BUILD:-$root/build-fuzz}
+targets=${TILE2CU_FUZZ_TARGETS:-frontend sema pipeline}
+probe_dir=$(mktemp -d)
+trap 'rm -rf "$probe_dir"' EXIT
+# The compiler must link -fsanitize=fuzzer,address,undefined and know the C++20 the sources
+# use (lambdas capturing structured bindings: clang 16 and up). $CXX when it is a clang,
+# else the newest clang++-N installed, else clang++.
+cat >"$probe_dir/probe.cpp" <<'PROBE'
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t*, size_t n) {
+  auto [a, b] = std::pair<int, int>(1, static_cast<int>(n));
+  return [&] { return a + b; }() == 0;
+}
+PROBE
+candidates=()
+case "${CXX:-}" in *clang*) candidates+=("$CXX") ;; esac
+for v in 22 21 20 19 18 17 16; do candidates+=("clang++-$v"); done
+candidates+=(clang++)
+cxx=""
+for c in "${candidates[@]}"; do
+  command -v "$c" >/dev/null 2>&1 || continue
+  if "$c" -std=c++20 -fsanitize=fuzzer,address,undefined "$probe_dir/probe.cpp" -o "$probe_dir/probe" \
+       2>"$probe_dir/err"; then
+    cxx=$c
+    break
+  fi
+  echo "fuzz: $c cannot build the fuzzers: $(head -1 "$probe_dir/err")"
+done
+if [ -z "$cxx" ]; then
+  echo "SKIP: no clang++ (16 or later, with libFuzzer) found: apt-get install clang-19 libclang-rt-19-dev"
+  exit 77
+fi
+cc=${cxx/clang++/clang}
+
+echo "fuzz: building with $cxx in $build"
+# A build folder made with another compiler starts over.
+if [ ! -f "$build/CMakeCache.txt" ] || [ "$(cat "$build/fuzz-cxx" 2>/dev/null)" != "$cxx" ]; then
+  rm -rf "$build"
+  mkdir -p "$build"
+  echo "$cxx" >"$build/fuzz-cxx"
+  source "$root/scripts/ccache-launcher.sh"
+  cmake -S "$root" -B "$build" -G Ninja -DTILE2CU_FUZZ=ON "${launcher[@]}" \
+    -DCMAKE_C_COMPILER="$cc" -DCMAKE_CXX_COMPILER="$cxx" \
+    -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS_DEBUG="-O1 -g" -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" >/dev/null
+fi
+fuzzers=()
+for t in $targets; do fuzzers+=("fuzz_$t"); done
+cmake --build "$build" --target "${fuzzers[@]}"
+
+# Seeds that need generating: samples with their signatures.
+seeds="$build/seeds"
+rm -rf "$seeds"
+mkdir -p "$seeds"
+for py in "$root"/samples/*.py; do
+  sigs="${py%.py}.sigs"
+  {
+    [ -f "$sigs" ] && grep -v -E '^[[:space:]]*(#|$)' "$sigs" | sed 's/^/# sig: /'
+    cat "$py"
+  } >"$seeds/$(basename "$py")"
+done
+
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
+status=0
+for t in $targets; do
+  corpus="$build/corpus/$t"
+  artifacts="$build/artifacts/$t"
+  mkdir -p "$corpus" "$artifacts" "$here/corpus/$t"
+  rm -f "$artifacts"/*
+  echo "fuzz: fuzz_$t for ${seconds}s"
+  set +e
+  "$build/tests/fuzz/fuzz_$t" "$corpus" "$here/corpus/$t" "$seeds" "$root/tests/bad_inputs" \
+    -dict="$here/python.dict" -max_len=8192 -timeout=5 -rss_limit_mb=1024 \
+    -max_total_time="$seconds" -artifact_prefix="$artifacts/" -print_final_stats=1 \
+    >"$build/fuzz_$t.log" 2>&1
+  rc=$?
+  set -e
+  grep -E '^(stat::number_of_executed_units|stat::peak_rss_mb|#[0-9]+ +DONE)' "$build/fuzz_$t.log" || true
+  found=0
+  for a in "$artifacts"/*; do
+    [ -f "$a" ] || continue
+    found=1
+    name="$t-$(basename "$a")"
+    cp "$a" "$here/regressions/$name"
+    echo "FOUND: $here/regressions/$name"
+  done
+  if [ "$rc" -ne 0 ] || [ "$found" -ne 0 ]; then
+    echo "FAIL: fuzz_$t exited $rc; the report:"
+    if grep -q -E '^==[0-9]+==|runtime error|internal error' "$build/fuzz_$t.log"; then
+      grep -E -A25 '^==[0-9]+==|runtime error|internal error' "$build/fuzz_$t.log" | head -60
+    else
+      tail -20 "$build/fuzz_$t.log"
+    fi
+    status=1
+  fi
+done
+[ "$status" -eq 0 ] && echo "fuzz: no crash, no leak, no timeout"
+exit "$status"
