@@ -77,7 +77,7 @@ const std::set<std::string> kNotYet = {
     "unpack_from_bytes", "gather", "scatter", "load_advanced_indexing", "store_advanced_indexing",
     "atomic_cas", "atomic_xchg", "atomic_add", "atomic_max", "atomic_min", "atomic_and",
     "atomic_or", "atomic_xor", "mma", "matmul", "mma_scaled", "printf", "print", "assert_",
-    "static_eval", "static_assert", "static_iter", "ensure_constant", "astile",
+    "astile",
     "assume_divisible_by", "grid_dependency_control_wait",
     "grid_dependency_control_launch_dependents", "divmod", "Slice"};
 

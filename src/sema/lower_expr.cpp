@@ -30,7 +30,7 @@ Value KernelLowering::eval_name(const std::string& name, SourceRange range) {
   }
   static const char* kBuiltins[] = {"range", "len", "min", "max", "abs", "int", "float", "bool",
                                     "print", "tuple", "divmod", "str", "repr", "getattr",
-                                    "isinstance"};
+                                    "isinstance", "enumerate", "zip", "reversed"};
   for (const char* b : kBuiltins)
     if (name == b) return make(BuiltinValue{name});
   error(ErrorKind::Syntax, range, fmt::format("Undefined variable {} used", name));
@@ -224,6 +224,8 @@ Value KernelLowering::eval(const ast::ExprPtr& e) {
           return subscript(eval(node.value), node.index, r);
         } else if constexpr (std::is_same_v<T, ast::Call>) {
           Value callee = eval(node.func);
+          if (auto* b = callee.template as<BuiltinValue>())
+            if (auto v = meta_call(b->name, node, r)) return *v;
           CallArgs args;
           for (const auto& a : node.args) {
             if (auto* star = a->template as<ast::Starred>()) {
@@ -319,6 +321,11 @@ Value KernelLowering::eval(const ast::ExprPtr& e) {
           for (const auto& item : node.elts) items.push_back(eval(item));
           return make(TupleValue{std::move(items)});
         } else if constexpr (std::is_same_v<T, ast::ListExpr>) {
+          if (static_eval_depth_ > 0) {  // host Python inside static_eval: a list acts as a tuple
+            std::vector<Value> items;
+            for (const auto& item : node.elts) items.push_back(eval(item));
+            return make(TupleValue{std::move(items)});
+          }
           error(ErrorKind::Syntax, r, "list displays are not supported in tile code; use a tuple");
         } else if constexpr (std::is_same_v<T, ast::Starred>) {
           error(ErrorKind::Syntax, r, "a starred expression is only allowed in a call's arguments");

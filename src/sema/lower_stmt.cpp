@@ -108,6 +108,7 @@ std::vector<ir::ValueId> KernelLowering::emit(ir::Op op, const std::vector<ir::T
                                               const std::string& name) {
   if (blocks_.empty())
     error(ErrorKind::Type, stmt_range_, "a module-level value must be a compile-time constant");
+  if (static_eval_depth_ > 0) check_static_op(op);
   for (const auto& t : types) op.results.push_back(fn_.new_value(t, name));
   auto results = op.results;
   blocks_.back()->ops.push_back(std::move(op));
@@ -456,8 +457,7 @@ Flow KernelLowering::exec_for(const ast::For& f, SourceRange range) {
   Value callee = call ? eval(call->func) : make(NoneValue{});
   auto* builtin = callee.as<BuiltinValue>();
   if (!builtin || builtin->name != "range") {
-    if (builtin && builtin->name == "ct.static_iter")
-      error(ErrorKind::UnsupportedFeature, f.iter->range, "ct.static_iter is not supported yet by tile2cu");
+    if (builtin && builtin->name == "ct.static_iter") return exec_static_iter(f, *call, range);
     error(ErrorKind::Syntax, f.iter->range, "a for loop in tile code can only iterate over range(...)");
   }
   if (call->args.empty() || call->args.size() > 3 || !call->keywords.empty())

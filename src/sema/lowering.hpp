@@ -78,6 +78,14 @@ class KernelLowering {
   Value method_call(const Value& self, const std::string& name, CallArgs& args, SourceRange range);
   Value reduction(const std::string& op, CallArgs& args, SourceRange range);
 
+  // Meta-programming (lower_meta.cpp): static_eval / static_assert / ensure_constant / static_iter.
+  // meta_call returns nullopt when `name` is not handled there.
+  std::optional<Value> meta_call(const std::string& name, const ast::Call& call, SourceRange range);
+  Value static_eval(const ast::ExprPtr& e, SourceRange range, const char* what);
+  Flow exec_static_iter(const ast::For& f, const ast::Call& call, SourceRange range);
+  bool is_constant(const Value& v) const;
+  void check_static_op(const ir::Op& op) const;  // inside static_eval: pure arithmetic only
+
   // Statements (lower_stmt.cpp)
   Flow exec_body(const ast::Body& body);
   Flow exec(const ast::Stmt& s);
@@ -118,6 +126,9 @@ class KernelLowering {
   int helper_depth_ = 0;
   bool in_helper_ = false;
   std::optional<Value> return_value_;
+  int static_eval_depth_ = 0;          // > 0 while evaluating a static_eval-like argument
+  SourceRange static_eval_range_;
+  const char* static_eval_what_ = "static_eval";
 };
 
 // Python's rule: a name assigned anywhere in a function is local to all of it.
