@@ -99,7 +99,7 @@ class BodyEmitter {
     switch (op.kind) {
       case OpKind::For: case OpKind::If: case OpKind::While: case OpKind::Store:
       case OpKind::Yield: case OpKind::Condition: case OpKind::Break: case OpKind::Continue:
-      case OpKind::Return:
+      case OpKind::Return: case OpKind::ListItem:
         return false;
       default:
         return true;
@@ -112,7 +112,7 @@ class BodyEmitter {
 
   static bool is_trivial(const Op& op) {
     return op.kind == OpKind::Constant || op.kind == OpKind::ScalarParam ||
-           op.kind == OpKind::ArrayDim || op.kind == OpKind::ArrayStride;
+           op.kind == OpKind::ArrayDim || op.kind == OpKind::ArrayStride || op.kind == OpKind::ListLength;
   }
 
   // ---- assigning a region's results where they are computed ----
@@ -328,6 +328,7 @@ class BodyEmitter {
       case OpKind::ScalarParam: return {fn_.scalars[op.param].name};
       case OpKind::ArrayDim: return {fmt::format("{}.shape[{}]", fn_.arrays[op.param].name, op.dim)};
       case OpKind::ArrayStride: return {fmt::format("{}.stride[{}]", fn_.arrays[op.param].name, op.dim)};
+      case OpKind::ListLength: return {fmt::format("{}.size", fn_.arrays[op.param].name)};
       case OpKind::Binary: return binary_expr(op);
       case OpKind::Compare: {
         static const char* syms[] = {"==", "!=", "<", "<=", ">", ">="};
@@ -521,6 +522,13 @@ class BodyEmitter {
         source_comment(op, depth, false);
         line(depth, "return;");
         return;
+      case OpKind::ListItem: {
+        source_comment(op, depth, false);
+        const ir::ArrayParam& item = fn_.arrays[op.param];
+        line(depth, fmt::format("const auto {} = {}[{}];", item.name, fn_.arrays[item.list_of].name,
+                                expr(op.operands[0]).text));
+        return;
+      }
       default:
         break;
     }

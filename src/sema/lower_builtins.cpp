@@ -689,6 +689,7 @@ Value KernelLowering::builtin_call(const std::string& name, CallArgs& args, Sour
   if (fn == "len") {
     if (args.positional.size() != 1) error(ErrorKind::Type, range, "len() takes one argument");
     if (auto* t = args.positional[0].as<TupleValue>()) return make(LooseInt{static_cast<__int128>(t->items.size())});
+    if (auto* l = args.positional[0].as<ListValue>()) return list_length(*l, range);
     error(ErrorKind::Type, range, fmt::format("len() of {} is not supported", describe(args.positional[0])));
   }
   if (fn == "int" || fn == "float" || fn == "bool") {

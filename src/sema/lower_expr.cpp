@@ -163,6 +163,10 @@ std::string KernelLowering::describe(const Value& v) const {
     return fmt::format("Array[{},{}-d]", dtype_name(p.dtype), p.rank);
   }
   if (v.is<TupleValue>()) return "tuple";
+  if (auto* l = v.as<ListValue>()) {
+    const ir::ArrayParam& p = fn_.arrays[l->param];
+    return fmt::format("List[Array[{},{}-d]]", dtype_name(p.dtype), p.rank);
+  }
   if (auto* d = v.as<DTypeValue>()) return fmt::format("dtype {}", dtype_name(d->dtype));
   if (v.is<EnumValue>()) return "enum value";
   if (v.is<EnumClassValue>()) return "enum class";
@@ -373,6 +377,10 @@ Value KernelLowering::subscript(const Value& base, const ast::ExprPtr& index, So
   }
   if (base.is<ArrayValue>())
     error(ErrorKind::Type, range, "Arrays are not directly subscriptable. Use load() or gather() instead.");
+  if (auto* l = base.as<ListValue>()) {
+    if (index->as<ast::Slice>()) error(ErrorKind::Type, index->range, "a list of arrays can be indexed, not sliced");
+    return list_item(*l, eval(index), index->range, range);
+  }
   if (auto* r = base.as<Runtime>()) {
     // Only new axes: t[None, :], t[:, None], t[..., None].
     std::vector<ast::ExprPtr> entries;

@@ -49,6 +49,7 @@ bool same_value(const Value& a, const Value& b) {
   if (auto* x = a.as<LooseFloat>()) return x->value == b.as<LooseFloat>()->value;
   if (auto* x = a.as<LooseBool>()) return x->value == b.as<LooseBool>()->value;
   if (auto* x = a.as<ArrayValue>()) return x->param == b.as<ArrayValue>()->param;
+  if (auto* x = a.as<ListValue>()) return x->param == b.as<ListValue>()->param;
   if (auto* x = a.as<DTypeValue>()) return x->dtype == b.as<DTypeValue>()->dtype;
   if (auto* x = a.as<EnumValue>()) return x->kind == b.as<EnumValue>()->kind && x->value == b.as<EnumValue>()->value;
   if (auto* x = a.as<StrValue>()) return x->value == b.as<StrValue>()->value;
@@ -179,6 +180,7 @@ void KernelLowering::check_syntax(const ast::FunctionDef& def) const {
 void KernelLowering::assign(const ast::ExprPtr& target, const Value& v, SourceRange range) {
   if (auto* n = target->as<ast::Name>()) {
     if (auto* r = v.as<Runtime>(); r && fn_.values[r->id].name.empty()) fn_.values[r->id].name = n->id;
+    if (auto* a = v.as<ArrayValue>()) name_list_item(a->param, n->id);
     env_[n->id] = v;
     return;
   }
@@ -760,6 +762,13 @@ ir::Function KernelLowering::run() {
       env_[p.name] = constant_value(cc->value);
     } else if (is_constant_param) {
       sig_error(p.range, fmt::format("parameter '{}' is a ct.Constant: give it a value, e.g. {}=64", p.name, p.name));
+    } else if (auto* lc = std::get_if<ListConstraint>(&c)) {
+      const ArrayConstraint& e = lc->element;
+      ir::ArrayParam a{p.name, e.dtype, static_cast<int>(e.dims.size()), e.dims, e.aligned16, e.contiguous, false};
+      a.is_list = true;
+      fn_.arrays.push_back(a);
+      fn_.param_order.emplace_back(true, static_cast<int>(fn_.arrays.size() - 1));
+      env_[p.name] = make(ListValue{static_cast<int>(fn_.arrays.size() - 1)});
     } else if (auto* ac = std::get_if<ArrayConstraint>(&c)) {
       ir::ArrayParam a{p.name, ac->dtype, static_cast<int>(ac->dims.size()), ac->dims, ac->aligned16, ac->contiguous, false};
       fn_.arrays.push_back(a);
@@ -777,6 +786,8 @@ ir::Function KernelLowering::run() {
   }
   fn_.signature = fmt::format("{}", fmt::join(described, ", "));
   exec_body(def.body);
+  for (auto& a : fn_.arrays)  // a store through an item writes to the list's arrays
+    if (a.list_of >= 0 && a.written) fn_.arrays[a.list_of].written = true;
   return std::move(fn_);
 }
 
@@ -785,6 +796,7 @@ std::string default_spec_name(const std::string& kernel, const KernelSignature& 
   for (const auto& p : sig.params) {
     if (auto* a = std::get_if<ArrayConstraint>(&p.constraint)) name += std::string("_") + dtype_short_name(a->dtype);
     else if (auto* s = std::get_if<ScalarConstraint>(&p.constraint)) name += std::string("_") + dtype_short_name(s->dtype);
+    else if (auto* l = std::get_if<ListConstraint>(&p.constraint)) name += std::string("_list") + dtype_short_name(l->element.dtype);
     else {
       std::string v = constant_literal_string(std::get<ConstantConstraint>(p.constraint).value);
       std::string clean;

@@ -86,6 +86,11 @@ class KernelLowering {
   bool is_constant(const Value& v) const;
   void check_static_op(const ir::Op& op) const;  // inside static_eval: pure arithmetic only
 
+  // Lists of arrays (lower_lists.cpp)
+  Value list_item(const ListValue& list, const Value& index, SourceRange index_range, SourceRange range);
+  Value list_length(const ListValue& list, SourceRange range);
+  void name_list_item(int param, const std::string& name);  // `x = xs[i]` names the item x
+
   // Statements (lower_stmt.cpp)
   Flow exec_body(const ast::Body& body);
   Flow exec(const ast::Stmt& s);
@@ -126,6 +131,7 @@ class KernelLowering {
   int helper_depth_ = 0;
   bool in_helper_ = false;
   std::optional<Value> return_value_;
+  std::set<int> auto_named_items_;     // list items still named xs_item<k>
   int static_eval_depth_ = 0;          // > 0 while evaluating a static_eval-like argument
   SourceRange static_eval_range_;
   const char* static_eval_what_ = "static_eval";
