@@ -8,6 +8,7 @@
 //   elementwise.cuh  operators, Python-semantics ops, where, minimum/maximum, astype, bitcast
 //   math.cuh         exp, log, sqrt, ..., fast and explicitly rounded variants
 //   broadcast.cuh    broadcast_to, reshape (through shared memory when threads must exchange)
+//   debug.cuh        stage / printf_arg / print_elements / assert_all (ct.print, ct.assert_)
 //   array_list.cuh   ArrayList (a list-of-arrays argument), DeviceTable (its table for a launch)
 //   host.hpp         ArrayView, ArrayViewList, to_device_array, grid_ok (plain C++, for launchers)
 //
@@ -25,4 +26,5 @@
 #include "broadcast.cuh"
 #include "reduce.cuh"
 #include "array_list.cuh"
+#include "debug.cuh"
 #include "host.hpp"

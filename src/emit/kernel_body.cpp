@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 
+#include "emit/emit_debug.hpp"
 #include "ir/printer.hpp"
 
 namespace tile2cu {
@@ -99,7 +100,7 @@ class BodyEmitter {
     switch (op.kind) {
       case OpKind::For: case OpKind::If: case OpKind::While: case OpKind::Store:
       case OpKind::Yield: case OpKind::Condition: case OpKind::Break: case OpKind::Continue:
-      case OpKind::Return: case OpKind::ListItem:
+      case OpKind::Return: case OpKind::ListItem: case OpKind::Print: case OpKind::Assert:
         return false;
       default:
         return true;
@@ -521,6 +522,28 @@ class BodyEmitter {
       case OpKind::Return:
         source_comment(op, depth, false);
         line(depth, "return;");
+        return;
+      case OpKind::Print: {
+        source_comment(op, depth, false);
+        std::vector<PrintedValue> values;
+        for (ValueId v : op.operands) {
+          const ir::TileType& t = fn_.type(v);
+          // Values are computed by every thread before one prints: an expression may hold a
+          // collective (a reduction), which must not run under `if (threadIdx.x == 0)`.
+          std::string text = expr(v).text;
+          if (text.find('(') != std::string::npos) {
+            std::string name = fresh_name(fmt::format("printed_value{}", values.size()));
+            line(depth, fmt::format("const auto {} = {};", name, text));
+            text = name;
+          }
+          values.push_back({text, t, t.is_scalar() ? "" : fmt::format("Shape<{}>", fmt::join(t.shape, ", "))});
+        }
+        for (const auto& l : print_statement(op.text, values)) line(depth, l);
+        return;
+      }
+      case OpKind::Assert:
+        source_comment(op, depth, false);
+        line(depth, fmt::format("assert_all({}, {});", expr(op.operands[0]).text, cpp_string_literal(op.text[0])));
         return;
       case OpKind::ListItem: {
         source_comment(op, depth, false);

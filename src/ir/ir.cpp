@@ -49,6 +49,8 @@ const char* op_kind_name(OpKind k) {
     case OpKind::Return: return "return";
     case OpKind::ListItem: return "list_item";
     case OpKind::ListLength: return "list_length";
+    case OpKind::Print: return "print";
+    case OpKind::Assert: return "assert";
   }
   return "?";
 }

@@ -83,6 +83,9 @@ enum class OpKind {
   Return,       // early exit from the kernel (block-uniform)
   ListItem,     // attr param: the item's entry in Function::arrays; operand: the index (int32)
   ListLength,   // attr param: a list parameter; result: its length (int32)
+  Print,        // operands: values to print; attr text: 2n+1 strings, literal segments around
+                // the n printf conversions ("x = ", "%f", "\n"); one line per block
+  Assert,       // operand: bool tile or scalar; attr text[0]: the message printed when false
 };
 
 enum class BinaryKind { Add, Sub, Mul, Div, FloorDiv, Mod, CeilDiv, Pow, Min, Max, BitAnd, BitOr, BitXor, Shl, Shr, Atan2 };
@@ -124,6 +127,7 @@ struct Op {
   PaddingMode padding = PaddingMode::Undetermined;
   Shape tile_shape;             // Load/Store: the tile shape in tile space
   std::vector<int> order;       // Load/Store: tile axis k walks array axis order[k]
+  std::vector<std::string> text;  // Print: segments and conversions; Assert: the message
   // Where this op came from: the Python statement's first line, for comments and #line.
   SourceRange loc;
 };

@@ -68,6 +68,13 @@ class Printer {
         return fmt::format(" {} of {}", item.name, fn_.arrays[item.list_of].name);
       }
       case OpKind::ListLength: return " " + fn_.arrays[op.param].name;
+      case OpKind::Print: case OpKind::Assert: {
+        std::string s;
+        for (const auto& t : op.text) s += t;
+        std::string quoted;
+        for (char c : s) quoted += c == '\n' ? std::string("\\n") : std::string(1, c);
+        return fmt::format(" \"{}\"", quoted);
+      }
       case OpKind::Binary: return fmt::format(" {}{}", binary_kind_name(op.binary), flags(op));
       case OpKind::Compare: return fmt::format(" {}", compare_kind_name(op.compare));
       case OpKind::Unary: return fmt::format(" {}{}", unary_kind_name(op.unary), flags(op));

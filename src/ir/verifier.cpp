@@ -149,6 +149,13 @@ class Verifier {
         expect(n == 1 && type(op.operands[0]) == TileType{DType::Int32, {}}, op, "takes an int32 index");
         break;
       }
+      case OpKind::Print:
+        expect(op.text.size() == 2 * n + 1, op, "one conversion per printed value");
+        break;
+      case OpKind::Assert:
+        expect(n == 1 && type(op.operands[0]).dtype == DType::Bool && op.text.size() == 1, op,
+               "asserts a bool tile with a message");
+        break;
       case OpKind::ListLength:
         expect(fn_.arrays.at(op.param).is_list, op, "takes a list parameter");
         break;

@@ -17,23 +17,6 @@ namespace {
 
 constexpr size_t kMaxStaticIterItems = 1000;  // cuTile's limit
 
-// Python's str() of a compile-time value, for static_assert messages.
-std::string python_str(const Value& v) {
-  if (auto* s = v.as<StrValue>()) return s->value;
-  if (auto* i = v.as<LooseInt>()) return ast::int128_to_string(i->value);
-  if (auto* f = v.as<LooseFloat>()) return fmt::format("{}", f->value);
-  if (auto* b = v.as<LooseBool>()) return b->value ? "True" : "False";
-  if (v.is<NoneValue>()) return "None";
-  if (auto* d = v.as<DTypeValue>()) return dtype_name(d->dtype);
-  if (auto* e = v.as<EnumValue>()) return e->name;
-  if (auto* t = v.as<TupleValue>()) {
-    std::vector<std::string> items;
-    for (const auto& item : t->items) items.push_back(python_str(item));
-    return fmt::format("({}{})", fmt::join(items, ", "), items.size() == 1 ? "," : "");
-  }
-  return "<value>";
-}
-
 // Operations that only combine values already computed: the "symbolic arithmetic" that
 // cuTile's proxies of run-time values allow inside static_eval.
 bool pure_arithmetic(ir::OpKind k) {
@@ -66,6 +49,23 @@ const ast::Stmt* forbidden_jump(const ast::Body& body, bool in_inner_loop) {
 }
 
 }  // namespace
+
+// Python's str() of a compile-time value, for static_assert messages.
+std::string python_str(const Value& v) {
+  if (auto* s = v.as<StrValue>()) return s->value;
+  if (auto* i = v.as<LooseInt>()) return ast::int128_to_string(i->value);
+  if (auto* f = v.as<LooseFloat>()) return fmt::format("{}", f->value);
+  if (auto* b = v.as<LooseBool>()) return b->value ? "True" : "False";
+  if (v.is<NoneValue>()) return "None";
+  if (auto* d = v.as<DTypeValue>()) return dtype_name(d->dtype);
+  if (auto* e = v.as<EnumValue>()) return e->name;
+  if (auto* t = v.as<TupleValue>()) {
+    std::vector<std::string> items;
+    for (const auto& item : t->items) items.push_back(python_str(item));
+    return fmt::format("({}{})", fmt::join(items, ", "), items.size() == 1 ? "," : "");
+  }
+  return "<value>";
+}
 
 bool KernelLowering::is_constant(const Value& v) const {
   if (v.is_loose() || v.is<NoneValue>() || v.is<StrValue>() || v.is<DTypeValue>() ||

@@ -86,6 +86,9 @@ class KernelLowering {
   bool is_constant(const Value& v) const;
   void check_static_op(const ir::Op& op) const;  // inside static_eval: pure arithmetic only
 
+  // Debugging (lower_debug.cpp): ct.print / print / ct.printf / ct.assert_; nullopt otherwise.
+  std::optional<Value> debug_call(const std::string& name, CallArgs& args, SourceRange range);
+
   // Lists of arrays (lower_lists.cpp)
   Value list_item(const ListValue& list, const Value& index, SourceRange index_range, SourceRange range);
   Value list_length(const ListValue& list, SourceRange range);
@@ -136,6 +139,9 @@ class KernelLowering {
   SourceRange static_eval_range_;
   const char* static_eval_what_ = "static_eval";
 };
+
+// Python's str() of a compile-time value (messages, print); "<value>" for others.
+std::string python_str(const Value& v);
 
 // Python's rule: a name assigned anywhere in a function is local to all of it.
 std::set<std::string> function_locals(const ast::FunctionDef& def);

@@ -11,7 +11,7 @@ namespace {
 bool has_effects(const Op& op) {
   switch (op.kind) {
     case OpKind::Store: case OpKind::Return: case OpKind::Break: case OpKind::Continue:
-    case OpKind::Yield: case OpKind::Condition:
+    case OpKind::Yield: case OpKind::Condition: case OpKind::Print: case OpKind::Assert:
       return true;
     default:
       break;
