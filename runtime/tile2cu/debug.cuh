@@ -1,7 +1,8 @@
 // tile2cu/debug.cuh: ct.print / ct.printf / ct.assert_ (spec c.12). A cuTile kernel body runs
 // once per block, so output is per block: tiles are staged in shared memory and thread 0 prints
-// the whole line, with one printf call when it fits CUDA's 32-argument limit (then lines of
-// different blocks never interleave). Every thread of the CTA must make these calls.
+// the whole line, with one printf call when it fits CUDA's 32-argument limit, else piece by
+// piece under a device-wide lock, so lines of different blocks never interleave. Every thread
+// of the CTA must make these calls.
 #pragma once
 
 #include <cstdio>
@@ -18,6 +19,20 @@ TILE2CU_DEVICE const T* stage(const Tile<T, L>& t, unsigned char* smem) {
   T* buf = reinterpret_cast<T*>(smem);
   detail::spill(t, buf);
   return buf;
+}
+
+// Lines too long for one printf call are printed piece by piece; this lock keeps the pieces of
+// one block's line together (only thread 0 of each printing block takes it; the holder is
+// running, so waiting blocks always get it in the end).
+static __device__ int print_mutex = 0;
+TILE2CU_DEVICE void print_lock() {
+  while (atomicCAS(&print_mutex, 0, 1) != 0) {
+  }
+  __threadfence();
+}
+TILE2CU_DEVICE void print_unlock() {
+  __threadfence();
+  atomicExch(&print_mutex, 0);
 }
 
 // A value as printf's varargs expect it for the conversion chosen from its dtype.

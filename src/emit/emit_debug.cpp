@@ -99,8 +99,9 @@ std::vector<std::string> print_statement(const std::vector<std::string>& text,
       format += text[2 * i + 2];
     }
     lines.push_back(fmt::format("  if (threadIdx.x == 0) printf({}{});", cpp_string_literal(format), args));
-  } else {  // more than printf takes at once: one call per piece, in order, from thread 0
+  } else {  // more than printf takes at once: one call per piece, under a lock across blocks
     lines.push_back("  if (threadIdx.x == 0) {");
+    lines.push_back("    print_lock();");
     std::string pending = text[0];
     auto flush = [&](const std::string& args) {
       if (!pending.empty() || !args.empty())
@@ -120,6 +121,7 @@ std::vector<std::string> print_statement(const std::vector<std::string>& text,
       pending += text[2 * i + 2];
     }
     flush("");
+    lines.push_back("    print_unlock();");
     lines.push_back("  }");
   }
   lines.push_back("  __syncthreads();  // the staging buffer is reused");

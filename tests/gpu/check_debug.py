@@ -79,6 +79,9 @@ def check_print(lib, wide):
         problems.append(f"{len(tiles)} tile lines for {blocks} blocks")
     for l in tiles:
         m = re.fullmatch(r"tile (\d+) \[(.*)\]", l)
+        if not m:
+            problems.append(f"garbled line: {l[:120]}")
+            continue
         b = int(m.group(1))
         vals = [float(v) for v in m.group(2).split(", ")]
         ref = [inp[i] if i < n else 0.0 for i in range(b * tile, (b + 1) * tile)]
