@@ -1,7 +1,7 @@
 // tile2cu/debug.cuh: ct.print / ct.printf / ct.assert_ (spec c.12). A cuTile kernel body runs
 // once per block, so output is per block: tiles are staged in shared memory and thread 0 prints
 // the whole line, with one printf call when it fits CUDA's 32-argument limit, else piece by
-// piece under a device-wide lock, so lines of different blocks never interleave. Every thread
+// piece; a device-wide lock keeps lines of different blocks from interleaving. Every thread
 // of the CTA must make these calls.
 #pragma once
 
@@ -22,8 +22,8 @@ TILE2CU_DEVICE const T* stage(const Tile<T, L>& t, unsigned char* smem) {
 }
 
 // Lines too long for one printf call are printed piece by piece; this lock keeps the pieces of
-// one block's line together (only thread 0 of each printing block takes it; the holder is
-// running, so waiting blocks always get it in the end).
+// one block's line together, and every other line (print_line) out of the middle of them. Only
+// thread 0 of a printing block takes it; the holder is running, so waiters always get it.
 static __device__ int print_mutex = 0;
 TILE2CU_DEVICE void print_lock() {
   while (atomicCAS(&print_mutex, 0, 1) != 0) {
@@ -33,6 +33,14 @@ TILE2CU_DEVICE void print_lock() {
 TILE2CU_DEVICE void print_unlock() {
   __threadfence();
   atomicExch(&print_mutex, 0);
+}
+
+// One whole line in one printf call (format and values as printf_arg made them).
+template <class... Args>
+TILE2CU_DEVICE void print_line(const char* format, Args... args) {
+  print_lock();
+  printf(format, args...);
+  print_unlock();
 }
 
 // A value as printf's varargs expect it for the conversion chosen from its dtype.

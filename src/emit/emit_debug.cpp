@@ -69,7 +69,7 @@ std::vector<std::string> print_statement(const std::vector<std::string>& text,
       format += text[2 * i + 1] + text[2 * i + 2];
       args += fmt::format(", printf_arg({})", values[i].expr);
     }
-    lines.push_back(fmt::format("if (threadIdx.x == 0) printf({}{});", cpp_string_literal(format), args));
+    lines.push_back(fmt::format("if (threadIdx.x == 0) print_line({}{});", cpp_string_literal(format), args));
     return lines;
   }
   // Tiles: every thread writes its elements to shared memory, then thread 0 prints.
@@ -98,7 +98,7 @@ std::vector<std::string> print_statement(const std::vector<std::string>& text,
       }
       format += text[2 * i + 2];
     }
-    lines.push_back(fmt::format("  if (threadIdx.x == 0) printf({}{});", cpp_string_literal(format), args));
+    lines.push_back(fmt::format("  if (threadIdx.x == 0) print_line({}{});", cpp_string_literal(format), args));
   } else {  // more than printf takes at once: one call per piece, under a lock across blocks
     lines.push_back("  if (threadIdx.x == 0) {");
     lines.push_back("    print_lock();");

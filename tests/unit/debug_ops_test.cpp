@@ -48,7 +48,7 @@ TEST(DebugOps, OneThreadPrintsAfterEveryThreadComputed) {
   // The reduction runs in all threads, the tile is staged, then thread 0 makes one printf call.
   size_t reduce = cu.find("const auto printed_value0 = reduce_sum<Axes<0>>(t, smem);");
   size_t stage = cu.find("stage(t, smem + 0)");
-  size_t print = cu.find("if (threadIdx.x == 0) printf(\"sum %f tile [%f, %f, %f, %f]\\n\"");
+  size_t print = cu.find("if (threadIdx.x == 0) print_line(\"sum %f tile [%f, %f, %f, %f]\\n\"");
   EXPECT_NE(reduce, std::string::npos) << cu;
   EXPECT_NE(stage, std::string::npos) << cu;
   EXPECT_NE(print, std::string::npos) << cu;
