@@ -213,6 +213,9 @@ class SignatureParser {
     if (word == "True" || word == "False") return {word == "True"};
     if (!word.empty()) {
       pos_ = start;
+      if (parse_dtype(word) || word == "list")  // e.g. t=(float32[?], int32)
+        error("a tuple in a signature holds constants: tuple parameters of arrays or scalars are not "
+              "supported yet by tile2cu");
       error("expected a number, True, False or a tuple");
     }
     if (peek() == '-' || peek() == '+') ++pos_;
