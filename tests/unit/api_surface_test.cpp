@@ -26,5 +26,34 @@ TEST(ApiSurface, ItemStridesNdimAndByTarget) {
   EXPECT_TRUE(scalar_item);  // item(): a (1,) tile to a scalar
 }
 
+TEST(ApiSurface, KernelOptionsAreCheckedHints) {
+  const char* body_tail =
+      "def k(x, TILE: ct.Constant[int]):\n"
+      "    ct.store(x, index=(0,), tile=ct.load(x, index=(0,), shape=(TILE,)))\n";
+  const char* sig = "x=float32[?], TILE=16";
+  compile_kernel(std::string("@ct.kernel(opt_level=2, num_worker_warps=4, num_ctas=2)\n") + body_tail, sig);
+  EXPECT_KERNEL_ERROR(std::string("@ct.kernel(opt_level=4)\n") + body_tail, sig, ErrorKind::Value, "opt_level should be in [0, 3]");
+  EXPECT_KERNEL_ERROR(std::string("@ct.kernel(num_worker_warps=6)\n") + body_tail, sig, ErrorKind::Value, "either 4 or 8");
+  EXPECT_KERNEL_ERROR(std::string("@ct.kernel(num_ctas=3)\n") + body_tail, sig, ErrorKind::Value, "a power of 2 in [1, 16]");
+}
+
+TEST(ApiSurface, IsNoneInTupleAndContinue) {
+  ir::Function fn = compile_kernel(
+      "@ct.kernel\n"
+      "def k(a, TILE: ct.Constant[int]):\n"
+      "    t = ct.load(a, index=(0,), shape=(TILE,))\n"
+      "    b = None\n"
+      "    if b is None and TILE in (8, 16) and TILE not in (1, 2) and t is not None:\n"
+      "        t = t * 2\n"
+      "    for i in range(3):\n"
+      "        if i == 1:\n"
+      "            continue\n"
+      "        t = t + 1\n"
+      "    ct.store(a, index=(0,), tile=t)\n",
+      "a=float32[?], TILE=16");
+  EXPECT_EQ(ops_of_kind(fn, ir::OpKind::Continue).size(), 1u);
+  EXPECT_EQ(ops_of_kind(fn, ir::OpKind::If).size(), 1u);  // the constant condition folded away
+}
+
 }  // namespace
 }  // namespace tile2cu
