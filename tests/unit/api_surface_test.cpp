@@ -55,5 +55,19 @@ TEST(ApiSurface, IsNoneInTupleAndContinue) {
   EXPECT_EQ(ops_of_kind(fn, ir::OpKind::If).size(), 1u);  // the constant condition folded away
 }
 
+TEST(ApiSurface, StarArgsInHelpersAndCalls) {
+  ir::Function fn = compile_kernel(
+      "def total(*xs):\n"
+      "    return xs[0] + xs[1] + xs[2]\n"
+      "\n"
+      "@ct.kernel\n"
+      "def k(a, TILE: ct.Constant[int]):\n"
+      "    t = ct.load(a, index=(0,), shape=(TILE,))\n"
+      "    pair = (t, t * 2)\n"
+      "    ct.store(a, index=(0,), tile=total(*pair, 1.0))\n",
+      "a=float32[?], TILE=16");
+  EXPECT_EQ(ops_of_kind(fn, ir::OpKind::Binary).size(), 3u);  // t * 2, then two additions
+}
+
 }  // namespace
 }  // namespace tile2cu
