@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <limits>
 #include <type_traits>
+#include <vector>
 
 #include "array.cuh"
 
@@ -49,6 +50,62 @@ bool to_device_array(const ArrayView<T, R>& view, Array<std::remove_const_t<T>, 
     out.stride[k] = static_cast<I>(view.strides[k]);
   }
   out.data = const_cast<std::remove_const_t<T>*>(view.data);
+  return true;
+}
+
+// A list of arrays of one dtype and rank, as the caller passes it (a cuTile `list` argument).
+template <class T, int Rank>
+struct ArrayViewList {
+  std::vector<ArrayView<T, Rank>> items;
+
+  // From the flat C ABI form: per item 1 + 2 * Rank int64 words (data pointer, shape, strides).
+  static ArrayViewList from_words(const int64_t* words, int32_t count) {
+    ArrayViewList list;
+    for (int32_t i = 0; words && i < count; ++i) {
+      const int64_t* w = words + int64_t(i) * (1 + 2 * Rank);
+      ArrayView<T, Rank> v;
+      v.data = reinterpret_cast<T*>(static_cast<uintptr_t>(w[0]));
+      for (int k = 0; k < Rank; ++k) {
+        v.shape[k] = w[1 + k];
+        v.strides[k] = w[1 + Rank + k];
+      }
+      list.items.push_back(v);
+    }
+    return list;
+  }
+};
+
+// What a specialization assumes of every item of a list: static extents (-1: any), a 16-byte
+// aligned base pointer, a unit last stride.
+template <int Rank>
+struct ArrayFacts {
+  int64_t dims[Rank];
+  bool aligned16;
+  bool contiguous;
+};
+
+// Checks every item against `facts` and index type I and packs the list into the table the
+// kernel reads (per item: data pointer, shapes, strides, as int64). False when an item breaks
+// them or the list is longer than int32 allows.
+template <class I, class T, int R>
+bool pack_array_list(const ArrayViewList<T, R>& list, const ArrayFacts<R>& facts, std::vector<int64_t>& table) {
+  if (list.items.size() > static_cast<size_t>(std::numeric_limits<int32_t>::max())) return false;
+  constexpr auto max = static_cast<uint64_t>(std::numeric_limits<I>::max());
+  table.clear();
+  for (const ArrayView<T, R>& v : list.items) {
+    if (facts.aligned16 && reinterpret_cast<uintptr_t>(v.data) % 16 != 0) return false;
+    if (facts.contiguous && v.strides[R - 1] != 1) return false;
+    table.push_back(static_cast<int64_t>(reinterpret_cast<uintptr_t>(v.data)));
+    for (int k = 0; k < R; ++k) {
+      if (v.shape[k] < 0 || static_cast<uint64_t>(v.shape[k]) > max) return false;
+      if (facts.dims[k] >= 0 && v.shape[k] != facts.dims[k]) return false;
+      table.push_back(v.shape[k]);
+    }
+    for (int k = 0; k < R; ++k) {
+      if (v.strides[k] < 0 || static_cast<uint64_t>(v.strides[k]) > max) return false;
+      table.push_back(v.strides[k]);
+    }
+  }
   return true;
 }
 

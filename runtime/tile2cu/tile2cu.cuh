@@ -8,7 +8,9 @@
 //   elementwise.cuh  operators, Python-semantics ops, where, minimum/maximum, astype, bitcast
 //   math.cuh         exp, log, sqrt, ..., fast and explicitly rounded variants
 //   broadcast.cuh    broadcast_to, reshape (through shared memory when threads must exchange)
-//   host.hpp         ArrayView, to_device_array, grid_ok (plain C++, for launchers)
+//   debug.cuh        stage / printf_arg / print_elements / assert_all (ct.print, ct.assert_)
+//   array_list.cuh   ArrayList (a list-of-arrays argument), DeviceTable (its table for a launch)
+//   host.hpp         ArrayView, ArrayViewList, to_device_array, grid_ok (plain C++, for launchers)
 //
 // Everything is in namespace tile2cu. Call the scalar forms qualified (tile2cu::exp(x)): for a
 // plain float, an unqualified exp/floor/abs/... would also see the global C library overloads.
@@ -23,4 +25,6 @@
 #include "math.cuh"
 #include "broadcast.cuh"
 #include "reduce.cuh"
+#include "array_list.cuh"
+#include "debug.cuh"
 #include "host.hpp"

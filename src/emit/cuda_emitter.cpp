@@ -34,6 +34,31 @@ struct HostInterface {
   std::string prologue;         // kernel body: arrays rebuilt from flat parameters
 };
 
+// A list of arrays (cuTile ABI: pointer to packed 64-bit words, int32 length). The launcher
+// checks every item, packs the table and copies it to the device for this launch.
+void list_parameter(const ir::ArrayParam& a, HostInterface& h, std::vector<std::string>& launcher,
+                    std::vector<std::string>& c_params, std::vector<std::string>& c_args,
+                    std::vector<std::string>& kparams, std::vector<std::string>& kargs) {
+  const char* t = dtype_cpp_name(a.dtype);
+  std::string elem = a.written ? t : fmt::format("const {}", t);
+  std::string list_type = fmt::format("tile2cu::ArrayViewList<{}, {}>", elem, a.rank);
+  launcher.push_back(fmt::format("const {}& {}", list_type, a.name));
+  c_params.push_back(fmt::format("const int64_t* {}_words, int32_t {}_count", a.name, a.name));
+  c_args.push_back(fmt::format("{}::from_words({}_words, {}_count)", list_type, a.name, a.name));
+  std::vector<std::string> dims;
+  for (const auto& d : a.static_dims) dims.push_back(d ? std::to_string(*d) : "-1");
+  h.checks += fmt::format("  std::vector<int64_t> {}_words;\n", a.name);
+  h.checks += fmt::format(
+      "  if (!tile2cu::pack_array_list<int32_t>({}, tile2cu::ArrayFacts<{}>{{{{{}}}, {}, {}}}, {}_words))\n"
+      "    return cudaErrorInvalidValue;\n",
+      a.name, a.rank, fmt::join(dims, ", "), a.aligned16, a.contiguous, a.name);
+  h.checks += fmt::format("  tile2cu::DeviceTable {}_table;\n", a.name);
+  h.checks += fmt::format("  if (cudaError_t e = {}_table.upload({}_words, stream)) return e;\n", a.name, a.name);
+  kparams.push_back(fmt::format("const int64_t* {}_table, int32_t {}_size", a.name, a.name));
+  kargs.push_back(fmt::format("{}_table.data(), static_cast<int32_t>({}.items.size())", a.name, a.name));
+  h.prologue += fmt::format("  const ArrayList<{}, {}> {}{{{}_table, {}_size}};\n", t, a.rank, a.name, a.name, a.name);
+}
+
 // Parameter lists are printed one group per line: the stream and grid, then each parameter
 // (an array's pointer, shape and strides stay together).
 std::string wrap(const std::vector<std::string>& groups) {
@@ -60,6 +85,10 @@ HostInterface host_interface(const ir::Function& fn) {
       continue;
     }
     const ir::ArrayParam& a = fn.arrays[i];
+    if (a.is_list) {
+      list_parameter(a, h, launcher, c_params, c_args, kparams, kargs);
+      continue;
+    }
     const char* t = dtype_cpp_name(a.dtype);
     std::string elem = a.written ? t : fmt::format("const {}", t);
     launcher.push_back(fmt::format("tile2cu::ArrayView<{}, {}> {}", elem, a.rank, a.name));
@@ -202,9 +231,12 @@ EmittedFiles emit_cuda(const std::vector<ir::Function>& specs, const EmitOptions
   for (const auto& k : kernel_order) {
     const auto& list = by_kernel[k];
     // A dispatcher is only useful when it has a choice, and its name must not clash.
-    bool clashes = false;
+    bool clashes = false, has_list = false;
     for (const auto* fn : list) clashes |= fn->spec_name == k;
-    if (list.size() < 2 || clashes) continue;
+    // AnyArray carries one array; kernels with list parameters are called through launch_<spec>.
+    for (const auto* fn : list)
+      for (auto [is_array, i] : fn->param_order) has_list |= is_array && fn->arrays[i].is_list;
+    if (list.size() < 2 || clashes || has_list) continue;
     dispatchers += dispatcher(k, list);
     declarations += fmt::format("\n// Dispatches on dtypes and ranks to one of the launchers above.\ncudaError_t launch_{}({});\n",
                                 k, wrap(dispatcher_params(*list[0])));

@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 
+#include "emit/emit_debug.hpp"
 #include "ir/printer.hpp"
 
 namespace tile2cu {
@@ -99,7 +100,7 @@ class BodyEmitter {
     switch (op.kind) {
       case OpKind::For: case OpKind::If: case OpKind::While: case OpKind::Store:
       case OpKind::Yield: case OpKind::Condition: case OpKind::Break: case OpKind::Continue:
-      case OpKind::Return:
+      case OpKind::Return: case OpKind::ListItem: case OpKind::Print: case OpKind::Assert:
         return false;
       default:
         return true;
@@ -112,7 +113,7 @@ class BodyEmitter {
 
   static bool is_trivial(const Op& op) {
     return op.kind == OpKind::Constant || op.kind == OpKind::ScalarParam ||
-           op.kind == OpKind::ArrayDim || op.kind == OpKind::ArrayStride;
+           op.kind == OpKind::ArrayDim || op.kind == OpKind::ArrayStride || op.kind == OpKind::ListLength;
   }
 
   // ---- assigning a region's results where they are computed ----
@@ -328,6 +329,7 @@ class BodyEmitter {
       case OpKind::ScalarParam: return {fn_.scalars[op.param].name};
       case OpKind::ArrayDim: return {fmt::format("{}.shape[{}]", fn_.arrays[op.param].name, op.dim)};
       case OpKind::ArrayStride: return {fmt::format("{}.stride[{}]", fn_.arrays[op.param].name, op.dim)};
+      case OpKind::ListLength: return {fmt::format("{}.size", fn_.arrays[op.param].name)};
       case OpKind::Binary: return binary_expr(op);
       case OpKind::Compare: {
         static const char* syms[] = {"==", "!=", "<", "<=", ">", ">="};
@@ -521,6 +523,35 @@ class BodyEmitter {
         source_comment(op, depth, false);
         line(depth, "return;");
         return;
+      case OpKind::Print: {
+        source_comment(op, depth, false);
+        std::vector<PrintedValue> values;
+        for (ValueId v : op.operands) {
+          const ir::TileType& t = fn_.type(v);
+          // Values are computed by every thread before one prints: an expression may hold a
+          // collective (a reduction), which must not run under `if (threadIdx.x == 0)`.
+          std::string text = expr(v).text;
+          if (text.find('(') != std::string::npos) {
+            std::string name = fresh_name(fmt::format("printed_value{}", values.size()));
+            line(depth, fmt::format("const auto {} = {};", name, text));
+            text = name;
+          }
+          values.push_back({text, t, t.is_scalar() ? "" : fmt::format("Shape<{}>", fmt::join(t.shape, ", "))});
+        }
+        for (const auto& l : print_statement(op.text, values)) line(depth, l);
+        return;
+      }
+      case OpKind::Assert:
+        source_comment(op, depth, false);
+        line(depth, fmt::format("assert_all({}, {});", expr(op.operands[0]).text, cpp_string_literal(op.text[0])));
+        return;
+      case OpKind::ListItem: {
+        source_comment(op, depth, false);
+        const ir::ArrayParam& item = fn_.arrays[op.param];
+        line(depth, fmt::format("const auto {} = {}[{}];", item.name, fn_.arrays[item.list_of].name,
+                                expr(op.operands[0]).text));
+        return;
+      }
       default:
         break;
     }

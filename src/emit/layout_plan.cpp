@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <functional>
 
+#include "emit/emit_debug.hpp"
+
 namespace tile2cu {
 
 namespace {
@@ -73,6 +75,7 @@ LayoutPlan plan_layouts(const ir::Function& fn) {
 
   for_each_op(fn.body, [&](const ir::Op& op) {
     if (op.kind == ir::OpKind::Reduce) plan.smem_bytes = std::max(plan.smem_bytes, reduce_scratch_bytes(fn, op, plan.threads));
+    if (op.kind == ir::OpKind::Print) plan.smem_bytes = std::max(plan.smem_bytes, print_scratch_bytes(fn, op));
     if (op.kind != ir::OpKind::Broadcast && op.kind != ir::OpKind::Reshape) return;
     const ir::TileType& src = fn.type(op.operands[0]);
     const ir::TileType& dst = fn.type(op.results[0]);

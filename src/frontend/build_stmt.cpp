@@ -50,8 +50,11 @@ ast::StmtPtr Lowerer::lower_stmt(TSNode node) {
   if (t == "import_statement") return lower_import(node);
   if (t == "import_from_statement" || t == "future_import_statement")
     return lower_import_from(node);
-  return stmt(ast::UnsupportedStmt{unsupported_statement_name(t, has_anonymous_child(node, "async"))},
-              r);
+  std::string what = unsupported_statement_name(t, has_anonymous_child(node, "async"));
+  // A class keeps its name, so that sema can say why a kernel cannot use it.
+  if (t == "class_definition")
+    if (auto name = field_of(node, "name")) what += " " + std::string(src_.text_of(*name));
+  return stmt(ast::UnsupportedStmt{std::move(what)}, r);
 }
 
 ast::StmtPtr Lowerer::lower_expression_statement(TSNode node) {
@@ -224,8 +227,7 @@ ast::StmtPtr Lowerer::lower_decorated(TSNode node) {
   if (!definition) src_.error(node, "invalid syntax");
   if (is_type(*definition, "function_definition"))
     return lower_function(*definition, std::move(decorators));
-  return stmt(ast::UnsupportedStmt{unsupported_statement_name(type_of(*definition), false)},
-              src_.range(*definition));
+  return lower_stmt(*definition);  // a decorated class: unsupported, by name
 }
 
 // Joined from the identifiers, since Python allows `a . b` and comments between them.

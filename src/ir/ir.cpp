@@ -47,6 +47,10 @@ const char* op_kind_name(OpKind k) {
     case OpKind::Break: return "break";
     case OpKind::Continue: return "continue";
     case OpKind::Return: return "return";
+    case OpKind::ListItem: return "list_item";
+    case OpKind::ListLength: return "list_length";
+    case OpKind::Print: return "print";
+    case OpKind::Assert: return "assert";
   }
   return "?";
 }

@@ -39,6 +39,11 @@ struct ArrayParam {
   bool aligned16 = false;      // base pointer 16-byte aligned (a signature fact)
   bool contiguous = false;     // last-dim stride is 1 (a signature fact)
   bool written = false;        // some store targets it (const otherwise, in the launcher)
+  // Lists of arrays (spec a.3, h.14). A list parameter has is_list set and describes its items;
+  // `lst[i]` adds an entry with list_of = the list's index, defined by a ListItem op, which the
+  // array ops then name like any other array.
+  bool is_list = false;
+  int list_of = -1;
 };
 
 struct ScalarParam {
@@ -76,6 +81,11 @@ enum class OpKind {
   Break,        // operands: carried values at the break (innermost loop)
   Continue,     // operands: carried values at the continue
   Return,       // early exit from the kernel (block-uniform)
+  ListItem,     // attr param: the item's entry in Function::arrays; operand: the index (int32)
+  ListLength,   // attr param: a list parameter; result: its length (int32)
+  Print,        // operands: values to print; attr text: 2n+1 strings, literal segments around
+                // the n printf conversions ("x = ", "%f", "\n"); one line per block
+  Assert,       // operand: bool tile or scalar; attr text[0]: the message printed when false
 };
 
 enum class BinaryKind { Add, Sub, Mul, Div, FloorDiv, Mod, CeilDiv, Pow, Min, Max, BitAnd, BitOr, BitXor, Shl, Shr, Atan2 };
@@ -117,6 +127,7 @@ struct Op {
   PaddingMode padding = PaddingMode::Undetermined;
   Shape tile_shape;             // Load/Store: the tile shape in tile space
   std::vector<int> order;       // Load/Store: tile axis k walks array axis order[k]
+  std::vector<std::string> text;  // Print: segments and conversions; Assert: the message
   // Where this op came from: the Python statement's first line, for comments and #line.
   SourceRange loc;
 };

@@ -31,8 +31,8 @@ class Printer {
         const ArrayParam& a = fn_.arrays[i];
         std::vector<std::string> dims;
         for (const auto& d : a.static_dims) dims.push_back(d ? std::to_string(*d) : "?");
-        out_ += fmt::format("  param {}: array<{}, [{}]>{}{}{}\n", a.name,
-                            dtype_short_name(a.dtype), fmt::join(dims, ", "),
+        out_ += fmt::format("  param {}: {}array<{}, [{}]>{}{}{}{}\n", a.name, a.is_list ? "list<" : "",
+                            dtype_short_name(a.dtype), fmt::join(dims, ", "), a.is_list ? ">" : "",
                             a.aligned16 ? " align16" : "", a.contiguous ? " contiguous" : "",
                             a.written ? " written" : "");
       } else {
@@ -63,6 +63,18 @@ class Printer {
       case OpKind::ScalarParam: return " " + fn_.scalars[op.param].name;
       case OpKind::ArrayDim: case OpKind::ArrayStride:
         return fmt::format(" {}[{}]", fn_.arrays[op.param].name, op.dim);
+      case OpKind::ListItem: {
+        const ArrayParam& item = fn_.arrays[op.param];
+        return fmt::format(" {} of {}", item.name, fn_.arrays[item.list_of].name);
+      }
+      case OpKind::ListLength: return " " + fn_.arrays[op.param].name;
+      case OpKind::Print: case OpKind::Assert: {
+        std::string s;
+        for (const auto& t : op.text) s += t;
+        std::string quoted;
+        for (char c : s) quoted += c == '\n' ? std::string("\\n") : std::string(1, c);
+        return fmt::format(" \"{}\"", quoted);
+      }
       case OpKind::Binary: return fmt::format(" {}{}", binary_kind_name(op.binary), flags(op));
       case OpKind::Compare: return fmt::format(" {}", compare_kind_name(op.compare));
       case OpKind::Unary: return fmt::format(" {}{}", unary_kind_name(op.unary), flags(op));

@@ -110,6 +110,7 @@ class Verifier {
         break;
       case OpKind::Load: {
         const ArrayParam& a = fn_.arrays.at(op.param);
+        expect(!a.is_list, op, "loads from an array, not a list");
         expect(static_cast<int>(n) == a.rank, op, "one index per array axis");
         expect(op.tile_shape.empty() || static_cast<int>(op.tile_shape.size()) == a.rank, op,
                "tile shape rank");
@@ -118,6 +119,7 @@ class Verifier {
       }
       case OpKind::Store: {
         const ArrayParam& a = fn_.arrays.at(op.param);
+        expect(!a.is_list, op, "stores to an array, not a list");
         expect(static_cast<int>(n) == a.rank + 1, op, "one index per array axis, then the tile");
         expect(type(op.operands.back()).dtype == a.dtype, op, "store value dtype must match");
         break;
@@ -140,6 +142,22 @@ class Verifier {
         break;
       case OpKind::Break: case OpKind::Continue:
         expect(in_loop, op, "outside a loop");
+        break;
+      case OpKind::ListItem: {
+        const ArrayParam& item = fn_.arrays.at(op.param);
+        expect(item.list_of >= 0 && fn_.arrays.at(item.list_of).is_list, op, "defines an item of a list parameter");
+        expect(n == 1 && type(op.operands[0]) == TileType{DType::Int32, {}}, op, "takes an int32 index");
+        break;
+      }
+      case OpKind::Print:
+        expect(op.text.size() == 2 * n + 1, op, "one conversion per printed value");
+        break;
+      case OpKind::Assert:
+        expect(n == 1 && type(op.operands[0]).dtype == DType::Bool && op.text.size() == 1, op,
+               "asserts a bool tile with a message");
+        break;
+      case OpKind::ListLength:
+        expect(fn_.arrays.at(op.param).is_list, op, "takes a list parameter");
         break;
       default:
         break;

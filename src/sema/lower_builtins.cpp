@@ -77,8 +77,8 @@ const std::set<std::string> kNotYet = {
     "permute", "transpose", "cat", "extract", "insert", "bitcast", "pack_to_bytes",
     "unpack_from_bytes", "gather", "scatter", "load_advanced_indexing", "store_advanced_indexing",
     "atomic_cas", "atomic_xchg", "atomic_add", "atomic_max", "atomic_min", "atomic_and",
-    "atomic_or", "atomic_xor", "mma", "matmul", "mma_scaled", "printf", "print", "assert_",
-    "static_eval", "static_assert", "static_iter", "ensure_constant", "astile",
+    "atomic_or", "atomic_xor", "mma", "matmul", "mma_scaled",
+    "astile",
     "assume_divisible_by", "grid_dependency_control_wait",
     "grid_dependency_control_launch_dependents", "divmod", "Slice"};
 
@@ -182,6 +182,7 @@ ir::Shape KernelLowering::tile_shape_arg(const Value& v, SourceRange range, cons
 // ---- builtins ------------------------------------------------------------------------------
 
 Value KernelLowering::builtin_call(const std::string& name, CallArgs& args, SourceRange range) {
+  if (auto v = debug_call(name, args, range)) return *v;
   auto runtime_int = [&](const Value& v, SourceRange r, const std::string& what) -> ir::ValueId {
     auto dt = value_dtype(v);
     if (!dt || !value_shape(v).empty() || (!v.is_loose() && !is_integer(*dt)) || v.is<LooseFloat>())
@@ -690,6 +691,7 @@ Value KernelLowering::builtin_call(const std::string& name, CallArgs& args, Sour
   if (fn == "len") {
     if (args.positional.size() != 1) error(ErrorKind::Type, range, "len() takes one argument");
     if (auto* t = args.positional[0].as<TupleValue>()) return make(LooseInt{static_cast<__int128>(t->items.size())});
+    if (auto* l = args.positional[0].as<ListValue>()) return list_length(*l, range);
     error(ErrorKind::Type, range, fmt::format("len() of {} is not supported", describe(args.positional[0])));
   }
   if (fn == "int" || fn == "float" || fn == "bool") {
@@ -712,8 +714,6 @@ Value KernelLowering::builtin_call(const std::string& name, CallArgs& args, Sour
   }
   if (fn == "range")
     error(ErrorKind::Syntax, range, "range() can only be used as the iterable of a for loop");
-  if (fn == "print")
-    error(ErrorKind::UnsupportedFeature, range, "print() is not supported yet by tile2cu");
   if (unsupported_python_builtin(fn) == PythonBuiltin::Type)
     error(ErrorKind::UnsupportedFeature, range,
           fmt::format("Creating instances of type \"{}\" is not supported in device code", fn));

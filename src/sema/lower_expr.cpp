@@ -36,7 +36,7 @@ Value KernelLowering::eval_name(const std::string& name, SourceRange range) {
   }
   static const char* kBuiltins[] = {"range", "len", "min", "max", "abs", "int", "float", "bool",
                                     "print", "tuple", "divmod", "str", "repr", "getattr",
-                                    "isinstance"};
+                                    "isinstance", "enumerate", "zip", "reversed"};
   for (const char* b : kBuiltins)
     if (name == b) return make(BuiltinValue{name});
   // Refused when called, with cuTile's message for builtins.
@@ -171,6 +171,10 @@ std::string KernelLowering::describe(const Value& v) const {
     return fmt::format("Array[{},{}-d]", dtype_name(p.dtype), p.rank);
   }
   if (v.is<TupleValue>()) return "tuple";
+  if (auto* l = v.as<ListValue>()) {
+    const ir::ArrayParam& p = fn_.arrays[l->param];
+    return fmt::format("List[Array[{},{}-d]]", dtype_name(p.dtype), p.rank);
+  }
   if (auto* d = v.as<DTypeValue>()) return fmt::format("dtype {}", dtype_name(d->dtype));
   if (v.is<EnumValue>()) return "enum value";
   if (v.is<EnumClassValue>()) return "enum class";
@@ -233,6 +237,8 @@ Value KernelLowering::eval(const ast::ExprPtr& e) {
           return subscript(eval(node.value), node.index, r);
         } else if constexpr (std::is_same_v<T, ast::Call>) {
           Value callee = eval(node.func);
+          if (auto* b = callee.template as<BuiltinValue>())
+            if (auto v = meta_call(b->name, node, r)) return *v;
           CallArgs args;
           for (const auto& a : node.args) {
             if (auto* star = a->template as<ast::Starred>()) {
@@ -328,6 +334,11 @@ Value KernelLowering::eval(const ast::ExprPtr& e) {
           for (const auto& item : node.elts) items.push_back(eval(item));
           return make_tuple(std::move(items), r);
         } else if constexpr (std::is_same_v<T, ast::ListExpr>) {
+          if (static_eval_depth_ > 0) {  // host Python inside static_eval: a list acts as a tuple
+            std::vector<Value> items;
+            for (const auto& item : node.elts) items.push_back(eval(item));
+            return make(TupleValue{std::move(items)});
+          }
           error(ErrorKind::Syntax, r, "list displays are not supported in tile code; use a tuple");
         } else if constexpr (std::is_same_v<T, ast::Starred>) {
           error(ErrorKind::Syntax, r, "a starred expression is only allowed in a call's arguments");
@@ -417,6 +428,10 @@ Value KernelLowering::subscript(const Value& base, const ast::ExprPtr& index, So
   }
   if (base.is<ArrayValue>())
     error(ErrorKind::Type, range, "Arrays are not directly subscriptable. Use load() or gather() instead.");
+  if (auto* l = base.as<ListValue>()) {
+    if (index->as<ast::Slice>()) error(ErrorKind::Type, index->range, "a list of arrays can be indexed, not sliced");
+    return list_item(*l, eval(index), index->range, range);
+  }
   if (auto* r = base.as<Runtime>()) {
     // Only new axes: t[None, :], t[:, None], t[..., None].
     std::vector<ast::ExprPtr> entries;

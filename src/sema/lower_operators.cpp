@@ -92,6 +92,8 @@ Value KernelLowering::binary(ast::BinaryOp op, const Value& lhs, const Value& rh
       return make_tuple(std::move(items), range);
     }
   }
+  if (auto* a = lhs.as<StrValue>(); a && op == ast::BinaryOp::Add)
+    if (auto* b = rhs.as<StrValue>()) return make(StrValue{a->value + b->value});  // messages
   if (lhs.is_loose() && rhs.is_loose()) {
     bool both_int = !lhs.is<LooseFloat>() && !rhs.is<LooseFloat>();
     if (both_int) {

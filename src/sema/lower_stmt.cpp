@@ -81,6 +81,7 @@ bool same_value(const Value& a, const Value& b) {
   if (auto* x = a.as<LooseFloat>()) return x->value == b.as<LooseFloat>()->value;
   if (auto* x = a.as<LooseBool>()) return x->value == b.as<LooseBool>()->value;
   if (auto* x = a.as<ArrayValue>()) return x->param == b.as<ArrayValue>()->param;
+  if (auto* x = a.as<ListValue>()) return x->param == b.as<ListValue>()->param;
   if (auto* x = a.as<DTypeValue>()) return x->dtype == b.as<DTypeValue>()->dtype;
   if (auto* x = a.as<EnumValue>()) return x->kind == b.as<EnumValue>()->kind && x->value == b.as<EnumValue>()->value;
   if (auto* x = a.as<StrValue>()) return x->value == b.as<StrValue>()->value;
@@ -156,6 +157,7 @@ std::vector<ir::ValueId> KernelLowering::emit(ir::Op op, const std::vector<ir::T
                                               const std::string& name) {
   if (blocks_.empty())
     error(ErrorKind::Type, stmt_range_, "a module-level value must be a compile-time constant");
+  if (static_eval_depth_ > 0) check_static_op(op);
   for (const auto& t : types) op.results.push_back(fn_.new_value(t, name));
   auto results = op.results;
   blocks_.back()->ops.push_back(std::move(op));
@@ -226,6 +228,7 @@ void KernelLowering::check_syntax(const ast::FunctionDef& def) const {
 void KernelLowering::assign(const ast::ExprPtr& target, const Value& v, SourceRange range) {
   if (auto* n = target->as<ast::Name>()) {
     if (auto* r = v.as<Runtime>(); r && fn_.values[r->id].name.empty()) fn_.values[r->id].name = n->id;
+    if (auto* a = v.as<ArrayValue>()) name_list_item(a->param, n->id);
     env_[n->id] = v;
     return;
   }
@@ -510,8 +513,7 @@ Flow KernelLowering::exec_for(const ast::For& f, SourceRange range) {
   Value callee = call ? eval(call->func) : make(NoneValue{});
   auto* builtin = callee.as<BuiltinValue>();
   if (!builtin || builtin->name != "range") {
-    if (builtin && builtin->name == "ct.static_iter")
-      error(ErrorKind::UnsupportedFeature, f.iter->range, "ct.static_iter is not supported yet by tile2cu");
+    if (builtin && builtin->name == "ct.static_iter") return exec_static_iter(f, *call, range);
     error(ErrorKind::Type, f.iter->range, "a for loop in tile code can only iterate over range(...)");  // cuTile: TileTypeError
   }
   if (call->args.empty() || call->args.size() > 3 || !call->keywords.empty())
@@ -818,6 +820,13 @@ ir::Function KernelLowering::run() {
       env_[p.name] = constant_value(cc->value);
     } else if (is_constant_param) {
       sig_error(p.range, fmt::format("parameter '{}' is a ct.Constant: give it a value, e.g. {}=64", p.name, p.name));
+    } else if (auto* lc = std::get_if<ListConstraint>(&c)) {
+      const ArrayConstraint& e = lc->element;
+      ir::ArrayParam a{p.name, e.dtype, static_cast<int>(e.dims.size()), e.dims, e.aligned16, e.contiguous, false};
+      a.is_list = true;
+      fn_.arrays.push_back(a);
+      fn_.param_order.emplace_back(true, static_cast<int>(fn_.arrays.size() - 1));
+      env_[p.name] = make(ListValue{static_cast<int>(fn_.arrays.size() - 1)});
     } else if (auto* ac = std::get_if<ArrayConstraint>(&c)) {
       ir::ArrayParam a{p.name, ac->dtype, static_cast<int>(ac->dims.size()), ac->dims, ac->aligned16, ac->contiguous, false};
       fn_.arrays.push_back(a);
@@ -835,6 +844,8 @@ ir::Function KernelLowering::run() {
   }
   fn_.signature = fmt::format("{}", fmt::join(described, ", "));
   exec_body(def.body);
+  for (auto& a : fn_.arrays)  // a store through an item writes to the list's arrays
+    if (a.list_of >= 0 && a.written) fn_.arrays[a.list_of].written = true;
   return std::move(fn_);
 }
 
@@ -843,6 +854,7 @@ std::string default_spec_name(const std::string& kernel, const KernelSignature& 
   for (const auto& p : sig.params) {
     if (auto* a = std::get_if<ArrayConstraint>(&p.constraint)) name += std::string("_") + dtype_short_name(a->dtype);
     else if (auto* s = std::get_if<ScalarConstraint>(&p.constraint)) name += std::string("_") + dtype_short_name(s->dtype);
+    else if (auto* l = std::get_if<ListConstraint>(&p.constraint)) name += std::string("_list") + dtype_short_name(l->element.dtype);
     else {
       std::string v = constant_literal_string(std::get<ConstantConstraint>(p.constraint).value);
       std::string clean;

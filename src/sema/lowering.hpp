@@ -85,6 +85,22 @@ class KernelLowering {
   Value method_call(const Value& self, const std::string& name, CallArgs& args, SourceRange range);
   Value reduction(const std::string& op, CallArgs& args, SourceRange range);
 
+  // Meta-programming (lower_meta.cpp): static_eval / static_assert / ensure_constant / static_iter.
+  // meta_call returns nullopt when `name` is not handled there.
+  std::optional<Value> meta_call(const std::string& name, const ast::Call& call, SourceRange range);
+  Value static_eval(const ast::ExprPtr& e, SourceRange range, const char* what);
+  Flow exec_static_iter(const ast::For& f, const ast::Call& call, SourceRange range);
+  bool is_constant(const Value& v) const;
+  void check_static_op(const ir::Op& op) const;  // inside static_eval: pure arithmetic only
+
+  // Debugging (lower_debug.cpp): ct.print / print / ct.printf / ct.assert_; nullopt otherwise.
+  std::optional<Value> debug_call(const std::string& name, CallArgs& args, SourceRange range);
+
+  // Lists of arrays (lower_lists.cpp)
+  Value list_item(const ListValue& list, const Value& index, SourceRange index_range, SourceRange range);
+  Value list_length(const ListValue& list, SourceRange range);
+  void name_list_item(int param, const std::string& name);  // `x = xs[i]` names the item x
+
   // Statements (lower_stmt.cpp)
   Flow exec_body(const ast::Body& body);
   Flow exec(const ast::Stmt& s);
@@ -126,7 +142,14 @@ class KernelLowering {
   long inlined_calls_ = 0;  // in this specialization, for kMaxInlinedCalls
   bool in_helper_ = false;
   std::optional<Value> return_value_;
+  std::set<int> auto_named_items_;     // list items still named xs_item<k>
+  int static_eval_depth_ = 0;          // > 0 while evaluating a static_eval-like argument
+  SourceRange static_eval_range_;
+  const char* static_eval_what_ = "static_eval";
 };
+
+// Python's str() of a compile-time value (messages, print); "<value>" for others.
+std::string python_str(const Value& v);
 
 // Python's rule: a name assigned anywhere in a function is local to all of it.
 std::set<std::string> function_locals(const ast::FunctionDef& def);

@@ -80,6 +80,15 @@ class ModuleEvaluator {
       assign(as->targets, as->value, s.range);
     } else if (auto* ann = s.as<ast::AnnAssign>()) {
       if (ann->value) assign({ann->target}, ann->value, s.range);
+    } else if (auto* u = s.as<ast::UnsupportedStmt>(); u && u->what.rfind("class definition ", 0) == 0) {
+      // Frozen dataclasses and enums are tile-code values in cuTile; not in tile2cu yet.
+      std::string name = u->what.substr(std::string("class definition ").size());
+      CompileError e(ErrorKind::UnsupportedFeature,
+                     fmt::format("class {} is defined here: classes (frozen dataclasses, enums) are "
+                                 "not supported yet by tile2cu",
+                                 name),
+                     scope_->module->file, s.range);
+      bind_error(name, std::make_exception_ptr(e), s.range);
     }
     // Other top-level statements (host code, `if __name__ == "__main__":`) are not tile code.
   }

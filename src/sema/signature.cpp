@@ -122,7 +122,7 @@ class SignatureParser {
     return p;
   }
 
-  std::variant<ArrayConstraint, ScalarConstraint, ConstantConstraint> parse_constraint() {
+  std::variant<ArrayConstraint, ScalarConstraint, ConstantConstraint, ListConstraint> parse_constraint() {
     skip_space();
     char c = peek();
     if (c == '(' || c == '-' || c == '+' || c == '.' || std::isdigit(static_cast<unsigned char>(c)))
@@ -131,6 +131,20 @@ class SignatureParser {
     std::string word = identifier_or_empty();
     if (word.empty()) error("expected a dtype, an array type such as float32[?], or a constant");
     if (word == "True" || word == "False") return ConstantConstraint{{word == "True"}};
+    if (word == "list") {
+      skip_space();
+      expect('[');
+      size_t at = pos_;
+      auto element = parse_constraint();
+      auto* array = std::get_if<ArrayConstraint>(&element);
+      if (!array) {
+        pos_ = at;
+        error("a list holds arrays: write list[dtype[dims]], e.g. list[float32[?, ?]]");
+      }
+      skip_space();
+      expect(']');
+      return ListConstraint{*array};
+    }
     auto dtype = parse_dtype(word);
     if (!dtype) {
       pos_ = start;
@@ -199,6 +213,9 @@ class SignatureParser {
     if (word == "True" || word == "False") return {word == "True"};
     if (!word.empty()) {
       pos_ = start;
+      if (parse_dtype(word) || word == "list")  // e.g. t=(float32[?], int32)
+        error("a tuple in a signature holds constants: tuple parameters of arrays or scalars are not "
+              "supported yet by tile2cu");
       error("expected a number, True, False or a tuple");
     }
     if (peek() == '-' || peek() == '+') ++pos_;
@@ -285,13 +302,23 @@ std::string constant_literal_string(const ConstantLiteral& c) {
   return fmt::format("({})", fmt::join(parts, ", "));
 }
 
+namespace {
+
+std::string array_constraint_string(const ArrayConstraint& a) {
+  std::vector<std::string> dims;
+  for (const auto& d : a.dims) dims.push_back(d ? std::to_string(*d) : "?");
+  return fmt::format("{}[{}]{}{}", dtype_name(a.dtype), fmt::join(dims, ", "),
+                     a.aligned16 ? " align16" : "", a.contiguous ? " contiguous" : "");
+}
+
+}  // namespace
+
 std::string constraint_string(const ParameterConstraint& p) {
   std::string body;
   if (auto* a = std::get_if<ArrayConstraint>(&p.constraint)) {
-    std::vector<std::string> dims;
-    for (const auto& d : a->dims) dims.push_back(d ? std::to_string(*d) : "?");
-    body = fmt::format("{}[{}]{}{}", dtype_name(a->dtype), fmt::join(dims, ", "),
-                       a->aligned16 ? " align16" : "", a->contiguous ? " contiguous" : "");
+    body = array_constraint_string(*a);
+  } else if (auto* l = std::get_if<ListConstraint>(&p.constraint)) {
+    body = fmt::format("list[{}]", array_constraint_string(l->element));
   } else if (auto* s = std::get_if<ScalarConstraint>(&p.constraint)) {
     body = dtype_name(s->dtype);
   } else {

@@ -6,6 +6,7 @@
 //   array     dtype[d0, d1, ...] [align16] [contiguous]   each d is ? (dynamic) or an integer
 //   scalar    dtype                                        float32, int32, bool, ...
 //   constant  a literal: 1024, -3, 0.5, True, (64, 128)
+//   list      list[<array>]                                a list of arrays of one dtype and rank
 #pragma once
 
 #include <optional>
@@ -29,11 +30,14 @@ struct ArrayConstraint {
   bool contiguous = false;
 };
 struct ScalarConstraint { DType dtype; };
+// A list of arrays (cuTile's ListAnnotation): every item has the element's dtype, rank and facts;
+// the kernel picks one with a run-time index. Written `list[float32[?, ?]]`.
+struct ListConstraint { ArrayConstraint element; };
 struct ConstantConstraint { ConstantLiteral value; };
 
 struct ParameterConstraint {
   std::string name;  // empty: positional
-  std::variant<ArrayConstraint, ScalarConstraint, ConstantConstraint> constraint;
+  std::variant<ArrayConstraint, ScalarConstraint, ConstantConstraint, ListConstraint> constraint;
 };
 
 struct KernelSignature {

@@ -24,7 +24,8 @@ struct LooseBool { bool value; };
 struct NoneValue {};
 struct StrValue { std::string value; };
 struct Runtime { ir::ValueId id; };            // a tile or scalar computed on the GPU
-struct ArrayValue { int param; };              // an array kernel parameter
+struct ArrayValue { int param; };              // an array kernel parameter (or a list's item)
+struct ListValue { int param; };               // a list-of-arrays kernel parameter
 struct TupleValue { std::vector<Value> items; };
 struct DTypeValue { DType dtype; };
 enum class EnumKind { PaddingMode, RoundingMode, MemoryOrder, MemoryScope };
@@ -39,7 +40,7 @@ struct PoisonValue { std::string message; };
 
 struct Value {
   using Kind = std::variant<LooseInt, LooseFloat, LooseBool, NoneValue, StrValue, Runtime,
-                            ArrayValue, TupleValue, DTypeValue, EnumValue, EnumClassValue,
+                            ArrayValue, ListValue, TupleValue, DTypeValue, EnumValue, EnumClassValue,
                             ModuleValue, FunctionValue, BuiltinValue, MethodValue, PoisonValue>;
   Kind kind;
   template <class T> const T* as() const { return std::get_if<T>(&kind); }

@@ -11,6 +11,7 @@ const char* error_kind_name(ErrorKind kind) {
     case ErrorKind::Value: return "TileValueError";
     case ErrorKind::UnsupportedFeature: return "TileUnsupportedFeatureError";
     case ErrorKind::StaticAssertion: return "TileStaticAssertionError";
+    case ErrorKind::StaticEval: return "TileStaticEvalError";
     case ErrorKind::Recursion: return "TileRecursionError";
     case ErrorKind::Signature: return "SignatureError";
     case ErrorKind::Usage: return "UsageError";

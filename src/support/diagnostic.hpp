@@ -18,6 +18,7 @@ enum class ErrorKind {
   Value,               // TileValueError
   UnsupportedFeature,  // TileUnsupportedFeatureError; also tile2cu's "not supported yet"
   StaticAssertion,     // TileStaticAssertionError
+  StaticEval,          // TileStaticEvalError: ct.static_eval / static_iter could not evaluate
   Recursion,           // TileRecursionError
   Signature,           // a malformed --sig / sidecar entry (not a cuTile class)
   Usage,               // command-line misuse

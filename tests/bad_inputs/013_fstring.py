@@ -1,4 +1,4 @@
-# case: f-string in a kernel (only meaningful for print, which tile2cu lacks)
+# case: f-string in a kernel (print takes values as arguments; f-strings are not parsed yet)
 # sig: a=float32[?], b=float32[?], TILE=16
 # expect: 11:11: TileUnsupportedFeatureError: f-string
 import cuda.tile as ct

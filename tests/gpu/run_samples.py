@@ -66,7 +66,8 @@ ARRAY_FLAGS = {"align16", "contiguous"}
 
 
 class Constraint:
-    """One parameter of a specialization: kind is 'array', 'scalar' or 'const'."""
+    """One parameter of a specialization: kind is 'array', 'list' (of arrays, described by
+    dtype/dims/flags of its items), 'scalar' or 'const'."""
 
     def __init__(self, kind, dtype=None, dims=None, flags=(), value=None, text=""):
         self.kind = kind
@@ -97,7 +98,8 @@ class Spec:
         return c.value
 
     def dtype(self, name):
-        return self.params[name].dtype
+        # "outs#2": item 2 of the list parameter outs, which has the list's dtype
+        return self.params[name.split("#", 1)[0]].dtype
 
     def any_flag(self, flag):
         return any(flag in c.flags for c in self.params.values() if c.kind == "array")
@@ -123,6 +125,13 @@ def _split_top(text):
 
 def parse_constraint(text):
     text = text.strip()
+    m = re.fullmatch(r"list\s*\[(.*)\]", text)
+    if m:
+        item = parse_constraint(m.group(1))
+        if item.kind != "array":
+            raise ValueError(f"a list holds arrays: '{text}'")
+        item.kind, item.text = "list", text
+        return item
     m = re.fullmatch(r"([A-Za-z_]\w*)\s*\[([^\]]*)\]\s*(.*)", text)
     if m and m.group(1) in DTYPES:
         dims_text = m.group(2).strip()
@@ -965,9 +974,53 @@ class RowStats(Sample):
         return lambda: (x.sum(), x.argmax(dim=1), x.min(dim=0), x.max(dim=1))
 
 
+class GroupedAxpy(Sample):
+    """samples/array_list.py: lists of arrays indexed at run time; groups of ragged lengths."""
+    GROUPS = 4
+    name, kernel = "array_list", "grouped_axpy"
+    outputs = tuple(f"outs#{g}" for g in range(GROUPS))
+
+    def cases(self, spec, quick):
+        t = spec.const("TILE")
+        sets = [(1, t, 3 * t + 5, 17), (t - 1, 2 * t + 1, 1, 5 * t)]
+        if not quick:
+            sets.append((100003, 7, 4 * t, t + 1))
+        return [{"label": "/".join(map(str, s)), "lens": s} for s in sets]
+
+    def bench_case(self, spec):
+        n = 1 << 24
+        lens = (n, n - 1, n // 2, n + 3)
+        return {"label": f"4 groups, {fmt_n(sum(lens))}", "lens": lens}
+
+    def grid(self, spec, case, args):
+        return (cdiv(max(case["lens"]), spec.const("TILE")),)
+
+    def build(self, spec, case, ctx):
+        dt = spec.dtype("xs")
+        args = {"xs": [ctx.randn((n,), dt) for n in case["lens"]],
+                "ys": [ctx.randn((n,), dt) for n in case["lens"]],
+                "outs": [ctx.out(f"outs#{g}", (n,), dt) for g, n in enumerate(case["lens"])],
+                "alpha": ctx.uniform(-2.0, 2.0)}
+        for g, o in enumerate(args["outs"]):
+            args[f"outs#{g}"] = o
+        return args
+
+    def reference(self, spec, case, args):
+        a = f32(args["alpha"])
+        refs = {}
+        for g in range(self.GROUPS):
+            ax, y = args["xs"][g].double() * a, args["ys"][g].double()
+            refs[f"outs#{g}"] = {"ref": ax + y, "slack": 4 * F32_ULP * (ax.abs() + y.abs())}
+        return refs
+
+    def torch_fn(self, spec, args):
+        xs, ys, outs, a = args["xs"], args["ys"], args["outs"], args["alpha"]
+        return lambda: [torch.add(y, x, alpha=a, out=o) for x, y, o in zip(xs, ys, outs)]
+
+
 SAMPLES = {s.name: s for s in (VectorAdd(), RowBiasScale(), FusedExpMulAdd(), Gelu(), PadProbe(),
                                IntSemantics(), BatchedAffine(), TileWalk(), UnaryMath(), Softmax(),
-                               RmsNorm(), RowStats())}
+                               RmsNorm(), RowStats(), GroupedAxpy())}
 
 
 # ================================================================================================
@@ -996,6 +1049,13 @@ def check_args(spec, args):
         if p not in args:
             raise ValueError(f"{spec.name}: no value for parameter {p}")
         v = args[p]
+        if c.kind == "list":
+            if not isinstance(v, (list, tuple)) or not all(isinstance(t, torch.Tensor) for t in v):
+                raise TypeError(f"{spec.name}: {p} must be a list of tensors")
+            for t in v:
+                if t.dtype != torch_dtype(c.dtype) or t.dim() != c.rank:
+                    raise TypeError(f"{spec.name}: an item of {p} is {t.dtype}[{t.dim()}-d], "
+                                    f"the specialization wants {c.text}")
         if c.kind == "array":
             if not isinstance(v, torch.Tensor):
                 raise TypeError(f"{spec.name}: {p} must be a tensor")
@@ -1101,6 +1161,8 @@ class Tile2cuRunner:
                 c = spec.params[p]
                 if c.kind == "array":
                     types += [ctypes.c_void_p] + [ctypes.c_int64] * (2 * c.rank)
+                elif c.kind == "list":  # host table: per item data, shape..., strides...
+                    types += [ctypes.c_void_p, ctypes.c_int32]
                 elif c.kind == "scalar":
                     types.append(ctype_of(c.dtype))
             fn.argtypes = types
@@ -1113,14 +1175,20 @@ class Tile2cuRunner:
         check_args(spec, args)
         fn = self.symbol(spec)
         flat = [torch.cuda.current_stream().cuda_stream, *grid3(grid)]
+        tables = []  # the list tables must outlive every call of the returned launcher
         for p in spec.order:
             c = spec.params[p]
             v = args.get(p)
-            if c.kind == "array":
+            if c.kind == "list":
+                words = [w for t in v for w in (t.data_ptr(), *t.shape, *t.stride())]
+                table = (ctypes.c_int64 * max(1, len(words)))(*words)
+                tables.append(table)
+                flat += [ctypes.addressof(table), len(v)]
+            elif c.kind == "array":
                 flat += [v.data_ptr(), *v.shape, *v.stride()]
             elif c.kind == "scalar":
                 flat.append(float(v) if c.dtype in FLOAT_DTYPES else v)
-        return lambda: fn(*flat)
+        return lambda: (tables, fn(*flat))[1]
 
 
 class CutileRunner:
@@ -1258,7 +1326,10 @@ def time_ms(fn, warmup, iters):
 
 
 def working_set_bytes(args):
-    return sum(v.numel() * v.element_size() for v in args.values() if isinstance(v, torch.Tensor))
+    """Bytes of every argument tensor, list items included ("outs#2" aliases are not counted)."""
+    tensors = [v for k, v in args.items() if isinstance(v, torch.Tensor) and "#" not in k]
+    tensors += [t for v in args.values() if isinstance(v, list) for t in v]
+    return sum(t.numel() * t.element_size() for t in tensors)
 
 
 def bench_spec(runner, sample, spec, seed, opts):

@@ -11,7 +11,7 @@ namespace {
 bool has_effects(const Op& op) {
   switch (op.kind) {
     case OpKind::Store: case OpKind::Return: case OpKind::Break: case OpKind::Continue:
-    case OpKind::Yield: case OpKind::Condition:
+    case OpKind::Yield: case OpKind::Condition: case OpKind::Print: case OpKind::Assert:
       return true;
     default:
       break;
@@ -28,18 +28,29 @@ void count_uses(const Op& op, std::vector<int>& uses, int delta) {
     for (const Op& inner : r.ops) count_uses(inner, uses, delta);
 }
 
+// Arrays that some op other than the ListItem defining them reads or writes.
+void referenced_arrays(const Block& block, std::vector<bool>& out) {
+  for (const Op& op : block.ops) {
+    if (op.param >= 0 && op.kind != OpKind::ListItem && op.kind != OpKind::ScalarParam &&
+        static_cast<size_t>(op.param) < out.size())
+      out[op.param] = true;
+    for (const Block& r : op.regions) referenced_arrays(r, out);
+  }
+}
+
 // One backward sweep over a block and the regions in it; true if anything was removed.
-// Dead ops are marked, then removed in one compaction (erasing one at a time is quadratic
-// in a long straight-line kernel).
-bool sweep(Block& block, std::vector<int>& uses) {
+// A ListItem stays while its array is referenced. Dead ops are marked, then removed in one
+// compaction (erasing one at a time is quadratic in a long straight-line kernel).
+bool sweep(Block& block, std::vector<int>& uses, const std::vector<bool>& arrays_used) {
   bool changed = false;
   std::vector<bool> dead(block.ops.size(), false);
   bool any_dead = false;
   for (size_t i = block.ops.size(); i-- > 0;) {
     Op& op = block.ops[i];
-    for (Block& r : op.regions) changed |= sweep(r, uses);
+    for (Block& r : op.regions) changed |= sweep(r, uses, arrays_used);
     bool used = false;
     for (ValueId v : op.results) used |= uses[v] > 0;
+    if (op.kind == OpKind::ListItem) used = arrays_used[op.param];
     if (used || has_effects(op)) continue;
     count_uses(op, uses, -1);
     dead[i] = true;
@@ -61,7 +72,10 @@ bool sweep(Block& block, std::vector<int>& uses) {
 void eliminate_dead_code(Function& fn) {
   std::vector<int> uses(fn.values.size(), 0);
   for (const Op& op : fn.body.ops) count_uses(op, uses, +1);
-  while (sweep(fn.body, uses)) {
+  while (true) {
+    std::vector<bool> arrays_used(fn.arrays.size(), false);
+    referenced_arrays(fn.body, arrays_used);
+    if (!sweep(fn.body, uses, arrays_used)) break;
   }
 }
 

@@ -1,0 +1,152 @@
+// Debugging (spec c.12, h.1): ct.print / builtin print (Python style), ct.printf (C style) and
+// ct.assert_. A cuTile kernel body runs once per block, so each prints one line per block and
+// an assertion reports once per failing block; the emitter has one thread do the printing.
+// Printed values become printf conversions chosen by dtype (ints %d/%u/%lld/%llu, floats %f).
+#include <fmt/format.h>
+
+#include <cctype>
+#include <cstring>
+
+#include "sema/lowering.hpp"
+
+namespace tile2cu::sema {
+
+namespace {
+
+std::string escape_percent(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    out += c;
+    if (c == '%') out += '%';
+  }
+  return out;
+}
+
+// The printf conversion cuTile infers for a dtype.
+std::string default_conversion(DType t) {
+  if (is_float(t)) return "%f";
+  if (t == DType::Bool) return "%d";
+  bool wide = dtype_bits(t) == 64;
+  if (is_signed_integer(t)) return wide ? "%lld" : "%d";
+  return wide ? "%llu" : "%u";
+}
+
+}  // namespace
+
+std::optional<Value> KernelLowering::debug_call(const std::string& name, CallArgs& args, SourceRange range) {
+  const bool python_print = name == "ct.print" || name == "print";
+  if (!python_print && name != "ct.printf" && name != "ct.assert_") return std::nullopt;
+  std::vector<std::string> text{""};
+  std::vector<ir::ValueId> values;
+  // Appends a value: constants become text, run-time values a conversion.
+  auto add_value = [&](const Value& v, SourceRange r, const std::string& conversion) {
+    if (v.is<Runtime>()) {
+      values.push_back(v.as<Runtime>()->id);
+      text.push_back(conversion.empty() ? default_conversion(type_of(values.back()).dtype) : conversion);
+      text.push_back("");
+      return;
+    }
+    if (!is_constant(v) || v.is<FunctionValue>() || v.is<ModuleValue>() || v.is<BuiltinValue>())
+      error(ErrorKind::Type, r, fmt::format("{}() cannot print {}", name, describe(v)));
+    text.back() += escape_percent(python_str(v));
+  };
+
+  if (name == "ct.assert_") {
+    if (args.positional.empty() || args.positional.size() > 2)
+      error(ErrorKind::Type, range, "ct.assert_() takes a condition and an optional message");
+    std::optional<Value> message = args.positional.size() == 2 ? std::optional(args.positional[1]) : std::nullopt;
+    for (size_t i = 0; i < args.keywords.size(); ++i) {
+      if (args.keywords[i].first != "message" || message)
+        error(ErrorKind::Type, args.keyword_ranges[i], fmt::format("ct.assert_() got an unexpected keyword argument '{}'", args.keywords[i].first));
+      message = args.keywords[i].second;
+    }
+    const Value& cond = args.positional[0];
+    if (value_dtype(cond) != DType::Bool)
+      error(ErrorKind::Type, args.positional_ranges[0],
+            fmt::format("ct.assert_() expects a bool tile or scalar, got {}", describe(cond)));
+    std::string what = "assertion failed";
+    if (message && !message->is<NoneValue>()) {
+      auto* s = message->as<StrValue>();
+      if (!s) error(ErrorKind::Type, range, "ct.assert_(): the message must be a constant string");
+      what += ": " + s->value;
+    }
+    if (auto* b = cond.as<LooseBool>()) {
+      if (!b->value) error(ErrorKind::Type, args.positional_ranges[0], "ct.assert_() on a constant False always fails; use ct.static_assert()");
+      return make(NoneValue{});
+    }
+    ir::Op op = make_op(ir::OpKind::Assert, {cond.as<Runtime>()->id});
+    // The file's name without its folders: generated code must not depend on where it was built.
+    std::string file = file_ ? file_->path() : "kernel";
+    if (auto slash = file.find_last_of('/'); slash != std::string::npos) file = file.substr(slash + 1);
+    op.text = {fmt::format("{}:{}: {}", file, range.line, escape_percent(what))};
+    emit(std::move(op), {});
+    return make(NoneValue{});
+  }
+
+  if (python_print) {
+    std::string sep = " ", end = "\n";
+    for (size_t i = 0; i < args.keywords.size(); ++i) {
+      const auto& [key, v] = args.keywords[i];
+      auto* s = v.as<StrValue>();
+      if ((key != "sep" && key != "end") || !(s || v.is<NoneValue>()))
+        error(ErrorKind::Type, args.keyword_ranges[i],
+              fmt::format("{}() takes only the keywords sep and end, as constant strings", name));
+      if (s) (key == "sep" ? sep : end) = s->value;
+    }
+    for (size_t i = 0; i < args.positional.size(); ++i) {
+      if (i) text.back() += escape_percent(sep);
+      add_value(args.positional[i], args.positional_ranges[i], "");
+    }
+    text.back() += escape_percent(end);
+  } else {  // ct.printf(format, *args)
+    if (args.positional.empty() || !args.positional[0].is<StrValue>() || !args.keywords.empty())
+      error(ErrorKind::Type, range, "ct.printf() takes a constant format string and the values to print");
+    const std::string& f = args.positional[0].as<StrValue>()->value;
+    size_t next = 1;
+    for (size_t i = 0; i < f.size(); ++i) {
+      if (f[i] != '%') {
+        text.back() += f[i];
+        continue;
+      }
+      if (i + 1 < f.size() && f[i + 1] == '%') {
+        text.back() += "%%";
+        ++i;
+        continue;
+      }
+      // %[flags][width][.precision][length]conversion; the length is chosen from the dtype.
+      size_t j = i + 1;
+      std::string spec = "%";
+      while (j < f.size() && std::strchr("-+ #0", f[j])) spec += f[j++];
+      while (j < f.size() && (std::isdigit(static_cast<unsigned char>(f[j])) || f[j] == '.')) spec += f[j++];
+      while (j < f.size() && std::strchr("hlLqjzt", f[j])) ++j;
+      if (j >= f.size() || !std::strchr("diuoxXeEfFgGaA", f[j]))
+        error(ErrorKind::Type, args.positional_ranges[0],
+              fmt::format("ct.printf(): Specifier '{}' is not supported", f.substr(i, j - i + 1)));
+      char conv = f[j];
+      if (next >= args.positional.size())
+        error(ErrorKind::Type, range, "ct.printf(): Not enough arguments for format string");
+      const Value& v = args.positional[next];
+      auto dt = value_dtype(v);
+      if (!dt || v.is_loose())
+        error(ErrorKind::Type, args.positional_ranges[next],
+              fmt::format("ct.printf() prints tiles and scalars, got {}", describe(v)));
+      bool float_conv = std::strchr("eEfFgGaA", conv) != nullptr;
+      if (float_conv != is_float(*dt))
+        error(ErrorKind::Type, args.positional_ranges[next],
+              fmt::format("ct.printf(): '%{}' does not match {}", conv, describe(v)));
+      if (!float_conv && dtype_bits(*dt) == 64) spec += "ll";
+      spec += conv;
+      add_value(v, args.positional_ranges[next], spec);
+      ++next;
+      i = j;
+    }
+    if (next < args.positional.size())
+      error(ErrorKind::Type, args.positional_ranges[next], "ct.printf(): Too many arguments for format string");
+  }
+  ir::Op op = make_op(ir::OpKind::Print, values);
+  op.text = std::move(text);
+  emit(std::move(op), {});
+  return make(NoneValue{});
+}
+
+}  // namespace tile2cu::sema

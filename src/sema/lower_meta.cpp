@@ -1,0 +1,261 @@
+// Meta-programming (spec a.6, c.13): ct.static_eval, ct.static_assert, ct.ensure_constant and
+// `for v in ct.static_iter(...)`. Real cuTile runs their arguments as host Python at compile
+// time; tile2cu evaluates them with sema's own constant evaluator, which already folds literals,
+// Constant parameters, globals, dtypes, shapes, tuples, `len` and `math.*`. Inside them a list
+// display is a tuple and `range`/`enumerate`/`zip`/`reversed` build tuples. What needs the GPU
+// (a load, an array's run-time shape, ct.bid) cannot be evaluated and is a TileStaticEvalError.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdint>
+
+#include "sema/lowering.hpp"
+
+namespace tile2cu::sema {
+
+namespace {
+
+constexpr size_t kMaxStaticIterItems = 1000;  // cuTile's limit
+
+// Operations that only combine values already computed: the "symbolic arithmetic" that
+// cuTile's proxies of run-time values allow inside static_eval.
+bool pure_arithmetic(ir::OpKind k) {
+  switch (k) {
+    case ir::OpKind::Constant: case ir::OpKind::Binary: case ir::OpKind::Compare:
+    case ir::OpKind::Unary: case ir::OpKind::Convert: case ir::OpKind::Select:
+    case ir::OpKind::Broadcast: case ir::OpKind::Reshape:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// break / continue directly in a static_iter body (not in a loop nested in it), or a return
+// anywhere in it.
+const ast::Stmt* forbidden_jump(const ast::Body& body, bool in_inner_loop) {
+  for (const auto& s : body) {
+    if (s->as<ast::Return>()) return s.get();
+    if (!in_inner_loop && (s->as<ast::Break>() || s->as<ast::Continue>())) return s.get();
+    if (auto* i = s->as<ast::If>()) {
+      if (auto* j = forbidden_jump(i->body, in_inner_loop)) return j;
+      if (auto* j = forbidden_jump(i->orelse, in_inner_loop)) return j;
+    } else if (auto* f = s->as<ast::For>()) {
+      if (auto* j = forbidden_jump(f->body, true)) return j;
+    } else if (auto* w = s->as<ast::While>()) {
+      if (auto* j = forbidden_jump(w->body, true)) return j;
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+// Python's str() of a compile-time value, for static_assert messages.
+std::string python_str(const Value& v) {
+  if (auto* s = v.as<StrValue>()) return s->value;
+  if (auto* i = v.as<LooseInt>()) return ast::int128_to_string(i->value);
+  if (auto* f = v.as<LooseFloat>()) return fmt::format("{}", f->value);
+  if (auto* b = v.as<LooseBool>()) return b->value ? "True" : "False";
+  if (v.is<NoneValue>()) return "None";
+  if (auto* d = v.as<DTypeValue>()) return dtype_name(d->dtype);
+  if (auto* e = v.as<EnumValue>()) return e->name;
+  if (auto* t = v.as<TupleValue>()) {
+    std::vector<std::string> items;
+    for (const auto& item : t->items) items.push_back(python_str(item));
+    return fmt::format("({}{})", fmt::join(items, ", "), items.size() == 1 ? "," : "");
+  }
+  return "<value>";
+}
+
+bool KernelLowering::is_constant(const Value& v) const {
+  if (v.is_loose() || v.is<NoneValue>() || v.is<StrValue>() || v.is<DTypeValue>() ||
+      v.is<EnumValue>() || v.is<EnumClassValue>() || v.is<ModuleValue>() ||
+      v.is<FunctionValue>() || v.is<BuiltinValue>())
+    return true;
+  if (auto* t = v.as<TupleValue>()) {
+    for (const auto& item : t->items)
+      if (!is_constant(item)) return false;
+    return true;
+  }
+  if (auto* r = v.as<Runtime>()) {  // a strictly typed constant such as ct.int16(5)
+    for (auto it = blocks_.rbegin(); it != blocks_.rend(); ++it)
+      for (const auto& op : (*it)->ops)
+        if (!op.results.empty() && op.results[0] == r->id) return op.kind == ir::OpKind::Constant;
+  }
+  return false;
+}
+
+void KernelLowering::check_static_op(const ir::Op& op) const {
+  if (pure_arithmetic(op.kind)) return;
+  error(ErrorKind::StaticEval, static_eval_range_,
+        fmt::format("ct.{}() is evaluated at compile time and cannot contain the tile operation "
+                    "'{}': only constants, tuples and arithmetic on values already computed are "
+                    "allowed",
+                    static_eval_what_, ir::op_kind_name(op.kind)));
+}
+
+Value KernelLowering::static_eval(const ast::ExprPtr& e, SourceRange range, const char* what) {
+  SourceRange saved_range = static_eval_range_;
+  const char* saved_what = static_eval_what_;
+  ++static_eval_depth_;
+  static_eval_range_ = range;
+  static_eval_what_ = what;
+  auto restore = [&] {
+    --static_eval_depth_;
+    static_eval_range_ = saved_range;
+    static_eval_what_ = saved_what;
+  };
+  try {
+    Value v = eval(e);
+    restore();
+    return v;
+  } catch (const CompileError& inner) {
+    restore();
+    if (inner.kind() == ErrorKind::StaticEval || inner.kind() == ErrorKind::StaticAssertion ||
+        inner.kind() == ErrorKind::Recursion)
+      throw;
+    // Whatever went wrong inside is, as in cuTile, an error of the static evaluation.
+    const auto& frames = inner.frames();
+    CompileError wrapped(ErrorKind::StaticEval,
+                         fmt::format("ct.{}() could not evaluate its argument: {}", what, inner.message()),
+                         frames.empty() ? file_ : frames[0].file, frames.empty() ? range : frames[0].range);
+    if (!frames.empty()) wrapped.set_function_of_innermost(frames[0].function);
+    for (size_t i = 1; i < frames.size(); ++i) wrapped.add_caller_frame(frames[i]);
+    throw wrapped;
+  }
+}
+
+std::optional<Value> KernelLowering::meta_call(const std::string& name, const ast::Call& call,
+                                               SourceRange range) {
+  auto one_positional = [&](size_t max_args) {
+    if (!call.keywords.empty())
+      error(ErrorKind::Type, call.keywords[0].range, fmt::format("{}() takes positional arguments only", name));
+    for (const auto& a : call.args)
+      if (a->as<ast::Starred>()) error(ErrorKind::Syntax, a->range, fmt::format("{}() does not take *args", name));
+    if (call.args.empty() || call.args.size() > max_args)
+      error(ErrorKind::Type, range,
+            fmt::format("{}() takes {} positional argument{}, got {}", name,
+                        max_args == 1 ? "exactly 1" : "1 or 2", max_args == 1 ? "" : "s", call.args.size()));
+  };
+  if (name == "ct.static_eval") {
+    one_positional(1);
+    return static_eval(call.args[0], range, "static_eval");
+  }
+  if (name == "ct.static_assert") {
+    one_positional(2);
+    Value cond = static_eval(call.args[0], call.args[0]->range, "static_assert");
+    if (!is_constant(cond))
+      error(ErrorKind::StaticEval, call.args[0]->range,
+            fmt::format("ct.static_assert(): the condition must be a compile-time constant, got {}", describe(cond)));
+    auto* b = cond.as<LooseBool>();
+    if (!b)
+      error(ErrorKind::Type, call.args[0]->range,
+            fmt::format("ct.static_assert(): the condition must be a bool, got {}", describe(cond)));
+    if (b->value) return make(NoneValue{});
+    std::string message = "Static assertion failed";
+    if (call.args.size() == 2) {
+      Value msg = static_eval(call.args[1], call.args[1]->range, "static_assert");
+      if (!is_constant(msg))
+        error(ErrorKind::StaticEval, call.args[1]->range,
+              fmt::format("ct.static_assert(): the message must be a compile-time constant, got {}", describe(msg)));
+      if (!msg.is<NoneValue>()) message += ": " + python_str(msg);
+    }
+    error(ErrorKind::StaticAssertion, range, message);
+  }
+  if (name == "ct.ensure_constant") {
+    one_positional(1);
+    Value v = eval(call.args[0]);
+    if (!is_constant(v))
+      error(ErrorKind::StaticAssertion, call.args[0]->range,
+            fmt::format("ct.ensure_constant(): the value is not a compile-time constant (it is {})", describe(v)));
+    return v;
+  }
+  if (name == "ct.static_iter")
+    error(ErrorKind::Syntax, range, "ct.static_iter() can only be the iterable of a for loop");
+  if ((name == "str" || name == "repr") && call.args.size() == 1 && call.keywords.empty()) {
+    Value v = eval(call.args[0]);
+    if (!is_constant(v) || v.is<FunctionValue>() || v.is<ModuleValue>() || v.is<BuiltinValue>() || v.is<EnumClassValue>())
+      error(ErrorKind::Type, call.args[0]->range, fmt::format("{}() in tile code needs a compile-time constant, got {}", name, describe(v)));
+    std::string text = python_str(v);
+    if (name == "repr" && v.is<StrValue>()) text = "'" + text + "'";
+    return make(StrValue{text});
+  }
+  if (static_eval_depth_ == 0) return std::nullopt;
+  // Python builtins that build tuples, available inside a static evaluation only.
+  if (name != "range" && name != "enumerate" && name != "zip" && name != "reversed") return std::nullopt;
+  if (!call.keywords.empty())
+    error(ErrorKind::StaticEval, call.keywords[0].range, fmt::format("{}() takes no keyword arguments here", name));
+  std::vector<Value> args;
+  for (const auto& a : call.args) args.push_back(eval(a));
+  auto as_tuple = [&](size_t i) -> const TupleValue& {
+    auto* t = args[i].as<TupleValue>();
+    if (!t) error(ErrorKind::StaticEval, call.args[i]->range,
+                  fmt::format("{}() needs a tuple here, got {}", name, describe(args[i])));
+    return *t;
+  };
+  std::vector<Value> items;
+  if (name == "range") {
+    if (args.empty() || args.size() > 3) error(ErrorKind::StaticEval, range, "range() takes 1 to 3 arguments");
+    std::vector<int64_t> n;
+    for (size_t i = 0; i < args.size(); ++i) {
+      if (!args[i].is<LooseInt>())
+        error(ErrorKind::StaticEval, call.args[i]->range,
+              fmt::format("range() inside ct.{}() needs compile-time integers, got {}", static_eval_what_, describe(args[i])));
+      n.push_back(const_int(args[i], call.args[i]->range, "a range bound"));
+    }
+    int64_t lo = n.size() >= 2 ? n[0] : 0, hi = n.size() >= 2 ? n[1] : n[0], step = n.size() == 3 ? n[2] : 1;
+    if (step == 0) error(ErrorKind::StaticEval, call.args.back()->range, "range() arg 3 must not be zero");
+    for (int64_t i = lo; step > 0 ? i < hi : i > hi; i += step) {
+      if (items.size() > kMaxStaticIterItems)
+        error(ErrorKind::StaticEval, range, fmt::format("range() inside ct.{}() has more than {} items", static_eval_what_, kMaxStaticIterItems));
+      items.push_back(make(LooseInt{i}));
+    }
+  } else if (name == "enumerate") {
+    if (args.size() != 1) error(ErrorKind::StaticEval, range, "enumerate() takes one tuple");
+    const auto& t = as_tuple(0);
+    for (size_t i = 0; i < t.items.size(); ++i)
+      items.push_back(make(TupleValue{{make(LooseInt{static_cast<__int128>(i)}), t.items[i]}}));
+  } else if (name == "zip") {
+    size_t n = SIZE_MAX;
+    for (size_t i = 0; i < args.size(); ++i) n = std::min(n, as_tuple(i).items.size());
+    if (args.empty()) n = 0;
+    for (size_t k = 0; k < n; ++k) {
+      std::vector<Value> row;
+      for (size_t i = 0; i < args.size(); ++i) row.push_back(as_tuple(i).items[k]);
+      items.push_back(make(TupleValue{std::move(row)}));
+    }
+  } else {
+    if (args.size() != 1) error(ErrorKind::StaticEval, range, "reversed() takes one tuple");
+    const auto& t = as_tuple(0);
+    items.assign(t.items.rbegin(), t.items.rend());
+  }
+  return make(TupleValue{std::move(items)});
+}
+
+Flow KernelLowering::exec_static_iter(const ast::For& f, const ast::Call& call, SourceRange range) {
+  if (call.args.size() != 1 || !call.keywords.empty())
+    error(ErrorKind::Type, call.func->range, "ct.static_iter() takes exactly one argument");
+  if (const ast::Stmt* jump = forbidden_jump(f.body, false))
+    error(ErrorKind::Syntax, jump->range,
+          fmt::format("'{}' is not supported inside a ct.static_iter() loop",
+                      jump->as<ast::Return>() ? "return" : jump->as<ast::Break>() ? "break" : "continue"));
+  Value iterable = static_eval(call.args[0], call.args[0]->range, "static_iter");
+  auto* tuple = iterable.as<TupleValue>();
+  if (!tuple)
+    error(ErrorKind::StaticEval, call.args[0]->range,
+          fmt::format("ct.static_iter() needs a tuple, list or range of values known at compile time, got {}", describe(iterable)));
+  if (tuple->items.size() > kMaxStaticIterItems)
+    error(ErrorKind::StaticEval, call.args[0]->range,
+          fmt::format("ct.static_iter() would unroll {} items; at most {} are allowed", tuple->items.size(), kMaxStaticIterItems));
+  const std::vector<Value> items = tuple->items;
+  // Unrolled: each item binds the target and the body is lowered again, so every iteration
+  // may see values of different types (that is the point of static_iter).
+  for (const auto& item : items) {
+    stmt_range_ = range;
+    assign(f.target, item, range);
+    exec_body(f.body);
+  }
+  return Flow::Normal;
+}
+
+}  // namespace tile2cu::sema

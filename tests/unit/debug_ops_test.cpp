@@ -1,0 +1,70 @@
+// ct.print / print / ct.printf / ct.assert_ (spec c.12): one line per block from one thread,
+// conversions chosen by dtype, collectives computed by every thread before the print.
+#include "emit/cuda_emitter.hpp"
+#include "sema_test_util.hpp"
+
+namespace tile2cu {
+namespace {
+
+using testing::compile_kernel;
+using testing::ops_of_kind;
+
+std::string kernel(const std::string& lines) {
+  return "@ct.kernel\n"
+         "def k(x, y, n: int, TILE: ct.Constant[int]):\n"
+         "    t = ct.load(x, index=(ct.bid(0),), shape=(TILE,))\n" + lines +
+         "    ct.store(y, index=(ct.bid(0),), tile=t)\n";
+}
+const char* kSig = "x=float32[?], y=float32[?], n=int64, TILE=4";
+
+std::string emitted(const std::string& body) {
+  std::vector<ir::Function> specs;
+  specs.push_back(compile_kernel(body, kSig));
+  return emit_cuda(specs, EmitOptions{}).cu;
+}
+
+TEST(DebugOps, PrintBuildsOneFormatPerCall) {
+  ir::Function fn = compile_kernel(kernel("    print('n =', n, 'of', 3, sep=' ', end='!\\n')\n"
+                                          "    ct.print('100%', t)\n"),
+                                   kSig);
+  auto prints = ops_of_kind(fn, ir::OpKind::Print);
+  ASSERT_EQ(prints.size(), 2u);
+  EXPECT_EQ(prints[0]->text, (std::vector<std::string>{"n = ", "%lld", " of 3!\n"}));
+  EXPECT_EQ(prints[1]->text, (std::vector<std::string>{"100%% ", "%f", "\n"}));
+}
+
+TEST(DebugOps, PrintfChecksSpecifiersAgainstDtypes) {
+  ir::Function fn = compile_kernel(kernel("    ct.printf('%5.2f|%x|%%\\n', ct.sum(t), n)\n"), kSig);
+  EXPECT_EQ(ops_of_kind(fn, ir::OpKind::Print)[0]->text,
+            (std::vector<std::string>{"", "%5.2f", "|", "%llx", "|%%\n"}));
+  EXPECT_KERNEL_ERROR(kernel("    ct.printf('%d', t)\n"), kSig, ErrorKind::Type, "'%d' does not match Tile[float32,(4,)]");
+  EXPECT_KERNEL_ERROR(kernel("    ct.printf('%f %f', t)\n"), kSig, ErrorKind::Type, "Not enough arguments for format string");
+  EXPECT_KERNEL_ERROR(kernel("    ct.printf('%f', t, n)\n"), kSig, ErrorKind::Type, "Too many arguments for format string");
+  EXPECT_KERNEL_ERROR(kernel("    ct.printf('%s', t)\n"), kSig, ErrorKind::Type, "Specifier '%s' is not supported");
+}
+
+TEST(DebugOps, OneThreadPrintsAfterEveryThreadComputed) {
+  std::string cu = emitted(kernel("    ct.print('sum', ct.sum(t), 'tile', t)\n"));
+  // The reduction runs in all threads, the tile is staged, then thread 0 makes one printf call.
+  size_t reduce = cu.find("const auto printed_value0 = reduce_sum<Axes<0>>(t, smem);");
+  size_t stage = cu.find("stage(t, smem + 0)");
+  size_t print = cu.find("if (threadIdx.x == 0) print_line(\"sum %f tile [%f, %f, %f, %f]\\n\"");
+  EXPECT_NE(reduce, std::string::npos) << cu;
+  EXPECT_NE(stage, std::string::npos) << cu;
+  EXPECT_NE(print, std::string::npos) << cu;
+  EXPECT_LT(reduce, stage);
+  EXPECT_LT(stage, print);
+}
+
+TEST(DebugOps, AssertOncePerBlockWithItsMessage) {
+  ir::Function fn = compile_kernel(kernel("    ct.assert_(t > 0, 'positive only')\n"), kSig);
+  const ir::Op* a = ops_of_kind(fn, ir::OpKind::Assert).at(0);
+  EXPECT_EQ(a->text.at(0), "k.py:7: assertion failed: positive only");
+  std::string cu = emitted(kernel("    ct.assert_(t > 0, message='positive only')\n"));
+  EXPECT_NE(cu.find("assert_all(t > 0.0f, \"k.py:7: assertion failed: positive only\");"), std::string::npos) << cu;
+  EXPECT_KERNEL_ERROR(kernel("    ct.assert_(t, 'x')\n"), kSig, ErrorKind::Type, "expects a bool tile or scalar");
+  EXPECT_KERNEL_ERROR(kernel("    ct.assert_(t > 0, n)\n"), kSig, ErrorKind::Type, "the message must be a constant string");
+}
+
+}  // namespace
+}  // namespace tile2cu

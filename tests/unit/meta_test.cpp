@@ -1,0 +1,131 @@
+// Meta-programming (spec a.6, c.13): ct.static_eval, ct.static_assert, ct.ensure_constant and
+// ct.static_iter, evaluated at compile time by sema; what needs the GPU is a TileStaticEvalError.
+#include "sema_test_util.hpp"
+
+namespace tile2cu {
+namespace {
+
+using testing::compile_kernel;
+using testing::ops_of_kind;
+
+// A kernel whose body is `lines`, loading t from x and storing whatever `y_tile` names.
+std::string kernel(const std::string& lines) {
+  return "@ct.kernel\n"
+         "def k(x, y, TILE: ct.Constant[int]):\n"
+         "    t = ct.load(x, index=(ct.bid(0),), shape=(TILE,))\n" + lines;
+}
+const char* kSig = "x=float32[?], y=float32[?], TILE=64";
+
+TEST(Meta, StaticIterUnrollsOverATuple) {
+  ir::Function fn = compile_kernel(kernel("    acc = t\n"
+                                          "    for s in ct.static_iter((1.0, 2.0, 3.0)):\n"
+                                          "        acc = acc * s\n"
+                                          "    ct.store(y, index=(ct.bid(0),), tile=acc)\n"),
+                                   kSig);
+  EXPECT_EQ(ops_of_kind(fn, ir::OpKind::For).size(), 0u);  // no loop left: unrolled
+  EXPECT_EQ(ops_of_kind(fn, ir::OpKind::Binary).size(), 3u);
+}
+
+TEST(Meta, StaticIterOverRangeEnumerateAndLists) {
+  ir::Function fn = compile_kernel(kernel("    acc = t\n"
+                                          "    for i, s in ct.static_iter(enumerate([TILE, TILE // 2])):\n"
+                                          "        acc = acc + (i + s)\n"
+                                          "    for j in ct.static_iter(range(1, 7, 2)):\n"
+                                          "        acc = acc - j\n"
+                                          "    ct.store(y, index=(ct.bid(0),), tile=acc)\n"),
+                                   kSig);
+  EXPECT_EQ(ops_of_kind(fn, ir::OpKind::Binary).size(), 5u);  // 2 from enumerate, 3 from range
+}
+
+TEST(Meta, StaticIterItemsMayDifferInType) {
+  // Each iteration is lowered on its own, so the loop variable may be a tile, then a dtype.
+  compile_kernel(kernel("    for v in ct.static_iter((t, ct.float16)):\n"
+                        "        pass\n"
+                        "    ct.store(y, index=(ct.bid(0),), tile=t)\n"),
+                 kSig);
+}
+
+TEST(Meta, StaticIterRejectsJumpsAndRuntimeIterables) {
+  EXPECT_KERNEL_ERROR(kernel("    for s in ct.static_iter((1, 2)):\n        break\n"), kSig, ErrorKind::Syntax,
+                      "'break' is not supported inside a ct.static_iter() loop");
+  EXPECT_KERNEL_ERROR(kernel("    for s in ct.static_iter((1, 2)):\n        return\n"), kSig, ErrorKind::Syntax,
+                      "'return' is not supported inside a ct.static_iter() loop");
+  // break inside a runtime loop nested in the static_iter belongs to that loop: fine.
+  compile_kernel(kernel("    for s in ct.static_iter((1, 2)):\n"
+                        "        for i in range(ct.bid(0)):\n"
+                        "            break\n"
+                        "    ct.store(y, index=(ct.bid(0),), tile=t)\n"),
+                 kSig);
+  EXPECT_KERNEL_ERROR(kernel("    for s in ct.static_iter(range(ct.bid(0))):\n        pass\n"), kSig,
+                      ErrorKind::StaticEval, "ct.static_iter() is evaluated at compile time and cannot contain the tile operation");
+  EXPECT_KERNEL_ERROR(kernel("    for s in ct.static_iter(range(1.5)):\n        pass\n"), kSig, ErrorKind::StaticEval,
+                      "range() inside ct.static_iter() needs compile-time integers");
+  EXPECT_KERNEL_ERROR(kernel("    for s in ct.static_iter(range(1001)):\n        pass\n"), kSig,
+                      ErrorKind::StaticEval, "at most 1000");
+  EXPECT_KERNEL_ERROR(kernel("    for s in ct.static_iter(TILE):\n        pass\n"), kSig, ErrorKind::StaticEval,
+                      "ct.static_iter() needs a tuple");
+  EXPECT_KERNEL_ERROR(kernel("    r = ct.static_iter((1, 2))\n"), kSig, ErrorKind::Syntax,
+                      "ct.static_iter() can only be the iterable of a for loop");
+}
+
+TEST(Meta, StaticEvalFoldsAndSelects) {
+  ir::Function fn = compile_kernel(kernel("    n = ct.static_eval(len([1, 2, 3]) * TILE)\n"
+                                          "    ct.static_assert(n == 192)\n"
+                                          "    u = ct.static_eval(t if TILE % 2 == 0 else t + 1)\n"
+                                          "    ct.store(y, index=(ct.bid(0),), tile=u * 2)\n"),
+                                   kSig);
+  // The selected value is t itself: the only arithmetic left is `u * 2`.
+  EXPECT_EQ(ops_of_kind(fn, ir::OpKind::Binary).size(), 1u);
+}
+
+TEST(Meta, StaticEvalCannotRunTileOperations) {
+  EXPECT_KERNEL_ERROR(kernel("    n = ct.static_eval(x.shape[0])\n"), kSig, ErrorKind::StaticEval,
+                      "cannot contain the tile operation 'array_dim'");
+  EXPECT_KERNEL_ERROR(kernel("    n = ct.static_eval(ct.bid(0) + 1)\n"), kSig, ErrorKind::StaticEval,
+                      "cannot contain the tile operation");
+  EXPECT_KERNEL_ERROR(kernel("    n = ct.static_eval(sorted((2, 1)))\n"), kSig, ErrorKind::StaticEval,
+                      "ct.static_eval() could not evaluate its argument: Undefined variable sorted");
+  EXPECT_KERNEL_ERROR(kernel("    n = ct.static_eval(1, 2)\n"), kSig, ErrorKind::Type,
+                      "takes exactly 1 positional argument");
+}
+
+TEST(Meta, StaticAssertPassesAndFailsWithItsMessage) {
+  compile_kernel(kernel("    ct.static_assert(TILE % 16 == 0, 'TILE must be a multiple of 16')\n"
+                        "    ct.static_assert(x.dtype == ct.float32)\n"
+                        "    ct.store(y, index=(ct.bid(0),), tile=t)\n"),
+                 kSig);
+  EXPECT_KERNEL_ERROR(kernel("    ct.static_assert(TILE > 100, 'TILE too small')\n"), kSig, ErrorKind::StaticAssertion,
+                      "Static assertion failed: TILE too small");
+  EXPECT_KERNEL_ERROR(kernel("    ct.static_assert(TILE > 100, (TILE, 'x'))\n"), kSig, ErrorKind::StaticAssertion,
+                      "Static assertion failed: (64, x)");
+  testing::CompileFailure f = testing::compile_kernel_failure(kernel("    ct.static_assert(TILE > 100)\n"), kSig);
+  EXPECT_EQ(f.message, "Static assertion failed");
+  EXPECT_KERNEL_ERROR(kernel("    ct.static_assert(ct.bid(0) > 0)\n"), kSig, ErrorKind::StaticEval,
+                      "cannot contain the tile operation");
+  EXPECT_KERNEL_ERROR(kernel("    ct.static_assert(t[0] > 0)\n"), kSig, ErrorKind::StaticEval,
+                      "could not evaluate its argument");
+  EXPECT_KERNEL_ERROR(kernel("    ct.static_assert(TILE)\n"), kSig, ErrorKind::Type,
+                      "the condition must be a bool, got int constant 64");
+}
+
+TEST(Meta, StaticAssertInADeadBranchIsNeverChecked) {
+  compile_kernel(kernel("    if TILE > 1000:\n"
+                        "        ct.static_assert(False, 'unreachable')\n"
+                        "    ct.store(y, index=(ct.bid(0),), tile=t)\n"),
+                 kSig);
+}
+
+TEST(Meta, EnsureConstant) {
+  compile_kernel(kernel("    n = ct.ensure_constant(TILE * 2)\n"
+                        "    d = ct.ensure_constant(x.dtype)\n"
+                        "    c = ct.ensure_constant(ct.int16(5))\n"
+                        "    ct.store(y, index=(ct.bid(0),), tile=t.astype(d) * n)\n"),
+                 kSig);
+  EXPECT_KERNEL_ERROR(kernel("    n = ct.ensure_constant(ct.bid(0))\n"), kSig, ErrorKind::StaticAssertion,
+                      "ct.ensure_constant(): the value is not a compile-time constant (it is int32 scalar)");
+  EXPECT_KERNEL_ERROR(kernel("    n = ct.ensure_constant(x)\n"), kSig, ErrorKind::StaticAssertion,
+                      "not a compile-time constant");
+}
+
+}  // namespace
+}  // namespace tile2cu
