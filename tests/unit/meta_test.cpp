@@ -84,7 +84,7 @@ TEST(Meta, StaticEvalCannotRunTileOperations) {
   EXPECT_KERNEL_ERROR(kernel("    n = ct.static_eval(ct.bid(0) + 1)\n"), kSig, ErrorKind::StaticEval,
                       "cannot contain the tile operation");
   EXPECT_KERNEL_ERROR(kernel("    n = ct.static_eval(sorted((2, 1)))\n"), kSig, ErrorKind::StaticEval,
-                      "ct.static_eval() could not evaluate its argument: Undefined variable sorted");
+                      "ct.static_eval() could not evaluate its argument: sorted() is not supported in device code");
   EXPECT_KERNEL_ERROR(kernel("    n = ct.static_eval(1, 2)\n"), kSig, ErrorKind::Type,
                       "takes exactly 1 positional argument");
 }
