@@ -8,6 +8,9 @@
 //   elementwise.cuh  operators, Python-semantics ops, where, minimum/maximum, astype, bitcast
 //   math.cuh         exp, log, sqrt, ..., fast and explicitly rounded variants
 //   broadcast.cuh    broadcast_to, reshape (through shared memory when threads must exchange)
+//   reduce.cuh       sum, prod, max, min, argmax, argmin, reduce_with (a kernel's combiner)
+//   scan.cuh         cumsum, cumprod, scan_with (inclusive, any axis, reverse)
+//   shape.cuh        permute / transpose, cat, extract, insert, reinterpret (pack/unpack bytes)
 //   host.hpp         ArrayView, to_device_array, grid_ok (plain C++, for launchers)
 //
 // Everything is in namespace tile2cu. Call the scalar forms qualified (tile2cu::exp(x)): for a
@@ -23,4 +26,6 @@
 #include "math.cuh"
 #include "broadcast.cuh"
 #include "reduce.cuh"
+#include "scan.cuh"
+#include "shape.cuh"
 #include "host.hpp"

@@ -1,0 +1,17 @@
+"""2-D transpose: y = x.T, one (TM, TN) tile of x per block.
+
+Block (i, j) loads the tile at tile index (i, j) of x and stores its transpose at (j, i) of y.
+The element exchange happens in shared memory inside ct.transpose; both the load and the store
+are coalesced along the arrays' contiguous last axis.
+
+Launch: grid = (ct.cdiv(m, TM), ct.cdiv(n, TN)) for x of shape (m, n), y of shape (n, m)
+"""
+import cuda.tile as ct
+
+
+@ct.kernel
+def transpose(x, y, TM: ct.Constant[int], TN: ct.Constant[int]):
+    i = ct.bid(0)
+    j = ct.bid(1)
+    tile = ct.load(x, index=(i, j), shape=(TM, TN))
+    ct.store(y, index=(j, i), tile=ct.transpose(tile))
