@@ -39,7 +39,7 @@ def bytes_views(x, raw, bits, packed, halves, TILE: ct.Constant[int]):
     t = ct.load(x, index=(i,), shape=(TILE,))
     ct.store(raw, index=(i,), tile=ct.pack_to_bytes(t))
     ct.store(bits, index=(i,), tile=ct.bitcast(t, ct.int32))
-    p = ct.load(packed, index=(i,), shape=(TILE,))
+    p = ct.load(packed, index=(i,), shape=(2 * TILE,))
     ct.store(halves, index=(i,), tile=ct.unpack_from_bytes(p, ct.int16))
 
 

@@ -22,6 +22,20 @@ inline constexpr int kPermutePadEvery = S::rank == 0 || S::dim(S::rank - 1) < 32
 template <class S>
 TILE2CU_HD constexpr int permute_slot(int e) { return e + e / kPermutePadEvery<S>; }
 
+// A 2-D transpose whose source and result both move in whole 16-byte runs takes a faster path:
+// runs are stored whole, and run c of source row r lands at run position c ^ ((r / Vec) % 8) of
+// its row (an XOR swizzle). Reading down a column, a warp then meets 8 different run positions
+// for 8 consecutive groups of Vec rows, which spreads its reads over the banks, while the 8
+// threads of a store phase still write 8 runs of one 128-byte group.
+template <class T, class SrcL, class DstL, class O>
+inline constexpr bool swizzled_transpose_fits =
+    std::is_same_v<O, Order<1, 0>> && SrcL::shape::rank == 2 && SrcL::kVec == DstL::kVec &&
+    SrcL::kVec * int(sizeof(T)) == 16 && SrcL::shape::dim(1) / SrcL::kVec >= 8 && SrcL::shape::dim(0) >= SrcL::kVec;
+template <int Cols, int Vec>
+TILE2CU_DEVICE int swizzled_slot(int row, int col) {
+  return row * Cols + ((col / Vec) ^ ((row / Vec) % 8)) * Vec + col % Vec;
+}
+
 }  // namespace detail
 
 template <class T, class SrcL>
@@ -34,11 +48,28 @@ TILE2CU_DEVICE Tile<T, DstL> permute(const Tile<T, SrcL>& src, void* smem) {
   using D = typename DstL::shape;
   static_assert(S::rank == D::rank && O::valid_for(S::rank), "permute: the order must be a permutation of the axes");
   T* buf = static_cast<T*>(smem);
+  Tile<T, DstL> dst;
+  if constexpr (detail::swizzled_transpose_fits<T, SrcL, DstL, O>) {
+    constexpr int kRows = S::dim(0), kCols = S::dim(1), V = SrcL::kVec;
+#pragma unroll
+    for (int j = 0; j < SrcL::kRunsPerThread; ++j) {
+      const int s0 = j * V;
+      const int e = SrcL::element(s0);
+      if (SrcL::owns(s0)) detail::store_run<V>(buf + detail::swizzled_slot<kCols, V>(e / kCols, e % kCols), &src.v[s0]);
+    }
+    __syncthreads();
+#pragma unroll
+    for (int s = 0; s < DstL::kSlots; ++s) {  // result (i, r) is source (r, i)
+      const int e = DstL::element(s);
+      if (DstL::owns(s)) dst.v[s] = buf[detail::swizzled_slot<kCols, V>(e % kRows, e / kRows)];
+    }
+    __syncthreads();
+    return dst;
+  }
 #pragma unroll
   for (int s = 0; s < SrcL::kSlots; ++s)
     if (SrcL::owns(s)) buf[detail::permute_slot<S>(SrcL::element(s))] = src.v[s];
   __syncthreads();
-  Tile<T, DstL> dst;
 #pragma unroll
   for (int s = 0; s < DstL::kSlots; ++s) {
     if (!DstL::owns(s)) continue;

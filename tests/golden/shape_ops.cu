@@ -213,8 +213,8 @@ using namespace tile2cu;
 // One CTA runs one block. A tile lives in registers, spread over the CTA's threads in runs of
 // consecutive elements (see tile2cu/layout.cuh).
 constexpr int kThreads = 64;
-using Layout_128 = BlockedLayout<Shape<128>, kThreads, 16>;
 using Layout_256 = BlockedLayout<Shape<256>, kThreads, 16>;
+using Layout_512 = BlockedLayout<Shape<512>, kThreads, 16>;
 using Layout_1024 = BlockedLayout<Shape<1024>, kThreads, 16>;
 
 __global__ void __launch_bounds__(kThreads) bytes_views(
@@ -238,10 +238,10 @@ __global__ void __launch_bounds__(kThreads) bytes_views(
   store(raw, {i}, reinterpret<Layout_1024, uint8_t>(t, smem));
   // ct.store(bits, index=(i,), tile=ct.bitcast(t, ct.int32))
   store(bits, {i}, bitcast<int32_t>(t));
-  // p = ct.load(packed, index=(i,), shape=(TILE,))
-  const auto p = load<Layout_256>(packed, {i});
+  // p = ct.load(packed, index=(i,), shape=(2 * TILE,))
+  const auto p = load<Layout_512>(packed, {i});
   // ct.store(halves, index=(i,), tile=ct.unpack_from_bytes(p, ct.int16))
-  store(halves, {i}, reinterpret<Layout_128, int16_t>(p, smem));
+  store(halves, {i}, reinterpret<Layout_256, int16_t>(p, smem));
 }
 
 }  // namespace bytes_views_f32

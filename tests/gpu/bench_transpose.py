@@ -38,7 +38,9 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--lib", required=True)
     ap.add_argument("--spec", action="append", required=True, help="specialization name (repeatable)")
-    ap.add_argument("--tile", action="append", default=[], help="TMxTN of each --spec, for the grid")
+    ap.add_argument("--tile", action="append", default=[],
+                    help="TMxTN of each --spec, for the grid; a suffix /swap puts the column tiles on grid x, "
+                         "/swap2 also halves grid y (two row tiles per block)")
     ap.add_argument("--n", type=int, default=8192)
     ap.add_argument("--iters", type=int, default=100)
     ap.add_argument("--warmup", type=int, default=10)
@@ -62,10 +64,14 @@ def main():
     copy_bw = gbps(copy_ms)
     ok_all = True
     for i, spec in enumerate(opts.spec):
-        tm, tn = (int(v) for v in (opts.tile[i] if i < len(opts.tile) else "64x64").split("x"))
+        tile, _, order = (opts.tile[i] if i < len(opts.tile) else "64x64").partition("/")
+        tm, tn = (int(v) for v in tile.split("x"))
+        gx, gy = (n + tm - 1) // tm, (n + tn - 1) // tn
+        if order:
+            gx, gy = gy, gx // (2 if order == "swap2" else 1)
         fn = getattr(lib, f"tile2cu_{spec}")
         fn.restype = ctypes.c_int
-        args = [stream, ctypes.c_uint((n + tm - 1) // tm), ctypes.c_uint((n + tn - 1) // tn), ctypes.c_uint(1),
+        args = [stream, ctypes.c_uint(gx), ctypes.c_uint(gy), ctypes.c_uint(1),
                 ctypes.c_void_p(x.data_ptr()), *(ctypes.c_int64(v) for v in (n, n, n, 1)),
                 ctypes.c_void_p(y.data_ptr()), *(ctypes.c_int64(v) for v in (n, n, n, 1))]
         y.fill_(float("nan"))
@@ -74,7 +80,7 @@ def main():
         ok = rc == 0 and bool(torch.equal(y, x.t()))
         ok_all &= ok
         ms = time_ms(lambda: fn(*args), opts.warmup, opts.iters)
-        rows.append({"spec": spec, "tile": f"{tm}x{tn}", "ok": ok, "ms": ms, "gbps": gbps(ms),
+        rows.append({"spec": spec, "tile": opts.tile[i] if i < len(opts.tile) else "64x64", "ok": ok, "ms": ms, "gbps": gbps(ms),
                      "fraction_of_copy": gbps(ms) / copy_bw})
 
     props = torch.cuda.get_device_properties(0)
