@@ -40,7 +40,7 @@ def main():
     ap.add_argument("--spec", action="append", required=True, help="specialization name (repeatable)")
     ap.add_argument("--tile", action="append", default=[],
                     help="TMxTN of each --spec, for the grid; a suffix /swap puts the column tiles on grid x, "
-                         "/swap2 also halves grid y (two row tiles per block)")
+                         "/swap2 also halves grid y (two row tiles per block), /stepsN gives each block N row tiles")
     ap.add_argument("--n", type=int, default=8192)
     ap.add_argument("--iters", type=int, default=100)
     ap.add_argument("--warmup", type=int, default=10)
@@ -67,7 +67,9 @@ def main():
         tile, _, order = (opts.tile[i] if i < len(opts.tile) else "64x64").partition("/")
         tm, tn = (int(v) for v in tile.split("x"))
         gx, gy = (n + tm - 1) // tm, (n + tn - 1) // tn
-        if order:
+        if order.startswith("steps"):
+            gx = (n + tm * int(order[5:]) - 1) // (tm * int(order[5:]))
+        elif order:
             gx, gy = gy, gx // (2 if order == "swap2" else 1)
         fn = getattr(lib, f"tile2cu_{spec}")
         fn.restype = ctypes.c_int

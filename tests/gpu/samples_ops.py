@@ -14,6 +14,7 @@ def make_samples(rs):
 
     class Transpose(rs.Sample):
         name, kernel, outputs = "transpose", "transpose", ("y",)
+        kernels = ("transpose", "transpose_pipelined")
 
         def cases(self, spec, quick):
             tm, tn = spec.const("TM"), spec.const("TN")
@@ -27,7 +28,8 @@ def make_samples(rs):
 
         def grid(self, spec, case, args):
             m, n = case["shape"]
-            return (cdiv(m, spec.const("TM")), cdiv(n, spec.const("TN")))
+            steps = spec.const("STEPS") if spec.kernel == "transpose_pipelined" else 1
+            return (cdiv(m, spec.const("TM") * steps), cdiv(n, spec.const("TN")))
 
         def build(self, spec, case, ctx):
             m, n = case["shape"]
