@@ -41,45 +41,59 @@ TILE2CU_DEVICE int swizzled_slot(int row, int col) {
 template <class T, class SrcL>
 inline constexpr int permute_smem_bytes = detail::permute_slot<typename SrcL::shape>(SrcL::kElems) * int(sizeof(T));
 
-// Result axis i is source axis O::axis(i) (NumPy transpose(axes)). 2-D transpose is Order<1, 0>.
-template <class DstL, class O, class T, class SrcL>
-TILE2CU_DEVICE Tile<T, DstL> permute(const Tile<T, SrcL>& src, void* smem) {
-  using S = typename SrcL::shape;
-  using D = typename DstL::shape;
-  static_assert(S::rank == D::rank && O::valid_for(S::rank), "permute: the order must be a permutation of the axes");
-  T* buf = static_cast<T*>(smem);
-  Tile<T, DstL> dst;
-  if constexpr (detail::swizzled_transpose_fits<T, SrcL, DstL, O>) {
-    constexpr int kRows = S::dim(0), kCols = S::dim(1), V = SrcL::kVec;
+namespace detail {
+
+template <class DstL, class T, class SrcL>
+TILE2CU_DEVICE Tile<T, DstL> transpose_swizzled(const Tile<T, SrcL>& src, T* buf) {
+  constexpr int kRows = SrcL::shape::dim(0), kCols = SrcL::shape::dim(1), V = SrcL::kVec;
 #pragma unroll
-    for (int j = 0; j < SrcL::kRunsPerThread; ++j) {
-      const int s0 = j * V;
-      const int e = SrcL::element(s0);
-      if (SrcL::owns(s0)) detail::store_run<V>(buf + detail::swizzled_slot<kCols, V>(e / kCols, e % kCols), &src.v[s0]);
-    }
-    __syncthreads();
-#pragma unroll
-    for (int s = 0; s < DstL::kSlots; ++s) {  // result (i, r) is source (r, i)
-      const int e = DstL::element(s);
-      if (DstL::owns(s)) dst.v[s] = buf[detail::swizzled_slot<kCols, V>(e % kRows, e / kRows)];
-    }
-    __syncthreads();
-    return dst;
+  for (int j = 0; j < SrcL::kRunsPerThread; ++j) {
+    const int s0 = j * V;
+    const int e = SrcL::element(s0);
+    if (SrcL::owns(s0)) store_run<V>(buf + swizzled_slot<kCols, V>(e / kCols, e % kCols), &src.v[s0]);
   }
-#pragma unroll
-  for (int s = 0; s < SrcL::kSlots; ++s)
-    if (SrcL::owns(s)) buf[detail::permute_slot<S>(SrcL::element(s))] = src.v[s];
   __syncthreads();
+  Tile<T, DstL> dst;
 #pragma unroll
-  for (int s = 0; s < DstL::kSlots; ++s) {
-    if (!DstL::owns(s)) continue;
-    int e = 0;  // the source element: dst coordinate i runs along source axis O::axis(i)
-#pragma unroll
-    for (int i = 0; i < D::rank; ++i) e += DstL::coord(s, i) * S::stride(O::axis(i));
-    dst.v[s] = buf[detail::permute_slot<S>(e)];
+  for (int s = 0; s < DstL::kSlots; ++s) {  // result (i, r) is source (r, i)
+    const int e = DstL::element(s);
+    if (DstL::owns(s)) dst.v[s] = buf[swizzled_slot<kCols, V>(e % kRows, e / kRows)];
   }
   __syncthreads();
   return dst;
+}
+
+template <class DstL, class O, class T, class SrcL>
+TILE2CU_DEVICE Tile<T, DstL> permute_padded(const Tile<T, SrcL>& src, T* buf) {
+  using S = typename SrcL::shape;
+#pragma unroll
+  for (int s = 0; s < SrcL::kSlots; ++s)
+    if (SrcL::owns(s)) buf[permute_slot<S>(SrcL::element(s))] = src.v[s];
+  __syncthreads();
+  Tile<T, DstL> dst;
+#pragma unroll
+  for (int s = 0; s < DstL::kSlots; ++s) {
+    if (!DstL::owns(s)) continue;
+    int e = 0;  // the source element: result coordinate i runs along source axis O::axis(i)
+#pragma unroll
+    for (int i = 0; i < S::rank; ++i) e += DstL::coord(s, i) * S::stride(O::axis(i));
+    dst.v[s] = buf[permute_slot<S>(e)];
+  }
+  __syncthreads();
+  return dst;
+}
+
+}  // namespace detail
+
+// Result axis i is source axis O::axis(i) (NumPy transpose(axes)). 2-D transpose is Order<1, 0>.
+template <class DstL, class O, class T, class SrcL>
+TILE2CU_DEVICE Tile<T, DstL> permute(const Tile<T, SrcL>& src, void* smem) {
+  static_assert(SrcL::shape::rank == DstL::shape::rank && O::valid_for(SrcL::shape::rank),
+                "permute: the order must be a permutation of the axes");
+  if constexpr (detail::swizzled_transpose_fits<T, SrcL, DstL, O>)
+    return detail::transpose_swizzled<DstL>(src, static_cast<T*>(smem));
+  else
+    return detail::permute_padded<DstL, O>(src, static_cast<T*>(smem));
 }
 
 template <class T, class AL, class BL>
