@@ -6,6 +6,7 @@ scan_variants  per (TM, TN) tile: reverse cumsum along rows, cumprod down column
 bytes_views    the bytes of a float32 tile (pack_to_bytes), its bits as int32 (bitcast), and a
                uint8 tile read back as int16 (unpack_from_bytes)
 patch          a tile with its (0, 1) quarter replaced by another tile and one element set (insert)
+rank5_permute  a (TA, 8, 32) tile seen as (TA, 2, 4, 4, 8), permuted (0, 3, 1, 4, 2), stored flat again
 """
 import cuda.tile as ct
 
@@ -51,3 +52,10 @@ def patch(x, y, TM: ct.Constant[int], TN: ct.Constant[int]):
     t = ct.insert(t, (0, 1), quarter)
     t = t.insert((TM - 1, 0), 42.0)
     ct.store(y, index=(i, 0), tile=t)
+
+
+@ct.kernel
+def rank5_permute(x, y, TA: ct.Constant[int]):
+    i = ct.bid(0)
+    t = ct.load(x, index=(i, 0, 0), shape=(TA, 8, 32)).reshape((TA, 2, 4, 4, 8))
+    ct.store(y, index=(i, 0, 0), tile=ct.permute(t, (0, 3, 1, 4, 2)).reshape((TA, 8, 32)))

@@ -153,9 +153,9 @@ def make_samples(rs):
     class ShapeOps(rs.Sample):
         """Several kernels (samples/shape_ops.py); each method dispatches on spec.kernel."""
         name, kernel = "shape_ops", "permute_3d"
-        kernels = ("permute_3d", "scan_variants", "bytes_views", "patch")
+        kernels = ("permute_3d", "scan_variants", "bytes_views", "patch", "rank5_permute")
         OUTPUTS = {"permute_3d": ("y",), "scan_variants": ("rev", "prod", "run_max"),
-                   "bytes_views": ("raw", "bits", "halves"), "patch": ("y",)}
+                   "bytes_views": ("raw", "bits", "halves"), "patch": ("y",), "rank5_permute": ("y",)}
 
         def cases(self, spec, quick):
             self.outputs = self.OUTPUTS[spec.kernel]
@@ -165,7 +165,7 @@ def make_samples(rs):
             if spec.kernel == "bytes_views":
                 t = spec.const("TILE")
                 return [{"label": rs.fmt_n(n), "n": n} for n in (1, t, 3 * t + 1, 100_001)]
-            if spec.kernel == "permute_3d":
+            if spec.kernel in ("permute_3d", "rank5_permute"):
                 return [{"label": f"n={n}", "n": n} for n in (1, 16, 53, 1000)]
             return [{"label": f"m={m}", "m": m} for m in (1, 8, 29, 1001)]
 
@@ -175,7 +175,7 @@ def make_samples(rs):
                 return {"label": fmt_shape((4096, 4096)), "shape": (4096, 4096)}
             if spec.kernel == "bytes_views":
                 return {"label": rs.fmt_n(1 << 24), "n": 1 << 24}
-            if spec.kernel == "permute_3d":
+            if spec.kernel in ("permute_3d", "rank5_permute"):
                 return {"label": "n=2^16", "n": 1 << 16}
             return {"label": "m=2^20", "m": 1 << 20}
 
@@ -185,7 +185,7 @@ def make_samples(rs):
                 return (cdiv(m, spec.const("TM")), cdiv(n, spec.const("TN")))
             if spec.kernel == "bytes_views":
                 return (cdiv(case["n"], spec.const("TILE")),)
-            if spec.kernel == "permute_3d":
+            if spec.kernel in ("permute_3d", "rank5_permute"):
                 return (cdiv(case["n"], spec.const("TA")),)
             return (cdiv(case["m"], spec.const("TM")),)
 
@@ -194,6 +194,9 @@ def make_samples(rs):
             if k == "permute_3d":
                 n, b, c = case["n"], spec.const("B"), spec.const("C")
                 return {"x": ctx.randn((n, b, c), "float32"), "y": ctx.out("y", (c, n, b), "float32")}
+            if k == "rank5_permute":
+                n = case["n"]
+                return {"x": ctx.randn((n, 8, 32), "float32"), "y": ctx.out("y", (n, 8, 32), "float32")}
             if k == "scan_variants":
                 m, n = case["shape"]
                 dt = spec.dtype("x")
@@ -217,6 +220,10 @@ def make_samples(rs):
             k = spec.kernel
             if k == "permute_3d":
                 return {"y": {"ref": args["x"].double().permute(2, 0, 1), "exact": True}}
+            if k == "rank5_permute":
+                x = args["x"].double()
+                ref = x.reshape(-1, 2, 4, 4, 8).permute(0, 3, 1, 4, 2).reshape(-1, 8, 32)
+                return {"y": {"ref": ref, "exact": True}}
             if k == "bytes_views":
                 x = args["x"].contiguous()
                 halves = args["packed"].contiguous().view(torch.int16)
