@@ -616,6 +616,8 @@ Value KernelLowering::builtin_call(const std::string& name, CallArgs& args, Sour
     error(ErrorKind::UnsupportedFeature, range, fmt::format("math.{}() is not supported in tile code yet", op));
   }
 
+  if (fn.rfind("operator.", 0) == 0) return operator_function(fn.substr(9), args, range);
+
   // Python builtins.
   if (fn == "min" || fn == "max") {
     if (args.positional.size() != 2 || !args.keywords.empty())

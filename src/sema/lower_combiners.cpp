@@ -1,7 +1,10 @@
 // ct.reduce with a combiner function, and the scans ct.cumsum / ct.cumprod / ct.scan (spec c.8,
-// c.9). A combiner (a helper function, or a ct function such as ct.maximum) is lowered once into
+// c.9). A combiner (a helper function, a ct function such as ct.maximum, or operator.add and its
+// siblings) is lowered once into
 // a region of the op: two scalar arguments of the tile's dtype, one scalar yielded back.
 #include <fmt/format.h>
+
+#include <map>
 
 #include "sema/bound_args.hpp"
 #include "sema/lowering.hpp"
@@ -42,6 +45,21 @@ void reject_float_options(KernelLowering& k, const Bound& b, const std::string& 
 }
 
 }  // namespace
+
+// The binary functions of Python's operator module (operator.add is the usual ct.reduce combiner).
+Value KernelLowering::operator_function(const std::string& name, CallArgs& args, SourceRange range) {
+  static const std::map<std::string, ast::BinaryOp> kBinary = {
+      {"add", ast::BinaryOp::Add},          {"sub", ast::BinaryOp::Sub},       {"mul", ast::BinaryOp::Mul},
+      {"truediv", ast::BinaryOp::Div},      {"floordiv", ast::BinaryOp::FloorDiv}, {"mod", ast::BinaryOp::Mod},
+      {"pow", ast::BinaryOp::Pow},          {"and_", ast::BinaryOp::BitAnd},   {"or_", ast::BinaryOp::BitOr},
+      {"xor", ast::BinaryOp::BitXor},       {"lshift", ast::BinaryOp::LShift}, {"rshift", ast::BinaryOp::RShift}};
+  auto it = kBinary.find(name);
+  if (it == kBinary.end())
+    error(ErrorKind::UnsupportedFeature, range, fmt::format("operator.{}() is not supported in tile code yet", name));
+  if (args.positional.size() != 2 || !args.keywords.empty())
+    error(ErrorKind::Type, range, fmt::format("operator.{}() takes exactly two positional arguments", name));
+  return binary(it->second, args.positional[0], args.positional[1], range);
+}
 
 ir::Literal KernelLowering::identity_literal(const Value& v, DType dtype, SourceRange range,
                                              const std::string& what) const {

@@ -80,6 +80,7 @@ class KernelLowering {
   // ct.reduce with a function, cumsum, cumprod, scan (lower_combiners.cpp)
   Value combining_op(const std::string& op, CallArgs& args, SourceRange range);
   ir::Block combiner_region(const Value& func, DType dtype, SourceRange range, const std::string& fn);
+  Value operator_function(const std::string& name, CallArgs& args, SourceRange range);  // operator.add, ...
   ir::Literal identity_literal(const Value& v, DType dtype, SourceRange range, const std::string& what) const;
   // permute, transpose, cat, extract, insert, bitcast, pack_to_bytes, unpack_from_bytes (lower_shape_ops.cpp)
   static bool is_shape_op(const std::string& op);

@@ -25,6 +25,7 @@ std::string kernel_with(const std::string& expr, const std::string& helpers = ""
 }
 
 const std::string kHelpers =
+    "import operator\n"
     "@ct.function\n"
     "def add2(a, b):\n"
     "    return a + b\n"
@@ -84,6 +85,9 @@ TEST(Reduce, WithACombiner) {
   EXPECT_EQ(type_of_r("ct.reduce(t, 1, add2, 0.0)"), "tile<f32, 16>");
   EXPECT_EQ(type_of_r("ct.reduce(t, 0, add2, 0, keepdims=True)", "int16"), "tile<i16, 1x32>");
   EXPECT_EQ(type_of_r("ct.reduce(t, 1, ct.maximum, -1.0)"), "tile<f32, 16>");  // a ct function as the combiner
+  EXPECT_EQ(type_of_r("ct.reduce(t, 1, operator.mul, 1)", "int32"), "tile<i32, 16>");
+  EXPECT_NE(cu_of("ct.scan(t, 0, operator.add, 0)").find("scan_with<0>(t, [](float a, float b) { return a + b; }, 0.0f, smem)"),
+            std::string::npos);
   ir::Function fn = specialize_source(kernel_with("ct.reduce(t, 1, add2, 0.0)", kHelpers), "x=float32[?, ?], y=float32[?, ?]");
   std::string ir_text = ir::print_function(fn);
   EXPECT_NE(ir_text.find("reduce axes=(1) identity=0.0"), std::string::npos) << ir_text;
@@ -99,6 +103,7 @@ TEST(Scan, Errors) {
   EXPECT_NE(failure("ct.reduce(t, 1, loop, 0)").find("TileSyntaxError"), std::string::npos);
   EXPECT_NE(failure("ct.scan(t, 1, to_float, 1)", "int32").find("must return int32, got float32"), std::string::npos);
   EXPECT_NE(failure("ct.reduce(t, 1, 3, 0)").find("Expected a function"), std::string::npos);
+  EXPECT_NE(failure("ct.reduce(t, 1, operator.neg, 0)").find("operator.neg() is not supported"), std::string::npos);
   EXPECT_NE(failure("ct.reduce(t, 1, add2, t)").find("Expected a constant scalar"), std::string::npos);
 }
 
