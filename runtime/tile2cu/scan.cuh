@@ -54,7 +54,8 @@ struct ScanGeometry {
 
 }  // namespace detail
 
-template <class Op, class T, class L>
+// Bytes of scratch a scan needs; the generated code sizes its shared buffer with the same rule.
+template <class T, class L>
 inline constexpr int scan_smem_bytes =
     detail::align16(detail::scan_slot(L::kElems) * int(sizeof(T))) + detail::align16(L::kThreads / 32 * int(sizeof(T)));
 
