@@ -35,9 +35,12 @@ struct Shape {
   static constexpr int size = (1 * ... * Dims);
   static_assert((detail::is_pow2(Dims) && ...), "tile dims must be powers of two");
 
+  // A fold rather than an array lookup: when `i` is not a compile-time constant (a loop the
+  // compiler kept), this is a few selects, where an array would live in local memory.
   TILE2CU_HD static constexpr int dim(int i) {
-    constexpr int d[] = {Dims..., 1};
-    return d[i];
+    int d = 1, k = 0;
+    ((d = k++ == i ? Dims : d), ...);
+    return d;
   }
   // Distance in elements between neighbours along dim i (row-major).
   TILE2CU_HD static constexpr int stride(int i) {
@@ -82,8 +85,9 @@ struct Order {
     if constexpr (sizeof...(Axes) == 0) {
       return k;
     } else {
-      constexpr int a[] = {Axes...};
-      return a[k];
+      int a = k, j = 0;  // a fold, not an array: see Shape::dim
+      ((a = j++ == k ? Axes : a), ...);
+      return a;
     }
   }
   // True when Axes is a permutation of 0..rank-1 (or empty).

@@ -97,6 +97,16 @@ struct ArgOp {
   }
 };
 
+// A combiner written in the kernel (ct.reduce / ct.scan with a function): f(a, b) and the
+// identity the kernel gave. Used through an instance, as the built-in ones are.
+template <class T, class F>
+struct CustomOp {
+  F f;
+  T identity_value;
+  template <class V> TILE2CU_DEVICE V identity() const { return identity_value; }
+  TILE2CU_DEVICE T combine(T a, T b) const { return f(a, b); }
+};
+
 namespace detail {
 
 template <class Op> struct is_arg_op : std::false_type {};
@@ -165,8 +175,9 @@ TILE2CU_DEVICE int join_index(int kept, int reduced) {
 
 template <class Op>
 struct Combine {
+  Op op;
   template <class V>
-  TILE2CU_DEVICE V operator()(const V& a, const V& b) const { return Op::combine(a, b); }
+  TILE2CU_DEVICE V operator()(const V& a, const V& b) const { return op.combine(a, b); }
 };
 
 TILE2CU_HD constexpr int align16(int bytes) { return (bytes + 15) / 16 * 16; }
@@ -178,7 +189,7 @@ template <> struct elements_of<void> { static constexpr int value = 1; };
 // Steps 1 and 2: leaves output o's value in out[o] for every o < Outputs.
 template <class Op, unsigned Mask, int Outputs, class T, class SrcL>
 TILE2CU_DEVICE void reduce_into(const Tile<T, SrcL>& src, reduced_t<Op, T>* buf, reduced_t<Op, T>* out,
-                                reduced_t<Op, T>* warp_results) {
+                                reduced_t<Op, T>* warp_results, const Op& op) {
   using V = reduced_t<Op, T>;
   using S = typename SrcL::shape;
   constexpr int kThreads = SrcL::kThreads, kVec = SrcL::kVec;
@@ -202,7 +213,7 @@ TILE2CU_DEVICE void reduce_into(const Tile<T, SrcL>& src, reduced_t<Op, T>* buf,
     if constexpr (kPerRun) {
       V acc = value_of(s0);
 #pragma unroll
-      for (int i = 1; i < kVec; ++i) acc = Op::combine(acc, value_of(s0 + i));
+      for (int i = 1; i < kVec; ++i) acc = op.combine(acc, value_of(s0 + i));
       buf[SrcL::element(s0) / kVec] = acc;
     } else {
 #pragma unroll
@@ -215,19 +226,19 @@ TILE2CU_DEVICE void reduce_into(const Tile<T, SrcL>& src, reduced_t<Op, T>* buf,
   constexpr int kWarpGroup = kGroup < 32 ? kGroup : 32;
   const int tid = int(threadIdx.x);
   for (int o = tid / kGroup; o < Outputs; o += kThreads / kGroup) {
-    V acc = Op::template identity<V>();
+    V acc = op.template identity<V>();
     for (int k = tid % kGroup; k < kPerOutput; k += kGroup)
-      acc = Op::combine(acc, buf[kPerRun ? o * kPerOutput + k : join_index<S, Mask>(o, k)]);
+      acc = op.combine(acc, buf[kPerRun ? o * kPerOutput + k : join_index<S, Mask>(o, k)]);
     if constexpr (kGroup > 1) {
       using WarpReduce = cub::WarpReduce<V, kWarpGroup>;
       __shared__ typename WarpReduce::TempStorage temp[kThreads / kWarpGroup];
-      acc = WarpReduce(temp[tid / kWarpGroup]).Reduce(acc, Combine<Op>{});
+      acc = WarpReduce(temp[tid / kWarpGroup]).Reduce(acc, Combine<Op>{op});
       if constexpr (kGroup > 32) {  // the group spans warps: combine their results
         if (tid % 32 == 0) warp_results[tid / 32] = acc;
         __syncthreads();
         acc = warp_results[o * (kGroup / 32)];
 #pragma unroll
-        for (int w = 1; w < kGroup / 32; ++w) acc = Op::combine(acc, warp_results[o * (kGroup / 32) + w]);
+        for (int w = 1; w < kGroup / 32; ++w) acc = op.combine(acc, warp_results[o * (kGroup / 32) + w]);
       }
     }
     if (tid % kGroup == 0) out[o] = acc;
@@ -254,7 +265,7 @@ inline constexpr int reduce_smem_bytes =
 
 // Reduces the axes in Ax; DstL = void gives a scalar, else the tile of the kept axes.
 template <class Op, class Ax, class DstL = void, class T, class SrcL>
-TILE2CU_DEVICE auto reduce(const Tile<T, SrcL>& src, void* smem) {
+TILE2CU_DEVICE auto reduce(const Tile<T, SrcL>& src, void* smem, const Op& op = Op{}) {
   using V = detail::reduced_t<Op, T>;
   constexpr int kOutputs = detail::elements_of<DstL>::value;
   static_assert(SrcL::kElems / detail::reduced_count<typename SrcL::shape, Ax::mask>() == kOutputs,
@@ -264,7 +275,7 @@ TILE2CU_DEVICE auto reduce(const Tile<T, SrcL>& src, void* smem) {
   V* out = reinterpret_cast<V*>(bytes + detail::align16(SrcL::kElems * int(sizeof(V))));
   V* warp_results = reinterpret_cast<V*>(bytes + detail::align16(SrcL::kElems * int(sizeof(V))) +
                                          detail::align16(kOutputs * int(sizeof(V))));
-  detail::reduce_into<Op, Ax::mask, kOutputs>(src, buf, out, warp_results);
+  detail::reduce_into<Op, Ax::mask, kOutputs>(src, buf, out, warp_results, op);
   using R = decltype(detail::result_of(out[0]));
   if constexpr (std::is_void_v<DstL>) {
     const R value = detail::result_of(out[0]);
@@ -292,5 +303,11 @@ template <class Ax, class DstL = void, bool PropagateNan = false, class T, class
 TILE2CU_DEVICE auto argmax(const Tile<T, L>& x, void* smem) { return reduce<ArgOp<true, PropagateNan>, Ax, DstL>(x, smem); }
 template <class Ax, class DstL = void, bool PropagateNan = false, class T, class L>
 TILE2CU_DEVICE auto argmin(const Tile<T, L>& x, void* smem) { return reduce<ArgOp<false, PropagateNan>, Ax, DstL>(x, smem); }
+
+// ct.reduce with a combiner from the kernel: combine(a, b) -> value, and its identity.
+template <class Ax, class DstL = void, class T, class L, class F>
+TILE2CU_DEVICE auto reduce_with(const Tile<T, L>& x, F combine, id_t<T> identity, void* smem) {
+  return reduce<CustomOp<T, F>, Ax, DstL>(x, smem, CustomOp<T, F>{combine, identity});
+}
 
 }  // namespace tile2cu

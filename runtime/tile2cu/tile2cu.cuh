@@ -8,6 +8,9 @@
 //   elementwise.cuh  operators, Python-semantics ops, where, minimum/maximum, astype, bitcast
 //   math.cuh         exp, log, sqrt, ..., fast and explicitly rounded variants
 //   broadcast.cuh    broadcast_to, reshape (through shared memory when threads must exchange)
+//   reduce.cuh       sum, prod, max, min, argmax, argmin, reduce_with (a kernel's combiner)
+//   scan.cuh         cumsum, cumprod, scan_with (inclusive, any axis, reverse)
+//   shape.cuh        permute / transpose, cat, extract, insert, reinterpret (pack/unpack bytes)
 //   debug.cuh        stage / printf_arg / print_elements / assert_all (ct.print, ct.assert_)
 //   array_list.cuh   ArrayList (a list-of-arrays argument), DeviceTable (its table for a launch)
 //   host.hpp         ArrayView, ArrayViewList, to_device_array, grid_ok (plain C++, for launchers)
@@ -27,4 +30,6 @@
 #include "reduce.cuh"
 #include "array_list.cuh"
 #include "debug.cuh"
+#include "scan.cuh"
+#include "shape.cuh"
 #include "host.hpp"

@@ -12,6 +12,10 @@ namespace tile2cu {
 
 namespace {
 
+// Scratch above this many bytes becomes dynamic shared memory: a static __shared__ array may
+// hold 48 KiB in all, and the runtime's CUB temporaries (reduce.cuh, scan.cuh) are static too.
+constexpr size_t kMaxStaticScratch = 40 * 1024;
+
 // The C ABI passes 16-bit floats as float, as ctypes and most FFIs have no half type.
 const char* c_scalar_type(DType t) {
   if (t == DType::Float16 || t == DType::BFloat16) return "float";
@@ -197,11 +201,27 @@ EmittedFiles emit_cuda(const std::vector<ir::Function>& specs, const EmitOptions
     }
     HostInterface h = host_interface(fn);
     std::string prologue = h.prologue;
-    if (plan.smem_bytes > 0)
+    std::string checks = h.checks;
+    std::string dynamic_smem = "0";
+    if (plan.smem_bytes > kMaxStaticScratch) {
+      // A static __shared__ array may not exceed 48 KiB; beyond that the launcher opts in.
+      prologue += fmt::format(
+          "  // Scratch for moving tile elements between threads: {} bytes of dynamic shared memory\n"
+          "  // (more than a static array may have), sized by the launcher.\n"
+          "  extern __shared__ __align__(16) unsigned char smem[];\n",
+          plan.smem_bytes);
+      checks += fmt::format(
+          "  if (const cudaError_t e = cudaFuncSetAttribute({}::{}, cudaFuncAttributeMaxDynamicSharedMemorySize, {});\n"
+          "      e != cudaSuccess)\n"
+          "    return e;\n",
+          fn.spec_name, fn.kernel_name, plan.smem_bytes);
+      dynamic_smem = std::to_string(plan.smem_bytes);
+    } else if (plan.smem_bytes > 0) {
       prologue += fmt::format(
           "  // Scratch for moving tile elements between threads (broadcasts, reshapes).\n"
           "  __shared__ alignas(16) unsigned char smem[{}];\n",
           plan.smem_bytes);
+    }
     const std::string& signature = fn.signature;
     body += render("specialization",
                    {{"spec", fn.spec_name},
@@ -214,7 +234,8 @@ EmittedFiles emit_cuda(const std::vector<ir::Function>& specs, const EmitOptions
                     {"prologue", prologue},
                     {"body", emit_kernel_body(fn, plan, options.line_directives)},
                     {"launcher_params", h.launcher_params},
-                    {"launcher_checks", h.checks},
+                    {"launcher_checks", checks},
+                    {"dynamic_smem", dynamic_smem},
                     {"launch_args", h.launch_args},
                     {"c_params", h.c_params},
                     {"c_args", h.c_args}});

@@ -181,7 +181,7 @@ class BodyEmitter {
   }
 
   void source_comment(const Op& op, int depth, bool header_only) {
-    if (!op.loc.valid() || !fn_.file) return;
+    if (!op.loc.valid() || !fn_.file || in_combiner_) return;
     if (op.loc.line == last_comment_line_) return;
     int last = header_only ? op.loc.line : std::max(op.loc.line, op.loc.end_line);
     for (int l = op.loc.line; l <= last; ++l) {
@@ -351,6 +351,11 @@ class BodyEmitter {
         if (fn_.type(r).is_scalar()) return {fmt::format("item({}, smem)", expr(op.operands[0]).text)};
         return {fmt::format("reshape<{}>({}, smem)", layout(r), expr(op.operands[0]).text)};
       case OpKind::Reduce: {
+        if (!op.regions.empty()) {
+          std::string dst = fn_.type(r).is_scalar() ? "" : ", " + layout(r);
+          return {fmt::format("reduce_with<Axes<{}>{}>({}, {}, {}, smem)", fmt::join(op.axes, ", "), dst,
+                              expr(op.operands[0]).text, combiner_lambda(op), identity(op))};
+        }
         static const std::map<ir::BinaryKind, const char*> kNames = {
             {ir::BinaryKind::Add, "reduce_sum"}, {ir::BinaryKind::Mul, "reduce_prod"},
             {ir::BinaryKind::Max, "reduce_max"}, {ir::BinaryKind::Min, "reduce_min"}};
@@ -361,6 +366,41 @@ class BodyEmitter {
         else if (dst != "void") targs += ", " + dst;
         return {fmt::format("{}<{}>({}, smem)", name, targs, expr(op.operands[0]).text)};
       }
+      case OpKind::Scan: {
+        std::string targs = fmt::format("{}{}", op.axis, op.reverse ? ", true" : "");
+        if (!op.regions.empty())
+          return {fmt::format("scan_with<{}>({}, {}, {}, smem)", targs, expr(op.operands[0]).text, combiner_lambda(op),
+                              identity(op))};
+        return {fmt::format("{}<{}>({}, smem)", op.binary == ir::BinaryKind::Add ? "cumsum" : "cumprod", targs,
+                            expr(op.operands[0]).text)};
+      }
+      case OpKind::Permute:
+        return {fmt::format("permute<{}, Order<{}>>({}, smem)", layout(r), fmt::join(op.order, ", "),
+                            expr(op.operands[0]).text)};
+      case OpKind::Cat:
+        return {fmt::format("cat<{}, {}>({}, {}, smem)", layout(r), op.axis, expr(op.operands[0]).text,
+                            expr(op.operands[1]).text)};
+      case OpKind::Extract: {
+        std::vector<std::string> index;
+        for (size_t i = 1; i < op.operands.size(); ++i) index.push_back(expr(op.operands[i]).text);
+        if (fn_.type(r).is_scalar())
+          return {fmt::format("extract_element({}, {{{}}}, smem)", expr(op.operands[0]).text, fmt::join(index, ", "))};
+        return {fmt::format("extract<{}>({}, {{{}}}, smem)", layout(r), expr(op.operands[0]).text, fmt::join(index, ", "))};
+      }
+      case OpKind::Insert: {
+        std::vector<std::string> index;
+        for (size_t i = 2; i < op.operands.size(); ++i) index.push_back(expr(op.operands[i]).text);
+        if (fn_.type(op.operands[1]).is_scalar())
+          return {fmt::format("insert_element({}, {}, {{{}}})", expr(op.operands[0]).text, expr(op.operands[1]).text,
+                              fmt::join(index, ", "))};
+        return {fmt::format("insert({}, {}, {{{}}}, smem)", expr(op.operands[0]).text, expr(op.operands[1]).text,
+                            fmt::join(index, ", "))};
+      }
+      case OpKind::Bitcast:
+        return {fmt::format("bitcast<{}>({})", dtype_cpp_name(fn_.type(r).dtype), expr(op.operands[0]).text)};
+      case OpKind::Reinterpret:
+        return {fmt::format("reinterpret<{}, {}>({}, smem)", layout(r), dtype_cpp_name(fn_.type(r).dtype),
+                            expr(op.operands[0]).text)};
       case OpKind::Arange:
         return {fmt::format("arange<{}, {}>({}, {})", layout(r), dtype_cpp_name(fn_.type(r).dtype),
                             expr(op.operands[0]).text, expr(op.operands[1]).text)};
@@ -380,6 +420,38 @@ class BodyEmitter {
       default:
         throw std::logic_error(fmt::format("emitter: {} is not an expression", ir::op_kind_name(op.kind)));
     }
+  }
+
+  std::string identity(const Op& op) { return cpp_literal(op.literal, fn_.type(op.operands[0]).dtype); }
+
+  // A combiner region as a C++ lambda: "[](float a, float b) { return a + b; }", or one line per
+  // named intermediate when the helper had several statements.
+  std::string combiner_lambda(const Op& op) {
+    const ir::Block& region = op.regions[0];
+    std::string type = dtype_cpp_name(fn_.type(region.args[0]).dtype);
+    std::vector<std::string> params;
+    for (ValueId a : region.args) {
+      std::string name = fresh_name(fn_.values[a].name);
+      exprs_[a] = {name};
+      params.push_back(fmt::format("{} {}", type, name));
+    }
+    std::string saved = std::move(out_);
+    out_.clear();
+    const int depth = depth_;
+    const Op* next = next_op_;
+    in_combiner_ = true;
+    block(region, depth + 2);
+    in_combiner_ = false;
+    depth_ = depth;
+    next_op_ = next;
+    std::string body = std::move(out_);
+    out_ = std::move(saved);
+    std::string head = fmt::format("[]({})", fmt::join(params, ", "));
+    if (std::count(body.begin(), body.end(), '\n') == 1) {  // only the return: one line
+      size_t start = body.find_first_not_of(' ');
+      return fmt::format("{} {{ {} }}", head, body.substr(start, body.size() - start - 1));
+    }
+    return fmt::format("{} {{\n{}{}}}", head, body, std::string(static_cast<size_t>(depth + 1) * 2, ' '));
   }
 
   static const char* padding_cpp(ir::PaddingMode m) {
@@ -507,6 +579,10 @@ class BodyEmitter {
         return;
       }
       case OpKind::Yield: {
+        if (in_combiner_) {  // the value a combiner lambda hands back
+          line(depth, fmt::format("return {};", expr(op.operands[0]).text));
+          return;
+        }
         // Inside an if: assign the if's result variables; inside a loop: the carried ones.
         assign_all(region_owner_.back(), op.operands, depth);
         return;
@@ -557,6 +633,7 @@ class BodyEmitter {
     }
     // An expression op: inline it, or bind it to a named variable.
     ValueId r = op.results[0];
+    depth_ = depth;
     Expr e = expression(op);
     bool named = !fn_.values[r].name.empty() && !is_trivial(op);
     bool single_local_use = uses_[r] == 1 && use_block_[r] == def_block_[r];
@@ -592,6 +669,8 @@ class BodyEmitter {
   std::vector<std::vector<std::string>> region_owner_;
   int last_comment_line_ = -1;
   const Op* next_op_ = nullptr;
+  int depth_ = 0;              // the statement being emitted: where a multi-line lambda indents
+  bool in_combiner_ = false;   // emitting a combiner region as a lambda body
 };
 
 }  // namespace

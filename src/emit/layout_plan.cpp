@@ -35,6 +35,38 @@ size_t reduce_scratch_bytes(const ir::Function& fn, const ir::Op& op, int thread
          align16(static_cast<size_t>(threads / 32) * value);
 }
 
+// Mirrors the *_smem_bytes rules of runtime/tile2cu/scan.cuh and shape.cuh.
+size_t shape_op_scratch_bytes(const ir::Function& fn, const ir::Op& op, int threads) {
+  switch (op.kind) {
+    case ir::OpKind::Scan: case ir::OpKind::Permute: case ir::OpKind::Cat: case ir::OpKind::Extract:
+    case ir::OpKind::Insert: case ir::OpKind::Reinterpret:
+      break;
+    default:
+      return 0;
+  }
+  const ir::TileType& src = fn.type(op.operands[0]);
+  const size_t bytes = static_cast<size_t>(dtype_bytes(src.dtype));
+  const size_t elems = static_cast<size_t>(ir::shape_elements(src.shape));
+  switch (op.kind) {
+    case ir::OpKind::Scan:  // one padding element per 32, then one total per warp
+      return align16((elems + elems / 32) * bytes) + align16(static_cast<size_t>(threads / 32) * bytes);
+    case ir::OpKind::Permute: {  // one padding element per source row (at least 32 elements)
+      size_t pad_every = std::max<size_t>(32, static_cast<size_t>(src.shape.back()));
+      return (elems + elems / pad_every) * bytes;
+    }
+    case ir::OpKind::Cat:
+      return (elems + static_cast<size_t>(ir::shape_elements(fn.type(op.operands[1]).shape))) * bytes;
+    case ir::OpKind::Extract:  // the sub-tile (one element for a scalar)
+      return static_cast<size_t>(ir::shape_elements(fn.type(op.results[0]).shape)) * bytes;
+    case ir::OpKind::Insert:  // a scalar value is written by its owner, in registers
+      return fn.type(op.operands[1]).is_scalar() ? 0 : elems * bytes;
+    case ir::OpKind::Reinterpret:
+      return elems * bytes;
+    default:
+      return 0;
+  }
+}
+
 }  // namespace
 
 bool LayoutPlan::same_placement(const ir::Shape& a, const ir::Shape& b) const {
@@ -76,6 +108,7 @@ LayoutPlan plan_layouts(const ir::Function& fn) {
   for_each_op(fn.body, [&](const ir::Op& op) {
     if (op.kind == ir::OpKind::Reduce) plan.smem_bytes = std::max(plan.smem_bytes, reduce_scratch_bytes(fn, op, plan.threads));
     if (op.kind == ir::OpKind::Print) plan.smem_bytes = std::max(plan.smem_bytes, print_scratch_bytes(fn, op));
+    plan.smem_bytes = std::max(plan.smem_bytes, shape_op_scratch_bytes(fn, op, plan.threads));
     if (op.kind != ir::OpKind::Broadcast && op.kind != ir::OpKind::Reshape) return;
     const ir::TileType& src = fn.type(op.operands[0]);
     const ir::TileType& dst = fn.type(op.results[0]);

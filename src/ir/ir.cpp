@@ -37,6 +37,13 @@ const char* op_kind_name(OpKind k) {
     case OpKind::Reshape: return "reshape";
     case OpKind::Arange: return "arange";
     case OpKind::Reduce: return "reduce";
+    case OpKind::Scan: return "scan";
+    case OpKind::Permute: return "permute";
+    case OpKind::Cat: return "cat";
+    case OpKind::Extract: return "extract";
+    case OpKind::Insert: return "insert";
+    case OpKind::Bitcast: return "bitcast";
+    case OpKind::Reinterpret: return "reinterpret";
     case OpKind::Load: return "load";
     case OpKind::Store: return "store";
     case OpKind::For: return "for";

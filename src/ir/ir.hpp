@@ -69,7 +69,16 @@ enum class OpKind {
   Broadcast,    // a scalar splats; otherwise same rank, dims of 1 stretch to the result shape
   Reshape,      // same elements, new shape (row-major)
   Arange,       // operands start, step (scalars of the result dtype)
-  Reduce,       // attr binary (add, mul, maximum, minimum) over attr axes; arg: the index instead
+  Reduce,       // attr binary (add, mul, maximum, minimum) over attr axes; arg: the index instead.
+                // With one region (args a, b; ends in Yield): a user combiner, literal = identity
+  Scan,         // inclusive prefix along attr axis, attr reverse; attr binary (add, mul) or a
+                // combiner region and identity as for Reduce
+  Permute,      // result axis i is operand axis order[i]
+  Cat,          // two tiles joined along attr axis
+  Extract,      // operands: tile, grid index (one int32 per axis); the sub-tile of the result shape
+  Insert,       // operands: tile, value, grid index...; the tile with that sub-tile replaced
+  Bitcast,      // same shape, same bit width, new dtype
+  Reinterpret,  // pack_to_bytes / unpack_from_bytes: the same bytes as a rank-1 tile of another dtype
   Load,         // attr array param; operands: tile index (one per axis); attrs shape/order/padding
   Store,        // attr array param; operands: tile index..., value
   For,          // operands: lower, upper, step, inits...; region 0 args: iv, carried...
@@ -123,6 +132,7 @@ struct Op {
   bool flush_to_zero = false;
   bool propagate_nan = false;
   bool arg = false;             // Reduce: argmax / argmin (int32 index of the winner)
+  bool reverse = false;         // Scan: from the last element to the first
   std::vector<int> axes;        // Reduce: the source axes folded away
   PaddingMode padding = PaddingMode::Undetermined;
   Shape tile_shape;             // Load/Store: the tile shape in tile space

@@ -79,8 +79,16 @@ class Printer {
       case OpKind::Compare: return fmt::format(" {}", compare_kind_name(op.compare));
       case OpKind::Unary: return fmt::format(" {}{}", unary_kind_name(op.unary), flags(op));
       case OpKind::Reduce:
+        if (!op.regions.empty())
+          return fmt::format(" axes=({}) identity={}", fmt::join(op.axes, ", "), literal_string(op.literal));
         return fmt::format(" {}{} axes=({}){}", op.arg ? "arg" : "", binary_kind_name(op.binary),
                            fmt::join(op.axes, ", "), flags(op));
+      case OpKind::Scan:
+        return fmt::format(" {}axis={}{}", op.regions.empty() ? std::string(binary_kind_name(op.binary)) + " " : "",
+                           op.axis, op.reverse ? " reverse" : "") +
+               (op.regions.empty() ? "" : " identity=" + literal_string(op.literal));
+      case OpKind::Permute: return fmt::format(" order=({})", fmt::join(op.order, ", "));
+      case OpKind::Cat: return fmt::format(" axis={}", op.axis);
       case OpKind::Load: case OpKind::Store: {
         std::string s = fmt::format(" {} shape={}", fn_.arrays[op.param].name,
                                     shape_string(op.tile_shape));
@@ -151,6 +159,15 @@ class Printer {
         print_block(op.regions[1], depth + 1);
         line(depth, "}");
         return;
+      case OpKind::Reduce: case OpKind::Scan:
+        if (!op.regions.empty()) {  // a user combiner: (a, b) -> value
+          line(depth, fmt::format("{}{}{} {}{} combine({}) {{", results_prefix(op), op_kind_name(op.kind),
+                                  attributes(op), values(op.operands), result_types(op), values(op.regions[0].args)));
+          print_block(op.regions[0], depth + 1);
+          line(depth, "}");
+          return;
+        }
+        [[fallthrough]];
       default:
         line(depth, fmt::format("{}{}{}{}{}", results_prefix(op), op_kind_name(op.kind),
                                 attributes(op), op.operands.empty() ? "" : " " + values(op.operands),

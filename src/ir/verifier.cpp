@@ -99,10 +99,58 @@ class Verifier {
         }
         expect(n == 1 && shape_elements(type(op.results[0]).shape) == kept, op,
                "result must hold one element per kept index");
+        combiner(op);
         expect(op.arg ? type(op.results[0]).dtype == DType::Int32 : type(op.results[0]).dtype == type(op.operands[0]).dtype,
                op, "reductions keep the dtype; argmax/argmin give int32");
         break;
       }
+      case OpKind::Scan:
+        expect(n == 1 && type(op.results[0]) == type(op.operands[0]), op, "a scan keeps the type");
+        expect(op.axis >= 0 && op.axis < static_cast<int>(type(op.operands[0]).shape.size()), op, "scan axis out of range");
+        combiner(op);
+        break;
+      case OpKind::Permute: {
+        const Shape& from = type(op.operands[0]).shape;
+        const Shape& to = type(op.results[0]).shape;
+        expect(n == 1 && op.order.size() == from.size() && to.size() == from.size(), op, "one axis per dim");
+        for (size_t i = 0; i < to.size(); ++i)
+          expect(op.order[i] >= 0 && op.order[i] < static_cast<int>(from.size()) && to[i] == from[op.order[i]], op,
+                 "result dim i must be operand dim order[i]");
+        break;
+      }
+      case OpKind::Cat: {
+        const TileType &a = type(op.operands[0]), &b = type(op.operands[1]), &r = type(op.results[0]);
+        expect(n == 2 && a.dtype == b.dtype && a.dtype == r.dtype && a.shape.size() == r.shape.size(), op,
+               "cat joins two tiles of one dtype and rank");
+        for (size_t i = 0; i < r.shape.size(); ++i)
+          expect(static_cast<int>(i) == op.axis ? r.shape[i] == a.shape[i] + b.shape[i]
+                                                : a.shape[i] == r.shape[i] && b.shape[i] == r.shape[i],
+                 op, "cat: dims must agree off the axis and add up on it");
+        break;
+      }
+      case OpKind::Extract: case OpKind::Insert: {
+        const TileType& x = type(op.operands[0]);
+        size_t first_index = op.kind == OpKind::Extract ? 1 : 2;
+        const TileType& part = type(op.kind == OpKind::Extract ? op.results[0] : op.operands[1]);
+        expect(n == first_index + x.shape.size(), op, "one grid index per axis");
+        expect(part.dtype == x.dtype, op, "the sub-tile keeps the dtype");
+        expect(part.is_scalar() || part.shape.size() == x.shape.size(), op, "the sub-tile keeps the rank");
+        for (size_t i = 0; i < part.shape.size(); ++i)
+          expect(x.shape[i] % part.shape[i] == 0, op, "the sub-tile shape must divide the tile shape");
+        if (op.kind == OpKind::Insert) expect(type(op.results[0]) == x, op, "insert keeps the type");
+        break;
+      }
+      case OpKind::Bitcast:
+        expect(n == 1 && type(op.results[0]).shape == type(op.operands[0]).shape &&
+                   dtype_bits(type(op.results[0]).dtype) == dtype_bits(type(op.operands[0]).dtype),
+               op, "bitcast keeps the shape and the bit width");
+        break;
+      case OpKind::Reinterpret:
+        expect(n == 1 && type(op.results[0]).shape.size() == 1 &&
+                   shape_elements(type(op.results[0]).shape) * dtype_bits(type(op.results[0]).dtype) ==
+                       shape_elements(type(op.operands[0]).shape) * dtype_bits(type(op.operands[0]).dtype),
+               op, "reinterpret keeps the bytes and gives a rank-1 tile");
+        break;
       case OpKind::Reshape:
         expect(shape_elements(type(op.operands[0]).shape) ==
                    shape_elements(type(op.results[0]).shape),
@@ -162,6 +210,18 @@ class Verifier {
       default:
         break;
     }
+  }
+
+  // A user combiner (Reduce / Scan with a region): two scalar args of the element dtype, one value back.
+  void combiner(const Op& op) {
+    if (op.regions.empty()) return;
+    DType dt = type(op.operands[0]).dtype;
+    const Block& r = op.regions[0];
+    expect(op.regions.size() == 1 && r.args.size() == 2, op, "a combiner takes two values");
+    for (ValueId a : r.args) expect(type(a) == TileType{dt, {}}, op, "combiner arguments are scalars of the tile dtype");
+    terminator(r, OpKind::Yield, 1, op);
+    expect(r.ops.back().kind == OpKind::Yield && type(r.ops.back().operands[0]) == TileType{dt, {}}, op,
+           "a combiner gives back one scalar of the tile dtype");
   }
 
   void terminator(const Block& b, OpKind kind, size_t operands, const Op& parent) {

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <set>
 
+#include "sema/bound_args.hpp"
 #include "sema/lowering.hpp"
 #include "sema/python_builtins.hpp"
 
@@ -11,71 +12,11 @@ namespace tile2cu::sema {
 
 namespace {
 
-// Arguments matched to parameter names, as Python would.
-class Bound {
- public:
-  Bound(KernelLowering& k, const std::string& fn, CallArgs& args,
-        const std::vector<std::string>& positional, const std::vector<std::string>& keyword_only,
-        size_t required, SourceRange range)
-      : k_(k), fn_(fn), range_(range) {
-    if (args.positional.size() > positional.size())
-      k.error(ErrorKind::Type, range,
-              fmt::format("{}() takes at most {} positional arguments but {} were given", fn,
-                          positional.size(), args.positional.size()));
-    for (size_t i = 0; i < args.positional.size(); ++i) {
-      values_[positional[i]] = args.positional[i];
-      ranges_[positional[i]] = args.positional_ranges[i];
-    }
-    for (size_t i = 0; i < args.keywords.size(); ++i) {
-      const auto& [name, v] = args.keywords[i];
-      bool known = std::find(positional.begin(), positional.end(), name) != positional.end() ||
-                   std::find(keyword_only.begin(), keyword_only.end(), name) != keyword_only.end();
-      if (!known)
-        k.error(ErrorKind::Type, args.keyword_ranges[i],
-                fmt::format("{}() got an unexpected keyword argument '{}'", fn, name));
-      if (values_.count(name))
-        k.error(ErrorKind::Type, args.keyword_ranges[i],
-                fmt::format("{}() got multiple values for argument '{}'", fn, name));
-      values_[name] = v;
-      ranges_[name] = args.keyword_ranges[i];
-    }
-    for (size_t i = 0; i < required; ++i)
-      if (!values_.count(positional[i]))
-        k.error(ErrorKind::Type, range,
-                fmt::format("{}() missing required argument '{}'", fn, positional[i]));
-  }
-
-  const Value* get(const std::string& name) const {
-    auto it = values_.find(name);
-    return it == values_.end() ? nullptr : &it->second;
-  }
-  const Value& at(const std::string& name) const {
-    if (auto* v = get(name)) return *v;
-    k_.error(ErrorKind::Type, range_, fmt::format("{}() missing required argument '{}'", fn_, name));
-  }
-  SourceRange range_of(const std::string& name) const {
-    auto it = ranges_.find(name);
-    return it == ranges_.end() ? range_ : it->second;
-  }
-  std::string what(const std::string& name) const {
-    return fmt::format("argument \"{}\" of {}()", name, fn_);
-  }
-
- private:
-  KernelLowering& k_;
-  std::string fn_;
-  SourceRange range_;
-  std::map<std::string, Value> values_;
-  std::map<std::string, SourceRange> ranges_;
-};
-
 bool is_power_of_two(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
 
 // cuTile functions that exist but belong to later work; calling one is a clear error.
 const std::set<std::string> kNotYet = {
-    "reduce", "cumsum", "cumprod", "scan",
-    "permute", "transpose", "cat", "extract", "insert", "bitcast", "pack_to_bytes",
-    "unpack_from_bytes", "gather", "scatter", "load_advanced_indexing", "store_advanced_indexing",
+    "gather", "scatter", "load_advanced_indexing", "store_advanced_indexing",
     "atomic_cas", "atomic_xchg", "atomic_add", "atomic_max", "atomic_min", "atomic_and",
     "atomic_or", "atomic_xor", "mma", "matmul", "mma_scaled",
     "astile",
@@ -456,6 +397,8 @@ Value KernelLowering::builtin_call(const std::string& name, CallArgs& args, Sour
     }
     if (op == "sum" || op == "prod" || op == "max" || op == "min" || op == "argmax" || op == "argmin")
       return reduction(op, args, range);
+    if (op == "reduce" || op == "cumsum" || op == "cumprod" || op == "scan") return combining_op(op, args, range);
+    if (is_shape_op(op)) return shape_op(op, args, range);
     if (op == "reshape" || op == "expand_dims" || op == "broadcast_to") {
       Bound b(*this, op, args, {"x", op == "expand_dims" ? "axis" : "shape"}, {}, 2, range);
       CallArgs rest;
@@ -675,6 +618,8 @@ Value KernelLowering::builtin_call(const std::string& name, CallArgs& args, Sour
     error(ErrorKind::UnsupportedFeature, range, fmt::format("math.{}() is not supported in tile code yet", op));
   }
 
+  if (fn.rfind("operator.", 0) == 0) return operator_function(fn.substr(9), args, range);
+
   // Python builtins.
   if (fn == "min" || fn == "max") {
     if (args.positional.size() != 2 || !args.keywords.empty())
@@ -829,6 +774,11 @@ Value KernelLowering::method_call(const Value& self, const std::string& name, Ca
     if (t.is_scalar()) return make(Runtime{id});
     ir::Op o = make_op(ir::OpKind::Reshape, {id});
     return make(Runtime{emit1(std::move(o), {t.dtype, {}})});
+  }
+  if (name == "permute" || name == "transpose" || name == "extract" || name == "insert") {
+    args.positional.insert(args.positional.begin(), self);
+    args.positional_ranges.insert(args.positional_ranges.begin(), range);
+    return shape_op(name, args, range);
   }
   error(ErrorKind::UnsupportedFeature, range, fmt::format("Tile.{}() is not supported yet by tile2cu", name));
 }

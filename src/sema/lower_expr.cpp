@@ -86,9 +86,10 @@ Value KernelLowering::attribute(const Value& base, const std::string& attr, Sour
       if (attr == "double") return make(DTypeValue{DType::Float64});
       error(ErrorKind::Type, range, fmt::format("Module '{}' has no attribute '{}' usable in tile code", path, attr));
     }
+    if (path == "operator") return make(BuiltinValue{"operator." + attr});  // checked when called
     error(ErrorKind::UnsupportedFeature, range,
-          fmt::format("module '{}' is not supported in tile code yet (only cuda.tile, math, numpy "
-                      "and torch dtypes are)", path));
+          fmt::format("module '{}' is not supported in tile code yet (only cuda.tile, math, operator, "
+                      "numpy and torch dtypes are)", path));
   }
   if (auto* e = base.as<EnumClassValue>()) {
     static const std::vector<std::vector<std::string>> kMembers = {

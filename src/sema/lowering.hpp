@@ -84,6 +84,14 @@ class KernelLowering {
   Value builtin_call(const std::string& name, CallArgs& args, SourceRange range);
   Value method_call(const Value& self, const std::string& name, CallArgs& args, SourceRange range);
   Value reduction(const std::string& op, CallArgs& args, SourceRange range);
+  // ct.reduce with a function, cumsum, cumprod, scan (lower_combiners.cpp)
+  Value combining_op(const std::string& op, CallArgs& args, SourceRange range);
+  ir::Block combiner_region(const Value& func, DType dtype, SourceRange range, const std::string& fn);
+  Value operator_function(const std::string& name, CallArgs& args, SourceRange range);  // operator.add, ...
+  ir::Literal identity_literal(const Value& v, DType dtype, SourceRange range, const std::string& what) const;
+  // permute, transpose, cat, extract, insert, bitcast, pack_to_bytes, unpack_from_bytes (lower_shape_ops.cpp)
+  static bool is_shape_op(const std::string& op);
+  Value shape_op(const std::string& op, CallArgs& args, SourceRange range);
 
   // Meta-programming (lower_meta.cpp): static_eval / static_assert / ensure_constant / static_iter.
   // meta_call returns nullopt when `name` is not handled there.

@@ -1,6 +1,6 @@
-# case: ct.cumsum exists in cuTile but is outside tile2cu's current scope
+# case: ct.cumsum over a tuple of tiles exists in cuTile but not in tile2cu yet
 # sig: a=float32[?], b=float32[?], TILE=16
-# expect: 11:9: TileUnsupportedFeatureError: ct.cumsum
+# expect: 11:19: TileUnsupportedFeatureError: ct.cumsum() over a tuple of tiles
 import cuda.tile as ct
 
 
@@ -8,6 +8,6 @@ import cuda.tile as ct
 def k(a, b, TILE: ct.Constant[int]):
     bid = ct.bid(0)
     t = ct.load(a, index=(bid,), shape=(TILE,))
-    s = ct.cumsum(t)
+    s = ct.cumsum((t, t))
     t = t - s
     ct.store(b, index=(bid,), tile=t)

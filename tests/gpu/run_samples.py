@@ -1022,6 +1022,10 @@ SAMPLES = {s.name: s for s in (VectorAdd(), RowBiasScale(), FusedExpMulAdd(), Ge
                                IntSemantics(), BatchedAffine(), TileWalk(), UnaryMath(), Softmax(),
                                RmsNorm(), RowStats(), GroupedAxpy())}
 
+# Scans, custom reductions and layout operations (issue 3): tests/gpu/samples_ops.py.
+from samples_ops import make_samples  # noqa: E402 - needs the helpers above
+SAMPLES.update(make_samples(sys.modules[__name__]))
+
 
 # ================================================================================================
 # Runners: the generated libraries through the C ABI, or real cuTile
@@ -1512,7 +1516,7 @@ def main(argv=None):
                  "signature": spec.line, "cases": [], "status": "PASS", "error": None,
                  "_spec": spec}
             results.append(r)
-            if sample is None or sample.kernel != spec.kernel:
+            if sample is None or spec.kernel not in getattr(sample, "kernels", (sample.kernel,)):
                 r.update(status="FAIL", error=f"no test description for {sample_name}."
                                               f"{spec.kernel} in run_samples.py")
             elif lost:

@@ -815,12 +815,12 @@ TEST(SemaErrors, UndefinedName) {
   EXPECT_EQ(f.range.col, 46);  // the 'n' of nope
 }
 
-TEST(SemaErrors, UnsupportedScan) {
-  Failure f = compile_failure(unary_kernel("ct.cumsum(t)"), "x=float32[?], y=float32[?], TILE=64");
+TEST(SemaErrors, UnsupportedScanOverATuple) {
+  Failure f = compile_failure(unary_kernel("ct.cumsum((t, t))"), "x=float32[?], y=float32[?], TILE=64");
   EXPECT_EQ(f.kind, ErrorKind::UnsupportedFeature) << f.message;
-  EXPECT_NE(f.message.find("ct.cumsum"), std::string::npos) << f.message;
+  EXPECT_NE(f.message.find("ct.cumsum() over a tuple of tiles"), std::string::npos) << f.message;
   EXPECT_EQ(f.range.line, 7);
-  EXPECT_EQ(f.range.col, 42);  // the call
+  EXPECT_EQ(f.range.col, 52);  // the tuple argument
 }
 
 TEST(SemaErrors, KernelsReturnNothing) {

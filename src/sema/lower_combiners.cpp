@@ -1,0 +1,176 @@
+// ct.reduce with a combiner function, and the scans ct.cumsum / ct.cumprod / ct.scan (spec c.8,
+// c.9). A combiner (a helper function, a ct function such as ct.maximum, or operator.add and its
+// siblings) is lowered once into
+// a region of the op: two scalar arguments of the tile's dtype, one scalar yielded back.
+#include <fmt/format.h>
+
+#include <map>
+
+#include "sema/bound_args.hpp"
+#include "sema/lowering.hpp"
+
+namespace tile2cu::sema {
+
+namespace {
+
+// What a combiner may not contain (cuTile raises TileSyntaxError for these).
+bool allowed_in_combiner(const ir::Op& op) {
+  switch (op.kind) {
+    case ir::OpKind::For: case ir::OpKind::While: case ir::OpKind::If: case ir::OpKind::Load:
+    case ir::OpKind::Store: case ir::OpKind::Reduce: case ir::OpKind::Scan: case ir::OpKind::Return:
+      return false;
+    default:
+      return true;
+  }
+}
+
+// A reduction or scan axis: a constant int in [-rank, rank).
+int single_axis(KernelLowering& k, const Value& v, SourceRange range, const std::string& what, int rank) {
+  int64_t a = k.const_int(v, range, what);
+  int64_t norm = a < 0 ? a + rank : a;
+  if (norm < 0 || norm >= rank)
+    k.error(ErrorKind::Type, range, fmt::format("Axis {} is out of range for rank {}", a, rank));
+  return static_cast<int>(norm);
+}
+
+// rounding_mode= and flush_to_zero= of cumsum / cumprod: accepted when left at their defaults.
+void reject_float_options(KernelLowering& k, const Bound& b, const std::string& op) {
+  for (const char* option : {"rounding_mode", "flush_to_zero"}) {
+    const Value* v = b.get(option);
+    bool set = v && !v->is<NoneValue>() && !(v->is<LooseBool>() && !v->as<LooseBool>()->value);
+    if (set)
+      k.error(ErrorKind::UnsupportedFeature, b.range_of(option),
+              fmt::format("{}= on ct.{}() is not supported yet by tile2cu", option, op));
+  }
+}
+
+}  // namespace
+
+// The binary functions of Python's operator module (operator.add is the usual ct.reduce combiner).
+Value KernelLowering::operator_function(const std::string& name, CallArgs& args, SourceRange range) {
+  static const std::map<std::string, ast::BinaryOp> kBinary = {
+      {"add", ast::BinaryOp::Add},          {"sub", ast::BinaryOp::Sub},       {"mul", ast::BinaryOp::Mul},
+      {"truediv", ast::BinaryOp::Div},      {"floordiv", ast::BinaryOp::FloorDiv}, {"mod", ast::BinaryOp::Mod},
+      {"pow", ast::BinaryOp::Pow},          {"and_", ast::BinaryOp::BitAnd},   {"or_", ast::BinaryOp::BitOr},
+      {"xor", ast::BinaryOp::BitXor},       {"lshift", ast::BinaryOp::LShift}, {"rshift", ast::BinaryOp::RShift}};
+  auto it = kBinary.find(name);
+  if (it == kBinary.end())
+    error(ErrorKind::UnsupportedFeature, range, fmt::format("operator.{}() is not supported in tile code yet", name));
+  if (args.positional.size() != 2 || !args.keywords.empty())
+    error(ErrorKind::Type, range, fmt::format("operator.{}() takes exactly two positional arguments", name));
+  return binary(it->second, args.positional[0], args.positional[1], range);
+}
+
+ir::Literal KernelLowering::identity_literal(const Value& v, DType dtype, SourceRange range,
+                                             const std::string& what) const {
+  if (auto* i = v.as<LooseInt>()) {
+    if (is_float(dtype)) return static_cast<double>(i->value);
+    if (!integer_fits(dtype, i->value))
+      error(ErrorKind::Type, range, fmt::format("Invalid {}: {} does not fit in {}", what,
+                                                static_cast<long long>(i->value), dtype_name(dtype)));
+    return i->value;
+  }
+  if (auto* f = v.as<LooseFloat>()) {
+    if (!is_float(dtype))
+      error(ErrorKind::Type, range,
+            fmt::format("Invalid {}: a float identity for a {} tile", what, dtype_name(dtype)));
+    return f->value;
+  }
+  if (auto* b = v.as<LooseBool>()) return static_cast<__int128>(b->value ? 1 : 0);
+  error(ErrorKind::Type, range,
+        fmt::format("Invalid {}: Expected a constant scalar, but given value is {}", what,
+                    v.is<Runtime>() ? "not constant" : describe(v)));
+}
+
+ir::Block KernelLowering::combiner_region(const Value& func, DType dtype, SourceRange range, const std::string& fn) {
+  if (!func.is<FunctionValue>() && !func.is<BuiltinValue>())
+    error(ErrorKind::Type, range,
+          fmt::format("Invalid argument \"func\" of {}(): Expected a function of two scalars, but given value is {}",
+                      fn, describe(func)));
+  ir::Block region;
+  std::vector<std::string> names = {"a", "b"};
+  if (auto* f = func.as<FunctionValue>())
+    for (size_t i = 0; i < 2 && i < f->def->params.size(); ++i) names[i] = f->def->params[i].name;
+  CallArgs call_args;
+  for (const std::string& n : names) {
+    region.args.push_back(fn_.new_value({dtype, {}}, n));
+    call_args.positional.push_back(make(Runtime{region.args.back()}));
+    call_args.positional_ranges.push_back(range);
+  }
+  blocks_.push_back(&region);
+  Value result;
+  try {
+    result = call(func, std::move(call_args), range);
+  } catch (...) {
+    blocks_.pop_back();
+    throw;
+  }
+  blocks_.pop_back();
+  for (const ir::Op& op : region.ops)
+    if (!allowed_in_combiner(op))
+      error(ErrorKind::Syntax, range,
+            fmt::format("the combiner of {}() may not contain loops, branches, memory operations or nested "
+                        "reduce/scan (found {})", fn, ir::op_kind_name(op.kind)));
+  auto dt = value_dtype(result);
+  if (!dt || !value_shape(result).empty())
+    error(ErrorKind::Type, range,
+          fmt::format("the combiner of {}() must return one scalar, got {}", fn, describe(result)));
+  if (!result.is_loose() && *dt != dtype)
+    error(ErrorKind::Type, range,
+          fmt::format("the combiner of {}() must return {}, got {}", fn, dtype_name(dtype), dtype_name(*dt)));
+  blocks_.push_back(&region);
+  ir::ValueId value = to_runtime_as(result, dtype, range);
+  emit(make_op(ir::OpKind::Yield, {value}), {});
+  blocks_.pop_back();
+  return region;
+}
+
+Value KernelLowering::combining_op(const std::string& op, CallArgs& args, SourceRange range) {
+  const bool is_reduce = op == "reduce";
+  const bool custom = is_reduce || op == "scan";
+  std::vector<std::string> positional = {"x", "axis"};
+  if (custom) positional.insert(positional.end(), {"func", "identity"});
+  std::vector<std::string> keywords = {is_reduce ? "keepdims" : "reverse"};
+  if (!custom) keywords.insert(keywords.end(), {"rounding_mode", "flush_to_zero"});
+  Bound b(*this, op, args, positional, keywords, custom ? 4 : 1, range);
+  if (!custom) reject_float_options(*this, b, op);
+  if (b.at("x").is<TupleValue>())
+    error(ErrorKind::UnsupportedFeature, b.range_of("x"),
+          fmt::format("ct.{}() over a tuple of tiles is not supported yet by tile2cu", op));
+  ir::ValueId x = to_runtime(b.at("x"), b.range_of("x"));
+  if (type_of(x).dtype == DType::Bool) x = convert(x, DType::Int32);  // as cuTile: bool counts as int32
+  const ir::TileType t = type_of(x);
+  const int rank = static_cast<int>(t.shape.size());
+  Value axis_value = b.get("axis") ? b.at("axis") : make(LooseInt{0});
+  if (is_reduce && axis_value.is<TupleValue>())
+    error(ErrorKind::Type, b.range_of("axis"), "ct.reduce() takes a single axis, not a tuple");
+  if (rank == 0)
+    error(ErrorKind::Type, b.range_of("x"), fmt::format("ct.{}() needs a tile of rank 1 or more, got {}", op, describe(b.at("x"))));
+  const int axis = single_axis(*this, axis_value, b.range_of("axis"), b.what("axis"), rank);
+
+  ir::Op o = make_op(is_reduce ? ir::OpKind::Reduce : ir::OpKind::Scan, {x});
+  if (custom) {
+    o.literal = identity_literal(b.at("identity"), t.dtype, b.range_of("identity"), b.what("identity"));
+    o.regions.push_back(combiner_region(b.at("func"), t.dtype, b.range_of("func"), "ct." + op));
+  } else {
+    o.binary = op == "cumsum" ? ir::BinaryKind::Add : ir::BinaryKind::Mul;
+  }
+  if (is_reduce) {
+    bool keepdims = b.get("keepdims") && const_bool(*b.get("keepdims"), b.range_of("keepdims"), b.what("keepdims"));
+    ir::Shape shape = t.shape;
+    if (keepdims) shape[axis] = 1;
+    else shape.erase(shape.begin() + axis);
+    if (t.shape[axis] == 1) {  // nothing to combine: the elements themselves
+      if (shape == t.shape) return make(Runtime{x});
+      return make(Runtime{emit1(make_op(ir::OpKind::Reshape, {x}), {t.dtype, shape})});
+    }
+    o.axes = {axis};
+    return make(Runtime{emit1(std::move(o), {t.dtype, shape})});
+  }
+  o.axis = axis;
+  o.reverse = b.get("reverse") && const_bool(*b.get("reverse"), b.range_of("reverse"), b.what("reverse"));
+  if (t.shape[axis] == 1) return make(Runtime{x});  // a line of one element is its own prefix
+  return make(Runtime{emit1(std::move(o), t)});
+}
+
+}  // namespace tile2cu::sema

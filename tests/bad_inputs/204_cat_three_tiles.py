@@ -1,0 +1,12 @@
+# case: cat joins a pair of tiles
+# sig: a=float32[?, ?], b=float32[?, ?], TILE=16
+# expect: 11:16: TileTypeError: cat() joins a pair of tiles, got 3
+import cuda.tile as ct
+
+
+@ct.kernel
+def k(a, b, TILE: ct.Constant[int]):
+    bid = ct.bid(0)
+    t = ct.load(a, index=(bid, 0), shape=(TILE, TILE))
+    s = ct.cat((t, t, t), axis=0)
+    ct.store(b, index=(bid, 0), tile=s)

@@ -1,0 +1,12 @@
+# case: rounding_mode on cumsum is not supported yet
+# sig: a=float32[?, ?], b=float32[?, ?], TILE=16
+# expect: 11:30: TileUnsupportedFeatureError: rounding_mode= on ct.cumsum()
+import cuda.tile as ct
+
+
+@ct.kernel
+def k(a, b, TILE: ct.Constant[int]):
+    bid = ct.bid(0)
+    t = ct.load(a, index=(bid, 0), shape=(TILE, TILE))
+    s = ct.cumsum(t, axis=1, rounding_mode=ct.RoundingMode.RZ)
+    ct.store(b, index=(bid, 0), tile=s)
