@@ -17,6 +17,7 @@ namespace tile2cu::ast {
 
 struct Expr;
 struct Stmt;
+struct FunctionDef;
 using ExprPtr = std::shared_ptr<const Expr>;
 using StmtPtr = std::shared_ptr<const Stmt>;
 using Body = std::vector<StmtPtr>;
@@ -54,13 +55,15 @@ struct IfExp { ExprPtr cond, then_value, else_value; };
 struct TupleExpr { std::vector<ExprPtr> elts; };
 struct ListExpr { std::vector<ExprPtr> elts; };
 struct EllipsisLit {};
+// `lambda x: e`, kept as a function named "<lambda>" whose body is `return e`.
+struct Lambda { std::shared_ptr<const FunctionDef> def; };
 // A construct the front end recognises but tile code cannot use (lambda, dict, f-string, ...).
 struct UnsupportedExpr { std::string what; };
 
 struct Expr {
   using Kind = std::variant<Name, IntLit, FloatLit, BoolLit, NoneLit, StrLit, Attribute, Slice,
                             Subscript, Starred, Call, Binary, Unary, BoolChain, Compare, IfExp,
-                            TupleExpr, ListExpr, EllipsisLit, UnsupportedExpr>;
+                            TupleExpr, ListExpr, EllipsisLit, Lambda, UnsupportedExpr>;
   Kind kind;
   SourceRange range;
   template <class T> const T* as() const { return std::get_if<T>(&kind); }

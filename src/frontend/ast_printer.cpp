@@ -70,6 +70,11 @@ std::string expr_text(const ast::Expr& e) {
             return fmt::format("(slice {} {} {})", print_expr(n.lower), print_expr(n.upper),
                                print_expr(n.step));
           },
+          [](const ast::Lambda& n) {
+            std::vector<std::string> params;
+            for (const auto& p : n.def->params) params.push_back(p.name);
+            return fmt::format("(lambda ({}) ...)", fmt::join(params, " "));
+          },
           [](const ast::Subscript& n) {
             return fmt::format("(subscript {} {})", print_expr(n.value), print_expr(n.index));
           },

@@ -118,6 +118,7 @@ ast::ExprPtr Lowerer::lower_expr(TSNode node) {
     if (value.size() != 1) src_.error(node, "invalid syntax");
     return expr(ast::Starred{lower_expr(value[0])}, r);
   }
+  if (t == "lambda") return lower_lambda(node);
   return expr(ast::UnsupportedExpr{unsupported_expression_name(t)}, r);
 }
 
@@ -355,6 +356,30 @@ ast::ExprPtr Lowerer::lower_conditional(TSNode node) {
   ast::ExprPtr then_value = lower_expr(parts[0]);
   ast::ExprPtr cond = lower_expr(parts[1]);
   return expr(ast::IfExp{cond, then_value, lower_expr(parts[2])}, src_.range(node));
+}
+
+}  // namespace tile2cu::frontend_detail
+
+namespace tile2cu::frontend_detail {
+
+// `lambda a, b=1: e` becomes a function "<lambda>" with those parameters and body `return e`.
+ast::ExprPtr Lowerer::lower_lambda(TSNode node) {
+  SourceRange r = src_.range(node);
+  auto body = field_of(node, "body");
+  if (!body) src_.error(node, "invalid syntax");
+  auto def = std::make_shared<ast::FunctionDef>();
+  def->name = "<lambda>";
+  def->name_range = r;
+  if (auto parameters = field_of(node, "parameters")) {
+    for (TSNode param : named_children_of(*parameters)) {
+      string_view t = type_of(param);
+      if (t == "keyword_separator" || t == "positional_separator") continue;
+      def->params.push_back(lower_param(param));
+    }
+  }
+  ast::ExprPtr value = lower_expr(*body);
+  def->body.push_back(stmt(ast::Return{value}, value->range));
+  return expr(ast::Lambda{std::move(def)}, r);
 }
 
 }  // namespace tile2cu::frontend_detail

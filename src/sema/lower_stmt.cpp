@@ -137,7 +137,7 @@ void KernelLowering::guard_stack(SourceRange range) const {
 void KernelLowering::unsupported(SourceRange range, const std::string& what) const {
   // Constructs real cuTile accepts but tile2cu does not handle yet, as opposed to Python that
   // is outside the tile language altogether.
-  static const char* kNotYet[] = {"lambda", "with statement", "f-string", "generator expression",
+  static const char* kNotYet[] = {"with statement", "f-string", "generator expression",
                                   "** unpacking", "**kwargs at a call site"};
   for (const char* w : kNotYet)
     if (what == w)
@@ -209,8 +209,11 @@ void KernelLowering::check_syntax(const ast::FunctionDef& def) const {
           if (!n.orelse.empty()) error(ErrorKind::Syntax, s->range, "while ... else is not supported in tile code");
           expr(n.cond); body(n.body);
         } else if constexpr (std::is_same_v<T, ast::Return>) expr(n.value);
-        else if constexpr (std::is_same_v<T, ast::FunctionDef>)
-          error(ErrorKind::UnsupportedFeature, s->range, "nested function definitions are not supported yet by tile2cu");
+        else if constexpr (std::is_same_v<T, ast::FunctionDef>) {
+          // Its body is checked when it is called, like any helper.
+          if (!n.decorators.empty())
+            error(ErrorKind::Syntax, n.decorators[0]->range, "decorators on nested functions are not supported");
+        }
         else if constexpr (std::is_same_v<T, ast::Import> || std::is_same_v<T, ast::ImportFrom>)
           unsupported(s->range, "import inside tile code");
       }, s->kind);
@@ -336,8 +339,10 @@ Flow KernelLowering::exec(const ast::Stmt& s) {
   }
   if (auto* f = s.as<ast::For>()) return exec_for(*f, r);
   if (auto* w = s.as<ast::While>()) return exec_while(*w, r);
-  if (s.as<ast::FunctionDef>())
-    error(ErrorKind::UnsupportedFeature, r, "nested function definitions are not supported yet by tile2cu");
+  if (auto* def = s.as<ast::FunctionDef>()) {
+    env_[def->name] = make(FunctionValue{def, current_scope_, std::make_shared<const Env>(env_)});
+    return Flow::Normal;
+  }
   if (auto* u = s.as<ast::UnsupportedStmt>()) unsupported(r, u->what);
   unsupported(r, "this statement");
 }
@@ -681,10 +686,13 @@ Value KernelLowering::call_function(const FunctionValue& f, CallArgs args, Sourc
     callee_env[name] = v;
     bound.insert(name);
   }
-  // Defaults are evaluated in the helper's module, as Python does at definition time.
+  // Defaults are evaluated where the function was defined, as Python does at definition time:
+  // in its module, and for a nested def or lambda with the enclosing names it captured.
   const ModuleScope* saved_scope = current_scope_;
   Env saved_env = std::move(env_);
-  env_.clear();
+  env_ = f.closure ? *f.closure : Env{};
+  auto caller_locals = std::move(locals_);
+  locals_.clear();
   current_scope_ = f.scope;
   for (const auto& p : def.params) {
     if (bound.count(p.name) || p.kind != ast::Param::Kind::Normal) continue;
@@ -692,6 +700,7 @@ Value KernelLowering::call_function(const FunctionValue& f, CallArgs args, Sourc
       error(ErrorKind::Type, range, fmt::format("{}() missing required argument '{}'", def.name, p.name));
     callee_env[p.name] = eval(p.default_value);
   }
+  locals_ = std::move(caller_locals);
   call_stack_.push_back({def.name, range, file_});
   ++helper_depth_;
   check_syntax(def);
@@ -704,7 +713,8 @@ Value KernelLowering::call_function(const FunctionValue& f, CallArgs args, Sourc
   loops_.clear();
   in_helper_ = true;
   return_value_.reset();
-  env_ = std::move(callee_env);
+  env_ = f.closure ? *f.closure : Env{};
+  for (auto& [name, v] : callee_env) env_[name] = std::move(v);
   exec_body(def.body);
   Value result = return_value_ ? *return_value_ : make(NoneValue{});
   env_ = std::move(saved_env);

@@ -32,7 +32,13 @@ enum class EnumKind { PaddingMode, RoundingMode, MemoryOrder, MemoryScope };
 struct EnumValue { EnumKind kind; int value; std::string name; };
 struct EnumClassValue { EnumKind kind; };      // ct.PaddingMode itself
 struct ModuleValue { std::string path; };      // "cuda.tile", "math", "numpy", a user module
-struct FunctionValue { const ast::FunctionDef* def; const ModuleScope* scope; };
+// A helper; nested defs and lambdas also carry the enclosing names as they were at the
+// definition (spec a.4: captured values are frozen there).
+struct FunctionValue {
+  const ast::FunctionDef* def;
+  const ModuleScope* scope;
+  std::shared_ptr<const std::map<std::string, Value>> closure = nullptr;
+};
 struct BuiltinValue { std::string name; };     // "ct.load", "range", "math.sqrt", "ct.Constant"
 struct MethodValue { std::shared_ptr<const Value> self; std::string name; };  // t.astype, ...
 // A name whose type depends on the path taken: fine until someone reads it.
