@@ -8,6 +8,9 @@
 //   elementwise.cuh  operators, Python-semantics ops, where, minimum/maximum, astype, bitcast
 //   math.cuh         exp, log, sqrt, ..., fast and explicitly rounded variants
 //   broadcast.cuh    broadcast_to, reshape (through shared memory when threads must exchange)
+//   gather.cuh       gather / scatter: element-indexed loads and stores, indices(...)
+//   atomic.cuh       atomic_add / max / min / and / or / xor / xchg / cas (cuda::atomic_ref)
+//   block_uniform.cuh once_per_block: scalar side effects done once, result block-wide
 //   host.hpp         ArrayView, to_device_array, grid_ok (plain C++, for launchers)
 //
 // Everything is in namespace tile2cu. Call the scalar forms qualified (tile2cu::exp(x)): for a
@@ -23,4 +26,7 @@
 #include "math.cuh"
 #include "broadcast.cuh"
 #include "reduce.cuh"
+#include "gather.cuh"
+#include "atomic.cuh"
+#include "block_uniform.cuh"
 #include "host.hpp"

@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 
+#include "emit/element_memory_call.hpp"
 #include "ir/printer.hpp"
 
 namespace tile2cu {
@@ -32,7 +33,10 @@ const char* kCppKeywords[] = {"auto", "bool", "break", "case", "char", "class", 
                               "union", "unsigned", "using", "virtual", "void", "volatile", "while",
                               "smem", "kThreads", "threadIdx", "blockIdx", "gridDim", "blockDim",
                               "tile2cu", "std", "min", "max", "exp", "log", "sqrt", "abs", "where",
-                              "load", "store", "full", "arange", "astype"};
+                              "load", "store", "full", "arange", "astype", "indices", "gather",
+                              "scatter", "once_per_block", "atomic_add", "atomic_max", "atomic_min",
+                              "atomic_and", "atomic_or", "atomic_xor", "atomic_xchg", "atomic_cas",
+                              "MemoryOrder", "MemoryScope", "Bounds"};
 
 // C++ operator precedence, as far as generated expressions need it (higher binds tighter).
 enum Precedence { kOr = 5, kXor, kAnd, kEquality, kRelational, kShift = 11, kAdditive, kMultiplicative, kUnary,
@@ -97,7 +101,7 @@ class BodyEmitter {
 
   static bool is_expression_op(const Op& op) {
     switch (op.kind) {
-      case OpKind::For: case OpKind::If: case OpKind::While: case OpKind::Store:
+      case OpKind::For: case OpKind::If: case OpKind::While: case OpKind::Store: case OpKind::Scatter:
       case OpKind::Yield: case OpKind::Condition: case OpKind::Break: case OpKind::Continue:
       case OpKind::Return:
         return false;
@@ -107,7 +111,8 @@ class BodyEmitter {
   }
 
   static bool is_pure(const Op& op) {
-    return is_expression_op(op) && op.kind != OpKind::Load;
+    return is_expression_op(op) && op.kind != OpKind::Load && op.kind != OpKind::Gather &&
+           op.kind != OpKind::Atomic;
   }
 
   static bool is_trivial(const Op& op) {
@@ -375,9 +380,35 @@ class BodyEmitter {
         else if (op.padding != ir::PaddingMode::Undetermined) targs += ", " + pad;
         return {fmt::format("load<{}>({}, {})", targs, a.name, index_list(op, op.operands.size()))};
       }
+      case OpKind::Gather: case OpKind::Atomic: return {element_memory_call(fn_, op, plan_, operand_text())};
       default:
         throw std::logic_error(fmt::format("emitter: {} is not an expression", ir::op_kind_name(op.kind)));
     }
+  }
+
+  OperandText operand_text() {
+    return {[this](ValueId v) { return expr(v).text; },
+            [this](ValueId v) -> const Op* {
+              auto it = def_op_.find(v);
+              return it == def_op_.end() ? nullptr : it->second;
+            }};
+  }
+
+  // Only thread 0 runs the body of once_per_block, so its operands must be computed before,
+  // by every thread (computing one may take the whole block: item(), a reduction, ...).
+  void materialize_operands(const Op& op, int depth) {
+    for (ValueId v : op.operands) {
+      const std::string& text = expr(v).text;
+      if (text.find_first_of("( ") == std::string::npos) continue;  // a name or a literal
+      std::string name = fresh_name(fn_.values[v].name);
+      line(depth, fmt::format("const auto {} = {};", name, text));
+      exprs_[v] = {name};
+    }
+  }
+
+  // A statement that must run once per block: thread 0 runs it, everyone waits (block_uniform.cuh).
+  void once_per_block_statement(const std::string& call, int depth) {
+    line(depth, fmt::format("once_per_block([&] {{ {}; }});", call));
   }
 
   static const char* padding_cpp(ir::PaddingMode m) {
@@ -398,7 +429,8 @@ class BodyEmitter {
   // can come between them.
   bool load_feeds_next_op(const Op& op) const {
     ValueId r = op.results[0];
-    if (op.kind != OpKind::Load || !fn_.values[r].name.empty() || uses_.at(r) != 1 || !next_op_) return false;
+    bool read = op.kind == OpKind::Load || (op.kind == OpKind::Gather && !is_block_uniform_effect(fn_, op));
+    if (!read || !fn_.values[r].name.empty() || uses_.at(r) != 1 || !next_op_) return false;
     if (!is_expression_op(*next_op_) && next_op_->kind != OpKind::Store) return false;
     return std::find(next_op_->operands.begin(), next_op_->operands.end(), r) != next_op_->operands.end();
   }
@@ -444,12 +476,21 @@ class BodyEmitter {
         size_t n = op.operands.size() - 1;
         ValueId value = op.operands.back();
         if (op.tile_shape.empty()) {
-          line(depth, fmt::format("store_scalar({}, {}, {});", a.name, index_list(op, n), expr(value).text));
+          materialize_operands(op, depth);
+          once_per_block_statement(fmt::format("store_scalar({}, {}, {})", a.name, index_list(op, n), expr(value).text), depth);
           return;
         }
         std::string ord = order_arg(op);
         line(depth, fmt::format("store{}({}, {}, {});", ord.empty() ? "" : "<" + ord + ">", a.name,
                                 index_list(op, n), expr(value).text));
+        return;
+      }
+      case OpKind::Scatter: {
+        source_comment(op, depth, false);
+        if (is_block_uniform_effect(fn_, op)) materialize_operands(op, depth);
+        std::string call = element_memory_call(fn_, op, plan_, operand_text());
+        if (is_block_uniform_effect(fn_, op)) once_per_block_statement(call, depth);
+        else line(depth, call + ";");
         return;
       }
       case OpKind::For: {
@@ -526,6 +567,10 @@ class BodyEmitter {
     }
     // An expression op: inline it, or bind it to a named variable.
     ValueId r = op.results[0];
+    if (is_block_uniform_effect(fn_, op)) {
+      source_comment(op, depth, false);
+      materialize_operands(op, depth);
+    }
     Expr e = expression(op);
     bool named = !fn_.values[r].name.empty() && !is_trivial(op);
     bool single_local_use = uses_[r] == 1 && use_block_[r] == def_block_[r];
@@ -534,6 +579,12 @@ class BodyEmitter {
       return;
     }
     source_comment(op, depth, false);
+    if (op.kind == OpKind::Atomic && uses_[r] == 0) {  // only the side effect matters
+      if (is_block_uniform_effect(fn_, op)) once_per_block_statement(e.text, depth);
+      else line(depth, e.text + ";");
+      return;
+    }
+    if (is_block_uniform_effect(fn_, op)) e = {fmt::format("once_per_block([&] {{ return {}; }})", e.text)};
     if (auto it = direct_assign_.find(r); it != direct_assign_.end()) {
       line(depth, fmt::format("{} = {};", it->second, e.text));
       exprs_[r] = {it->second};

@@ -77,6 +77,14 @@ class KernelLowering {
   Value builtin_call(const std::string& name, CallArgs& args, SourceRange range);
   Value method_call(const Value& self, const std::string& name, CallArgs& args, SourceRange range);
   Value reduction(const std::string& op, CallArgs& args, SourceRange range);
+  // ct.gather / scatter / atomic_* (lower_element_memory.cpp)
+  struct ElementIndices {
+    std::vector<ir::ValueId> ids;  // one per array axis: a scalar or a tile of `shape`
+    ir::Shape shape;               // the access shape: the indices broadcast together
+  };
+  Value element_memory(const std::string& op, CallArgs& args, SourceRange range);
+  ElementIndices element_indices(const Value& arg, const ir::ArrayParam& a, const std::string& fn, SourceRange range);
+  ir::ValueId to_access_shape(ir::ValueId v, const ir::Shape& shape, SourceRange range);
 
   // Statements (lower_stmt.cpp)
   Flow exec_body(const ast::Body& body);
@@ -119,6 +127,9 @@ class KernelLowering {
   bool in_helper_ = false;
   std::optional<Value> return_value_;
 };
+
+// Whether ct.<op> is one of element_memory's.
+bool is_element_memory_op(const std::string& op);
 
 // Python's rule: a name assigned anywhere in a function is local to all of it.
 std::set<std::string> function_locals(const ast::FunctionDef& def);

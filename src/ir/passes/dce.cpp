@@ -10,7 +10,7 @@ namespace {
 // holding one (a break inside an if steers the loop around it).
 bool has_effects(const Op& op) {
   switch (op.kind) {
-    case OpKind::Store: case OpKind::Return: case OpKind::Break: case OpKind::Continue:
+    case OpKind::Store: case OpKind::Scatter: case OpKind::Atomic: case OpKind::Return: case OpKind::Break: case OpKind::Continue:
     case OpKind::Yield: case OpKind::Condition:
       return true;
     default:
