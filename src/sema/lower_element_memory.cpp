@@ -124,8 +124,9 @@ Value KernelLowering::element_memory(const std::string& op, CallArgs& args, Sour
     if (!dt) error(ErrorKind::Type, b.range_of(name), fmt::format("{}() expects a tile or a scalar for \"{}\", got {}", op, name, describe(v)));
     if (!v.is_loose() && (exact ? *dt != a.dtype : !implicitly_castable(*dt, a.dtype)))
       error(ErrorKind::Type, b.range_of(name),
-            fmt::format("Invalid argument \"{}\" of {}(): {} {} to the array's dtype {}", name, op,
-                        exact ? "its dtype must be equal" : "cannot implicitly cast", dtype_name(*dt), dtype_name(a.dtype)));
+            fmt::format("Invalid argument \"{}\" of {}(): {} {} {} the array's dtype {}", name, op,
+                        exact ? "its dtype" : "cannot implicitly cast", dtype_name(*dt),
+                        exact ? "must equal" : "to", dtype_name(a.dtype)));
     if (v.is_loose() && dtype_category(*dt) > dtype_category(a.dtype))
       error(ErrorKind::Type, b.range_of(name), fmt::format("cannot use {} as {}", describe(v), dtype_name(a.dtype)));
     return to_access_shape(to_runtime_as(v, a.dtype, b.range_of(name)), ix.shape, b.range_of(name));
