@@ -420,7 +420,10 @@ class BodyEmitter {
 
   void block(const ir::Block& b, int depth) {
     for (size_t i = 0; i < b.ops.size(); ++i) {
-      next_op_ = i + 1 < b.ops.size() ? &b.ops[i + 1] : nullptr;
+      // Trivial ops (constants, parameters) print nothing: look past them.
+      size_t next = i + 1;
+      while (next < b.ops.size() && is_trivial(b.ops[next])) ++next;
+      next_op_ = next < b.ops.size() ? &b.ops[next] : nullptr;
       statement(b.ops[i], depth);
     }
   }
@@ -431,7 +434,7 @@ class BodyEmitter {
     ValueId r = op.results[0];
     bool read = op.kind == OpKind::Load || (op.kind == OpKind::Gather && !is_block_uniform_effect(fn_, op));
     if (!read || !fn_.values[r].name.empty() || uses_.at(r) != 1 || !next_op_) return false;
-    if (!is_expression_op(*next_op_) && next_op_->kind != OpKind::Store) return false;
+    if (!is_expression_op(*next_op_) && next_op_->kind != OpKind::Store && next_op_->kind != OpKind::Scatter) return false;
     return std::find(next_op_->operands.begin(), next_op_->operands.end(), r) != next_op_->operands.end();
   }
 

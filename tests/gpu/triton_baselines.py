@@ -17,6 +17,7 @@ warm-up, median of --iters runs.
 from __future__ import annotations
 
 import argparse
+import copy
 import datetime
 import json
 import sys
@@ -127,7 +128,10 @@ def main():
     found, errors = rs.discover(rs.REPO / "samples", {"softmax", "layer_norm", "rms_norm"})
     if errors:
         print("sidecar errors:", errors)
-    runner.prepare([s for s, _ in found])
+    # Experiment variants: gen/<sample>_t<N>.cu, the same generated code with kThreads = N
+    # (made by --threads-variants below), timed beside the real thing.
+    variants = sorted(p.stem for p in Path(opts.gen).glob("*_t*.cu"))
+    runner.prepare([s for s, _ in found] + variants)
     specs = {sp.name: sp for _, sps in found for sp in sps}
 
     table, report, ok = [], [], True
@@ -151,6 +155,22 @@ def main():
         err_triton = max_rel(y, ref)
         del ref
         t_tile, _ = rs.time_ms(lambda i: call(), opts.warmup, opts.iters)
+        by_threads = {}
+        for v in variants:
+            if not v.startswith(c["sample"] + "_t"):
+                continue
+            vspec = copy.copy(spec)
+            vspec.sample = v
+            if runner.unavailable(vspec):
+                by_threads[v] = runner.unavailable(vspec)[:200]
+                continue
+            vcall = runner.bind(vspec, grid, c["args"])
+            y.fill_(float("nan"))
+            assert vcall() == 0
+            torch.cuda.synchronize()
+            verr = max_rel(y, c["ref"]())
+            by_threads[v] = {"ms": rs.time_ms(lambda i: vcall(), opts.warmup, opts.iters)[0], "max_rel_err": verr}
+            print(f"  variant {v}: {by_threads[v]}", flush=True)
         t_triton = {nw: rs.time_ms(lambda i, nw=nw: c["triton"](nw), opts.warmup, opts.iters)[0] for nw in WARPS}
         best_nw = min(t_triton, key=t_triton.get)
         t_torch, _ = rs.time_ms(lambda i: c["torch"](), opts.warmup, opts.iters)
@@ -163,7 +183,8 @@ def main():
                    triton_num_warps=best_nw, triton_ms_by_warps=t_triton, torch_ms=t_torch,
                    vs_triton=vs_triton, vs_torch=vs_torch, target_vs_triton=c["target"][0],
                    target_vs_torch=c["target"][1], meets_target=met, tile2cu_gbps=gbps,
-                   max_rel_err_tile2cu=err_tile, max_rel_err_triton=err_triton, checked=checked)
+                   max_rel_err_tile2cu=err_tile, max_rel_err_triton=err_triton, checked=checked,
+                   thread_count_variants=by_threads)
         report.append(row)
         table.append(f"| {name} | {t_tile:.3f} ({gbps:.0f} GB/s) | {t_triton[best_nw]:.3f} (num_warps={best_nw}) | "
                      f"{t_torch:.3f} | {vs_triton:.2f}x (>= {c['target'][0]}) | {vs_torch:.2f}x (>= {c['target'][1]}) | "
