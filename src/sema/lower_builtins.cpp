@@ -720,6 +720,14 @@ Value KernelLowering::reduction(const std::string& op, CallArgs& args, SourceRan
   o.arg = is_arg;
   o.axes = axes;
   o.propagate_nan = propagate_nan;
+  if (!shape.empty() && ir::shape_elements(shape) == 1) {
+    // keepdims over a whole tile: reduce to a scalar (every thread gets it) and splat that, so
+    // the (1, 1) result broadcasts back over the tile without moving through shared memory.
+    ir::ValueId scalar = emit1(std::move(o), {result, {}});
+    ir::ValueId tile = broadcast(scalar, shape, range);
+    splats_[tile] = scalar;
+    return make(Runtime{tile});
+  }
   return make(Runtime{emit1(std::move(o), {result, shape})});
 }
 
@@ -765,6 +773,7 @@ Value KernelLowering::method_call(const Value& self, const std::string& name, Ca
     if (ir::shape_elements(t.shape) != 1)
       error(ErrorKind::Type, range, fmt::format("item() needs a tile of one element, got shape {}", ir::shape_string(t.shape)));
     if (t.is_scalar()) return make(Runtime{id});
+    if (auto it = splats_.find(id); it != splats_.end()) return make(Runtime{it->second});
     ir::Op o = make_op(ir::OpKind::Reshape, {id});
     return make(Runtime{emit1(std::move(o), {t.dtype, {}})});
   }

@@ -126,6 +126,9 @@ class KernelLowering {
   int helper_depth_ = 0;
   bool in_helper_ = false;
   std::optional<Value> return_value_;
+  // One-element tiles that are splats of a scalar (keepdims reductions): broadcasting one
+  // splats the scalar again instead of moving the element between threads.
+  std::map<ir::ValueId, ir::ValueId> splats_;
 };
 
 // Whether ct.<op> is one of element_memory's.
