@@ -45,4 +45,11 @@ TILE2CU_DEVICE auto once_per_block(F f) {
   }
 }
 
+// A one-element store to an array that nothing else in the kernel reads or writes needs no
+// ordering with the rest of the block: thread 0 does it, nobody waits.
+template <class F>
+TILE2CU_DEVICE void in_one_thread(F f) {
+  if (threadIdx.x == 0) f();
+}
+
 }  // namespace tile2cu

@@ -34,7 +34,7 @@ const char* kCppKeywords[] = {"auto", "bool", "break", "case", "char", "class", 
                               "smem", "kThreads", "threadIdx", "blockIdx", "gridDim", "blockDim",
                               "tile2cu", "std", "min", "max", "exp", "log", "sqrt", "abs", "where",
                               "load", "store", "full", "arange", "astype", "indices", "gather",
-                              "scatter", "once_per_block", "atomic_add", "atomic_max", "atomic_min",
+                              "scatter", "once_per_block", "in_one_thread", "atomic_add", "atomic_max", "atomic_min",
                               "atomic_and", "atomic_or", "atomic_xor", "atomic_xchg", "atomic_cas",
                               "MemoryOrder", "MemoryScope", "Bounds"};
 
@@ -56,6 +56,7 @@ class BodyEmitter {
     for (const auto& a : fn_.arrays) reserve(a.name);
     for (const auto& s : fn_.scalars) reserve(s.name);
     number(fn_.body, nullptr);
+    count_array_ops(fn_.body);
     plan_carried_variables(fn_.body);
     block(fn_.body, 1);
     // What follows the body is C++ again; cuda_emitter.cpp fills in the line number.
@@ -407,8 +408,20 @@ class BodyEmitter {
   }
 
   // A statement that must run once per block: thread 0 runs it, everyone waits (block_uniform.cuh).
-  void once_per_block_statement(const std::string& call, int depth) {
-    line(depth, fmt::format("once_per_block([&] {{ {}; }});", call));
+  // A store to an array no other op touches needs no waiting (in_one_thread).
+  void once_per_block_statement(const std::string& call, int depth, const Op& op) {
+    bool alone = (op.kind == OpKind::Store || op.kind == OpKind::Scatter) && array_ops_[op.param] == 1;
+    line(depth, fmt::format("{}([&] {{ {}; }});", alone ? "in_one_thread" : "once_per_block", call));
+  }
+
+  // How many memory ops (load, store, gather, scatter, atomic) name each array parameter.
+  void count_array_ops(const ir::Block& b) {
+    for (const Op& op : b.ops) {
+      if (op.kind == OpKind::Load || op.kind == OpKind::Store || op.kind == OpKind::Gather ||
+          op.kind == OpKind::Scatter || op.kind == OpKind::Atomic)
+        ++array_ops_[op.param];
+      for (const ir::Block& r : op.regions) count_array_ops(r);
+    }
   }
 
   static const char* padding_cpp(ir::PaddingMode m) {
@@ -480,7 +493,7 @@ class BodyEmitter {
         ValueId value = op.operands.back();
         if (op.tile_shape.empty()) {
           materialize_operands(op, depth);
-          once_per_block_statement(fmt::format("store_scalar({}, {}, {})", a.name, index_list(op, n), expr(value).text), depth);
+          once_per_block_statement(fmt::format("store_scalar({}, {}, {})", a.name, index_list(op, n), expr(value).text), depth, op);
           return;
         }
         std::string ord = order_arg(op);
@@ -492,7 +505,7 @@ class BodyEmitter {
         source_comment(op, depth, false);
         if (is_block_uniform_effect(fn_, op)) materialize_operands(op, depth);
         std::string call = element_memory_call(fn_, op, plan_, operand_text());
-        if (is_block_uniform_effect(fn_, op)) once_per_block_statement(call, depth);
+        if (is_block_uniform_effect(fn_, op)) once_per_block_statement(call, depth, op);
         else line(depth, call + ";");
         return;
       }
@@ -583,7 +596,7 @@ class BodyEmitter {
     }
     source_comment(op, depth, false);
     if (op.kind == OpKind::Atomic && uses_[r] == 0) {  // only the side effect matters
-      if (is_block_uniform_effect(fn_, op)) once_per_block_statement(e.text, depth);
+      if (is_block_uniform_effect(fn_, op)) once_per_block_statement(e.text, depth, op);
       else line(depth, e.text + ";");
       return;
     }
@@ -604,6 +617,7 @@ class BodyEmitter {
   std::string out_;
   std::map<ValueId, Expr> exprs_;
   std::map<ValueId, int> uses_;
+  std::map<int, int> array_ops_;  // array param -> memory ops naming it
   std::map<ValueId, const ir::Block*> use_block_;
   std::map<ValueId, const ir::Block*> def_block_;
   std::map<ValueId, const Op*> def_op_;

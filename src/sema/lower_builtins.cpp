@@ -724,9 +724,7 @@ Value KernelLowering::reduction(const std::string& op, CallArgs& args, SourceRan
     // keepdims over a whole tile: reduce to a scalar (every thread gets it) and splat that, so
     // the (1, 1) result broadcasts back over the tile without moving through shared memory.
     ir::ValueId scalar = emit1(std::move(o), {result, {}});
-    ir::ValueId tile = broadcast(scalar, shape, range);
-    splats_[tile] = scalar;
-    return make(Runtime{tile});
+    return make(Runtime{broadcast(scalar, shape, range)});  // a splat (see emit())
   }
   return make(Runtime{emit1(std::move(o), {result, shape})});
 }

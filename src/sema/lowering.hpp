@@ -126,8 +126,9 @@ class KernelLowering {
   int helper_depth_ = 0;
   bool in_helper_ = false;
   std::optional<Value> return_value_;
-  // One-element tiles that are splats of a scalar (keepdims reductions): broadcasting one
-  // splats the scalar again instead of moving the element between threads.
+  // Tiles that are splats of a scalar (every Broadcast of a scalar): broadcasting one splats
+  // the scalar again instead of moving elements between threads, and element-wise math on
+  // splats is done on the scalars (emit()).
   std::map<ir::ValueId, ir::ValueId> splats_;
 };
 

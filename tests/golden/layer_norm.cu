@@ -10,7 +10,7 @@ using namespace tile2cu;
 
 // One CTA runs one block. A tile lives in registers, spread over the CTA's threads in runs of
 // consecutive elements (see tile2cu/layout.cuh).
-constexpr int kThreads = 256;
+constexpr int kThreads = 1024;
 using Layout_1x1 = BlockedLayout<Shape<1, 1>, kThreads, 1>;
 using Layout_1x8192 = BlockedLayout<Shape<1, 8192>, kThreads, 8>;
 using Layout_8192 = BlockedLayout<Shape<8192>, kThreads, 8>;
@@ -30,7 +30,7 @@ __global__ void __launch_bounds__(kThreads) layer_norm_fwd(
   const Array<float, 1> mean_out{mean_out_data, {mean_out_shape_0}, {mean_out_stride_0}};
   const Array<float, 1> rstd_out{rstd_out_data, {rstd_out_shape_0}, {rstd_out_stride_0}};
   // Scratch for moving tile elements between threads (broadcasts, reshapes).
-  __shared__ alignas(16) unsigned char smem[32];
+  __shared__ alignas(16) unsigned char smem[128];
   // row = ct.bid(0)
   const auto row = int32_t(blockIdx.x);
   // return ct.load(a, index=(row, 0), shape=(1, TN), padding_mode=ZERO).astype(ct.float32)
@@ -40,19 +40,17 @@ __global__ void __launch_bounds__(kThreads) layer_norm_fwd(
   // inside = ct.arange(TN, dtype=ct.int32)[None, :] < n
   const auto inside = reshape<Layout_1x8192>(arange<Layout_8192, int32_t>(0, 1), smem) < x.shape[1];
   // centered = ct.where(inside, t - mean, 0.0)
-  const auto centered = where(inside, t - broadcast_to<Layout_1x8192>(mean, smem), 0.0f);
+  const auto centered = where(inside, t - mean, 0.0f);
   // rstd = ct.rsqrt(ct.sum(centered * centered, axis=1, keepdims=True) / n + eps)
   const auto rstd = tile2cu::rsqrt(reduce_sum<Axes<1>>(centered * centered, smem) / astype<float>(x.shape[1]) + eps);
   // out = centered * rstd * vector_tile(w, TN) + vector_tile(b, TN)
-  const auto out = centered * broadcast_to<Layout_1x8192>(rstd, smem) * reshape<Layout_1x8192>(astype<float>(load<Layout_8192, PaddingMode::Zero>(w, {0})), smem) + reshape<Layout_1x8192>(astype<float>(load<Layout_8192, PaddingMode::Zero>(b, {0})), smem);
+  const auto out = centered * rstd * reshape<Layout_1x8192>(astype<float>(load<Layout_8192, PaddingMode::Zero>(w, {0})), smem) + reshape<Layout_1x8192>(astype<float>(load<Layout_8192, PaddingMode::Zero>(b, {0})), smem);
   // ct.store(y, index=(row, 0), tile=out.astype(y.dtype))
   store(y, {row, 0}, astype<__nv_bfloat16>(out));
   // ct.store(mean_out, index=(row,), tile=mean.item())
-  const auto t_2 = item(mean, smem);
-  once_per_block([&] { store_scalar(mean_out, {row}, t_2); });
+  in_one_thread([&] { store_scalar(mean_out, {row}, mean); });
   // ct.store(rstd_out, index=(row,), tile=rstd.item())
-  const auto t_3 = item(rstd, smem);
-  once_per_block([&] { store_scalar(rstd_out, {row}, t_3); });
+  in_one_thread([&] { store_scalar(rstd_out, {row}, rstd); });
 }
 
 }  // namespace layer_norm_fwd_bf16
@@ -146,19 +144,17 @@ __global__ void __launch_bounds__(kThreads) layer_norm_fwd(
   // inside = ct.arange(TN, dtype=ct.int32)[None, :] < n
   const auto inside = reshape<Layout_1x1024>(arange<Layout_1024, int32_t>(0, 1), smem) < x.shape[1];
   // centered = ct.where(inside, t - mean, 0.0)
-  const auto centered = where(inside, t - broadcast_to<Layout_1x1024>(mean, smem), 0.0f);
+  const auto centered = where(inside, t - mean, 0.0f);
   // rstd = ct.rsqrt(ct.sum(centered * centered, axis=1, keepdims=True) / n + eps)
   const auto rstd = tile2cu::rsqrt(reduce_sum<Axes<1>>(centered * centered, smem) / astype<float>(x.shape[1]) + eps);
   // out = centered * rstd * vector_tile(w, TN) + vector_tile(b, TN)
-  const auto out = centered * broadcast_to<Layout_1x1024>(rstd, smem) * reshape<Layout_1x1024>(load<Layout_1024, PaddingMode::Zero>(w, {0}), smem) + reshape<Layout_1x1024>(load<Layout_1024, PaddingMode::Zero>(b, {0}), smem);
+  const auto out = centered * rstd * reshape<Layout_1x1024>(load<Layout_1024, PaddingMode::Zero>(w, {0}), smem) + reshape<Layout_1x1024>(load<Layout_1024, PaddingMode::Zero>(b, {0}), smem);
   // ct.store(y, index=(row, 0), tile=out.astype(y.dtype))
   store(y, {row, 0}, out);
   // ct.store(mean_out, index=(row,), tile=mean.item())
-  const auto t_2 = item(mean, smem);
-  once_per_block([&] { store_scalar(mean_out, {row}, t_2); });
+  in_one_thread([&] { store_scalar(mean_out, {row}, mean); });
   // ct.store(rstd_out, index=(row,), tile=rstd.item())
-  const auto t_3 = item(rstd, smem);
-  once_per_block([&] { store_scalar(rstd_out, {row}, t_3); });
+  in_one_thread([&] { store_scalar(rstd_out, {row}, rstd); });
 }
 
 }  // namespace layer_norm_fwd_f32
@@ -269,7 +265,7 @@ __global__ void __launch_bounds__(kThreads) layer_norm_bwd_dx(
   // c2 = ct.sum(wdy, axis=1, keepdims=True) / n
   const auto c2 = reduce_sum<Axes<1>>(wdy, smem) / astype<float>(x.shape[1]);
   // ct.store(dx, index=(row, 0), tile=((wdy - (xhat * c1 + c2)) * r).astype(dx.dtype))
-  store(dx, {row, 0}, (wdy - (xhat * broadcast_to<Layout_1x1024>(c1, smem) + broadcast_to<Layout_1x1024>(c2, smem))) * r);
+  store(dx, {row, 0}, (wdy - (xhat * c1 + c2)) * r);
   // g = row % dw_part.shape[0]
   const auto g = mod(row, dw_part.shape[0]);
   // dw = g_out * xhat
@@ -387,7 +383,7 @@ using namespace tile2cu;
 
 // One CTA runs one block. A tile lives in registers, spread over the CTA's threads in runs of
 // consecutive elements (see tile2cu/layout.cuh).
-constexpr int kThreads = 256;
+constexpr int kThreads = 512;
 using Layout_1x1 = BlockedLayout<Shape<1, 1>, kThreads, 1>;
 using Layout_1x4096 = BlockedLayout<Shape<1, 4096>, kThreads, 8>;
 using Layout_4096 = BlockedLayout<Shape<4096>, kThreads, 8>;
@@ -414,7 +410,7 @@ __global__ void __launch_bounds__(kThreads) layer_norm_bwd_dx(
   const Array<int32_t, 1> locks{locks_data, {locks_shape_0}, {locks_stride_0}};
   const Array<int32_t, 1> count{count_data, {count_shape_0}, {count_stride_0}};
   // Scratch for moving tile elements between threads (broadcasts, reshapes).
-  __shared__ alignas(16) unsigned char smem[32];
+  __shared__ alignas(16) unsigned char smem[64];
   // row = ct.bid(0)
   const auto row = int32_t(blockIdx.x);
   // inside = ct.arange(TN, dtype=ct.int32)[None, :] < n
@@ -432,7 +428,7 @@ __global__ void __launch_bounds__(kThreads) layer_norm_bwd_dx(
   // c2 = ct.sum(wdy, axis=1, keepdims=True) / n
   const auto c2 = reduce_sum<Axes<1>>(wdy, smem) / astype<float>(x.shape[1]);
   // ct.store(dx, index=(row, 0), tile=((wdy - (xhat * c1 + c2)) * r).astype(dx.dtype))
-  store(dx, {row, 0}, astype<__nv_bfloat16>((wdy - (xhat * broadcast_to<Layout_1x4096>(c1, smem) + broadcast_to<Layout_1x4096>(c2, smem))) * r));
+  store(dx, {row, 0}, astype<__nv_bfloat16>((wdy - (xhat * c1 + c2)) * r));
   // g = row % dw_part.shape[0]
   const auto g = mod(row, dw_part.shape[0]);
   // dw = g_out * xhat

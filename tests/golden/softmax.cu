@@ -10,7 +10,7 @@ using namespace tile2cu;
 
 // One CTA runs one block. A tile lives in registers, spread over the CTA's threads in runs of
 // consecutive elements (see tile2cu/layout.cuh).
-constexpr int kThreads = 256;
+constexpr int kThreads = 1024;
 using Layout_1x1 = BlockedLayout<Shape<1, 1>, kThreads, 1>;
 using Layout_1x8192 = BlockedLayout<Shape<1, 8192>, kThreads, 8>;
 
@@ -20,7 +20,7 @@ __global__ void __launch_bounds__(kThreads) softmax(
   const Array<__nv_bfloat16, 2> x{x_data, {x_shape_0, x_shape_1}, {x_stride_0, x_stride_1}};
   const Array<__nv_bfloat16, 2> y{y_data, {y_shape_0, y_shape_1}, {y_stride_0, y_stride_1}};
   // Scratch for moving tile elements between threads (broadcasts, reshapes).
-  __shared__ alignas(16) unsigned char smem[32];
+  __shared__ alignas(16) unsigned char smem[128];
   // row = ct.bid(0)
   const auto row = int32_t(blockIdx.x);
   // t = ct.load(x, index=(row, 0), shape=(1, TN),
@@ -28,8 +28,10 @@ __global__ void __launch_bounds__(kThreads) softmax(
   const auto t = astype<float>(load<Layout_1x8192, PaddingMode::NegInf>(x, {row, 0}));
   // e = ct.exp(t - ct.max(t, axis=1, keepdims=True))
   const auto e = tile2cu::exp(t - reduce_max<Axes<1>>(t, smem));
+  // total = ct.sum(e, axis=1, keepdims=True)
+  const auto total = reduce_sum<Axes<1>>(e, smem);
   // ct.store(y, index=(row, 0), tile=(e / total).astype(y.dtype))
-  store(y, {row, 0}, astype<__nv_bfloat16>(e / reduce_sum<Axes<1>>(e, smem)));
+  store(y, {row, 0}, astype<__nv_bfloat16>(e / total));
 }
 
 }  // namespace softmax_bf16
@@ -83,8 +85,10 @@ __global__ void __launch_bounds__(kThreads) softmax(
   const auto t = astype<float>(load<Layout_1x1024, PaddingMode::NegInf>(x, {row, 0}));
   // e = ct.exp(t - ct.max(t, axis=1, keepdims=True))
   const auto e = tile2cu::exp(t - reduce_max<Axes<1>>(t, smem));
+  // total = ct.sum(e, axis=1, keepdims=True)
+  const auto total = reduce_sum<Axes<1>>(e, smem);
   // ct.store(y, index=(row, 0), tile=(e / total).astype(y.dtype))
-  store(y, {row, 0}, astype<__half>(e / reduce_sum<Axes<1>>(e, smem)));
+  store(y, {row, 0}, astype<__half>(e / total));
 }
 
 }  // namespace softmax_f16
@@ -138,8 +142,10 @@ __global__ void __launch_bounds__(kThreads) softmax(
   const auto t = load<Layout_1x256, PaddingMode::NegInf>(x, {row, 0});
   // e = ct.exp(t - ct.max(t, axis=1, keepdims=True))
   const auto e = tile2cu::exp(t - reduce_max<Axes<1>>(t, smem));
+  // total = ct.sum(e, axis=1, keepdims=True)
+  const auto total = reduce_sum<Axes<1>>(e, smem);
   // ct.store(y, index=(row, 0), tile=(e / total).astype(y.dtype))
-  store(y, {row, 0}, e / reduce_sum<Axes<1>>(e, smem));
+  store(y, {row, 0}, e / total);
 }
 
 }  // namespace softmax_f32
