@@ -10,12 +10,6 @@ namespace tile2cu {
 namespace {
 
 constexpr int kMaxThreads = 256;
-// A kernel that reduces keeps its whole tile live in registers across the reduction. Past
-// kMaxElementsPerThread elements per thread (a bf16 row of 8192 over 256 threads uses about
-// 90 registers: two CTAs per SM) it gets more threads, up to kMaxWideThreads, so that more
-// rows are in flight per SM.
-constexpr int kMaxWideThreads = 1024;
-constexpr int64_t kMaxElementsPerThread = 8;
 constexpr int kMinThreads = 32;
 constexpr int kVectorBytes = 16;
 
@@ -69,13 +63,6 @@ LayoutPlan plan_layouts(const ir::Function& fn) {
     max_runs = std::max(max_runs, ir::shape_elements(v.type.shape) / shape_vec);
   }
   plan.threads = static_cast<int>(std::clamp<int64_t>(max_runs, kMinThreads, kMaxThreads));
-  bool reduces = false;
-  for_each_op(fn.body, [&](const ir::Op& op) { reduces |= op.kind == ir::OpKind::Reduce; });
-  int64_t max_elements = 1;
-  for (const ir::ValueInfo& v : fn.values) max_elements = std::max(max_elements, ir::shape_elements(v.type.shape));
-  while (reduces && plan.threads < kMaxWideThreads && plan.threads < max_runs &&
-         max_elements / plan.threads > kMaxElementsPerThread)
-    plan.threads *= 2;
 
   for (const ir::ValueInfo& v : fn.values) {
     const ir::Shape& s = v.type.shape;
