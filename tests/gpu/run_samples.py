@@ -1182,11 +1182,66 @@ class LayerNormBwdDwdb(Sample):
         return lambda: (dw.sum(dim=0), db.sum(dim=0))
 
 
+class AtomicMix(Sample):
+    """atomic_max/min/and/or/xor into bins (some lanes without a bin), xchg and cas per lane."""
+    name, kernel = "atomic_mix", "atomic_mix"
+    outputs = ("vmax", "vmin", "vand", "vor", "vxor", "slots", "old_slots", "flags", "old_flags")
+
+    def cases(self, spec, quick):
+        return [dict(c, bins=b) for c in cases_1d(spec, quick) if c["n"] <= 3_000_017
+                for b in ((5,) if c["n"] < 1000 else (97,))]
+
+    def bench_case(self, spec):
+        return {"label": fmt_n(1 << 20) + " into 97 bins", "n": 1 << 20, "bins": 97}
+
+    def build(self, spec, case, ctx):
+        n, nb = case["n"], case["bins"]
+        dt = spec.dtype("x")
+        big = 1 << 30 if dt == "int32" else 1 << 62
+        args = {"x": ctx.randint(-big, big, (n,), dt),
+                "bins": ctx.randint(-2, nb + 2, (n,), spec.dtype("bins")),
+                "slots0": ctx.randint(-big, big, (n,), dt), "flags0": ctx.randint(0, 2, (n,), dt)}
+        for o in self.outputs:
+            args[o] = ctx.out(o, (nb,) if o.startswith("v") else (n,), dt)
+        return args
+
+    def reset(self, args):
+        info = torch.iinfo(args["vmax"].dtype)
+        args["vmax"].fill_(info.min)
+        args["vmin"].fill_(info.max)
+        args["vand"].fill_(-1)
+        args["vor"].zero_()
+        args["vxor"].zero_()
+        args["slots"].copy_(args["slots0"])
+        args["flags"].copy_(args["flags0"])
+
+    def reference(self, spec, case, args):
+        import numpy as np
+        x, b = args["x"].cpu().numpy(), args["bins"].cpu().numpy().astype(np.int64)
+        nb = case["bins"]
+        keep = (b >= 0) & (b < nb)
+        x, b = x[keep], b[keep]
+        info = np.iinfo(x.dtype)
+        vmax, vmin = np.full(nb, info.min, x.dtype), np.full(nb, info.max, x.dtype)
+        vand, vor, vxor = np.full(nb, -1, x.dtype), np.zeros(nb, x.dtype), np.zeros(nb, x.dtype)
+        np.maximum.at(vmax, b, x)
+        np.minimum.at(vmin, b, x)
+        np.bitwise_and.at(vand, b, x)
+        np.bitwise_or.at(vor, b, x)
+        np.bitwise_xor.at(vxor, b, x)
+        dev = args["x"].device
+        ref = {k: torch.from_numpy(v).to(dev) for k, v in
+               (("vmax", vmax), ("vmin", vmin), ("vand", vand), ("vor", vor), ("vxor", vxor))}
+        ref.update(slots=args["x"], old_slots=args["slots0"],
+                   flags=torch.ones_like(args["flags0"]), old_flags=args["flags0"])
+        return ref
+
+
 SAMPLES = {s.name: s for s in (VectorAdd(), RowBiasScale(), FusedExpMulAdd(), Gelu(), PadProbe(),
                                IntSemantics(), BatchedAffine(), TileWalk(), UnaryMath(), Softmax(),
                                RmsNorm(), RowStats())}
 # Samples whose file holds several kernels: one description per kernel.
-SAMPLES.update({"histogram": Histogram(), "embedding": Embedding(),
+SAMPLES.update({"histogram": Histogram(), "embedding": Embedding(), "atomic_mix": AtomicMix(),
                 "layer_norm": {s.kernel: s for s in (LayerNormFwd(), LayerNormBwdDx(),
                                                      LayerNormBwdDwdb())}})
 
