@@ -168,11 +168,12 @@ TILE2CU_DEVICE T load_scalar(const Array<T, R, I>& a, const int64_t (&index)[R])
   return in ? a.data[offset] : padding_value<T, Pad>();
 }
 
-// Stores once per block (thread 0); dropped when out of bounds.
+// One element; dropped when out of bounds. The generated code calls it inside once_per_block
+// (block_uniform.cuh), so a block stores it once.
 template <class T, int R, class I>
 TILE2CU_DEVICE void store_scalar(const Array<T, R, I>& a, const int64_t (&index)[R], id_t<T> value) {
   int64_t offset = 0;
-  bool in = threadIdx.x == 0;
+  bool in = true;
 #pragma unroll
   for (int k = 0; k < R; ++k) {
     in = in && index[k] >= 0 && index[k] < int64_t(a.shape[k]);

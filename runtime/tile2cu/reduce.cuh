@@ -256,12 +256,47 @@ TILE2CU_DEVICE auto result_of(const V& v) {
 
 }  // namespace detail
 
-// Bytes of scratch a reduction needs; the generated code sizes its shared buffer with the same rule.
+// Bytes of scratch a reduction needs; the generated code sizes its shared buffer with the same rule
+// A scalar sum/prod/max/min (DstL = void) needs only one value per warp (reduce_all).
 template <class Op, class T, class SrcL, int Outputs>
 inline constexpr int reduce_smem_bytes =
     detail::align16(SrcL::kElems * int(sizeof(detail::reduced_t<Op, T>))) +
     detail::align16(Outputs * int(sizeof(detail::reduced_t<Op, T>))) +
     detail::align16(SrcL::kThreads / 32 * int(sizeof(detail::reduced_t<Op, T>)));
+
+namespace detail {
+
+// Whether reduce() takes the register path below (a scalar result, no argmax/argmin).
+template <class Op, class DstL, class SrcL>
+TILE2CU_HD constexpr bool reduces_all_in_registers() {
+  return std::is_void_v<DstL> && !is_arg_op<Op>::value && SrcL::kThreads % 32 == 0;
+}
+
+// The whole tile to one scalar, in every thread: each thread folds its own elements in
+// registers, each warp combines with shuffles, and the warps' results meet in shared memory
+// (kThreads / 32 values, one barrier, plus one so the scratch may be reused).
+template <class Op, class T, class SrcL>
+TILE2CU_DEVICE T reduce_all(const Tile<T, SrcL>& src, void* smem, const Op& op) {
+  constexpr int kWarps = SrcL::kThreads / 32;
+  T acc = op.template identity<T>();
+#pragma unroll
+  for (int s = 0; s < SrcL::kSlots; ++s)
+    if (SrcL::owns(s)) acc = op.combine(acc, src.v[s]);
+  using WarpReduce = cub::WarpReduce<T>;
+  __shared__ typename WarpReduce::TempStorage temp[kWarps > 0 ? kWarps : 1];
+  const int warp = int(threadIdx.x) / 32;
+  acc = WarpReduce(temp[warp]).Reduce(acc, Combine<Op>{op});
+  T* partials = static_cast<T*>(smem);
+  if (threadIdx.x % 32 == 0) partials[warp] = acc;
+  __syncthreads();
+  T result = partials[0];
+#pragma unroll
+  for (int w = 1; w < kWarps; ++w) result = op.combine(result, partials[w]);
+  __syncthreads();
+  return result;
+}
+
+}  // namespace detail
 
 // Reduces the axes in Ax; DstL = void gives a scalar, else the tile of the kept axes.
 template <class Op, class Ax, class DstL = void, class T, class SrcL>
@@ -270,24 +305,28 @@ TILE2CU_DEVICE auto reduce(const Tile<T, SrcL>& src, void* smem, const Op& op = 
   constexpr int kOutputs = detail::elements_of<DstL>::value;
   static_assert(SrcL::kElems / detail::reduced_count<typename SrcL::shape, Ax::mask>() == kOutputs,
                 "reduce: the destination must hold one element per kept index");
-  char* bytes = static_cast<char*>(smem);
-  V* buf = reinterpret_cast<V*>(bytes);
-  V* out = reinterpret_cast<V*>(bytes + detail::align16(SrcL::kElems * int(sizeof(V))));
-  V* warp_results = reinterpret_cast<V*>(bytes + detail::align16(SrcL::kElems * int(sizeof(V))) +
-                                         detail::align16(kOutputs * int(sizeof(V))));
-  detail::reduce_into<Op, Ax::mask, kOutputs>(src, buf, out, warp_results, op);
-  using R = decltype(detail::result_of(out[0]));
-  if constexpr (std::is_void_v<DstL>) {
-    const R value = detail::result_of(out[0]);
-    __syncthreads();  // the buffer may be reused right after
-    return value;
+  if constexpr (detail::reduces_all_in_registers<Op, DstL, SrcL>()) {
+    return detail::reduce_all<Op>(src, smem, op);
   } else {
-    Tile<R, DstL> dst;
+    char* bytes = static_cast<char*>(smem);
+    V* buf = reinterpret_cast<V*>(bytes);
+    V* out = reinterpret_cast<V*>(bytes + detail::align16(SrcL::kElems * int(sizeof(V))));
+    V* warp_results = reinterpret_cast<V*>(bytes + detail::align16(SrcL::kElems * int(sizeof(V))) +
+                                           detail::align16(kOutputs * int(sizeof(V))));
+    detail::reduce_into<Op, Ax::mask, kOutputs>(src, buf, out, warp_results, op);
+    using R = decltype(detail::result_of(out[0]));
+    if constexpr (std::is_void_v<DstL>) {
+      const R value = detail::result_of(out[0]);
+      __syncthreads();  // the buffer may be reused right after
+      return value;
+    } else {
+      Tile<R, DstL> dst;
 #pragma unroll
-    for (int s = 0; s < DstL::kSlots; ++s)
-      if (DstL::owns(s)) dst.v[s] = detail::result_of(out[DstL::element(s)]);
-    __syncthreads();
-    return dst;
+      for (int s = 0; s < DstL::kSlots; ++s)
+        if (DstL::owns(s)) dst.v[s] = detail::result_of(out[DstL::element(s)]);
+      __syncthreads();
+      return dst;
+    }
   }
 }
 

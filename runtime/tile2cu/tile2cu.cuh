@@ -13,6 +13,9 @@
 //   shape.cuh        permute / transpose, cat, extract, insert, reinterpret (pack/unpack bytes)
 //   debug.cuh        stage / printf_arg / print_elements / assert_all (ct.print, ct.assert_)
 //   array_list.cuh   ArrayList (a list-of-arrays argument), DeviceTable (its table for a launch)
+//   gather.cuh       gather / scatter: element-indexed loads and stores, indices(...)
+//   atomic.cuh       atomic_add / max / min / and / or / xor / xchg / cas (cuda::atomic_ref)
+//   block_uniform.cuh once_per_block: scalar side effects done once, result block-wide
 //   host.hpp         ArrayView, ArrayViewList, to_device_array, grid_ok (plain C++, for launchers)
 //
 // Everything is in namespace tile2cu. Call the scalar forms qualified (tile2cu::exp(x)): for a
@@ -32,4 +35,7 @@
 #include "debug.cuh"
 #include "scan.cuh"
 #include "shape.cuh"
+#include "gather.cuh"
+#include "atomic.cuh"
+#include "block_uniform.cuh"
 #include "host.hpp"

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "emit/emit_debug.hpp"
+#include "emit/element_memory_call.hpp"
 #include "ir/printer.hpp"
 
 namespace tile2cu {
@@ -33,7 +34,10 @@ const char* kCppKeywords[] = {"auto", "bool", "break", "case", "char", "class", 
                               "union", "unsigned", "using", "virtual", "void", "volatile", "while",
                               "smem", "kThreads", "threadIdx", "blockIdx", "gridDim", "blockDim",
                               "tile2cu", "std", "min", "max", "exp", "log", "sqrt", "abs", "where",
-                              "load", "store", "full", "arange", "astype"};
+                              "load", "store", "full", "arange", "astype", "indices", "gather",
+                              "scatter", "once_per_block", "in_one_thread", "atomic_add", "atomic_max", "atomic_min",
+                              "atomic_and", "atomic_or", "atomic_xor", "atomic_xchg", "atomic_cas",
+                              "MemoryOrder", "MemoryScope", "Bounds"};
 
 // C++ operator precedence, as far as generated expressions need it (higher binds tighter).
 enum Precedence { kOr = 5, kXor, kAnd, kEquality, kRelational, kShift = 11, kAdditive, kMultiplicative, kUnary,
@@ -53,6 +57,7 @@ class BodyEmitter {
     for (const auto& a : fn_.arrays) reserve(a.name);
     for (const auto& s : fn_.scalars) reserve(s.name);
     number(fn_.body, nullptr);
+    count_array_ops(fn_.body);
     plan_carried_variables(fn_.body);
     block(fn_.body, 1);
     // What follows the body is C++ again; cuda_emitter.cpp fills in the line number.
@@ -98,7 +103,7 @@ class BodyEmitter {
 
   static bool is_expression_op(const Op& op) {
     switch (op.kind) {
-      case OpKind::For: case OpKind::If: case OpKind::While: case OpKind::Store:
+      case OpKind::For: case OpKind::If: case OpKind::While: case OpKind::Store: case OpKind::Scatter:
       case OpKind::Yield: case OpKind::Condition: case OpKind::Break: case OpKind::Continue:
       case OpKind::Return: case OpKind::ListItem: case OpKind::Print: case OpKind::Assert:
         return false;
@@ -108,7 +113,8 @@ class BodyEmitter {
   }
 
   static bool is_pure(const Op& op) {
-    return is_expression_op(op) && op.kind != OpKind::Load;
+    return is_expression_op(op) && op.kind != OpKind::Load && op.kind != OpKind::Gather &&
+           op.kind != OpKind::Atomic;
   }
 
   static bool is_trivial(const Op& op) {
@@ -417,6 +423,7 @@ class BodyEmitter {
         else if (op.padding != ir::PaddingMode::Undetermined) targs += ", " + pad;
         return {fmt::format("load<{}>({}, {})", targs, a.name, index_list(op, op.operands.size()))};
       }
+      case OpKind::Gather: case OpKind::Atomic: return {element_memory_call(fn_, op, plan_, operand_text())};
       default:
         throw std::logic_error(fmt::format("emitter: {} is not an expression", ir::op_kind_name(op.kind)));
     }
@@ -454,6 +461,43 @@ class BodyEmitter {
     return fmt::format("{} {{\n{}{}}}", head, body, std::string(static_cast<size_t>(depth + 1) * 2, ' '));
   }
 
+  OperandText operand_text() {
+    return {[this](ValueId v) { return expr(v).text; },
+            [this](ValueId v) -> const Op* {
+              auto it = def_op_.find(v);
+              return it == def_op_.end() ? nullptr : it->second;
+            }};
+  }
+
+  // Only thread 0 runs the body of once_per_block, so its operands must be computed before,
+  // by every thread (computing one may take the whole block: item(), a reduction, ...).
+  void materialize_operands(const Op& op, int depth) {
+    for (ValueId v : op.operands) {
+      const std::string& text = expr(v).text;
+      if (text.find_first_of("( ") == std::string::npos) continue;  // a name or a literal
+      std::string name = fresh_name(fn_.values[v].name);
+      line(depth, fmt::format("const auto {} = {};", name, text));
+      exprs_[v] = {name};
+    }
+  }
+
+  // A statement that must run once per block: thread 0 runs it, everyone waits (block_uniform.cuh).
+  // A store to an array no other op touches needs no waiting (in_one_thread).
+  void once_per_block_statement(const std::string& call, int depth, const Op& op) {
+    bool alone = (op.kind == OpKind::Store || op.kind == OpKind::Scatter) && array_ops_[op.param] == 1;
+    line(depth, fmt::format("{}([&] {{ {}; }});", alone ? "in_one_thread" : "once_per_block", call));
+  }
+
+  // How many memory ops (load, store, gather, scatter, atomic) name each array parameter.
+  void count_array_ops(const ir::Block& b) {
+    for (const Op& op : b.ops) {
+      if (op.kind == OpKind::Load || op.kind == OpKind::Store || op.kind == OpKind::Gather ||
+          op.kind == OpKind::Scatter || op.kind == OpKind::Atomic)
+        ++array_ops_[op.param];
+      for (const ir::Block& r : op.regions) count_array_ops(r);
+    }
+  }
+
   static const char* padding_cpp(ir::PaddingMode m) {
     static const char* names[] = {"Undetermined", "Zero", "NegZero", "Nan", "PosInf", "NegInf"};
     return names[static_cast<int>(m)];
@@ -463,7 +507,10 @@ class BodyEmitter {
 
   void block(const ir::Block& b, int depth) {
     for (size_t i = 0; i < b.ops.size(); ++i) {
-      next_op_ = i + 1 < b.ops.size() ? &b.ops[i + 1] : nullptr;
+      // Trivial ops (constants, parameters) print nothing: look past them.
+      size_t next = i + 1;
+      while (next < b.ops.size() && is_trivial(b.ops[next])) ++next;
+      next_op_ = next < b.ops.size() ? &b.ops[next] : nullptr;
       statement(b.ops[i], depth);
     }
   }
@@ -472,8 +519,9 @@ class BodyEmitter {
   // can come between them.
   bool load_feeds_next_op(const Op& op) const {
     ValueId r = op.results[0];
-    if (op.kind != OpKind::Load || !fn_.values[r].name.empty() || uses_.at(r) != 1 || !next_op_) return false;
-    if (!is_expression_op(*next_op_) && next_op_->kind != OpKind::Store) return false;
+    bool read = op.kind == OpKind::Load || (op.kind == OpKind::Gather && !is_block_uniform_effect(fn_, op));
+    if (!read || !fn_.values[r].name.empty() || uses_.at(r) != 1 || !next_op_) return false;
+    if (!is_expression_op(*next_op_) && next_op_->kind != OpKind::Store && next_op_->kind != OpKind::Scatter) return false;
     return std::find(next_op_->operands.begin(), next_op_->operands.end(), r) != next_op_->operands.end();
   }
 
@@ -518,12 +566,21 @@ class BodyEmitter {
         size_t n = op.operands.size() - 1;
         ValueId value = op.operands.back();
         if (op.tile_shape.empty()) {
-          line(depth, fmt::format("store_scalar({}, {}, {});", a.name, index_list(op, n), expr(value).text));
+          materialize_operands(op, depth);
+          once_per_block_statement(fmt::format("store_scalar({}, {}, {})", a.name, index_list(op, n), expr(value).text), depth, op);
           return;
         }
         std::string ord = order_arg(op);
         line(depth, fmt::format("store{}({}, {}, {});", ord.empty() ? "" : "<" + ord + ">", a.name,
                                 index_list(op, n), expr(value).text));
+        return;
+      }
+      case OpKind::Scatter: {
+        source_comment(op, depth, false);
+        if (is_block_uniform_effect(fn_, op)) materialize_operands(op, depth);
+        std::string call = element_memory_call(fn_, op, plan_, operand_text());
+        if (is_block_uniform_effect(fn_, op)) once_per_block_statement(call, depth, op);
+        else line(depth, call + ";");
         return;
       }
       case OpKind::For: {
@@ -634,6 +691,10 @@ class BodyEmitter {
     // An expression op: inline it, or bind it to a named variable.
     ValueId r = op.results[0];
     depth_ = depth;
+    if (is_block_uniform_effect(fn_, op)) {
+      source_comment(op, depth, false);
+      materialize_operands(op, depth);
+    }
     Expr e = expression(op);
     bool named = !fn_.values[r].name.empty() && !is_trivial(op);
     bool single_local_use = uses_[r] == 1 && use_block_[r] == def_block_[r];
@@ -642,6 +703,12 @@ class BodyEmitter {
       return;
     }
     source_comment(op, depth, false);
+    if (op.kind == OpKind::Atomic && uses_[r] == 0) {  // only the side effect matters
+      if (is_block_uniform_effect(fn_, op)) once_per_block_statement(e.text, depth, op);
+      else line(depth, e.text + ";");
+      return;
+    }
+    if (is_block_uniform_effect(fn_, op)) e = {fmt::format("once_per_block([&] {{ return {}; }})", e.text)};
     if (auto it = direct_assign_.find(r); it != direct_assign_.end()) {
       line(depth, fmt::format("{} = {};", it->second, e.text));
       exprs_[r] = {it->second};
@@ -658,6 +725,7 @@ class BodyEmitter {
   std::string out_;
   std::map<ValueId, Expr> exprs_;
   std::map<ValueId, int> uses_;
+  std::map<int, int> array_ops_;  // array param -> memory ops naming it
   std::map<ValueId, const ir::Block*> use_block_;
   std::map<ValueId, const ir::Block*> def_block_;
   std::map<ValueId, const Op*> def_op_;

@@ -46,6 +46,9 @@ const char* op_kind_name(OpKind k) {
     case OpKind::Reinterpret: return "reinterpret";
     case OpKind::Load: return "load";
     case OpKind::Store: return "store";
+    case OpKind::Gather: return "gather";
+    case OpKind::Scatter: return "scatter";
+    case OpKind::Atomic: return "atomic";
     case OpKind::For: return "for";
     case OpKind::If: return "if";
     case OpKind::While: return "while";
@@ -84,6 +87,21 @@ const char* unary_kind_name(UnaryKind k) {
 const char* padding_mode_name(PaddingMode m) {
   static const char* names[] = {"undetermined", "zero", "neg_zero", "nan", "pos_inf", "neg_inf"};
   return names[static_cast<int>(m)];
+}
+
+const char* atomic_kind_name(AtomicKind k) {
+  static const char* names[] = {"add", "max", "min", "and", "or", "xor", "xchg", "cas"};
+  return names[static_cast<int>(k)];
+}
+
+const char* memory_order_name(MemoryOrder o) {
+  static const char* names[] = {"weak", "relaxed", "acquire", "release", "acq_rel"};
+  return names[static_cast<int>(o)];
+}
+
+const char* memory_scope_name(MemoryScope s) {
+  static const char* names[] = {"none", "block", "cluster", "device", "sys"};
+  return names[static_cast<int>(s)];
 }
 
 const char* rounding_name(Rounding r) {

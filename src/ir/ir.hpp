@@ -81,6 +81,13 @@ enum class OpKind {
   Reinterpret,  // pack_to_bytes / unpack_from_bytes: the same bytes as a rank-1 tile of another dtype
   Load,         // attr array param; operands: tile index (one per axis); attrs shape/order/padding
   Store,        // attr array param; operands: tile index..., value
+  // Element-indexed memory (spec c.2.3, c.2.6). Operands start with one element index per
+  // array axis, each a scalar or a tile of the access shape S (any integer dtype); attrs
+  // array param, check_bounds. A scalar access (S = ()) is a block-uniform side effect.
+  Gather,       // operands: indices..., mask (bool), padding (array dtype); result: shape S
+  Scatter,      // operands: indices..., value (array dtype), mask (bool)
+  Atomic,       // attrs atomic, memory_order, memory_scope; operands: indices..., update
+                // (cas: expected, desired); result: the old values, shape S
   For,          // operands: lower, upper, step, inits...; region 0 args: iv, carried...
   If,           // operands: cond; regions: then, else; results via Yield
   While,        // operands: inits...; region 0 (cond, args carried, ends in Condition),
@@ -100,6 +107,9 @@ enum class OpKind {
 enum class BinaryKind { Add, Sub, Mul, Div, FloorDiv, Mod, CeilDiv, Pow, Min, Max, BitAnd, BitOr, BitXor, Shl, Shr, Atan2 };
 enum class CompareKind { Eq, Ne, Lt, Le, Gt, Ge };
 enum class UnaryKind { Neg, Not, BitNot, Abs, Exp, Exp2, Log, Log2, Sqrt, Rsqrt, Sin, Cos, Tan, Sinh, Cosh, Tanh, Floor, Ceil, IsNan };
+enum class AtomicKind { Add, Max, Min, And, Or, Xor, Xchg, Cas };
+enum class MemoryOrder { Weak, Relaxed, Acquire, Release, AcqRel };  // ct.MemoryOrder's order
+enum class MemoryScope { None, Block, Cluster, Device, Sys };       // ct.MemoryScope's order
 enum class PaddingMode { Undetermined, Zero, NegZero, Nan, PosInf, NegInf };
 // Rounding / accuracy choices of cuTile's RoundingMode that change generated code.
 enum class Rounding { Default, RN, RZ, RM, RP, Full, Approx };
@@ -109,6 +119,9 @@ const char* binary_kind_name(BinaryKind k);
 const char* compare_kind_name(CompareKind k);
 const char* unary_kind_name(UnaryKind k);
 const char* padding_mode_name(PaddingMode m);
+const char* atomic_kind_name(AtomicKind k);
+const char* memory_order_name(MemoryOrder o);
+const char* memory_scope_name(MemoryScope s);
 const char* rounding_name(Rounding r);
 
 using Literal = std::variant<__int128, double, bool>;
@@ -138,6 +151,10 @@ struct Op {
   Shape tile_shape;             // Load/Store: the tile shape in tile space
   std::vector<int> order;       // Load/Store: tile axis k walks array axis order[k]
   std::vector<std::string> text;  // Print: segments and conversions; Assert: the message
+  bool check_bounds = true;     // Gather/Scatter/Atomic: false = caller promises in bounds
+  AtomicKind atomic = AtomicKind::Add;
+  MemoryOrder memory_order = MemoryOrder::AcqRel;
+  MemoryScope memory_scope = MemoryScope::Device;
   // Where this op came from: the Python statement's first line, for comments and #line.
   SourceRange loc;
 };

@@ -172,6 +172,9 @@ class Verifier {
         expect(type(op.operands.back()).dtype == a.dtype, op, "store value dtype must match");
         break;
       }
+      case OpKind::Gather: case OpKind::Scatter: case OpKind::Atomic:
+        element_access(op);
+        break;
       case OpKind::For:
         expect(n >= 3 && op.regions.size() == 1, op, "for needs bounds and one region");
         expect(op.regions[0].args.size() == n - 2, op, "iv + one arg per carried value");
@@ -222,6 +225,26 @@ class Verifier {
     terminator(r, OpKind::Yield, 1, op);
     expect(r.ops.back().kind == OpKind::Yield && type(r.ops.back().operands[0]) == TileType{dt, {}}, op,
            "a combiner gives back one scalar of the tile dtype");
+  // Gather/Scatter/Atomic: integer indices, one per axis, each a scalar or of the access shape;
+  // then the op's own operands (see OpKind), scalars or of that shape too.
+  void element_access(const Op& op) {
+    const ArrayParam& a = fn_.arrays.at(op.param);
+    size_t extra = op.kind == OpKind::Atomic ? (op.atomic == AtomicKind::Cas ? 2 : 1) : 2;
+    expect(op.operands.size() == static_cast<size_t>(a.rank) + extra, op, "one index per array axis, then the operands");
+    Shape access;
+    for (ValueId v : op.operands)
+      if (!type(v).is_scalar()) access = type(v).shape;
+    if (!op.results.empty()) access = type(op.results[0]).shape;
+    for (size_t i = 0; i < op.operands.size(); ++i) {
+      const TileType& t = type(op.operands[i]);
+      expect(t.is_scalar() || t.shape == access, op, "operands must be scalars or of the access shape");
+      if (i < static_cast<size_t>(a.rank)) expect(is_integer(t.dtype), op, "indices must be integers");
+    }
+    DType last = type(op.operands.back()).dtype;
+    if (op.kind == OpKind::Gather) expect(last == a.dtype && type(op.operands[a.rank]).dtype == DType::Bool, op, "mask bool, padding of the array dtype");
+    if (op.kind == OpKind::Scatter) expect(last == DType::Bool && type(op.operands[a.rank]).dtype == a.dtype, op, "value of the array dtype, mask bool");
+    if (op.kind == OpKind::Atomic) expect(last == a.dtype, op, "update of the array dtype");
+    if (op.kind != OpKind::Scatter) expect(op.results.size() == 1 && type(op.results[0]).dtype == a.dtype, op, "result of the array dtype");
   }
 
   void terminator(const Block& b, OpKind kind, size_t operands, const Op& parent) {

@@ -16,10 +16,7 @@ bool is_power_of_two(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
 
 // cuTile functions that exist but belong to later work; calling one is a clear error.
 const std::set<std::string> kNotYet = {
-    "gather", "scatter", "load_advanced_indexing", "store_advanced_indexing",
-    "atomic_cas", "atomic_xchg", "atomic_add", "atomic_max", "atomic_min", "atomic_and",
-    "atomic_or", "atomic_xor", "mma", "matmul", "mma_scaled",
-    "astile",
+    "load_advanced_indexing", "store_advanced_indexing", "mma", "matmul", "mma_scaled", "astile",
     "assume_divisible_by", "grid_dependency_control_wait",
     "grid_dependency_control_launch_dependents", "divmod", "Slice"};
 
@@ -211,6 +208,7 @@ Value KernelLowering::builtin_call(const std::string& name, CallArgs& args, Sour
   std::string fn = name;
   if (fn.rfind("ct.", 0) == 0) {
     std::string op = fn.substr(3);
+    if (is_element_memory_op(op)) return element_memory(op, args, range);
     if (kNotYet.count(op))
       error(ErrorKind::UnsupportedFeature, range, fmt::format("ct.{}() is not supported yet by tile2cu", op));
     if (op == "bid" || op == "num_blocks") {
@@ -727,6 +725,12 @@ Value KernelLowering::reduction(const std::string& op, CallArgs& args, SourceRan
   o.arg = is_arg;
   o.axes = axes;
   o.propagate_nan = propagate_nan;
+  if (!shape.empty() && ir::shape_elements(shape) == 1) {
+    // keepdims over a whole tile: reduce to a scalar (every thread gets it) and splat that, so
+    // the (1, 1) result broadcasts back over the tile without moving through shared memory.
+    ir::ValueId scalar = emit1(std::move(o), {result, {}});
+    return make(Runtime{broadcast(scalar, shape, range)});  // a splat (see emit())
+  }
   return make(Runtime{emit1(std::move(o), {result, shape})});
 }
 
@@ -772,6 +776,7 @@ Value KernelLowering::method_call(const Value& self, const std::string& name, Ca
     if (ir::shape_elements(t.shape) != 1)
       error(ErrorKind::Type, range, fmt::format("item() needs a tile of one element, got shape {}", ir::shape_string(t.shape)));
     if (t.is_scalar()) return make(Runtime{id});
+    if (auto it = splats_.find(id); it != splats_.end()) return make(Runtime{it->second});
     ir::Op o = make_op(ir::OpKind::Reshape, {id});
     return make(Runtime{emit1(std::move(o), {t.dtype, {}})});
   }

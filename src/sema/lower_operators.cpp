@@ -438,8 +438,9 @@ ir::ValueId KernelLowering::convert(ir::ValueId v, DType dtype) {
 }
 
 ir::ValueId KernelLowering::broadcast(ir::ValueId v, const ir::Shape& shape, SourceRange range) {
+  if (type_of(v).shape == shape) return v;
+  if (auto it = splats_.find(v); it != splats_.end() && type_of(v).shape.size() <= shape.size()) v = it->second;
   const ir::TileType t = type_of(v);
-  if (t.shape == shape) return v;
   if (t.shape.size() > shape.size())
     error(ErrorKind::Type, range,
           fmt::format("cannot broadcast shape {} to {}", ir::shape_string(t.shape), ir::shape_string(shape)));

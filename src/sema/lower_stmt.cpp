@@ -158,8 +158,22 @@ std::vector<ir::ValueId> KernelLowering::emit(ir::Op op, const std::vector<ir::T
   if (blocks_.empty())
     error(ErrorKind::Type, stmt_range_, "a module-level value must be a compile-time constant");
   if (static_eval_depth_ > 0) check_static_op(op);
+  // Element-wise math on splats (every element the same scalar) is done once on the scalars
+  // and splatted: a (1, 1) keepdims reduction divided by n stays a scalar every thread holds.
+  bool elementwise = op.kind == ir::OpKind::Binary || op.kind == ir::OpKind::Compare || op.kind == ir::OpKind::Unary ||
+                     op.kind == ir::OpKind::Convert || op.kind == ir::OpKind::Select;
+  if (elementwise && types.size() == 1 && !types[0].is_scalar() && !op.operands.empty() &&
+      std::all_of(op.operands.begin(), op.operands.end(), [&](ir::ValueId v) { return splats_.count(v) > 0; })) {
+    for (ir::ValueId& v : op.operands) v = splats_.at(v);
+    ir::ValueId scalar = emit1(std::move(op), {types[0].dtype, {}}, name);
+    ir::Op splat = make_op(ir::OpKind::Broadcast, {scalar});
+    return {emit1(std::move(splat), types[0], name)};
+  }
+  bool splat = op.kind == ir::OpKind::Broadcast && types.size() == 1 && !types[0].is_scalar() &&
+               fn_.type(op.operands[0]).is_scalar();
   for (const auto& t : types) op.results.push_back(fn_.new_value(t, name));
   auto results = op.results;
+  if (splat) splats_[results[0]] = op.operands[0];
   blocks_.back()->ops.push_back(std::move(op));
   return results;
 }
@@ -230,7 +244,12 @@ void KernelLowering::check_syntax(const ast::FunctionDef& def) const {
 
 void KernelLowering::assign(const ast::ExprPtr& target, const Value& v, SourceRange range) {
   if (auto* n = target->as<ast::Name>()) {
-    if (auto* r = v.as<Runtime>(); r && fn_.values[r->id].name.empty()) fn_.values[r->id].name = n->id;
+    if (auto* r = v.as<Runtime>(); r && fn_.values[r->id].name.empty()) {
+      fn_.values[r->id].name = n->id;
+      // A splat reads as its scalar in the generated code: the scalar carries the name.
+      if (auto it = splats_.find(r->id); it != splats_.end() && fn_.values[it->second].name.empty())
+        fn_.values[it->second].name = n->id;
+    }
     if (auto* a = v.as<ArrayValue>()) name_list_item(a->param, n->id);
     env_[n->id] = v;
     return;

@@ -108,6 +108,14 @@ class KernelLowering {
   Value list_item(const ListValue& list, const Value& index, SourceRange index_range, SourceRange range);
   Value list_length(const ListValue& list, SourceRange range);
   void name_list_item(int param, const std::string& name);  // `x = xs[i]` names the item x
+  // ct.gather / scatter / atomic_* (lower_element_memory.cpp)
+  struct ElementIndices {
+    std::vector<ir::ValueId> ids;  // one per array axis: a scalar or a tile of `shape`
+    ir::Shape shape;               // the access shape: the indices broadcast together
+  };
+  Value element_memory(const std::string& op, CallArgs& args, SourceRange range);
+  ElementIndices element_indices(const Value& arg, const ir::ArrayParam& a, const std::string& fn, SourceRange range);
+  ir::ValueId to_access_shape(ir::ValueId v, const ir::Shape& shape, SourceRange range);
 
   // Statements (lower_stmt.cpp)
   Flow exec_body(const ast::Body& body);
@@ -154,10 +162,17 @@ class KernelLowering {
   int static_eval_depth_ = 0;          // > 0 while evaluating a static_eval-like argument
   SourceRange static_eval_range_;
   const char* static_eval_what_ = "static_eval";
+  // Tiles that are splats of a scalar (every Broadcast of a scalar): broadcasting one splats
+  // the scalar again instead of moving elements between threads, and element-wise math on
+  // splats is done on the scalars (emit()).
+  std::map<ir::ValueId, ir::ValueId> splats_;
 };
 
 // Python's str() of a compile-time value (messages, print); "<value>" for others.
 std::string python_str(const Value& v);
+
+// Whether ct.<op> is one of element_memory's.
+bool is_element_memory_op(const std::string& op);
 
 // Python's rule: a name assigned anywhere in a function is local to all of it.
 std::set<std::string> function_locals(const ast::FunctionDef& def);

@@ -1,6 +1,6 @@
-# case: ct.gather exists in cuTile but is outside tile2cu's current scope
+# case: ct.gather needs an array, not a tile
 # sig: a=float32[?], b=float32[?], TILE=16
-# expect: 12:9: TileUnsupportedFeatureError: ct.gather
+# expect: 12:19: TileTypeError: Invalid argument #1 of gather(): Expected an array
 import cuda.tile as ct
 
 
@@ -9,6 +9,6 @@ def k(a, b, TILE: ct.Constant[int]):
     bid = ct.bid(0)
     t = ct.load(a, index=(bid,), shape=(TILE,))
     offs = ct.arange(TILE, dtype=ct.int32)
-    g = ct.gather(a, offs)
+    g = ct.gather(t, offs)
     t = t + g
     ct.store(b, index=(bid,), tile=t)

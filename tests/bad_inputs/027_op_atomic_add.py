@@ -1,6 +1,6 @@
-# case: ct.atomic_add exists in cuTile but is outside tile2cu's current scope
-# sig: a=float32[?], b=float32[?], TILE=16
-# expect: 11:11: TileUnsupportedFeatureError: ct.atomic_add
+# case: ct.atomic_add on an int8 array (atomics need 32- or 64-bit elements, or f16/bf16 for add)
+# sig: a=float32[?], b=int8[?], TILE=16
+# expect: 11:25: TileTypeError: atomic_add() does not support arrays of int8
 import cuda.tile as ct
 
 
@@ -8,5 +8,5 @@ import cuda.tile as ct
 def k(a, b, TILE: ct.Constant[int]):
     bid = ct.bid(0)
     t = ct.load(a, index=(bid,), shape=(TILE,))
-    old = ct.atomic_add(b, bid, 1.0)
-    ct.store(b, index=(bid,), tile=t)
+    old = ct.atomic_add(b, bid, 1)
+    ct.store(a, index=(bid,), tile=t)

@@ -24,17 +24,17 @@ __global__ void __launch_bounds__(kThreads) rms_norm(
   const Array<__nv_bfloat16, 1> w{w_data, {w_shape_0}, {w_stride_0}};
   const Array<__nv_bfloat16, 2> y{y_data, {y_shape_0, y_shape_1}, {y_stride_0, y_stride_1}};
   // Scratch for moving tile elements between threads (broadcasts, reshapes).
-  __shared__ alignas(16) unsigned char smem[32816];
+  __shared__ alignas(16) unsigned char smem[32];
   // row = ct.bid(0)
   const auto row = int32_t(blockIdx.x);
   // t = ct.load(x, index=(row, 0), shape=(1, TN), padding_mode=ZERO).astype(ct.float32)
   const auto t = astype<float>(load<Layout_1x8192, PaddingMode::Zero>(x, {row, 0}));
   // scale = ct.rsqrt(mean_square(t, x.shape[1]) + eps)
-  const auto scale = tile2cu::rsqrt(reduce_sum<Axes<1>, Layout_1x1>(t * t, smem) / astype<float>(x.shape[1]) + eps);
+  const auto scale = tile2cu::rsqrt(reduce_sum<Axes<1>>(t * t, smem) / astype<float>(x.shape[1]) + eps);
   // weight = ct.load(w, index=(0,), shape=(TN,), padding_mode=ZERO).astype(ct.float32)
   const auto weight = astype<float>(load<Layout_8192, PaddingMode::Zero>(w, {0}));
   // ct.store(y, index=(row, 0), tile=(t * scale * weight[None, :]).astype(y.dtype))
-  store(y, {row, 0}, astype<__nv_bfloat16>(t * broadcast_to<Layout_1x8192>(scale, smem) * reshape<Layout_1x8192>(weight, smem)));
+  store(y, {row, 0}, astype<__nv_bfloat16>(t * scale * reshape<Layout_1x8192>(weight, smem)));
 }
 
 }  // namespace rms_norm_bf16
@@ -94,17 +94,17 @@ __global__ void __launch_bounds__(kThreads) rms_norm(
   const Array<float, 1> w{w_data, {w_shape_0}, {w_stride_0}};
   const Array<float, 2> y{y_data, {y_shape_0, y_shape_1}, {y_stride_0, y_stride_1}};
   // Scratch for moving tile elements between threads (broadcasts, reshapes).
-  __shared__ alignas(16) unsigned char smem[2080];
+  __shared__ alignas(16) unsigned char smem[16];
   // row = ct.bid(0)
   const auto row = int32_t(blockIdx.x);
   // t = ct.load(x, index=(row, 0), shape=(1, TN), padding_mode=ZERO).astype(ct.float32)
   const auto t = load<Layout_1x512, PaddingMode::Zero>(x, {row, 0});
   // scale = ct.rsqrt(mean_square(t, x.shape[1]) + eps)
-  const auto scale = tile2cu::rsqrt(reduce_sum<Axes<1>, Layout_1x1>(t * t, smem) / astype<float>(x.shape[1]) + eps);
+  const auto scale = tile2cu::rsqrt(reduce_sum<Axes<1>>(t * t, smem) / astype<float>(x.shape[1]) + eps);
   // weight = ct.load(w, index=(0,), shape=(TN,), padding_mode=ZERO).astype(ct.float32)
   const auto weight = load<Layout_512, PaddingMode::Zero>(w, {0});
   // ct.store(y, index=(row, 0), tile=(t * scale * weight[None, :]).astype(y.dtype))
-  store(y, {row, 0}, t * broadcast_to<Layout_1x512>(scale, smem) * reshape<Layout_1x512>(weight, smem));
+  store(y, {row, 0}, t * scale * reshape<Layout_1x512>(weight, smem));
 }
 
 }  // namespace rms_norm_f32

@@ -34,7 +34,8 @@ __global__ void __launch_bounds__(kThreads) row_stats(
   // t = ct.load(x, index=(b, 0), shape=(TM, TN), padding_mode=ct.PaddingMode.ZERO)
   const auto t = load<Layout_16x64, PaddingMode::Zero>(x, {b, 0});
   // ct.store(total, index=(b,), tile=ct.sum(t))
-  store_scalar(total, {b}, reduce_sum<Axes<0, 1>>(t, smem));
+  const auto t_2 = reduce_sum<Axes<0, 1>>(t, smem);
+  in_one_thread([&] { store_scalar(total, {b}, t_2); });
   // ct.store(top1, index=(b, 0), tile=ct.argmax(t, axis=1).reshape((TM, 1)))
   store(top1, {b, 0}, reshape<Layout_16x1>(argmax<Axes<1>, Layout_16>(t, smem), smem));
   // ct.store(col_min, index=(b, 0), tile=ct.min(t, axis=0, keepdims=True))
@@ -118,7 +119,8 @@ __global__ void __launch_bounds__(kThreads) row_stats(
   // t = ct.load(x, index=(b, 0), shape=(TM, TN), padding_mode=ct.PaddingMode.ZERO)
   const auto t = load<Layout_8x256, PaddingMode::Zero>(x, {b, 0});
   // ct.store(total, index=(b,), tile=ct.sum(t))
-  store_scalar(total, {b}, reduce_sum<Axes<0, 1>>(t, smem));
+  const auto t_2 = reduce_sum<Axes<0, 1>>(t, smem);
+  in_one_thread([&] { store_scalar(total, {b}, t_2); });
   // ct.store(top1, index=(b, 0), tile=ct.argmax(t, axis=1).reshape((TM, 1)))
   store(top1, {b, 0}, reshape<Layout_8x1>(argmax<Axes<1>, Layout_8>(t, smem), smem));
   // ct.store(col_min, index=(b, 0), tile=ct.min(t, axis=0, keepdims=True))

@@ -20,18 +20,18 @@ __global__ void __launch_bounds__(kThreads) softmax(
   const Array<__nv_bfloat16, 2> x{x_data, {x_shape_0, x_shape_1}, {x_stride_0, x_stride_1}};
   const Array<__nv_bfloat16, 2> y{y_data, {y_shape_0, y_shape_1}, {y_stride_0, y_stride_1}};
   // Scratch for moving tile elements between threads (broadcasts, reshapes).
-  __shared__ alignas(16) unsigned char smem[32816];
+  __shared__ alignas(16) unsigned char smem[32];
   // row = ct.bid(0)
   const auto row = int32_t(blockIdx.x);
   // t = ct.load(x, index=(row, 0), shape=(1, TN),
   // padding_mode=ct.PaddingMode.NEG_INF).astype(ct.float32)
   const auto t = astype<float>(load<Layout_1x8192, PaddingMode::NegInf>(x, {row, 0}));
   // e = ct.exp(t - ct.max(t, axis=1, keepdims=True))
-  const auto e = tile2cu::exp(t - broadcast_to<Layout_1x8192>(reduce_max<Axes<1>, Layout_1x1>(t, smem), smem));
+  const auto e = tile2cu::exp(t - reduce_max<Axes<1>>(t, smem));
   // total = ct.sum(e, axis=1, keepdims=True)
-  const auto total = reduce_sum<Axes<1>, Layout_1x1>(e, smem);
+  const auto total = reduce_sum<Axes<1>>(e, smem);
   // ct.store(y, index=(row, 0), tile=(e / total).astype(y.dtype))
-  store(y, {row, 0}, astype<__nv_bfloat16>(e / broadcast_to<Layout_1x8192>(total, smem)));
+  store(y, {row, 0}, astype<__nv_bfloat16>(e / total));
 }
 
 }  // namespace softmax_bf16
@@ -77,18 +77,18 @@ __global__ void __launch_bounds__(kThreads) softmax(
   const Array<__half, 2> x{x_data, {x_shape_0, x_shape_1}, {x_stride_0, x_stride_1}};
   const Array<__half, 2> y{y_data, {y_shape_0, y_shape_1}, {y_stride_0, y_stride_1}};
   // Scratch for moving tile elements between threads (broadcasts, reshapes).
-  __shared__ alignas(16) unsigned char smem[4128];
+  __shared__ alignas(16) unsigned char smem[16];
   // row = ct.bid(0)
   const auto row = int32_t(blockIdx.x);
   // t = ct.load(x, index=(row, 0), shape=(1, TN),
   // padding_mode=ct.PaddingMode.NEG_INF).astype(ct.float32)
   const auto t = astype<float>(load<Layout_1x1024, PaddingMode::NegInf>(x, {row, 0}));
   // e = ct.exp(t - ct.max(t, axis=1, keepdims=True))
-  const auto e = tile2cu::exp(t - broadcast_to<Layout_1x1024>(reduce_max<Axes<1>, Layout_1x1>(t, smem), smem));
+  const auto e = tile2cu::exp(t - reduce_max<Axes<1>>(t, smem));
   // total = ct.sum(e, axis=1, keepdims=True)
-  const auto total = reduce_sum<Axes<1>, Layout_1x1>(e, smem);
+  const auto total = reduce_sum<Axes<1>>(e, smem);
   // ct.store(y, index=(row, 0), tile=(e / total).astype(y.dtype))
-  store(y, {row, 0}, astype<__half>(e / broadcast_to<Layout_1x1024>(total, smem)));
+  store(y, {row, 0}, astype<__half>(e / total));
 }
 
 }  // namespace softmax_f16
@@ -134,18 +134,18 @@ __global__ void __launch_bounds__(kThreads) softmax(
   const Array<float, 2> x{x_data, {x_shape_0, x_shape_1}, {x_stride_0, x_stride_1}};
   const Array<float, 2> y{y_data, {y_shape_0, y_shape_1}, {y_stride_0, y_stride_1}};
   // Scratch for moving tile elements between threads (broadcasts, reshapes).
-  __shared__ alignas(16) unsigned char smem[1056];
+  __shared__ alignas(16) unsigned char smem[16];
   // row = ct.bid(0)
   const auto row = int32_t(blockIdx.x);
   // t = ct.load(x, index=(row, 0), shape=(1, TN),
   // padding_mode=ct.PaddingMode.NEG_INF).astype(ct.float32)
   const auto t = load<Layout_1x256, PaddingMode::NegInf>(x, {row, 0});
   // e = ct.exp(t - ct.max(t, axis=1, keepdims=True))
-  const auto e = tile2cu::exp(t - broadcast_to<Layout_1x256>(reduce_max<Axes<1>, Layout_1x1>(t, smem), smem));
+  const auto e = tile2cu::exp(t - reduce_max<Axes<1>>(t, smem));
   // total = ct.sum(e, axis=1, keepdims=True)
-  const auto total = reduce_sum<Axes<1>, Layout_1x1>(e, smem);
+  const auto total = reduce_sum<Axes<1>>(e, smem);
   // ct.store(y, index=(row, 0), tile=(e / total).astype(y.dtype))
-  store(y, {row, 0}, e / broadcast_to<Layout_1x256>(total, smem));
+  store(y, {row, 0}, e / total);
 }
 
 }  // namespace softmax_f32

@@ -1018,9 +1018,289 @@ class GroupedAxpy(Sample):
         return lambda: [torch.add(y, x, alpha=a, out=o) for x, y, o in zip(xs, ys, outs)]
 
 
+class Histogram(Sample):
+    """Random bin numbers, some negative or past the last bin (they must count nowhere)."""
+    name, kernel, outputs = "histogram", "histogram", ("hist",)
+
+    def cases(self, spec, quick):
+        return [dict(c, bins=b, stray=True) for c in cases_1d(spec, quick)
+                for b in ((37,) if c["n"] < 1000 else (1000,))]
+
+    def bench_case(self, spec):
+        return {"label": fmt_n(1 << 26) + " into 1024 bins", "n": 1 << 26, "bins": 1024,
+                "stray": False}
+
+    def build(self, spec, case, ctx):
+        lo, hi = (-5, case["bins"] + 5) if case["stray"] else (0, case["bins"])
+        return {"x": ctx.randint(lo, hi, (case["n"],), spec.dtype("x")),
+                "hist": ctx.out("hist", (case["bins"],), spec.dtype("hist"))}
+
+    def reset(self, args):
+        args["hist"].zero_()
+
+    def reference(self, spec, case, args):
+        x = args["x"].long()
+        valid = x[(x >= 0) & (x < case["bins"])]
+        return {"hist": torch.bincount(valid, minlength=case["bins"])}
+
+    def torch_fn(self, spec, args):
+        x, bins = args["x"], args["hist"].shape[0]
+        return lambda: torch.bincount(x, minlength=bins)
+
+
+class Embedding(Sample):
+    """Token ids with padding tokens and ids outside the table (both read as zero rows)."""
+    name, kernel, outputs = "embedding", "embedding", ("out",)
+
+    def cases(self, spec, quick):
+        tt, td = spec.const("TT"), spec.const("TD")
+        shapes = [(1, 1, 1), (tt, 50, td), (37, 100, td + 44), (1000, 5000, 3 * td - 1)]
+        return [{"label": f"{t} tokens, {v}x{d} table", "shape": (t, v, d), "stray": True}
+                for t, v, d in shapes]
+
+    def bench_case(self, spec):
+        return {"label": "16384 tokens, 32000x4096 table", "shape": (16384, 32000, 4096),
+                "stray": False}
+
+    def grid(self, spec, case, args):
+        t, _, d = case["shape"]
+        return (cdiv(t, spec.const("TT")), cdiv(d, spec.const("TD")))
+
+    def build(self, spec, case, ctx):
+        t, v, d = case["shape"]
+        lo, hi = (-3, v + 3) if case["stray"] else (0, v)
+        return {"ids": ctx.randint(lo, hi, (t,), spec.dtype("ids")),
+                "table": ctx.randn((v, d), spec.dtype("table")),
+                "out": ctx.out("out", (t, d), spec.dtype("out")),
+                "pad_id": min(1, v - 1) if case["stray"] else -1}
+
+    def reference(self, spec, case, args):
+        ids, table = args["ids"].long(), args["table"].double()
+        ok = (ids >= 0) & (ids < table.shape[0]) & (ids != args["pad_id"])
+        rows = table[ids.clamp(0, table.shape[0] - 1)]
+        return {"out": {"ref": torch.where(ok[:, None], rows, torch.zeros_like(rows)),
+                        "exact": True}}
+
+    def torch_fn(self, spec, args):
+        ids, table = args["ids"], args["table"]
+        return lambda: table[ids]
+
+
+def _norm_shapes(spec, quick):
+    tn = spec.const("TN")
+    shapes = [(1, 1), (3, tn), (100, tn - 1), (37, tn // 2 + 3)]
+    if not quick:
+        shapes += [(1000, max(1, tn // 3))]
+    return [{"label": fmt_shape(s), "shape": s} for s in shapes]
+
+
+class LayerNormFwd(Sample):
+    name, kernel, outputs = "layer_norm", "layer_norm_fwd", ("y", "mean_out", "rstd_out")
+
+    def cases(self, spec, quick):
+        return _norm_shapes(spec, quick)
+
+    def bench_case(self, spec):
+        tn = spec.const("TN")
+        return {"label": fmt_shape((32768, tn)), "shape": (32768, tn)}
+
+    def grid(self, spec, case, args):
+        return (case["shape"][0],)
+
+    def build(self, spec, case, ctx):
+        m, n = case["shape"]
+        return {"x": ctx.randn((m, n), spec.dtype("x"), scale=2.0),
+                "w": ctx.randn((n,), spec.dtype("w")), "b": ctx.randn((n,), spec.dtype("b")),
+                "y": ctx.out("y", (m, n), spec.dtype("y")),
+                "mean_out": ctx.out("mean_out", (m,), "float32"),
+                "rstd_out": ctx.out("rstd_out", (m,), "float32"),
+                "eps": ctx.uniform(1e-6, 1e-4)}
+
+    def reference(self, spec, case, args):
+        x, w, b = args["x"].double(), args["w"].double(), args["b"].double()
+        mean = x.mean(dim=1)
+        var = ((x - mean[:, None]) ** 2).mean(dim=1)
+        rstd = torch.rsqrt(var + f32(args["eps"]))
+        xhat = (x - mean[:, None]) * rstd[:, None]
+        y = xhat * w + b
+        slack = 256 * F32_ULP * (xhat.abs() * w.abs() + b.abs() + 1)
+        return {"y": {"ref": y, "slack": slack},
+                "mean_out": {"ref": mean, "slack": 64 * F32_ULP * x.abs().mean(dim=1)},
+                "rstd_out": {"ref": rstd, "slack": 256 * F32_ULP * rstd}}
+
+    def torch_fn(self, spec, args):
+        x, w, b, eps = args["x"], args["w"], args["b"], args["eps"]
+        n = x.shape[1]
+        return lambda: torch.nn.functional.layer_norm(x, (n,), w, b, eps)
+
+
+def _layer_norm_stats(x):
+    """Float32 mean and rstd as the forward kernel saves them (eps 1e-5)."""
+    xd = x.double()
+    mean = xd.mean(dim=1)
+    rstd = torch.rsqrt(((xd - mean[:, None]) ** 2).mean(dim=1) + 1e-5)
+    return mean.float(), rstd.float()
+
+
+class LayerNormBwdDx(Sample):
+    """dx, and the group-wise partial dw/db sums taken under the cross-block locks."""
+    name, kernel, outputs = "layer_norm", "layer_norm_bwd_dx", ("dx", "dw_part", "db_part")
+
+    def cases(self, spec, quick):
+        return [dict(c, groups=min(c["shape"][0], 16)) for c in _norm_shapes(spec, quick)]
+
+    def bench_case(self, spec):
+        tn = spec.const("TN")
+        return {"label": fmt_shape((32768, tn)) + ", 128 groups", "shape": (32768, tn),
+                "groups": 128}
+
+    def grid(self, spec, case, args):
+        return (case["shape"][0],)
+
+    def build(self, spec, case, ctx):
+        m, n = case["shape"]
+        g = case["groups"]
+        dt = spec.dtype("x")
+        x = ctx.randn((m, n), dt, scale=2.0)
+        mean, rstd = _layer_norm_stats(x)
+        zeros = torch.zeros(g, dtype=torch.int32, device="cuda")
+        return {"dy": ctx.randn((m, n), spec.dtype("dy")), "x": x,
+                "w": ctx.randn((n,), spec.dtype("w")), "mean": mean, "rstd": rstd,
+                "dx": ctx.out("dx", (m, n), spec.dtype("dx")),
+                "dw_part": ctx.out("dw_part", (g, n), "float32"),
+                "db_part": ctx.out("db_part", (g, n), "float32"),
+                "locks": zeros, "count": zeros.clone()}
+
+    def reset(self, args):
+        args["locks"].zero_()
+        args["count"].zero_()
+
+    def reference(self, spec, case, args):
+        dy, x, w = args["dy"].double(), args["x"].double(), args["w"].double()
+        mean, rstd = args["mean"].double()[:, None], args["rstd"].double()[:, None]
+        xhat = (x - mean) * rstd
+        wdy = w * dy
+        c1 = (xhat * wdy).mean(dim=1, keepdim=True)
+        c2 = wdy.mean(dim=1, keepdim=True)
+        dx = (wdy - (xhat * c1 + c2)) * rstd
+        g = case["groups"]
+        group = torch.arange(x.shape[0], device=x.device) % g
+        dw = torch.zeros((g, x.shape[1]), dtype=torch.float64, device=x.device)
+        db = torch.zeros_like(dw)
+        dw.index_add_(0, group, dy * xhat)
+        db.index_add_(0, group, dy)
+        # Partial sums are added in lock order: allow float32 rounding of every addition.
+        rows = cdiv(x.shape[0], g)
+        dw_abs = torch.zeros_like(dw).index_add_(0, group, (dy * xhat).abs())
+        db_abs = torch.zeros_like(db).index_add_(0, group, dy.abs())
+        mag = (wdy.abs() + xhat.abs() * (xhat * wdy).abs().mean(dim=1, keepdim=True) + 1) * rstd
+        return {"dx": {"ref": dx, "slack": 256 * F32_ULP * mag},
+                "dw_part": {"ref": dw, "slack": 4 * rows * F32_ULP * dw_abs},
+                "db_part": {"ref": db, "slack": 4 * rows * F32_ULP * db_abs}}
+
+    def torch_fn(self, spec, args):
+        dy, x, w = args["dy"], args["x"], args["w"]
+        mean, rstd = args["mean"][:, None], args["rstd"][:, None]
+        n = x.shape[1]
+        if x.dtype != torch.float32:  # aten wants the statistics in the input's accumulation type
+            mean, rstd = mean.float(), rstd.float()
+        return lambda: torch.ops.aten.native_layer_norm_backward(
+            dy, x, [n], mean, rstd, w, None, [True, True, False])
+
+
+class LayerNormBwdDwdb(Sample):
+    """Column sums of the (groups, N) partials."""
+    name, kernel, outputs = "layer_norm", "layer_norm_bwd_dwdb", ("dw", "db")
+
+    def cases(self, spec, quick):
+        tg, tn = spec.const("TG"), spec.const("TN")
+        shapes = [(1, 1), (tg, tn), (3 * tg + 1, 5 * tn - 3), (tg - 1, 2 * tn + 7), (128, 4096)]
+        return [{"label": fmt_shape(s), "shape": s} for s in shapes]
+
+    def bench_case(self, spec):
+        return {"label": fmt_shape((128, 8192)), "shape": (128, 8192)}
+
+    def grid(self, spec, case, args):
+        return (cdiv(case["shape"][1], spec.const("TN")),)
+
+    def build(self, spec, case, ctx):
+        g, n = case["shape"]
+        return {"dw_part": ctx.randn((g, n), "float32"), "db_part": ctx.randn((g, n), "float32"),
+                "dw": ctx.out("dw", (n,), spec.dtype("dw")), "db": ctx.out("db", (n,), spec.dtype("db"))}
+
+    def reference(self, spec, case, args):
+        dw, db = args["dw_part"].double(), args["db_part"].double()
+        g = dw.shape[0]
+        return {"dw": {"ref": dw.sum(dim=0), "slack": 2 * g * F32_ULP * dw.abs().sum(dim=0)},
+                "db": {"ref": db.sum(dim=0), "slack": 2 * g * F32_ULP * db.abs().sum(dim=0)}}
+
+    def torch_fn(self, spec, args):
+        dw, db = args["dw_part"], args["db_part"]
+        return lambda: (dw.sum(dim=0), db.sum(dim=0))
+
+
+class AtomicMix(Sample):
+    """atomic_max/min/and/or/xor into bins (some lanes without a bin), xchg and cas per lane."""
+    name, kernel = "atomic_mix", "atomic_mix"
+    outputs = ("vmax", "vmin", "vand", "vor", "vxor", "slots", "old_slots", "flags", "old_flags")
+
+    def cases(self, spec, quick):
+        return [dict(c, bins=b) for c in cases_1d(spec, quick) if c["n"] <= 3_000_017
+                for b in ((5,) if c["n"] < 1000 else (97,))]
+
+    def bench_case(self, spec):
+        return {"label": fmt_n(1 << 20) + " into 97 bins", "n": 1 << 20, "bins": 97}
+
+    def build(self, spec, case, ctx):
+        n, nb = case["n"], case["bins"]
+        dt = spec.dtype("x")
+        big = 1 << 30 if dt == "int32" else 1 << 62
+        args = {"x": ctx.randint(-big, big, (n,), dt),
+                "bins": ctx.randint(-2, nb + 2, (n,), spec.dtype("bins")),
+                "slots0": ctx.randint(-big, big, (n,), dt), "flags0": ctx.randint(0, 2, (n,), dt)}
+        for o in self.outputs:
+            args[o] = ctx.out(o, (nb,) if o.startswith("v") else (n,), dt)
+        return args
+
+    def reset(self, args):
+        info = torch.iinfo(args["vmax"].dtype)
+        args["vmax"].fill_(info.min)
+        args["vmin"].fill_(info.max)
+        args["vand"].fill_(-1)
+        args["vor"].zero_()
+        args["vxor"].zero_()
+        args["slots"].copy_(args["slots0"])
+        args["flags"].copy_(args["flags0"])
+
+    def reference(self, spec, case, args):
+        import numpy as np
+        x, b = args["x"].cpu().numpy(), args["bins"].cpu().numpy().astype(np.int64)
+        nb = case["bins"]
+        keep = (b >= 0) & (b < nb)
+        x, b = x[keep], b[keep]
+        info = np.iinfo(x.dtype)
+        vmax, vmin = np.full(nb, info.min, x.dtype), np.full(nb, info.max, x.dtype)
+        vand, vor, vxor = np.full(nb, -1, x.dtype), np.zeros(nb, x.dtype), np.zeros(nb, x.dtype)
+        np.maximum.at(vmax, b, x)
+        np.minimum.at(vmin, b, x)
+        np.bitwise_and.at(vand, b, x)
+        np.bitwise_or.at(vor, b, x)
+        np.bitwise_xor.at(vxor, b, x)
+        dev = args["x"].device
+        ref = {k: torch.from_numpy(v).to(dev) for k, v in
+               (("vmax", vmax), ("vmin", vmin), ("vand", vand), ("vor", vor), ("vxor", vxor))}
+        ref.update(slots=args["x"], old_slots=args["slots0"],
+                   flags=torch.ones_like(args["flags0"]), old_flags=args["flags0"])
+        return ref
+
+
 SAMPLES = {s.name: s for s in (VectorAdd(), RowBiasScale(), FusedExpMulAdd(), Gelu(), PadProbe(),
                                IntSemantics(), BatchedAffine(), TileWalk(), UnaryMath(), Softmax(),
                                RmsNorm(), RowStats(), GroupedAxpy())}
+# Samples whose file holds several kernels: one description per kernel.
+SAMPLES.update({"histogram": Histogram(), "embedding": Embedding(), "atomic_mix": AtomicMix(),
+                "layer_norm": {s.kernel: s for s in (LayerNormFwd(), LayerNormBwdDx(),
+                                                     LayerNormBwdDwdb())}})
 
 # Scans, custom reductions and layout operations (issue 3): tests/gpu/samples_ops.py.
 from samples_ops import make_samples  # noqa: E402 - needs the helpers above
@@ -1285,6 +1565,8 @@ def check_case(runner, sample, spec, case, seed):
     for k in (0, 1):
         for b in ctx.outputs.values():
             b.poison(k)
+        if hasattr(sample, "reset"):  # state the kernel expects zeroed (counters, locks)
+            sample.reset(args)
         rc = call()
         if rc != 0:
             res.update(ok=False, error=f"returned {rc} ({CUDA_ERRORS.get(rc, 'cudaError')})")
@@ -1357,6 +1639,8 @@ def bench_spec(runner, sample, spec, seed, opts):
     calls = [runner.bind(spec, grid, a) for a in sets]
 
     def run_tile(i):
+        if hasattr(sample, "reset"):  # timed too: zeroing is part of every launch
+            sample.reset(sets[i % nsets])
         rc = calls[i % nsets]()
         if rc != 0:
             raise RuntimeError(f"{spec.name} returned {rc} during timing")
@@ -1510,8 +1794,10 @@ def main(argv=None):
     results = []
     lost = None
     for sample_name, specs in found:
-        sample = SAMPLES.get(sample_name)
         for spec in specs:
+            sample = SAMPLES.get(sample_name)
+            if isinstance(sample, dict):
+                sample = sample.get(spec.kernel)
             r = {"sample": sample_name, "spec": spec.name, "kernel": spec.kernel,
                  "signature": spec.line, "cases": [], "status": "PASS", "error": None,
                  "_spec": spec}

@@ -37,8 +37,9 @@ ir::Function specialize_source(const std::string& source, const std::string& sig
 // The type of the value bound to `r`, printed.
 std::string type_of_r(const std::string& expr, const std::string& dtype = "float32") {
   ir::Function fn = specialize_source(kernel_with(expr), "x=" + dtype + "[?, ?], y=" + dtype + "[?, ?]");
-  for (const ir::ValueInfo& v : fn.values)
-    if (v.name == "r") return ir::type_string(v.type);
+  // The last one: a keepdims-over-everything result is a splat whose scalar shares the name.
+  for (auto v = fn.values.rbegin(); v != fn.values.rend(); ++v)
+    if (v->name == "r") return ir::type_string(v->type);
   return "<unbound>";
 }
 

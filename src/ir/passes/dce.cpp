@@ -10,8 +10,9 @@ namespace {
 // holding one (a break inside an if steers the loop around it).
 bool has_effects(const Op& op) {
   switch (op.kind) {
-    case OpKind::Store: case OpKind::Return: case OpKind::Break: case OpKind::Continue:
-    case OpKind::Yield: case OpKind::Condition: case OpKind::Print: case OpKind::Assert:
+    case OpKind::Store: case OpKind::Scatter: case OpKind::Atomic: case OpKind::Return:
+    case OpKind::Break: case OpKind::Continue: case OpKind::Yield: case OpKind::Condition:
+    case OpKind::Print: case OpKind::Assert:
       return true;
     default:
       break;

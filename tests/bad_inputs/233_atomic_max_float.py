@@ -1,0 +1,10 @@
+# case: atomic_max has no float form
+# sig: a=float32[?], b=float32[?], TILE=16
+# expect: 10:19: TileTypeError: atomic_max() does not support arrays of float32
+import cuda.tile as ct
+
+
+@ct.kernel
+def k(a, b, TILE: ct.Constant[int]):
+    offs = ct.bid(0) * TILE + ct.arange(TILE, dtype=ct.int32)
+    ct.atomic_max(b, offs, ct.gather(a, offs))

@@ -1,0 +1,10 @@
+# case: atomics need a scope
+# sig: a=int32[?], b=int32[?], TILE=16
+# expect: 10:29: TileTypeError: an atomic needs BLOCK, DEVICE or SYS, not NONE
+import cuda.tile as ct
+
+
+@ct.kernel
+def k(a, b, TILE: ct.Constant[int]):
+    offs = ct.bid(0) * TILE + ct.arange(TILE, dtype=ct.int32)
+    ct.atomic_xchg(b, 0, 1, memory_scope=ct.MemoryScope.NONE)
