@@ -225,6 +225,8 @@ class Verifier {
     terminator(r, OpKind::Yield, 1, op);
     expect(r.ops.back().kind == OpKind::Yield && type(r.ops.back().operands[0]) == TileType{dt, {}}, op,
            "a combiner gives back one scalar of the tile dtype");
+  }
+
   // Gather/Scatter/Atomic: integer indices, one per axis, each a scalar or of the access shape;
   // then the op's own operands (see OpKind), scalars or of that shape too.
   void element_access(const Op& op) {

@@ -29,7 +29,7 @@ __global__ void __launch_bounds__(kThreads) row_top1(
   // t = ct.load(x, index=(row, 0), shape=(1, TN), padding_mode=ct.PaddingMode.NEG_INF)
   const auto t = load<Layout_1x8192, PaddingMode::NegInf>(x, {row, 0});
   // ct.store(index, index=(row,), tile=ct.argmax(t, axis=1))
-  store(index, {row}, argmax<Axes<1>, Layout_1>(t, smem));
+  store(index, {row}, full<Layout_1>(argmax<Axes<1>>(t, smem)));
   // ct.store(value, index=(row,), tile=ct.reduce(t, 1, larger, float("-inf")))
   store(value, {row}, reduce_with<Axes<1>, Layout_1>(t, [](float a, float b) { return where(a > b, a, b); }, -INFINITY, smem));
 }
@@ -94,7 +94,7 @@ __global__ void __launch_bounds__(kThreads) row_top1(
   // t = ct.load(x, index=(row, 0), shape=(1, TN), padding_mode=ct.PaddingMode.NEG_INF)
   const auto t = load<Layout_1x1024, PaddingMode::NegInf>(x, {row, 0});
   // ct.store(index, index=(row,), tile=ct.argmax(t, axis=1))
-  store(index, {row}, argmax<Axes<1>, Layout_1>(t, smem));
+  store(index, {row}, full<Layout_1>(argmax<Axes<1>>(t, smem)));
   // ct.store(value, index=(row,), tile=ct.reduce(t, 1, larger, float("-inf")))
   store(value, {row}, reduce_with<Axes<1>, Layout_1>(t, [](__half a, __half b) { return where(a > b, a, b); }, __half(-INFINITY), smem));
 }
