@@ -8,6 +8,8 @@
 //   elementwise.cuh  operators, Python-semantics ops, where, minimum/maximum, astype, bitcast
 //   math.cuh         exp, log, sqrt, ..., fast and explicitly rounded variants
 //   broadcast.cuh    broadcast_to, reshape (through shared memory when threads must exchange)
+//   mma_warp.cuh     warp-level tensor-core instructions (mma.sync, ldmatrix) and fragments
+//   mma.cuh          mma on register tiles, any legal dtypes (tensor cores where they apply)
 //   host.hpp         ArrayView, to_device_array, grid_ok (plain C++, for launchers)
 //
 // Everything is in namespace tile2cu. Call the scalar forms qualified (tile2cu::exp(x)): for a
@@ -23,4 +25,5 @@
 #include "math.cuh"
 #include "broadcast.cuh"
 #include "reduce.cuh"
+#include "mma.cuh"
 #include "host.hpp"

@@ -20,7 +20,8 @@ const char* c_scalar_type(DType t) {
 
 const char* dtype_enum(DType t) {
   static const char* names[] = {"Bool", "Int8", "Int16", "Int32", "Int64", "UInt8", "UInt16",
-                                "UInt32", "UInt64", "Float16", "BFloat16", "Float32", "Float64"};
+                                "UInt32", "UInt64", "Float16", "BFloat16", "Float32", "Float64",
+                                "TFloat32", "Float8E4M3FN", "Float8E5M2"};
   return names[static_cast<int>(t)];
 }
 
@@ -168,11 +169,28 @@ EmittedFiles emit_cuda(const std::vector<ir::Function>& specs, const EmitOptions
     }
     HostInterface h = host_interface(fn);
     std::string prologue = h.prologue;
-    if (plan.smem_bytes > 0)
+    // Beyond 48 KiB a CTA's shared memory must be dynamic, and the launcher must opt in to it.
+    constexpr size_t kStaticSmemLimit = 48 * 1024;
+    const bool dynamic_smem = plan.smem_bytes > kStaticSmemLimit;
+    std::string launch_setup;
+    if (dynamic_smem) {
+      prologue += fmt::format(
+          "  // Scratch for moving tile elements between threads and staging mma operands:\n"
+          "  // kSmemBytes = {} bytes of dynamic shared memory (more than the 48 KiB static limit).\n"
+          "  extern __shared__ alignas(128) unsigned char smem[];\n",
+          plan.smem_bytes);
+      launch_setup = fmt::format(
+          "  constexpr int kSmemBytes = {};\n"
+          "  if (cudaError_t e = cudaFuncSetAttribute({}::{}, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes);\n"
+          "      e != cudaSuccess)\n"
+          "    return e;\n",
+          plan.smem_bytes, fn.spec_name, fn.kernel_name);
+    } else if (plan.smem_bytes > 0) {
       prologue += fmt::format(
           "  // Scratch for moving tile elements between threads (broadcasts, reshapes).\n"
           "  __shared__ alignas(16) unsigned char smem[{}];\n",
           plan.smem_bytes);
+    }
     const std::string& signature = fn.signature;
     body += render("specialization",
                    {{"spec", fn.spec_name},
@@ -187,6 +205,8 @@ EmittedFiles emit_cuda(const std::vector<ir::Function>& specs, const EmitOptions
                     {"launcher_params", h.launcher_params},
                     {"launcher_checks", h.checks},
                     {"launch_args", h.launch_args},
+                    {"launch_setup", launch_setup},
+                    {"dynamic_smem", dynamic_smem ? "kSmemBytes" : "0"},
                     {"c_params", h.c_params},
                     {"c_args", h.c_args}});
     declarations += render("declaration", {{"kernel", fn.kernel_name},

@@ -359,6 +359,9 @@ class BodyEmitter {
         else if (dst != "void") targs += ", " + dst;
         return {fmt::format("{}<{}>({}, smem)", name, targs, expr(op.operands[0]).text)};
       }
+      case OpKind::Mma:
+        return {fmt::format("mma({}, {}, {}, smem)", expr(op.operands[0]).text, expr(op.operands[1]).text,
+                            expr(op.operands[2]).text)};
       case OpKind::Arange:
         return {fmt::format("arange<{}, {}>({}, {})", layout(r), dtype_cpp_name(fn_.type(r).dtype),
                             expr(op.operands[0]).text, expr(op.operands[1]).text)};

@@ -1,5 +1,7 @@
 #include "emit/layout_plan.hpp"
 
+#include "emit/mma_plan.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -73,6 +75,7 @@ LayoutPlan plan_layouts(const ir::Function& fn) {
 
   for_each_op(fn.body, [&](const ir::Op& op) {
     if (op.kind == ir::OpKind::Reduce) plan.smem_bytes = std::max(plan.smem_bytes, reduce_scratch_bytes(fn, op, plan.threads));
+    if (op.kind == ir::OpKind::Mma) plan.smem_bytes = std::max(plan.smem_bytes, mma_smem_bytes(fn, op));
     if (op.kind != ir::OpKind::Broadcast && op.kind != ir::OpKind::Reshape) return;
     const ir::TileType& src = fn.type(op.operands[0]);
     const ir::TileType& dst = fn.type(op.results[0]);

@@ -47,6 +47,7 @@ const char* op_kind_name(OpKind k) {
     case OpKind::Break: return "break";
     case OpKind::Continue: return "continue";
     case OpKind::Return: return "return";
+    case OpKind::Mma: return "mma";
   }
   return "?";
 }

@@ -76,6 +76,8 @@ enum class OpKind {
   Break,        // operands: carried values at the break (innermost loop)
   Continue,     // operands: carried values at the continue
   Return,       // early exit from the kernel (block-uniform)
+  Mma,          // operands x [..., M, K], y [..., K, N], acc [..., M, N] (batch dims equal);
+                // result: acc's type. x and y share a dtype (int8 with uint8 excepted).
 };
 
 enum class BinaryKind { Add, Sub, Mul, Div, FloorDiv, Mod, CeilDiv, Pow, Min, Max, BitAnd, BitOr, BitXor, Shl, Shr, Atan2 };

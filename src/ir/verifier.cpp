@@ -141,6 +141,20 @@ class Verifier {
       case OpKind::Break: case OpKind::Continue:
         expect(in_loop, op, "outside a loop");
         break;
+      case OpKind::Mma: {
+        expect(n == 3 && type(op.results[0]) == type(op.operands[2]), op, "result must have acc's type");
+        const Shape& x = type(op.operands[0]).shape;
+        const Shape& y = type(op.operands[1]).shape;
+        const Shape& acc = type(op.operands[2]).shape;
+        bool ranks = x.size() >= 2 && x.size() == y.size() && x.size() == acc.size();
+        expect(ranks, op, "x, y and acc need one rank, at least 2");
+        size_t r = x.size();
+        expect(x[r - 1] == y[r - 2] && acc[r - 2] == x[r - 2] && acc[r - 1] == y[r - 1], op,
+               "shapes must be [..., M, K] x [..., K, N] -> [..., M, N]");
+        for (size_t i = 0; i + 2 < r; ++i)
+          expect(x[i] == acc[i] && y[i] == acc[i], op, "batch dims must be equal (sema broadcasts them)");
+        break;
+      }
       default:
         break;
     }

@@ -78,6 +78,17 @@ class KernelLowering {
   Value method_call(const Value& self, const std::string& name, CallArgs& args, SourceRange range);
   Value reduction(const std::string& op, CallArgs& args, SourceRange range);
 
+  // Restricted floats (tfloat32, float8) take part in no arithmetic (spec b.4).
+  void require_arithmetic(DType dtype, SourceRange range, const std::string& what) const;
+
+  // Matrix multiply (lower_mma.cpp)
+  struct MmaRanges { SourceRange call, x, y, acc; };
+  ir::ValueId mma_operand(const Value& v, const char* fn, const char* what, SourceRange range);
+  ir::ValueId mma(ir::ValueId x, ir::ValueId y, ir::ValueId acc, const MmaRanges& ranges);
+  Value mma_call(const Value& x, const Value& y, const Value& acc, const Value* use_fast_acc,
+                 const MmaRanges& ranges);
+  Value matmul(const Value& x, const Value& y, const MmaRanges& ranges);
+
   // Statements (lower_stmt.cpp)
   Flow exec_body(const ast::Body& body);
   Flow exec(const ast::Stmt& s);
