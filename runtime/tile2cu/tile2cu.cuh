@@ -10,6 +10,7 @@
 //   broadcast.cuh    broadcast_to, reshape (through shared memory when threads must exchange)
 //   mma_warp.cuh     warp-level tensor-core instructions (mma.sync, ldmatrix) and fragments
 //   mma.cuh          mma on register tiles, any legal dtypes (tensor cores where they apply)
+//   gemm_pipeline.cuh the pipelined main loop (cp.async ring + mma.sync) of a recognised GEMM k-loop
 //   host.hpp         ArrayView, to_device_array, grid_ok (plain C++, for launchers)
 //
 // Everything is in namespace tile2cu. Call the scalar forms qualified (tile2cu::exp(x)): for a
@@ -26,4 +27,5 @@
 #include "broadcast.cuh"
 #include "reduce.cuh"
 #include "mma.cuh"
+#include "gemm_pipeline.cuh"
 #include "host.hpp"

@@ -4,6 +4,7 @@
 
 #include <map>
 
+#include "emit/emit_gemm.hpp"
 #include "emit/kernel_body.hpp"
 #include "emit/layout_plan.hpp"
 #include "emit/templates.hpp"
@@ -167,6 +168,7 @@ EmittedFiles emit_cuda(const std::vector<ir::Function>& specs, const EmitOptions
       layouts += fmt::format("using {} = BlockedLayout<Shape<{}>, kThreads, {}>;\n", l.name,
                              fmt::join(dims, ", "), l.vec);
     }
+    layouts += gemm_loop_declarations(fn);
     HostInterface h = host_interface(fn);
     std::string prologue = h.prologue;
     // Beyond 48 KiB a CTA's shared memory must be dynamic, and the launcher must opt in to it.
@@ -177,7 +179,7 @@ EmittedFiles emit_cuda(const std::vector<ir::Function>& specs, const EmitOptions
       prologue += fmt::format(
           "  // Scratch for moving tile elements between threads and staging mma operands:\n"
           "  // kSmemBytes = {} bytes of dynamic shared memory (more than the 48 KiB static limit).\n"
-          "  extern __shared__ alignas(128) unsigned char smem[];\n",
+          "  extern __shared__ __align__(128) unsigned char smem[];\n",
           plan.smem_bytes);
       launch_setup = fmt::format(
           "  constexpr int kSmemBytes = {};\n"

@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 
+#include "emit/emit_gemm.hpp"
 #include "ir/printer.hpp"
 
 namespace tile2cu {
@@ -107,7 +108,7 @@ class BodyEmitter {
   }
 
   static bool is_pure(const Op& op) {
-    return is_expression_op(op) && op.kind != OpKind::Load;
+    return is_expression_op(op) && op.kind != OpKind::Load && op.kind != OpKind::GemmLoop;
   }
 
   static bool is_trivial(const Op& op) {
@@ -358,6 +359,16 @@ class BodyEmitter {
         if (op.propagate_nan) targs += fmt::format(", {}, true", dst);
         else if (dst != "void") targs += ", " + dst;
         return {fmt::format("{}<{}>({}, smem)", name, targs, expr(op.operands[0]).text)};
+      }
+      case OpKind::GemmLoop: {
+        const int ra = fn_.arrays[op.param].rank, rb = fn_.arrays[op.param_b].rank;
+        std::vector<std::string> a_index, b_index;
+        for (int d = 0; d < ra; ++d) a_index.push_back(expr(op.operands[2 + d]).text);
+        for (int d = 0; d < rb; ++d) b_index.push_back(expr(op.operands[2 + ra + d]).text);
+        return {fmt::format("gemm_main_loop<{}>({}, {{{}}}, {}, {{{}}}, {}, {}, {}, smem)", gemm_loop_config_name(fn_, op),
+                            fn_.arrays[op.param].name, fmt::join(a_index, ", "), fn_.arrays[op.param_b].name,
+                            fmt::join(b_index, ", "), expr(op.operands[0]).text, expr(op.operands[1]).text,
+                            expr(op.operands.back()).text)};
       }
       case OpKind::Mma:
         return {fmt::format("mma({}, {}, {}, smem)", expr(op.operands[0]).text, expr(op.operands[1]).text,

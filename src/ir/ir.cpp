@@ -48,6 +48,7 @@ const char* op_kind_name(OpKind k) {
     case OpKind::Continue: return "continue";
     case OpKind::Return: return "return";
     case OpKind::Mma: return "mma";
+    case OpKind::GemmLoop: return "gemm_loop";
   }
   return "?";
 }

@@ -78,6 +78,10 @@ enum class OpKind {
   Return,       // early exit from the kernel (block-uniform)
   Mma,          // operands x [..., M, K], y [..., K, N], acc [..., M, N] (batch dims equal);
                 // result: acc's type. x and y share a dtype (int8 with uint8 excepted).
+  GemmLoop,     // a recognised `for k: a = load(A); b = load(B); acc = mma(a, b, acc)` loop
+                // (passes/gemm_loop.hpp). Operands: k_begin, k_end, A's index (rank A; its K
+                // entry is k_begin), B's index (rank B), acc init. Attrs: param (A), param_b (B),
+                // tile_shape (A's), tile_shape_b (B's), stages. Result: acc after the loop.
 };
 
 enum class BinaryKind { Add, Sub, Mul, Div, FloorDiv, Mod, CeilDiv, Pow, Min, Max, BitAnd, BitOr, BitXor, Shl, Shr, Atan2 };
@@ -119,6 +123,9 @@ struct Op {
   PaddingMode padding = PaddingMode::Undetermined;
   Shape tile_shape;             // Load/Store: the tile shape in tile space
   std::vector<int> order;       // Load/Store: tile axis k walks array axis order[k]
+  int param_b = -1;             // GemmLoop: B's array param
+  Shape tile_shape_b;           // GemmLoop: B's tile shape
+  int stages = 0;               // GemmLoop: shared-memory pipeline depth
   // Where this op came from: the Python statement's first line, for comments and #line.
   SourceRange loc;
 };

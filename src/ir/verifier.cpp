@@ -141,6 +141,14 @@ class Verifier {
       case OpKind::Break: case OpKind::Continue:
         expect(in_loop, op, "outside a loop");
         break;
+      case OpKind::GemmLoop: {
+        const ArrayParam& a = fn_.arrays.at(op.param);
+        const ArrayParam& b = fn_.arrays.at(op.param_b);
+        expect(static_cast<int>(n) == 2 + a.rank + b.rank + 1, op, "k bounds, A index, B index, acc");
+        expect(type(op.results[0]) == type(op.operands.back()), op, "result must have acc's type");
+        expect(op.stages >= 2, op, "a pipeline needs two stages or more");
+        break;
+      }
       case OpKind::Mma: {
         expect(n == 3 && type(op.results[0]) == type(op.operands[2]), op, "result must have acc's type");
         const Shape& x = type(op.operands[0]).shape;

@@ -1,0 +1,254 @@
+// tile2cu/gemm_pipeline.cuh: the pipelined main loop a recognised GEMM k-loop becomes.
+//
+// The transpiler recognises, in the Tile IR,
+//
+//     for k in range(k_begin, k_end):
+//         a = ct.load(A, index=(.., m, k), shape=(.., BM, BK))     # possibly .astype(ct.tfloat32)
+//         b = ct.load(B, index=(.., k, n), shape=(.., BK, BN))
+//         acc = ct.mma(a, b, acc)
+//
+// and replaces the whole loop with one call, gemm_main_loop<Config>(A, a_index, B, b_index,
+// k_begin, k_end, acc, smem). The K entries of a_index / b_index are not used: the loop supplies
+// them. What it does:
+//
+//   * The accumulator moves from the tile's blocked layout into mma.sync fragments (through
+//     shared memory) and stays in registers for the whole loop: each warp owns a WarpM x WarpN
+//     patch of the BM x BN output.
+//   * Operand tiles go through a ring of kStages shared-memory buffers. cp.async copies tile
+//     k + kStages - 1 while the tensor cores work on tile k, so global-memory latency hides
+//     behind math. Rows are padded by 16 bytes so ldmatrix reads are free of bank conflicts.
+//   * Out-of-bounds parts of a tile (ragged M, N, K) are zero-filled by cp.async itself (its
+//     source size shrinks to what is in bounds); arrays whose rows are not 16-byte aligned take
+//     an element-by-element copy instead.
+//   * At the end the fragments go back to the blocked layout, so the epilogue (casts,
+//     elementwise ops, the store) is ordinary tile code that fuses into the same kernel.
+//
+// It runs on sm_80 and up (mma.sync is Ampere's instruction; Hopper runs it too).
+#pragma once
+
+#include "array.cuh"
+#include "mma_warp.cuh"
+#include "tile.cuh"
+
+namespace tile2cu {
+
+// One GEMM main-loop configuration: operand element type as stored in shared memory
+// (__half, __nv_bfloat16, or float for tf32), the CTA tile BM x BN x BK, the pipeline depth and
+// the CTA's thread count. Tf32 says float operands are rounded to tf32 (astype(ct.tfloat32)).
+template <class T, int BM, int BN, int BK, int Stages, int Threads, bool Tf32 = false>
+struct GemmMainLoop {
+  using operand_type = T;
+  static constexpr int kBM = BM, kBN = BN, kBK = BK, kStages = Stages, kThreads = Threads;
+  static constexpr bool kSixteenBit = is_half_like_v<T>;
+  static_assert(kSixteenBit || (std::is_same_v<T, float> && Tf32), "GEMM main loop: f16, bf16 or tf32 operands");
+  static_assert(Stages >= 2, "a pipeline needs at least two stages");
+  static_assert(BK % (kSixteenBit ? 16 : 8) == 0, "BK must be a multiple of the instruction's K");
+
+  // Warps tile the output: as many rows of warps as keeps each warp's patch closest to square.
+  static constexpr int kWarps = Threads / 32;
+  static constexpr int pick_warps_m() {
+    int best = 0, best_gap = 1 << 30;
+    for (int wm = 1; wm <= kWarps; wm *= 2) {
+      const int wn = kWarps / wm;
+      if (BM % (16 * wm) != 0 || BN % (16 * wn) != 0) continue;
+      const int gap = BM / wm > BN / wn ? BM / wm - BN / wn : BN / wn - BM / wm;
+      if (gap < best_gap) best = wm, best_gap = gap;
+    }
+    return best;
+  }
+  static_assert(pick_warps_m() > 0, "no warp grid gives every warp a multiple of 16 x 16 outputs");
+  static constexpr int kWarpsM = pick_warps_m(), kWarpsN = kWarps / kWarpsM;
+  static constexpr int kWarpM = BM / kWarpsM, kWarpN = BN / kWarpsN;
+  static constexpr int kFragsM = kWarpM / 16, kFragsN = kWarpN / 8;
+
+  // Shared memory: kStages buffers of A (BM x BK) and B (BK x BN), rows padded by 16 bytes.
+  static constexpr int kPad = 16 / int(sizeof(T));
+  static constexpr int kLdA = BK + kPad, kLdB = BN + kPad;
+  static constexpr int kStageElems = BM * kLdA + BK * kLdB;
+  static constexpr int kPipelineBytes = Stages * kStageElems * int(sizeof(T));
+  // The accumulator passes through shared memory (as float) on the way in and out.
+  static constexpr int kExchangeBytes = BM * BN * int(sizeof(float));
+  static constexpr int kSmemBytes = kPipelineBytes > kExchangeBytes ? kPipelineBytes : kExchangeBytes;
+};
+
+namespace gemm {
+
+// A 2-D window of an array: the matrix a tile of rank >= 2 walks (leading dims fixed).
+template <class T>
+struct MatrixView {
+  const T* data;  // element (0, 0)
+  int64_t rows, cols, row_stride, col_stride;
+  bool vector_rows;  // cols contiguous and every row 16-byte aligned: cp.async can be used
+};
+
+template <class T, int R, class I>
+TILE2CU_DEVICE MatrixView<T> matrix_view(const Array<T, R, I>& a, const int64_t (&index)[R]) {
+  const T* p = a.data;
+  bool leading_in = true;
+#pragma unroll
+  for (int d = 0; d + 2 < R; ++d) {  // tile extent 1 along leading dims: index = position
+    leading_in = leading_in && index[d] >= 0 && index[d] < int64_t(a.shape[d]);
+    p += index[d] * int64_t(a.stride[d]);
+  }
+  MatrixView<T> v{p, leading_in ? int64_t(a.shape[R - 2]) : 0, int64_t(a.shape[R - 1]),
+                  int64_t(a.stride[R - 2]), int64_t(a.stride[R - 1]), false};
+  v.vector_rows = v.col_stride == 1 && reinterpret_cast<uintptr_t>(p) % 16 == 0 &&
+                  (v.row_stride * int64_t(sizeof(T))) % 16 == 0;
+  return v;
+}
+
+TILE2CU_DEVICE void cp_async_16(void* smem, const void* global, int bytes) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(warp::smem_address(smem)), "l"(global),
+               "r"(bytes));
+}
+TILE2CU_DEVICE void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
+template <int Pending>
+TILE2CU_DEVICE void cp_async_wait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(Pending)); }
+
+// Copies the Rows x Cols window at (row0, col0) of `m` into `dst` (leading dimension ld),
+// zero-filling what lies outside the matrix. Every thread of the CTA takes part.
+template <int Rows, int Cols, int Threads, class T>
+TILE2CU_DEVICE void copy_tile_async(T* dst, int ld, const MatrixView<T>& m, int64_t row0, int64_t col0) {
+  constexpr int kVec = 16 / int(sizeof(T));  // elements per 16-byte chunk
+  constexpr int kChunksPerRow = Cols / kVec;
+  constexpr int kChunks = Rows * kChunksPerRow;
+  for (int c = int(threadIdx.x); c < kChunks; c += Threads) {
+    const int r = c / kChunksPerRow, col = (c % kChunksPerRow) * kVec;
+    const int64_t gr = row0 + r, gc = col0 + col;
+    T* s = dst + r * ld + col;
+    const bool row_in = gr >= 0 && gr < m.rows;
+    if (m.vector_rows) {
+      const int64_t left = row_in && gc < m.cols ? m.cols - gc : 0;
+      const int bytes = left >= kVec ? 16 : int(left) * int(sizeof(T));
+      const T* src = bytes > 0 ? m.data + gr * m.row_stride + gc : m.data;
+      cp_async_16(s, src, bytes);
+    } else {  // unaligned or strided rows: one element at a time
+#pragma unroll
+      for (int i = 0; i < kVec; ++i) {
+        const bool in = row_in && gc + i < m.cols;
+        s[i] = in ? m.data[gr * m.row_stride + (gc + i) * m.col_stride] : convert<T>(0);
+      }
+    }
+  }
+}
+
+}  // namespace gemm
+
+template <class Config, class TA, int RA, class IA, class TB, int RB, class IB, class TC, class LC>
+TILE2CU_DEVICE Tile<TC, LC> gemm_main_loop(const Array<TA, RA, IA>& A, const int64_t (&a_index)[RA],
+                                           const Array<TB, RB, IB>& B, const int64_t (&b_index)[RB],
+                                           int64_t k_begin, int64_t k_end, const Tile<TC, LC>& acc,
+                                           unsigned char* smem) {
+  using T = typename Config::operand_type;
+  constexpr int BM = Config::kBM, BN = Config::kBN, BK = Config::kBK, S = Config::kStages;
+  static_assert(std::is_same_v<TA, T> && std::is_same_v<TB, T>, "operands are stored as they are loaded");
+  static_assert(LC::kElems == BM * BN, "the accumulator is the BM x BN output tile");
+  const int warp_id = int(threadIdx.x) / 32, lane = int(threadIdx.x) % 32;
+  const int warp_row = (warp_id / Config::kWarpsN) * Config::kWarpM;
+  const int warp_col = (warp_id % Config::kWarpsN) * Config::kWarpN;
+  float* exchange = reinterpret_cast<float*>(smem);
+
+  // 1. Accumulator: blocked layout -> shared memory -> this warp's fragments.
+  float frag[Config::kFragsM][Config::kFragsN][4];
+  __syncthreads();
+#pragma unroll
+  for (int s = 0; s < LC::kSlots; ++s)
+    if (LC::owns(s)) exchange[LC::element(s)] = convert<float>(acc.v[s]);
+  __syncthreads();
+#pragma unroll
+  for (int i = 0; i < Config::kFragsM; ++i)
+#pragma unroll
+    for (int j = 0; j < Config::kFragsN; ++j) {
+      const float* c = exchange + (warp_row + i * 16 + lane / 4) * BN + warp_col + j * 8 + 2 * (lane % 4);
+      frag[i][j][0] = c[0], frag[i][j][1] = c[1], frag[i][j][2] = c[8 * BN], frag[i][j][3] = c[8 * BN + 1];
+    }
+  __syncthreads();
+
+  // 2. The pipeline: stage s of the ring holds A then B of one k-tile.
+  T* ring = reinterpret_cast<T*>(smem);
+  const gemm::MatrixView<TA> a = gemm::matrix_view(A, a_index);
+  const gemm::MatrixView<TB> b = gemm::matrix_view(B, b_index);
+  const int64_t m0 = a_index[RA - 2] * BM, n0 = b_index[RB - 1] * BN;
+  const int64_t tiles = k_end > k_begin ? k_end - k_begin : 0;
+  auto fetch = [&](int64_t t) {  // k-tile t (0-based) into its ring slot
+    T* stage = ring + int(t % S) * Config::kStageElems;
+    const int64_t k0 = (k_begin + t) * BK;
+    gemm::copy_tile_async<BM, BK, Config::kThreads>(stage, Config::kLdA, a, m0, k0);
+    gemm::copy_tile_async<BK, BN, Config::kThreads>(stage + BM * Config::kLdA, Config::kLdB, b, k0, n0);
+  };
+#pragma unroll
+  for (int t = 0; t < S - 1; ++t) {
+    if (t < tiles) fetch(t);
+    gemm::cp_async_commit();  // one group per k-tile, empty or not, so the wait counts stay exact
+  }
+  for (int64_t t = 0; t < tiles; ++t) {
+    gemm::cp_async_wait<S - 2>();  // k-tile t has landed (this thread's part) ...
+    __syncthreads();               // ... and everyone's; also, slot (t - 1) % S is free again
+    if (t + S - 1 < tiles) fetch(t + S - 1);
+    gemm::cp_async_commit();
+    const T* sa = ring + int(t % S) * Config::kStageElems + warp_row * Config::kLdA;
+    const T* sb = ring + int(t % S) * Config::kStageElems + BM * Config::kLdA + warp_col;
+    if constexpr (Config::kSixteenBit) {
+#pragma unroll
+      for (int kk = 0; kk < BK; kk += 16) {
+        uint32_t fa[Config::kFragsM][4], fb[Config::kFragsN][2];
+#pragma unroll
+        for (int i = 0; i < Config::kFragsM; ++i)
+          warp::ldmatrix_x4(fa[i], sa + (i * 16 + lane % 16) * Config::kLdA + kk + (lane / 16) * 8);
+#pragma unroll
+        for (int j = 0; j < Config::kFragsN; j += 2) {  // two 8-column B fragments per ldmatrix
+          uint32_t r[4];
+          warp::ldmatrix_x4_trans(r, sb + (kk + lane % 8 + ((lane / 8) % 2) * 8) * Config::kLdB + j * 8 + (lane / 16) * 8);
+          fb[j][0] = r[0], fb[j][1] = r[1], fb[j + 1][0] = r[2], fb[j + 1][1] = r[3];
+        }
+#pragma unroll
+        for (int i = 0; i < Config::kFragsM; ++i)
+#pragma unroll
+          for (int j = 0; j < Config::kFragsN; ++j) warp::mma_16x8x16<T>(frag[i][j], fa[i], fb[j]);
+      }
+    } else {  // tf32: fragments read straight from shared memory, rounded as astype(tfloat32) does
+      const int g = lane / 4, q = lane % 4;
+#pragma unroll
+      for (int kk = 0; kk < BK; kk += 8) {
+        uint32_t fa[Config::kFragsM][4], fb[Config::kFragsN][2];
+#pragma unroll
+        for (int i = 0; i < Config::kFragsM; ++i) {
+          const float* p = sa + (i * 16 + g) * Config::kLdA + kk + q;
+          fa[i][0] = __float_as_uint(round_to_tf32(p[0]));
+          fa[i][1] = __float_as_uint(round_to_tf32(p[8 * Config::kLdA]));
+          fa[i][2] = __float_as_uint(round_to_tf32(p[4]));
+          fa[i][3] = __float_as_uint(round_to_tf32(p[8 * Config::kLdA + 4]));
+        }
+#pragma unroll
+        for (int j = 0; j < Config::kFragsN; ++j) {
+          const float* p = sb + (kk + q) * Config::kLdB + j * 8 + g;
+          fb[j][0] = __float_as_uint(round_to_tf32(p[0]));
+          fb[j][1] = __float_as_uint(round_to_tf32(p[4 * Config::kLdB]));
+        }
+#pragma unroll
+        for (int i = 0; i < Config::kFragsM; ++i)
+#pragma unroll
+          for (int j = 0; j < Config::kFragsN; ++j) warp::mma_16x8x8_tf32(frag[i][j], fa[i], fb[j]);
+      }
+    }
+  }
+  gemm::cp_async_wait<0>();
+  __syncthreads();  // the ring is about to become the exchange buffer
+
+  // 3. Fragments -> shared memory -> the accumulator's blocked layout.
+#pragma unroll
+  for (int i = 0; i < Config::kFragsM; ++i)
+#pragma unroll
+    for (int j = 0; j < Config::kFragsN; ++j) {
+      float* c = exchange + (warp_row + i * 16 + lane / 4) * BN + warp_col + j * 8 + 2 * (lane % 4);
+      c[0] = frag[i][j][0], c[1] = frag[i][j][1], c[8 * BN] = frag[i][j][2], c[8 * BN + 1] = frag[i][j][3];
+    }
+  __syncthreads();
+  Tile<TC, LC> out;
+#pragma unroll
+  for (int s = 0; s < LC::kSlots; ++s) out.v[s] = LC::owns(s) ? convert<TC>(exchange[LC::element(s)]) : acc.v[s];
+  __syncthreads();  // the next user of the buffer may overwrite it
+  return out;
+}
+
+}  // namespace tile2cu
