@@ -113,7 +113,7 @@ def main():
         print("FAIL", f)
     for r in rows:
         print(f"| {r['spec']} | {r['shape']} | {r['ms']:.2f} ms | {r['tflops']:.1f} TFLOP/s | SDPA flash {r['sdpa_flash_tflops']:.0f} TFLOP/s | ratio {r['ratio_vs_sdpa_flash']:.3f} |")
-    result = {"device": torch.cuda.get_device_name(0), "date": datetime.datetime.utcnow().isoformat() + "Z",
+    result = {"device": torch.cuda.get_device_name(0), "date": datetime.datetime.now(datetime.timezone.utc).isoformat(),
               "commit": args.commit, "torch": torch.__version__, "checks": checks, "failures": failures, "timings": rows}
     if os.environ.get("OUT"):
         Path(os.environ["OUT"], "attention.json").write_text(json.dumps(result, indent=1))

@@ -259,7 +259,7 @@ def main():
     print("|---|---|---|---|---|---|")
     for r in rows:
         print(f"| {r['spec']} | {r['shape']} | {r['ms']:.3f} | {r['tflops']:.0f} | {r['torch_tflops']:.0f} | {r['ratio_vs_torch']:.2f} |")
-    result = {"device": torch.cuda.get_device_name(0), "date": datetime.datetime.utcnow().isoformat() + "Z",
+    result = {"device": torch.cuda.get_device_name(0), "date": datetime.datetime.now(datetime.timezone.utc).isoformat(),
               "commit": args.commit, "torch": torch.__version__, "checks": checked, "failures": failures,
               "timings": rows}
     if os.environ.get("OUT"):
