@@ -29,6 +29,7 @@
 #include "array.cuh"
 #include "mma_warp.cuh"
 #include "tile.cuh"
+#include "wgmma.cuh"
 
 namespace tile2cu {
 
@@ -69,6 +70,13 @@ struct GemmMainLoop {
   // The accumulator passes through shared memory (as float) on the way in and out.
   static constexpr int kExchangeBytes = BM * BN * int(sizeof(float));
   static constexpr int kSmemBytes = kPipelineBytes > kExchangeBytes ? kPipelineBytes : kExchangeBytes;
+
+  // On sm_90a the same loop runs on wgmma when the tile is one it handles: two warpgroups of
+  // 64 x BN each, K steps of 64 (one 128-byte swizzled line per operand row), unpadded stages
+  // on a 1024-byte boundary inside the same shared memory.
+  static constexpr int kWgmmaStageBytes = (BM * BK + BK * BN) * int(sizeof(T));
+  static constexpr bool kWgmma = kSixteenBit && Threads == 256 && BM == 128 && BK == 64 &&
+                                 (BN == 256 || BN == 128) && Stages * kWgmmaStageBytes + 1024 <= kSmemBytes;
 };
 
 namespace gemm {
@@ -132,6 +140,110 @@ TILE2CU_DEVICE void copy_tile_async(T* dst, int ld, const MatrixView<T>& m, int6
   }
 }
 
+#if TILE2CU_HAS_WGMMA
+// Copies the Rows x 64 window at (row0, col0) of `m` into 128-byte swizzled lines (one line per
+// row), zero-filling what lies outside. Lines of 64 columns: `block_stride` bytes between blocks
+// of 64 columns when Cols > 64 (B's N-major layout).
+template <int Rows, int Cols, int Threads, class T>
+TILE2CU_DEVICE void copy_tile_swizzled(unsigned char* dst, int block_stride, const MatrixView<T>& m, int64_t row0,
+                                       int64_t col0) {
+  constexpr int kVec = 16 / int(sizeof(T));
+  constexpr int kChunksPerRow = Cols / kVec;
+  constexpr int kChunks = Rows * kChunksPerRow;
+  for (int c = int(threadIdx.x); c < kChunks; c += Threads) {
+    const int r = c / kChunksPerRow, chunk = c % kChunksPerRow;
+    const int block = chunk / 8, in_line = chunk % 8;
+    unsigned char* s = dst + block * block_stride + wgmma::swizzle128(uint32_t(r * 128 + in_line * 16));
+    const int64_t gr = row0 + r, gc = col0 + chunk * kVec;
+    const bool row_in = gr >= 0 && gr < m.rows;
+    if (m.vector_rows) {
+      const int64_t left = row_in && gc < m.cols ? m.cols - gc : 0;
+      const int bytes = left >= kVec ? 16 : int(left) * int(sizeof(T));
+      cp_async_16(s, bytes > 0 ? m.data + gr * m.row_stride + gc : m.data, bytes);
+    } else {
+      T* e = reinterpret_cast<T*>(s);
+#pragma unroll
+      for (int i = 0; i < kVec; ++i) {
+        const bool in = row_in && gc + i < m.cols;
+        e[i] = in ? m.data[gr * m.row_stride + (gc + i) * m.col_stride] : convert<T>(0);
+      }
+    }
+  }
+}
+
+// The main loop on wgmma (sm_90a). Stage s: A (BM x 64, one swizzled line per row) then B
+// (64 x BN as BN/64 blocks of 64 lines). Warpgroup g computes rows [64g, 64g + 64).
+template <class Config, class T, class TC, class LC>
+TILE2CU_DEVICE Tile<TC, LC> main_loop_wgmma(const MatrixView<T>& a, const MatrixView<T>& b, int64_t m0, int64_t n0,
+                                            int64_t k_begin, int64_t tiles, const Tile<TC, LC>& acc,
+                                            unsigned char* smem) {
+  constexpr int BM = Config::kBM, BN = Config::kBN, BK = Config::kBK, S = Config::kStages;
+  constexpr int kBytesA = BM * BK * int(sizeof(T));
+  constexpr int kBBlockBytes = BK * 128;  // one block of 64 columns of B
+  unsigned char* ring = smem + ((1024 - reinterpret_cast<uintptr_t>(smem) % 1024) % 1024);
+  float* exchange = reinterpret_cast<float*>(smem);
+  const int group = int(threadIdx.x) / 128, warp = (int(threadIdx.x) % 128) / 32, lane = int(threadIdx.x) % 32;
+  const int row = group * 64 + warp * 16 + lane / 4;  // this thread's first accumulator row
+
+  float d[BN / 2];
+  __syncthreads();
+#pragma unroll
+  for (int s = 0; s < LC::kSlots; ++s)
+    if (LC::owns(s)) exchange[LC::element(s)] = convert<float>(acc.v[s]);
+  __syncthreads();
+#pragma unroll
+  for (int i = 0; i < BN / 8; ++i) {
+    const float* c = exchange + row * BN + i * 8 + 2 * (lane % 4);
+    d[4 * i] = c[0], d[4 * i + 1] = c[1], d[4 * i + 2] = c[8 * BN], d[4 * i + 3] = c[8 * BN + 1];
+  }
+  __syncthreads();
+
+  auto fetch = [&](int64_t t) {
+    unsigned char* stage = ring + int(t % S) * Config::kWgmmaStageBytes;
+    const int64_t k0 = (k_begin + t) * BK;
+    copy_tile_swizzled<BM, BK, Config::kThreads>(stage, 0, a, m0, k0);
+    copy_tile_swizzled<BK, BN, Config::kThreads>(stage + kBytesA, kBBlockBytes, b, k0, n0);
+  };
+#pragma unroll
+  for (int t = 0; t < S - 1; ++t) {
+    if (t < tiles) fetch(t);
+    cp_async_commit();
+  }
+  for (int64_t t = 0; t < tiles; ++t) {
+    cp_async_wait<S - 2>();
+    wgmma::fence_shared_for_async();
+    __syncthreads();
+    if (t + S - 1 < tiles) fetch(t + S - 1);
+    cp_async_commit();
+    const unsigned char* stage = ring + int(t % S) * Config::kWgmmaStageBytes;
+    wgmma::fence();
+#pragma unroll
+    for (int kk = 0; kk < BK; kk += 16) {
+      // A: rows of this warpgroup, K offset kk (32 bytes a step inside the swizzled line);
+      // 8-row groups 1024 bytes apart. B: k rows kk.., 64-column blocks kBBlockBytes apart.
+      const uint64_t da = wgmma::descriptor(stage + group * 64 * 128 + kk * int(sizeof(T)), 16, 1024);
+      const uint64_t db = wgmma::descriptor(stage + kBytesA + kk * 128, kBBlockBytes, 1024);
+      wgmma::mma_64xNx16<T, BN>(d, da, db);
+    }
+    wgmma::commit();
+    wgmma::wait<0>();
+  }
+  cp_async_wait<0>();
+  __syncthreads();
+#pragma unroll
+  for (int i = 0; i < BN / 8; ++i) {
+    float* c = exchange + row * BN + i * 8 + 2 * (lane % 4);
+    c[0] = d[4 * i], c[1] = d[4 * i + 1], c[8 * BN] = d[4 * i + 2], c[8 * BN + 1] = d[4 * i + 3];
+  }
+  __syncthreads();
+  Tile<TC, LC> out;
+#pragma unroll
+  for (int s = 0; s < LC::kSlots; ++s) out.v[s] = LC::owns(s) ? convert<TC>(exchange[LC::element(s)]) : acc.v[s];
+  __syncthreads();
+  return out;
+}
+#endif  // TILE2CU_HAS_WGMMA
+
 }  // namespace gemm
 
 template <class Config, class TA, int RA, class IA, class TB, int RB, class IB, class TC, class LC>
@@ -143,6 +255,13 @@ TILE2CU_DEVICE Tile<TC, LC> gemm_main_loop(const Array<TA, RA, IA>& A, const int
   constexpr int BM = Config::kBM, BN = Config::kBN, BK = Config::kBK, S = Config::kStages;
   static_assert(std::is_same_v<TA, T> && std::is_same_v<TB, T>, "operands are stored as they are loaded");
   static_assert(LC::kElems == BM * BN, "the accumulator is the BM x BN output tile");
+#if TILE2CU_HAS_WGMMA
+  if constexpr (Config::kWgmma) {
+    const int64_t tiles = k_end > k_begin ? k_end - k_begin : 0;
+    return gemm::main_loop_wgmma<Config>(gemm::matrix_view(A, a_index), gemm::matrix_view(B, b_index),
+                                         a_index[RA - 2] * BM, b_index[RB - 1] * BN, k_begin, tiles, acc, smem);
+  }
+#endif
   const int warp_id = int(threadIdx.x) / 32, lane = int(threadIdx.x) % 32;
   const int warp_row = (warp_id / Config::kWarpsN) * Config::kWarpM;
   const int warp_col = (warp_id % Config::kWarpsN) * Config::kWarpN;

@@ -10,6 +10,7 @@
 //   broadcast.cuh    broadcast_to, reshape (through shared memory when threads must exchange)
 //   mma_warp.cuh     warp-level tensor-core instructions (mma.sync, ldmatrix) and fragments
 //   mma.cuh          mma on register tiles, any legal dtypes (tensor cores where they apply)
+//   wgmma.cuh        Hopper warpgroup mma (sm_90a), descriptors, 128-byte swizzle
 //   gemm_pipeline.cuh the pipelined main loop (cp.async ring + mma.sync) of a recognised GEMM k-loop
 //   host.hpp         ArrayView, to_device_array, grid_ok (plain C++, for launchers)
 //
