@@ -210,11 +210,9 @@ TILE2CU_DEVICE Tile<TC, LC> main_loop_wgmma(const MatrixView<T>& a, const Matrix
     cp_async_commit();
   }
   for (int64_t t = 0; t < tiles; ++t) {
-    cp_async_wait<S - 2>();
-    wgmma::fence_shared_for_async();
-    __syncthreads();
-    if (t + S - 1 < tiles) fetch(t + S - 1);
-    cp_async_commit();
+    cp_async_wait<S - 2>();            // k-tile t has landed (this thread's copies) ...
+    wgmma::fence_shared_for_async();   // ... is visible to the tensor cores ...
+    __syncthreads();                   // ... and everyone's copies are; slot (t - 1) % S is free
     const unsigned char* stage = ring + int(t % S) * Config::kWgmmaStageBytes;
     wgmma::fence();
 #pragma unroll
@@ -226,6 +224,10 @@ TILE2CU_DEVICE Tile<TC, LC> main_loop_wgmma(const MatrixView<T>& a, const Matrix
       wgmma::mma_64xNx16<T, BN>(d, da, db);
     }
     wgmma::commit();
+    // While the tensor cores work on tile t, issue the copies of tile t + S - 1 into the slot
+    // tile t - 1 used (its wgmmas finished: every warpgroup waited for them before the barrier).
+    if (t + S - 1 < tiles) fetch(t + S - 1);
+    cp_async_commit();
     wgmma::wait<0>();
   }
   cp_async_wait<0>();

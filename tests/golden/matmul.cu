@@ -4,7 +4,7 @@
 
 #include <tile2cu/tile2cu.cuh>
 
-// ---- matmul_bf16: matmul(A=bfloat16[?, ?], B=bfloat16[?, ?], C=bfloat16[?, ?], BM=128, BN=256, BK=32, GROUP=8, TF32=False) ----
+// ---- matmul_bf16: matmul(A=bfloat16[?, ?], B=bfloat16[?, ?], C=bfloat16[?, ?], BM=128, BN=256, BK=64, GROUP=8, TF32=False) ----
 namespace matmul_bf16 {
 using namespace tile2cu;
 
@@ -13,10 +13,10 @@ using namespace tile2cu;
 constexpr int kThreads = 256;
 using Layout_128x256 = BlockedLayout<Shape<128, 256>, kThreads, 8>;
 // The k-loop at line 46 is a GEMM main loop (tile2cu/gemm_pipeline.cuh): each CTA computes a
-// 128 x 256 tile, K in steps of 32, through a ring of 4 shared-memory stages that cp.async fills
+// 128 x 256 tile, K in steps of 64, through a ring of 3 shared-memory stages that cp.async fills
 // while mma.sync (bfloat16) works on the previous ones.
-constexpr int kGemmLoop_128x256x32_Stages = 4;
-using GemmLoop_128x256x32 = GemmMainLoop<__nv_bfloat16, 128, 256, 32, kGemmLoop_128x256x32_Stages, kThreads>;
+constexpr int kGemmLoop_128x256x64_Stages = 3;
+using GemmLoop_128x256x64 = GemmMainLoop<__nv_bfloat16, 128, 256, 64, kGemmLoop_128x256x64_Stages, kThreads>;
 
 __global__ void __launch_bounds__(kThreads) matmul(
     __nv_bfloat16* A_data, int32_t A_shape_0, int32_t A_shape_1, int32_t A_stride_0, int32_t A_stride_1,
@@ -26,7 +26,7 @@ __global__ void __launch_bounds__(kThreads) matmul(
   const Array<__nv_bfloat16, 2> B{B_data, {B_shape_0, B_shape_1}, {B_stride_0, B_stride_1}};
   const Array<__nv_bfloat16, 2> C{C_data, {C_shape_0, C_shape_1}, {C_stride_0, C_stride_1}};
   // Scratch for moving tile elements between threads and staging mma operands:
-  // kSmemBytes = 131072 bytes of dynamic shared memory (more than the 48 KiB static limit).
+  // kSmemBytes = 156672 bytes of dynamic shared memory (more than the 48 KiB static limit).
   extern __shared__ __align__(128) unsigned char smem[];
   // tiles_m = ct.cdiv(A.shape[0], BM)
   const auto tiles_m = cdiv(A.shape[0], 128);
@@ -52,7 +52,7 @@ __global__ void __launch_bounds__(kThreads) matmul(
   // a = operand(ct.load(A, index=(row, k), shape=(BM, BK), padding_mode=ZERO), TF32)
   // b = operand(ct.load(B, index=(k, col), shape=(BK, BN), padding_mode=ZERO), TF32)
   // acc = ct.mma(a, b, acc)
-  const auto acc_2 = gemm_main_loop<GemmLoop_128x256x32>(A, {row, 0}, B, {0, col}, 0, cdiv(A.shape[1], 32), acc, smem);
+  const auto acc_2 = gemm_main_loop<GemmLoop_128x256x64>(A, {row, 0}, B, {0, col}, 0, cdiv(A.shape[1], 64), acc, smem);
   // ct.store(C, index=(row, col), tile=acc.astype(C.dtype))
   store(C, {row, col}, astype<__nv_bfloat16>(acc_2));
 }
@@ -71,7 +71,7 @@ cudaError_t launch_matmul_bf16(
   if (!tile2cu::to_device_array<int32_t>(B, B_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<__nv_bfloat16, 2> C_arg;
   if (!tile2cu::to_device_array<int32_t>(C, C_arg)) return cudaErrorInvalidValue;
-  constexpr int kSmemBytes = 131072;
+  constexpr int kSmemBytes = 156672;
   if (cudaError_t e = cudaFuncSetAttribute(matmul_bf16::matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes);
       e != cudaSuccess)
     return e;
@@ -94,7 +94,7 @@ extern "C" int tile2cu_matmul_bf16(
     tile2cu::ArrayView<__nv_bfloat16, 2>(static_cast<__nv_bfloat16*>(C_data), {C_shape_0, C_shape_1}, {C_stride_0, C_stride_1})));
 }
 
-// ---- matmul_f16: matmul(A=float16[?, ?], B=float16[?, ?], C=float16[?, ?], BM=128, BN=256, BK=32, GROUP=8, TF32=False) ----
+// ---- matmul_f16: matmul(A=float16[?, ?], B=float16[?, ?], C=float16[?, ?], BM=128, BN=256, BK=64, GROUP=8, TF32=False) ----
 namespace matmul_f16 {
 using namespace tile2cu;
 
@@ -103,10 +103,10 @@ using namespace tile2cu;
 constexpr int kThreads = 256;
 using Layout_128x256 = BlockedLayout<Shape<128, 256>, kThreads, 8>;
 // The k-loop at line 46 is a GEMM main loop (tile2cu/gemm_pipeline.cuh): each CTA computes a
-// 128 x 256 tile, K in steps of 32, through a ring of 4 shared-memory stages that cp.async fills
+// 128 x 256 tile, K in steps of 64, through a ring of 3 shared-memory stages that cp.async fills
 // while mma.sync (float16) works on the previous ones.
-constexpr int kGemmLoop_128x256x32_Stages = 4;
-using GemmLoop_128x256x32 = GemmMainLoop<__half, 128, 256, 32, kGemmLoop_128x256x32_Stages, kThreads>;
+constexpr int kGemmLoop_128x256x64_Stages = 3;
+using GemmLoop_128x256x64 = GemmMainLoop<__half, 128, 256, 64, kGemmLoop_128x256x64_Stages, kThreads>;
 
 __global__ void __launch_bounds__(kThreads) matmul(
     __half* A_data, int32_t A_shape_0, int32_t A_shape_1, int32_t A_stride_0, int32_t A_stride_1,
@@ -116,7 +116,7 @@ __global__ void __launch_bounds__(kThreads) matmul(
   const Array<__half, 2> B{B_data, {B_shape_0, B_shape_1}, {B_stride_0, B_stride_1}};
   const Array<__half, 2> C{C_data, {C_shape_0, C_shape_1}, {C_stride_0, C_stride_1}};
   // Scratch for moving tile elements between threads and staging mma operands:
-  // kSmemBytes = 131072 bytes of dynamic shared memory (more than the 48 KiB static limit).
+  // kSmemBytes = 156672 bytes of dynamic shared memory (more than the 48 KiB static limit).
   extern __shared__ __align__(128) unsigned char smem[];
   // tiles_m = ct.cdiv(A.shape[0], BM)
   const auto tiles_m = cdiv(A.shape[0], 128);
@@ -142,7 +142,7 @@ __global__ void __launch_bounds__(kThreads) matmul(
   // a = operand(ct.load(A, index=(row, k), shape=(BM, BK), padding_mode=ZERO), TF32)
   // b = operand(ct.load(B, index=(k, col), shape=(BK, BN), padding_mode=ZERO), TF32)
   // acc = ct.mma(a, b, acc)
-  const auto acc_2 = gemm_main_loop<GemmLoop_128x256x32>(A, {row, 0}, B, {0, col}, 0, cdiv(A.shape[1], 32), acc, smem);
+  const auto acc_2 = gemm_main_loop<GemmLoop_128x256x64>(A, {row, 0}, B, {0, col}, 0, cdiv(A.shape[1], 64), acc, smem);
   // ct.store(C, index=(row, col), tile=acc.astype(C.dtype))
   store(C, {row, col}, astype<__half>(acc_2));
 }
@@ -161,7 +161,7 @@ cudaError_t launch_matmul_f16(
   if (!tile2cu::to_device_array<int32_t>(B, B_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<__half, 2> C_arg;
   if (!tile2cu::to_device_array<int32_t>(C, C_arg)) return cudaErrorInvalidValue;
-  constexpr int kSmemBytes = 131072;
+  constexpr int kSmemBytes = 156672;
   if (cudaError_t e = cudaFuncSetAttribute(matmul_f16::matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes);
       e != cudaSuccess)
     return e;
@@ -274,7 +274,7 @@ extern "C" int tile2cu_matmul_tf32(
     tile2cu::ArrayView<float, 2>(static_cast<float*>(C_data), {C_shape_0, C_shape_1}, {C_stride_0, C_stride_1})));
 }
 
-// ---- matmul_bf16_128: matmul(A=bfloat16[?, ?], B=bfloat16[?, ?], C=bfloat16[?, ?], BM=128, BN=128, BK=32, GROUP=8, TF32=False) ----
+// ---- matmul_bf16_128: matmul(A=bfloat16[?, ?], B=bfloat16[?, ?], C=bfloat16[?, ?], BM=128, BN=128, BK=64, GROUP=8, TF32=False) ----
 namespace matmul_bf16_128 {
 using namespace tile2cu;
 
@@ -283,10 +283,10 @@ using namespace tile2cu;
 constexpr int kThreads = 256;
 using Layout_128x128 = BlockedLayout<Shape<128, 128>, kThreads, 8>;
 // The k-loop at line 46 is a GEMM main loop (tile2cu/gemm_pipeline.cuh): each CTA computes a
-// 128 x 128 tile, K in steps of 32, through a ring of 4 shared-memory stages that cp.async fills
+// 128 x 128 tile, K in steps of 64, through a ring of 4 shared-memory stages that cp.async fills
 // while mma.sync (bfloat16) works on the previous ones.
-constexpr int kGemmLoop_128x128x32_Stages = 4;
-using GemmLoop_128x128x32 = GemmMainLoop<__nv_bfloat16, 128, 128, 32, kGemmLoop_128x128x32_Stages, kThreads>;
+constexpr int kGemmLoop_128x128x64_Stages = 4;
+using GemmLoop_128x128x64 = GemmMainLoop<__nv_bfloat16, 128, 128, 64, kGemmLoop_128x128x64_Stages, kThreads>;
 
 __global__ void __launch_bounds__(kThreads) matmul(
     __nv_bfloat16* A_data, int32_t A_shape_0, int32_t A_shape_1, int32_t A_stride_0, int32_t A_stride_1,
@@ -296,7 +296,7 @@ __global__ void __launch_bounds__(kThreads) matmul(
   const Array<__nv_bfloat16, 2> B{B_data, {B_shape_0, B_shape_1}, {B_stride_0, B_stride_1}};
   const Array<__nv_bfloat16, 2> C{C_data, {C_shape_0, C_shape_1}, {C_stride_0, C_stride_1}};
   // Scratch for moving tile elements between threads and staging mma operands:
-  // kSmemBytes = 75776 bytes of dynamic shared memory (more than the 48 KiB static limit).
+  // kSmemBytes = 143360 bytes of dynamic shared memory (more than the 48 KiB static limit).
   extern __shared__ __align__(128) unsigned char smem[];
   // tiles_m = ct.cdiv(A.shape[0], BM)
   const auto tiles_m = cdiv(A.shape[0], 128);
@@ -322,7 +322,7 @@ __global__ void __launch_bounds__(kThreads) matmul(
   // a = operand(ct.load(A, index=(row, k), shape=(BM, BK), padding_mode=ZERO), TF32)
   // b = operand(ct.load(B, index=(k, col), shape=(BK, BN), padding_mode=ZERO), TF32)
   // acc = ct.mma(a, b, acc)
-  const auto acc_2 = gemm_main_loop<GemmLoop_128x128x32>(A, {row, 0}, B, {0, col}, 0, cdiv(A.shape[1], 32), acc, smem);
+  const auto acc_2 = gemm_main_loop<GemmLoop_128x128x64>(A, {row, 0}, B, {0, col}, 0, cdiv(A.shape[1], 64), acc, smem);
   // ct.store(C, index=(row, col), tile=acc.astype(C.dtype))
   store(C, {row, col}, astype<__nv_bfloat16>(acc_2));
 }
@@ -341,7 +341,7 @@ cudaError_t launch_matmul_bf16_128(
   if (!tile2cu::to_device_array<int32_t>(B, B_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<__nv_bfloat16, 2> C_arg;
   if (!tile2cu::to_device_array<int32_t>(C, C_arg)) return cudaErrorInvalidValue;
-  constexpr int kSmemBytes = 75776;
+  constexpr int kSmemBytes = 143360;
   if (cudaError_t e = cudaFuncSetAttribute(matmul_bf16_128::matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes);
       e != cudaSuccess)
     return e;
@@ -364,7 +364,7 @@ extern "C" int tile2cu_matmul_bf16_128(
     tile2cu::ArrayView<__nv_bfloat16, 2>(static_cast<__nv_bfloat16*>(C_data), {C_shape_0, C_shape_1}, {C_stride_0, C_stride_1})));
 }
 
-// ---- persistent_bf16: persistent_matmul(A=bfloat16[?, ?], B=bfloat16[?, ?], C=bfloat16[?, ?], BM=128, BN=256, BK=32, GROUP=8) ----
+// ---- persistent_bf16: persistent_matmul(A=bfloat16[?, ?], B=bfloat16[?, ?], C=bfloat16[?, ?], BM=128, BN=256, BK=64, GROUP=8) ----
 namespace persistent_bf16 {
 using namespace tile2cu;
 
@@ -373,10 +373,10 @@ using namespace tile2cu;
 constexpr int kThreads = 256;
 using Layout_128x256 = BlockedLayout<Shape<128, 256>, kThreads, 8>;
 // The k-loop at line 61 is a GEMM main loop (tile2cu/gemm_pipeline.cuh): each CTA computes a
-// 128 x 256 tile, K in steps of 32, through a ring of 4 shared-memory stages that cp.async fills
+// 128 x 256 tile, K in steps of 64, through a ring of 3 shared-memory stages that cp.async fills
 // while mma.sync (bfloat16) works on the previous ones.
-constexpr int kGemmLoop_128x256x32_Stages = 4;
-using GemmLoop_128x256x32 = GemmMainLoop<__nv_bfloat16, 128, 256, 32, kGemmLoop_128x256x32_Stages, kThreads>;
+constexpr int kGemmLoop_128x256x64_Stages = 3;
+using GemmLoop_128x256x64 = GemmMainLoop<__nv_bfloat16, 128, 256, 64, kGemmLoop_128x256x64_Stages, kThreads>;
 
 __global__ void __launch_bounds__(kThreads) persistent_matmul(
     __nv_bfloat16* A_data, int32_t A_shape_0, int32_t A_shape_1, int32_t A_stride_0, int32_t A_stride_1,
@@ -386,7 +386,7 @@ __global__ void __launch_bounds__(kThreads) persistent_matmul(
   const Array<__nv_bfloat16, 2> B{B_data, {B_shape_0, B_shape_1}, {B_stride_0, B_stride_1}};
   const Array<__nv_bfloat16, 2> C{C_data, {C_shape_0, C_shape_1}, {C_stride_0, C_stride_1}};
   // Scratch for moving tile elements between threads and staging mma operands:
-  // kSmemBytes = 131072 bytes of dynamic shared memory (more than the 48 KiB static limit).
+  // kSmemBytes = 156672 bytes of dynamic shared memory (more than the 48 KiB static limit).
   extern __shared__ __align__(128) unsigned char smem[];
   // tiles_m = ct.cdiv(A.shape[0], BM)
   const auto tiles_m = cdiv(A.shape[0], 128);
@@ -412,7 +412,7 @@ __global__ void __launch_bounds__(kThreads) persistent_matmul(
     // a = ct.load(A, index=(row, k), shape=(BM, BK), padding_mode=ZERO)
     // b = ct.load(B, index=(k, col), shape=(BK, BN), padding_mode=ZERO)
     // acc = ct.mma(a, b, acc)
-    const auto acc_2 = gemm_main_loop<GemmLoop_128x256x32>(A, {row, 0}, B, {0, col}, 0, cdiv(A.shape[1], 32), acc, smem);
+    const auto acc_2 = gemm_main_loop<GemmLoop_128x256x64>(A, {row, 0}, B, {0, col}, 0, cdiv(A.shape[1], 64), acc, smem);
     // ct.store(C, index=(row, col), tile=acc.astype(C.dtype))
     store(C, {row, col}, astype<__nv_bfloat16>(acc_2));
   }
@@ -432,7 +432,7 @@ cudaError_t launch_persistent_bf16(
   if (!tile2cu::to_device_array<int32_t>(B, B_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<__nv_bfloat16, 2> C_arg;
   if (!tile2cu::to_device_array<int32_t>(C, C_arg)) return cudaErrorInvalidValue;
-  constexpr int kSmemBytes = 131072;
+  constexpr int kSmemBytes = 156672;
   if (cudaError_t e = cudaFuncSetAttribute(persistent_bf16::persistent_matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes);
       e != cudaSuccess)
     return e;
@@ -455,7 +455,7 @@ extern "C" int tile2cu_persistent_bf16(
     tile2cu::ArrayView<__nv_bfloat16, 2>(static_cast<__nv_bfloat16*>(C_data), {C_shape_0, C_shape_1}, {C_stride_0, C_stride_1})));
 }
 
-// ---- batched_f16: batched_matmul(A=float16[?, ?, ?], B=float16[?, ?, ?], C=float16[?, ?, ?], BM=128, BN=128, BK=32) ----
+// ---- batched_f16: batched_matmul(A=float16[?, ?, ?], B=float16[?, ?, ?], C=float16[?, ?, ?], BM=128, BN=128, BK=64) ----
 namespace batched_f16 {
 using namespace tile2cu;
 
@@ -464,10 +464,10 @@ using namespace tile2cu;
 constexpr int kThreads = 256;
 using Layout_1x128x128 = BlockedLayout<Shape<1, 128, 128>, kThreads, 8>;
 // The k-loop at line 74 is a GEMM main loop (tile2cu/gemm_pipeline.cuh): each CTA computes a
-// 128 x 128 tile, K in steps of 32, through a ring of 4 shared-memory stages that cp.async fills
+// 128 x 128 tile, K in steps of 64, through a ring of 4 shared-memory stages that cp.async fills
 // while mma.sync (float16) works on the previous ones.
-constexpr int kGemmLoop_128x128x32_Stages = 4;
-using GemmLoop_128x128x32 = GemmMainLoop<__half, 128, 128, 32, kGemmLoop_128x128x32_Stages, kThreads>;
+constexpr int kGemmLoop_128x128x64_Stages = 4;
+using GemmLoop_128x128x64 = GemmMainLoop<__half, 128, 128, 64, kGemmLoop_128x128x64_Stages, kThreads>;
 
 __global__ void __launch_bounds__(kThreads) batched_matmul(
     __half* A_data, int32_t A_shape_0, int32_t A_shape_1, int32_t A_shape_2, int32_t A_stride_0, int32_t A_stride_1, int32_t A_stride_2,
@@ -477,7 +477,7 @@ __global__ void __launch_bounds__(kThreads) batched_matmul(
   const Array<__half, 3> B{B_data, {B_shape_0, B_shape_1, B_shape_2}, {B_stride_0, B_stride_1, B_stride_2}};
   const Array<__half, 3> C{C_data, {C_shape_0, C_shape_1, C_shape_2}, {C_stride_0, C_stride_1, C_stride_2}};
   // Scratch for moving tile elements between threads and staging mma operands:
-  // kSmemBytes = 75776 bytes of dynamic shared memory (more than the 48 KiB static limit).
+  // kSmemBytes = 143360 bytes of dynamic shared memory (more than the 48 KiB static limit).
   extern __shared__ __align__(128) unsigned char smem[];
   // row = ct.bid(0)
   const auto row = int32_t(blockIdx.x);
@@ -491,7 +491,7 @@ __global__ void __launch_bounds__(kThreads) batched_matmul(
   // a = ct.load(A, index=(z, row, k), shape=(1, BM, BK), padding_mode=ZERO)
   // b = ct.load(B, index=(z, k, col), shape=(1, BK, BN), padding_mode=ZERO)
   // acc = ct.mma(a, b, acc)
-  const auto acc_2 = gemm_main_loop<GemmLoop_128x128x32>(A, {z, row, 0}, B, {z, 0, col}, 0, cdiv(A.shape[2], 32), acc, smem);
+  const auto acc_2 = gemm_main_loop<GemmLoop_128x128x64>(A, {z, row, 0}, B, {z, 0, col}, 0, cdiv(A.shape[2], 64), acc, smem);
   // ct.store(C, index=(z, row, col), tile=acc.astype(C.dtype))
   store(C, {z, row, col}, astype<__half>(acc_2));
 }
@@ -510,7 +510,7 @@ cudaError_t launch_batched_f16(
   if (!tile2cu::to_device_array<int32_t>(B, B_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<__half, 3> C_arg;
   if (!tile2cu::to_device_array<int32_t>(C, C_arg)) return cudaErrorInvalidValue;
-  constexpr int kSmemBytes = 75776;
+  constexpr int kSmemBytes = 143360;
   if (cudaError_t e = cudaFuncSetAttribute(batched_f16::batched_matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes);
       e != cudaSuccess)
     return e;

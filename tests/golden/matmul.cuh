@@ -9,7 +9,7 @@
 #include <tile2cu/dispatch.hpp>
 #include <tile2cu/host.hpp>
 
-// matmul(A=bfloat16[?, ?], B=bfloat16[?, ?], C=bfloat16[?, ?], BM=128, BN=256, BK=32, GROUP=8, TF32=False)
+// matmul(A=bfloat16[?, ?], B=bfloat16[?, ?], C=bfloat16[?, ?], BM=128, BN=256, BK=64, GROUP=8, TF32=False)
 // Arrays are passed as views (pointer, shape, strides in elements); the launcher returns an
 // error instead of launching when they break what this specialization assumes.
 cudaError_t launch_matmul_bf16(
@@ -23,7 +23,7 @@ extern "C" int tile2cu_matmul_bf16(
     const void* B_data, int64_t B_shape_0, int64_t B_shape_1, int64_t B_stride_0, int64_t B_stride_1,
     void* C_data, int64_t C_shape_0, int64_t C_shape_1, int64_t C_stride_0, int64_t C_stride_1);
 
-// matmul(A=float16[?, ?], B=float16[?, ?], C=float16[?, ?], BM=128, BN=256, BK=32, GROUP=8, TF32=False)
+// matmul(A=float16[?, ?], B=float16[?, ?], C=float16[?, ?], BM=128, BN=256, BK=64, GROUP=8, TF32=False)
 // Arrays are passed as views (pointer, shape, strides in elements); the launcher returns an
 // error instead of launching when they break what this specialization assumes.
 cudaError_t launch_matmul_f16(
@@ -51,7 +51,7 @@ extern "C" int tile2cu_matmul_tf32(
     const void* B_data, int64_t B_shape_0, int64_t B_shape_1, int64_t B_stride_0, int64_t B_stride_1,
     void* C_data, int64_t C_shape_0, int64_t C_shape_1, int64_t C_stride_0, int64_t C_stride_1);
 
-// matmul(A=bfloat16[?, ?], B=bfloat16[?, ?], C=bfloat16[?, ?], BM=128, BN=128, BK=32, GROUP=8, TF32=False)
+// matmul(A=bfloat16[?, ?], B=bfloat16[?, ?], C=bfloat16[?, ?], BM=128, BN=128, BK=64, GROUP=8, TF32=False)
 // Arrays are passed as views (pointer, shape, strides in elements); the launcher returns an
 // error instead of launching when they break what this specialization assumes.
 cudaError_t launch_matmul_bf16_128(
@@ -65,7 +65,7 @@ extern "C" int tile2cu_matmul_bf16_128(
     const void* B_data, int64_t B_shape_0, int64_t B_shape_1, int64_t B_stride_0, int64_t B_stride_1,
     void* C_data, int64_t C_shape_0, int64_t C_shape_1, int64_t C_stride_0, int64_t C_stride_1);
 
-// persistent_matmul(A=bfloat16[?, ?], B=bfloat16[?, ?], C=bfloat16[?, ?], BM=128, BN=256, BK=32, GROUP=8)
+// persistent_matmul(A=bfloat16[?, ?], B=bfloat16[?, ?], C=bfloat16[?, ?], BM=128, BN=256, BK=64, GROUP=8)
 // Arrays are passed as views (pointer, shape, strides in elements); the launcher returns an
 // error instead of launching when they break what this specialization assumes.
 cudaError_t launch_persistent_bf16(
@@ -79,7 +79,7 @@ extern "C" int tile2cu_persistent_bf16(
     const void* B_data, int64_t B_shape_0, int64_t B_shape_1, int64_t B_stride_0, int64_t B_stride_1,
     void* C_data, int64_t C_shape_0, int64_t C_shape_1, int64_t C_stride_0, int64_t C_stride_1);
 
-// batched_matmul(A=float16[?, ?, ?], B=float16[?, ?, ?], C=float16[?, ?, ?], BM=128, BN=128, BK=32)
+// batched_matmul(A=float16[?, ?, ?], B=float16[?, ?, ?], C=float16[?, ?, ?], BM=128, BN=128, BK=64)
 // Arrays are passed as views (pointer, shape, strides in elements); the launcher returns an
 // error instead of launching when they break what this specialization assumes.
 cudaError_t launch_batched_f16(
