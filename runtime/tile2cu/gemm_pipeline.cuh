@@ -36,7 +36,7 @@ namespace tile2cu {
 // One GEMM main-loop configuration: operand element type as stored in shared memory
 // (__half, __nv_bfloat16, or float for tf32), the CTA tile BM x BN x BK, the pipeline depth and
 // the CTA's thread count. Tf32 says float operands are rounded to tf32 (astype(ct.tfloat32)).
-template <class T, int BM, int BN, int BK, int Stages, int Threads, bool Tf32 = false>
+template <class T, int BM, int BN, int BK, int Stages, int Threads, bool Tf32 = false, int HopperStages = 0>
 struct GemmMainLoop {
   using operand_type = T;
   static constexpr int kBM = BM, kBN = BN, kBK = BK, kStages = Stages, kThreads = Threads;
@@ -71,12 +71,17 @@ struct GemmMainLoop {
   static constexpr int kExchangeBytes = BM * BN * int(sizeof(float));
   static constexpr int kSmemBytes = kPipelineBytes > kExchangeBytes ? kPipelineBytes : kExchangeBytes;
 
-  // On sm_90a the same loop runs on wgmma when the tile is one it handles: two warpgroups of
-  // 64 x BN each, K steps of 64 (one 128-byte swizzled line per operand row), unpadded stages
-  // on a 1024-byte boundary inside the same shared memory.
+  // On sm_90a the same loop runs on wgmma when the transpiler chose HopperStages (it does for
+  // 16-bit operands, 256 threads, BM = 128, BK = 64, BN = 128 or 256): two warpgroups of 64 x BN
+  // each, K steps of 64 (one 128-byte swizzled line per operand row), unpadded stages on a
+  // 1024-byte boundary. Its shared memory is kHopperSmemBytes (the launcher asks for it on sm_90).
+  static constexpr int kHopperStages = HopperStages;
   static constexpr int kWgmmaStageBytes = (BM * BK + BK * BN) * int(sizeof(T));
-  static constexpr bool kWgmma = kSixteenBit && Threads == 256 && BM == 128 && BK == 64 &&
-                                 (BN == 256 || BN == 128) && Stages * kWgmmaStageBytes + 1024 <= kSmemBytes;
+  static constexpr bool kWgmma = HopperStages >= 3;
+  static_assert(!kWgmma || (kSixteenBit && Threads == 256 && BM == 128 && BK == 64 && (BN == 256 || BN == 128)),
+                "the wgmma main loop handles 128 x {128, 256} x 64 tiles of 16-bit operands on 256 threads");
+  static constexpr int kHopperSmemBytes =
+      HopperStages * kWgmmaStageBytes + 1024 > kExchangeBytes ? HopperStages * kWgmmaStageBytes + 1024 : kExchangeBytes;
 };
 
 namespace gemm {
@@ -177,7 +182,7 @@ template <class Config, class T, class TC, class LC>
 TILE2CU_DEVICE Tile<TC, LC> main_loop_wgmma(const MatrixView<T>& a, const MatrixView<T>& b, int64_t m0, int64_t n0,
                                             int64_t k_begin, int64_t tiles, const Tile<TC, LC>& acc,
                                             unsigned char* smem) {
-  constexpr int BM = Config::kBM, BN = Config::kBN, BK = Config::kBK, S = Config::kStages;
+  constexpr int BM = Config::kBM, BN = Config::kBN, BK = Config::kBK, S = Config::kHopperStages;
   constexpr int kBytesA = BM * BK * int(sizeof(T));
   constexpr int kBBlockBytes = BK * 128;  // one block of 64 columns of B
   unsigned char* ring = smem + ((1024 - reinterpret_cast<uintptr_t>(smem) % 1024) % 1024);
@@ -198,21 +203,54 @@ TILE2CU_DEVICE Tile<TC, LC> main_loop_wgmma(const MatrixView<T>& a, const Matrix
   }
   __syncthreads();
 
+  // The ring: S slots. While the tensor cores work on k-tile t (and may still finish t - 1),
+  // tiles t + 1 .. t + S - 2 are in flight; the copies of t + S - 2 go into the slot t - 2 used.
+  // Interior k-tiles (all but the ragged edges) copy through addresses worked out once here:
+  // one add and one cp.async per 16-byte chunk, so issuing the copies stays cheap next to the
+  // math. Edge tiles take copy_tile_swizzled, which checks every chunk.
+  constexpr int kVec = 16 / int(sizeof(T));
+  constexpr int kChunksA = BM * BK / kVec / Config::kThreads, kChunksB = BK * BN / kVec / Config::kThreads;
+  static_assert(kChunksA * kVec * Config::kThreads == BM * BK && kChunksB * kVec * Config::kThreads == BK * BN,
+                "every thread copies the same number of chunks");
+  uint32_t a_dst[kChunksA], b_dst[kChunksB];
+  const T* a_src[kChunksA];
+  const T* b_src[kChunksB];
+#pragma unroll
+  for (int i = 0; i < kChunksA; ++i) {
+    const int c = int(threadIdx.x) + i * Config::kThreads, r = c / (BK / kVec), chunk = c % (BK / kVec);
+    a_dst[i] = wgmma::swizzle128(uint32_t(r * 128 + chunk * 16));
+    a_src[i] = a.data + (m0 + r) * a.row_stride + chunk * kVec;
+  }
+#pragma unroll
+  for (int i = 0; i < kChunksB; ++i) {
+    const int c = int(threadIdx.x) + i * Config::kThreads, r = c / (BN / kVec), chunk = c % (BN / kVec);
+    b_dst[i] = uint32_t(kBytesA + (chunk / 8) * kBBlockBytes) + wgmma::swizzle128(uint32_t(r * 128 + (chunk % 8) * 16));
+    b_src[i] = b.data + r * b.row_stride + n0 + chunk * kVec;
+  }
+  const bool rows_inside = a.vector_rows && b.vector_rows && m0 + BM <= a.rows && n0 + BN <= b.cols;
   auto fetch = [&](int64_t t) {
     unsigned char* stage = ring + int(t % S) * Config::kWgmmaStageBytes;
     const int64_t k0 = (k_begin + t) * BK;
-    copy_tile_swizzled<BM, BK, Config::kThreads>(stage, 0, a, m0, k0);
-    copy_tile_swizzled<BK, BN, Config::kThreads>(stage + kBytesA, kBBlockBytes, b, k0, n0);
+    if (rows_inside && k0 >= 0 && k0 + BK <= a.cols && k0 + BK <= b.rows) {
+#pragma unroll
+      for (int i = 0; i < kChunksA; ++i) cp_async_16(stage + a_dst[i], a_src[i] + k0, 16);
+      const int64_t b_step = k0 * b.row_stride;
+#pragma unroll
+      for (int i = 0; i < kChunksB; ++i) cp_async_16(stage + b_dst[i], b_src[i] + b_step, 16);
+    } else {
+      copy_tile_swizzled<BM, BK, Config::kThreads>(stage, 0, a, m0, k0);
+      copy_tile_swizzled<BK, BN, Config::kThreads>(stage + kBytesA, kBBlockBytes, b, k0, n0);
+    }
   };
 #pragma unroll
-  for (int t = 0; t < S - 1; ++t) {
+  for (int t = 0; t < S - 2; ++t) {
     if (t < tiles) fetch(t);
-    cp_async_commit();
+    cp_async_commit();  // one group per k-tile, empty or not, so the wait counts stay exact
   }
   for (int64_t t = 0; t < tiles; ++t) {
-    cp_async_wait<S - 2>();            // k-tile t has landed (this thread's copies) ...
+    cp_async_wait<S - 3>();            // k-tile t has landed (this thread's copies) ...
     wgmma::fence_shared_for_async();   // ... is visible to the tensor cores ...
-    __syncthreads();                   // ... and everyone's copies are; slot (t - 1) % S is free
+    __syncthreads();                   // ... and everyone's is; every warpgroup is done with t - 2
     const unsigned char* stage = ring + int(t % S) * Config::kWgmmaStageBytes;
     wgmma::fence();
 #pragma unroll
@@ -224,12 +262,11 @@ TILE2CU_DEVICE Tile<TC, LC> main_loop_wgmma(const MatrixView<T>& a, const Matrix
       wgmma::mma_64xNx16<T, BN>(d, da, db);
     }
     wgmma::commit();
-    // While the tensor cores work on tile t, issue the copies of tile t + S - 1 into the slot
-    // tile t - 1 used (its wgmmas finished: every warpgroup waited for them before the barrier).
-    if (t + S - 1 < tiles) fetch(t + S - 1);
+    wgmma::wait<1>();  // k-tile t - 1's math is done (t's may still run)
+    if (t + S - 2 < tiles) fetch(t + S - 2);
     cp_async_commit();
-    wgmma::wait<0>();
   }
+  wgmma::wait<0>();
   cp_async_wait<0>();
   __syncthreads();
 #pragma unroll

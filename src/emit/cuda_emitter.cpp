@@ -173,9 +173,26 @@ EmittedFiles emit_cuda(const std::vector<ir::Function>& specs, const EmitOptions
     std::string prologue = h.prologue;
     // Beyond 48 KiB a CTA's shared memory must be dynamic, and the launcher must opt in to it.
     constexpr size_t kStaticSmemLimit = 48 * 1024;
-    const bool dynamic_smem = plan.smem_bytes > kStaticSmemLimit;
+    const bool dynamic_smem = std::max(plan.smem_bytes, plan.hopper_smem_bytes) > kStaticSmemLimit;
     std::string launch_setup;
-    if (dynamic_smem) {
+    if (dynamic_smem && plan.hopper_smem_bytes > 0) {
+      prologue += fmt::format(
+          "  // Scratch for moving tile elements between threads and staging mma operands: dynamic\n"
+          "  // shared memory, {} bytes ({} on sm_90 and up, for the wgmma main loop's stages).\n"
+          "  extern __shared__ __align__(128) unsigned char smem[];\n",
+          plan.smem_bytes, plan.hopper_smem_bytes);
+      launch_setup = fmt::format(
+          "  // sm_90 and up run the GEMM main loop on wgmma, with deeper stages in more shared memory.\n"
+          "  int device = 0, major = 0;\n"
+          "  if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;\n"
+          "  if (cudaError_t e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device); e != cudaSuccess)\n"
+          "    return e;\n"
+          "  const int kSmemBytes = major >= 9 ? {} : {};\n"
+          "  if (cudaError_t e = cudaFuncSetAttribute({}::{}, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes);\n"
+          "      e != cudaSuccess)\n"
+          "    return e;\n",
+          plan.hopper_smem_bytes, plan.smem_bytes, fn.spec_name, fn.kernel_name);
+    } else if (dynamic_smem) {
       prologue += fmt::format(
           "  // Scratch for moving tile elements between threads and staging mma operands:\n"
           "  // kSmemBytes = {} bytes of dynamic shared memory (more than the 48 KiB static limit).\n"

@@ -29,11 +29,15 @@ std::string gemm_loop_declarations(const ir::Function& fn) {
       out += fmt::format(
           "// The k-loop at line {} is a GEMM main loop (tile2cu/gemm_pipeline.cuh): each CTA computes a\n"
           "// {} x {} tile, K in steps of {}, through a ring of {} shared-memory stages that cp.async fills\n"
-          "// while mma.sync ({}) works on the previous ones.\n"
-          "constexpr int k{}_Stages = {};\n"
-          "using {} = GemmMainLoop<{}, {}, {}, {}, k{}_Stages, kThreads{}>;\n",
-          op.loc.line, t.bm, t.bn, t.bk, op.stages, tf32 ? "tf32" : dtype_name(operand), name, op.stages, name,
-          dtype_cpp_name(operand), t.bm, t.bn, t.bk, name, tf32 ? ", /*Tf32=*/true" : "");
+          "// while mma.sync ({}) works on the previous ones{}.\n"
+          "constexpr int k{}_Stages = {};\n",
+          op.loc.line, t.bm, t.bn, t.bk, op.stages, tf32 ? "tf32" : dtype_name(operand),
+          op.hopper_stages ? fmt::format(";\n// on sm_90a, {} unpadded stages feed wgmma (two warpgroups of 64 x {})", op.hopper_stages, t.bn) : "",
+          name, op.stages);
+      if (op.hopper_stages) out += fmt::format("constexpr int k{}_HopperStages = {};\n", name, op.hopper_stages);
+      out += fmt::format("using {} = GemmMainLoop<{}, {}, {}, {}, k{}_Stages, kThreads{}>;\n", name,
+                         dtype_cpp_name(operand), t.bm, t.bn, t.bk, name,
+                         tf32 ? ", /*Tf32=*/true" : op.hopper_stages ? fmt::format(", false, k{}_HopperStages", name) : "");
     }
   };
   walk(fn.body);

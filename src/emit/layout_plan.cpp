@@ -93,7 +93,10 @@ LayoutPlan plan_layouts(const ir::Function& fn) {
   for_each_op(fn.body, [&](const ir::Op& op) {
     if (op.kind == ir::OpKind::Reduce) plan.smem_bytes = std::max(plan.smem_bytes, reduce_scratch_bytes(fn, op, plan.threads));
     if (op.kind == ir::OpKind::Mma) plan.smem_bytes = std::max(plan.smem_bytes, mma_smem_bytes(fn, op));
-    if (op.kind == ir::OpKind::GemmLoop) plan.smem_bytes = std::max(plan.smem_bytes, gemm_loop_smem_bytes(fn, op));
+    if (op.kind == ir::OpKind::GemmLoop) {
+      plan.smem_bytes = std::max(plan.smem_bytes, gemm_loop_smem_bytes(fn, op));
+      plan.hopper_smem_bytes = std::max(plan.hopper_smem_bytes, gemm_hopper_smem_bytes(fn, op));
+    }
     if (op.kind != ir::OpKind::Broadcast && op.kind != ir::OpKind::Reshape) return;
     const ir::TileType& src = fn.type(op.operands[0]);
     const ir::TileType& dst = fn.type(op.results[0]);
@@ -105,6 +108,8 @@ LayoutPlan plan_layouts(const ir::Function& fn) {
     if (op.kind == ir::OpKind::Reshape && plan.same_placement(src.shape, dst.shape)) return;
     plan.smem_bytes = std::max<size_t>(plan.smem_bytes, ir::shape_elements(src.shape) * dtype_bytes(src.dtype));
   });
+  if (plan.hopper_smem_bytes <= plan.smem_bytes) plan.hopper_smem_bytes = 0;
+  else plan.hopper_smem_bytes = std::max(plan.hopper_smem_bytes, plan.smem_bytes);
   return plan;
 }
 

@@ -125,7 +125,8 @@ struct Op {
   std::vector<int> order;       // Load/Store: tile axis k walks array axis order[k]
   int param_b = -1;             // GemmLoop: B's array param
   Shape tile_shape_b;           // GemmLoop: B's tile shape
-  int stages = 0;               // GemmLoop: shared-memory pipeline depth
+  int stages = 0;               // GemmLoop: shared-memory pipeline depth (mma.sync, any arch)
+  int hopper_stages = 0;        // GemmLoop: pipeline depth of the sm_90a wgmma loop, 0 if none
   // Where this op came from: the Python statement's first line, for comments and #line.
   SourceRange loc;
 };

@@ -70,8 +70,9 @@ class Printer {
         return fmt::format(" {}{} axes=({}){}", op.arg ? "arg" : "", binary_kind_name(op.binary),
                            fmt::join(op.axes, ", "), flags(op));
       case OpKind::GemmLoop:
-        return fmt::format(" {} shape={} x {} shape={} stages={}", fn_.arrays[op.param].name, shape_string(op.tile_shape),
-                           fn_.arrays[op.param_b].name, shape_string(op.tile_shape_b), op.stages);
+        return fmt::format(" {} shape={} x {} shape={} stages={}{}", fn_.arrays[op.param].name, shape_string(op.tile_shape),
+                           fn_.arrays[op.param_b].name, shape_string(op.tile_shape_b), op.stages,
+                           op.hopper_stages ? fmt::format(" hopper_stages={}", op.hopper_stages) : "");
       case OpKind::Load: case OpKind::Store: {
         std::string s = fmt::format(" {} shape={}", fn_.arrays[op.param].name,
                                     shape_string(op.tile_shape));

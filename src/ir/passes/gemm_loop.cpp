@@ -147,6 +147,7 @@ struct Matcher {
     g.tile_shape = la->tile_shape;
     g.tile_shape_b = lb->tile_shape;
     g.stages = stages;
+    g.hopper_stages = gemm_hopper_stages(da, bm, bn, bk);
     g.operands = {loop.operands[0], loop.operands[1]};
     for (ValueId v : la->operands) g.operands.push_back(v == iv() ? loop.operands[0] : v);
     for (ValueId v : lb->operands) g.operands.push_back(v == iv() ? loop.operands[0] : v);
@@ -198,6 +199,19 @@ int gemm_pipeline_stages(DType operand, int64_t bm, int64_t bn, int64_t bk) {
   return stages >= 2 ? stages : 0;
 }
 
+int gemm_hopper_stages(DType operand, int64_t bm, int64_t bn, int64_t bk) {
+  const bool sixteen = operand == DType::Float16 || operand == DType::BFloat16;
+  if (!sixteen || bm != 128 || bk != 64 || (bn != 128 && bn != 256)) return 0;
+  const size_t per_stage = static_cast<size_t>((bm * bk + bk * bn) * 2);
+  return static_cast<int>(std::min<size_t>(4, (kHopperSmemBudget - 1024) / per_stage));
+}
+
+size_t gemm_hopper_smem_bytes(DType operand, int64_t bm, int64_t bn, int64_t bk, int hopper_stages) {
+  if (hopper_stages == 0) return 0;
+  const size_t ring = static_cast<size_t>(hopper_stages) * static_cast<size_t>((bm * bk + bk * bn) * dtype_bytes(operand)) + 1024;
+  return std::max(ring, static_cast<size_t>(bm * bn) * sizeof(float));
+}
+
 size_t gemm_loop_smem_bytes(DType operand, int64_t bm, int64_t bn, int64_t bk, int stages) {
   return std::max(static_cast<size_t>(stages) * stage_bytes(operand, bm, bn, bk),
                   static_cast<size_t>(bm * bn) * sizeof(float));
@@ -211,6 +225,11 @@ GemmTile gemm_tile(const Function& fn, const Op& op) {
 size_t gemm_loop_smem_bytes(const Function& fn, const Op& op) {
   GemmTile t = gemm_tile(fn, op);
   return gemm_loop_smem_bytes(fn.arrays[op.param].dtype, t.bm, t.bn, t.bk, op.stages);
+}
+
+size_t gemm_hopper_smem_bytes(const Function& fn, const Op& op) {
+  GemmTile t = gemm_tile(fn, op);
+  return gemm_hopper_smem_bytes(fn.arrays[op.param].dtype, t.bm, t.bn, t.bk, op.hopper_stages);
 }
 
 void recognise_gemm_loops(Function& fn) { rewrite(fn, fn.body, {}); }
