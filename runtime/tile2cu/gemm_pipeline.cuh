@@ -328,11 +328,41 @@ TILE2CU_DEVICE Tile<TC, LC> gemm_main_loop(const Array<TA, RA, IA>& A, const int
   const gemm::MatrixView<TB> b = gemm::matrix_view(B, b_index);
   const int64_t m0 = a_index[RA - 2] * BM, n0 = b_index[RB - 1] * BN;
   const int64_t tiles = k_end > k_begin ? k_end - k_begin : 0;
+  // As in the wgmma loop: interior k-tiles copy through addresses worked out once.
+  constexpr int kVec = 16 / int(sizeof(T));
+  constexpr int kChunksA = BM * BK / kVec / Config::kThreads, kChunksB = BK * BN / kVec / Config::kThreads;
+  constexpr bool kEvenChunks = kChunksA * kVec * Config::kThreads == BM * BK && kChunksB * kVec * Config::kThreads == BK * BN;
+  int a_dst[kEvenChunks ? kChunksA : 1], b_dst[kEvenChunks ? kChunksB : 1];
+  const T* a_src[kEvenChunks ? kChunksA : 1];
+  const T* b_src[kEvenChunks ? kChunksB : 1];
+  if constexpr (kEvenChunks) {
+#pragma unroll
+    for (int i = 0; i < kChunksA; ++i) {
+      const int c = int(threadIdx.x) + i * Config::kThreads, r = c / (BK / kVec), col = (c % (BK / kVec)) * kVec;
+      a_dst[i] = r * Config::kLdA + col;
+      a_src[i] = a.data + (m0 + r) * a.row_stride + col;
+    }
+#pragma unroll
+    for (int i = 0; i < kChunksB; ++i) {
+      const int c = int(threadIdx.x) + i * Config::kThreads, r = c / (BN / kVec), col = (c % (BN / kVec)) * kVec;
+      b_dst[i] = BM * Config::kLdA + r * Config::kLdB + col;
+      b_src[i] = b.data + r * b.row_stride + n0 + col;
+    }
+  }
+  const bool rows_inside = kEvenChunks && a.vector_rows && b.vector_rows && m0 + BM <= a.rows && n0 + BN <= b.cols;
   auto fetch = [&](int64_t t) {  // k-tile t (0-based) into its ring slot
     T* stage = ring + int(t % S) * Config::kStageElems;
     const int64_t k0 = (k_begin + t) * BK;
-    gemm::copy_tile_async<BM, BK, Config::kThreads>(stage, Config::kLdA, a, m0, k0);
-    gemm::copy_tile_async<BK, BN, Config::kThreads>(stage + BM * Config::kLdA, Config::kLdB, b, k0, n0);
+    if (rows_inside && k0 >= 0 && k0 + BK <= a.cols && k0 + BK <= b.rows) {
+#pragma unroll
+      for (int i = 0; i < (kEvenChunks ? kChunksA : 0); ++i) gemm::cp_async_16(stage + a_dst[i], a_src[i] + k0, 16);
+      const int64_t b_step = k0 * b.row_stride;
+#pragma unroll
+      for (int i = 0; i < (kEvenChunks ? kChunksB : 0); ++i) gemm::cp_async_16(stage + b_dst[i], b_src[i] + b_step, 16);
+    } else {
+      gemm::copy_tile_async<BM, BK, Config::kThreads>(stage, Config::kLdA, a, m0, k0);
+      gemm::copy_tile_async<BK, BN, Config::kThreads>(stage + BM * Config::kLdA, Config::kLdB, b, k0, n0);
+    }
   };
 #pragma unroll
   for (int t = 0; t < S - 1; ++t) {

@@ -14,9 +14,11 @@ constexpr int kThreads = 256;
 using Layout_128x256 = BlockedLayout<Shape<128, 256>, kThreads, 8>;
 // The k-loop at line 46 is a GEMM main loop (tile2cu/gemm_pipeline.cuh): each CTA computes a
 // 128 x 256 tile, K in steps of 64, through a ring of 3 shared-memory stages that cp.async fills
-// while mma.sync (bfloat16) works on the previous ones.
+// while mma.sync (bfloat16) works on the previous ones;
+// on sm_90a, 4 unpadded stages feed wgmma (two warpgroups of 64 x 256).
 constexpr int kGemmLoop_128x256x64_Stages = 3;
-using GemmLoop_128x256x64 = GemmMainLoop<__nv_bfloat16, 128, 256, 64, kGemmLoop_128x256x64_Stages, kThreads>;
+constexpr int kGemmLoop_128x256x64_HopperStages = 4;
+using GemmLoop_128x256x64 = GemmMainLoop<__nv_bfloat16, 128, 256, 64, kGemmLoop_128x256x64_Stages, kThreads, false, kGemmLoop_128x256x64_HopperStages>;
 
 __global__ void __launch_bounds__(kThreads) matmul(
     __nv_bfloat16* A_data, int32_t A_shape_0, int32_t A_shape_1, int32_t A_stride_0, int32_t A_stride_1,
@@ -25,8 +27,8 @@ __global__ void __launch_bounds__(kThreads) matmul(
   const Array<__nv_bfloat16, 2> A{A_data, {A_shape_0, A_shape_1}, {A_stride_0, A_stride_1}};
   const Array<__nv_bfloat16, 2> B{B_data, {B_shape_0, B_shape_1}, {B_stride_0, B_stride_1}};
   const Array<__nv_bfloat16, 2> C{C_data, {C_shape_0, C_shape_1}, {C_stride_0, C_stride_1}};
-  // Scratch for moving tile elements between threads and staging mma operands:
-  // kSmemBytes = 156672 bytes of dynamic shared memory (more than the 48 KiB static limit).
+  // Scratch for moving tile elements between threads and staging mma operands: dynamic
+  // shared memory, 156672 bytes (197632 on sm_90 and up, for the wgmma main loop's stages).
   extern __shared__ __align__(128) unsigned char smem[];
   // tiles_m = ct.cdiv(A.shape[0], BM)
   const auto tiles_m = cdiv(A.shape[0], 128);
@@ -71,7 +73,12 @@ cudaError_t launch_matmul_bf16(
   if (!tile2cu::to_device_array<int32_t>(B, B_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<__nv_bfloat16, 2> C_arg;
   if (!tile2cu::to_device_array<int32_t>(C, C_arg)) return cudaErrorInvalidValue;
-  constexpr int kSmemBytes = 156672;
+  // sm_90 and up run the GEMM main loop on wgmma, with deeper stages in more shared memory.
+  int device = 0, major = 0;
+  if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
+  if (cudaError_t e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device); e != cudaSuccess)
+    return e;
+  const int kSmemBytes = major >= 9 ? 197632 : 156672;
   if (cudaError_t e = cudaFuncSetAttribute(matmul_bf16::matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes);
       e != cudaSuccess)
     return e;
@@ -104,9 +111,11 @@ constexpr int kThreads = 256;
 using Layout_128x256 = BlockedLayout<Shape<128, 256>, kThreads, 8>;
 // The k-loop at line 46 is a GEMM main loop (tile2cu/gemm_pipeline.cuh): each CTA computes a
 // 128 x 256 tile, K in steps of 64, through a ring of 3 shared-memory stages that cp.async fills
-// while mma.sync (float16) works on the previous ones.
+// while mma.sync (float16) works on the previous ones;
+// on sm_90a, 4 unpadded stages feed wgmma (two warpgroups of 64 x 256).
 constexpr int kGemmLoop_128x256x64_Stages = 3;
-using GemmLoop_128x256x64 = GemmMainLoop<__half, 128, 256, 64, kGemmLoop_128x256x64_Stages, kThreads>;
+constexpr int kGemmLoop_128x256x64_HopperStages = 4;
+using GemmLoop_128x256x64 = GemmMainLoop<__half, 128, 256, 64, kGemmLoop_128x256x64_Stages, kThreads, false, kGemmLoop_128x256x64_HopperStages>;
 
 __global__ void __launch_bounds__(kThreads) matmul(
     __half* A_data, int32_t A_shape_0, int32_t A_shape_1, int32_t A_stride_0, int32_t A_stride_1,
@@ -115,8 +124,8 @@ __global__ void __launch_bounds__(kThreads) matmul(
   const Array<__half, 2> A{A_data, {A_shape_0, A_shape_1}, {A_stride_0, A_stride_1}};
   const Array<__half, 2> B{B_data, {B_shape_0, B_shape_1}, {B_stride_0, B_stride_1}};
   const Array<__half, 2> C{C_data, {C_shape_0, C_shape_1}, {C_stride_0, C_stride_1}};
-  // Scratch for moving tile elements between threads and staging mma operands:
-  // kSmemBytes = 156672 bytes of dynamic shared memory (more than the 48 KiB static limit).
+  // Scratch for moving tile elements between threads and staging mma operands: dynamic
+  // shared memory, 156672 bytes (197632 on sm_90 and up, for the wgmma main loop's stages).
   extern __shared__ __align__(128) unsigned char smem[];
   // tiles_m = ct.cdiv(A.shape[0], BM)
   const auto tiles_m = cdiv(A.shape[0], 128);
@@ -161,7 +170,12 @@ cudaError_t launch_matmul_f16(
   if (!tile2cu::to_device_array<int32_t>(B, B_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<__half, 2> C_arg;
   if (!tile2cu::to_device_array<int32_t>(C, C_arg)) return cudaErrorInvalidValue;
-  constexpr int kSmemBytes = 156672;
+  // sm_90 and up run the GEMM main loop on wgmma, with deeper stages in more shared memory.
+  int device = 0, major = 0;
+  if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
+  if (cudaError_t e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device); e != cudaSuccess)
+    return e;
+  const int kSmemBytes = major >= 9 ? 197632 : 156672;
   if (cudaError_t e = cudaFuncSetAttribute(matmul_f16::matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes);
       e != cudaSuccess)
     return e;
@@ -284,9 +298,11 @@ constexpr int kThreads = 256;
 using Layout_128x128 = BlockedLayout<Shape<128, 128>, kThreads, 8>;
 // The k-loop at line 46 is a GEMM main loop (tile2cu/gemm_pipeline.cuh): each CTA computes a
 // 128 x 128 tile, K in steps of 64, through a ring of 4 shared-memory stages that cp.async fills
-// while mma.sync (bfloat16) works on the previous ones.
+// while mma.sync (bfloat16) works on the previous ones;
+// on sm_90a, 4 unpadded stages feed wgmma (two warpgroups of 64 x 128).
 constexpr int kGemmLoop_128x128x64_Stages = 4;
-using GemmLoop_128x128x64 = GemmMainLoop<__nv_bfloat16, 128, 128, 64, kGemmLoop_128x128x64_Stages, kThreads>;
+constexpr int kGemmLoop_128x128x64_HopperStages = 4;
+using GemmLoop_128x128x64 = GemmMainLoop<__nv_bfloat16, 128, 128, 64, kGemmLoop_128x128x64_Stages, kThreads, false, kGemmLoop_128x128x64_HopperStages>;
 
 __global__ void __launch_bounds__(kThreads) matmul(
     __nv_bfloat16* A_data, int32_t A_shape_0, int32_t A_shape_1, int32_t A_stride_0, int32_t A_stride_1,
@@ -374,9 +390,11 @@ constexpr int kThreads = 256;
 using Layout_128x256 = BlockedLayout<Shape<128, 256>, kThreads, 8>;
 // The k-loop at line 61 is a GEMM main loop (tile2cu/gemm_pipeline.cuh): each CTA computes a
 // 128 x 256 tile, K in steps of 64, through a ring of 3 shared-memory stages that cp.async fills
-// while mma.sync (bfloat16) works on the previous ones.
+// while mma.sync (bfloat16) works on the previous ones;
+// on sm_90a, 4 unpadded stages feed wgmma (two warpgroups of 64 x 256).
 constexpr int kGemmLoop_128x256x64_Stages = 3;
-using GemmLoop_128x256x64 = GemmMainLoop<__nv_bfloat16, 128, 256, 64, kGemmLoop_128x256x64_Stages, kThreads>;
+constexpr int kGemmLoop_128x256x64_HopperStages = 4;
+using GemmLoop_128x256x64 = GemmMainLoop<__nv_bfloat16, 128, 256, 64, kGemmLoop_128x256x64_Stages, kThreads, false, kGemmLoop_128x256x64_HopperStages>;
 
 __global__ void __launch_bounds__(kThreads) persistent_matmul(
     __nv_bfloat16* A_data, int32_t A_shape_0, int32_t A_shape_1, int32_t A_stride_0, int32_t A_stride_1,
@@ -385,8 +403,8 @@ __global__ void __launch_bounds__(kThreads) persistent_matmul(
   const Array<__nv_bfloat16, 2> A{A_data, {A_shape_0, A_shape_1}, {A_stride_0, A_stride_1}};
   const Array<__nv_bfloat16, 2> B{B_data, {B_shape_0, B_shape_1}, {B_stride_0, B_stride_1}};
   const Array<__nv_bfloat16, 2> C{C_data, {C_shape_0, C_shape_1}, {C_stride_0, C_stride_1}};
-  // Scratch for moving tile elements between threads and staging mma operands:
-  // kSmemBytes = 156672 bytes of dynamic shared memory (more than the 48 KiB static limit).
+  // Scratch for moving tile elements between threads and staging mma operands: dynamic
+  // shared memory, 156672 bytes (197632 on sm_90 and up, for the wgmma main loop's stages).
   extern __shared__ __align__(128) unsigned char smem[];
   // tiles_m = ct.cdiv(A.shape[0], BM)
   const auto tiles_m = cdiv(A.shape[0], 128);
@@ -432,7 +450,12 @@ cudaError_t launch_persistent_bf16(
   if (!tile2cu::to_device_array<int32_t>(B, B_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<__nv_bfloat16, 2> C_arg;
   if (!tile2cu::to_device_array<int32_t>(C, C_arg)) return cudaErrorInvalidValue;
-  constexpr int kSmemBytes = 156672;
+  // sm_90 and up run the GEMM main loop on wgmma, with deeper stages in more shared memory.
+  int device = 0, major = 0;
+  if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
+  if (cudaError_t e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device); e != cudaSuccess)
+    return e;
+  const int kSmemBytes = major >= 9 ? 197632 : 156672;
   if (cudaError_t e = cudaFuncSetAttribute(persistent_bf16::persistent_matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes);
       e != cudaSuccess)
     return e;
@@ -465,9 +488,11 @@ constexpr int kThreads = 256;
 using Layout_1x128x128 = BlockedLayout<Shape<1, 128, 128>, kThreads, 8>;
 // The k-loop at line 74 is a GEMM main loop (tile2cu/gemm_pipeline.cuh): each CTA computes a
 // 128 x 128 tile, K in steps of 64, through a ring of 4 shared-memory stages that cp.async fills
-// while mma.sync (float16) works on the previous ones.
+// while mma.sync (float16) works on the previous ones;
+// on sm_90a, 4 unpadded stages feed wgmma (two warpgroups of 64 x 128).
 constexpr int kGemmLoop_128x128x64_Stages = 4;
-using GemmLoop_128x128x64 = GemmMainLoop<__half, 128, 128, 64, kGemmLoop_128x128x64_Stages, kThreads>;
+constexpr int kGemmLoop_128x128x64_HopperStages = 4;
+using GemmLoop_128x128x64 = GemmMainLoop<__half, 128, 128, 64, kGemmLoop_128x128x64_Stages, kThreads, false, kGemmLoop_128x128x64_HopperStages>;
 
 __global__ void __launch_bounds__(kThreads) batched_matmul(
     __half* A_data, int32_t A_shape_0, int32_t A_shape_1, int32_t A_shape_2, int32_t A_stride_0, int32_t A_stride_1, int32_t A_stride_2,

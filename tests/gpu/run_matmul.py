@@ -208,15 +208,17 @@ def bench(fn, iters):
     return statistics.median(times)
 
 
-def timings(lib, quick):
+def timings(lib, quick, arch="sm_90a"):
     rows = []
     sms = torch.cuda.get_device_properties(0).multi_processor_count
     shapes = [(8192, 8192, 8192), (4096, 4096, 4096), (16384, 1024, 8192)]
     cases = [("matmul_bf16", "bfloat16", 128, 256), ("matmul_f16", "float16", 128, 256),
              ("matmul_bf16_128", "bfloat16", 128, 128), ("persistent_bf16", "bfloat16", 128, 256),
              ("matmul_tf32", "float32", 128, 128)]
+    if arch != "sm_90a":  # the mma.sync path (compute_80 PTX), for reference: two cases
+        cases = [c for c in cases if c[0] in ("matmul_bf16", "matmul_tf32")]
     for spec, dt, bm, bn in cases:
-        for m, n, k in (shapes if not quick else shapes[:1]):
+        for m, n, k in (shapes if not quick and arch == "sm_90a" else shapes[:1]):
             if spec == "matmul_tf32" and (m, n, k) != (8192, 8192, 8192):
                 continue
             a, b = rand((m, k), dt), rand((k, n), dt)
@@ -227,7 +229,7 @@ def timings(lib, quick):
             t_ours = bench(lambda: launch(lib, spec, grid, a, b, c), iters)
             t_torch = bench(lambda: torch.matmul(a, b), iters)
             flop = 2.0 * m * n * k
-            rows.append({"spec": spec, "shape": f"{m}x{n}x{k}", "ms": t_ours, "torch_ms": t_torch,
+            rows.append({"spec": spec, "arch": arch, "shape": f"{m}x{n}x{k}", "ms": t_ours, "torch_ms": t_torch,
                          "tflops": flop / t_ours / 1e9, "torch_tflops": flop / t_torch / 1e9,
                          "ratio_vs_torch": t_torch / t_ours})
     torch.backends.cuda.matmul.allow_tf32 = False
@@ -251,14 +253,15 @@ def main():
         checked += check_matmul(ctypes.CDLL(str(libs[("matmul", arch)])), arch, failures, args.quick)
         checked += check_mma(ctypes.CDLL(str(libs[("mma_dtypes", arch)])), arch, failures)
     torch.cuda.synchronize()
-    rows = [] if args.no_bench else timings(ctypes.CDLL(str(libs[("matmul", "sm_90a")])), args.quick)
+    rows = [] if args.no_bench else (timings(ctypes.CDLL(str(libs[("matmul", "sm_90a")])), args.quick) +
+                                     timings(ctypes.CDLL(str(libs[("matmul", "sm_80")])), args.quick, "sm_80"))
     print(f"checks: {checked - len(failures)}/{checked} pass")
     for f in failures:
         print("FAIL", f)
-    print("| spec | shape | ms | TFLOP/s | torch.matmul TFLOP/s | ratio |")
-    print("|---|---|---|---|---|---|")
+    print("| spec | build | shape | ms | TFLOP/s | torch.matmul TFLOP/s | ratio |")
+    print("|---|---|---|---|---|---|---|")
     for r in rows:
-        print(f"| {r['spec']} | {r['shape']} | {r['ms']:.3f} | {r['tflops']:.0f} | {r['torch_tflops']:.0f} | {r['ratio_vs_torch']:.2f} |")
+        print(f"| {r['spec']} | {r['arch']} | {r['shape']} | {r['ms']:.3f} | {r['tflops']:.0f} | {r['torch_tflops']:.0f} | {r['ratio_vs_torch']:.2f} |")
     result = {"device": torch.cuda.get_device_name(0), "date": datetime.datetime.now(datetime.timezone.utc).isoformat(),
               "commit": args.commit, "torch": torch.__version__, "checks": checked, "failures": failures,
               "timings": rows}
