@@ -180,14 +180,19 @@ class BodyEmitter {
     out_ += '\n';
   }
 
-  void source_comment(const Op& op, int depth, bool header_only) {
+  // `keep_indent`: later lines keep their indentation relative to the first (a whole loop
+  // quoted above the one call it became).
+  void source_comment(const Op& op, int depth, bool header_only, bool keep_indent = false) {
     if (!op.loc.valid() || !fn_.file) return;
     if (op.loc.line == last_comment_line_) return;
     int last = header_only ? op.loc.line : std::max(op.loc.line, op.loc.end_line);
+    size_t first_indent = std::string_view::npos;
     for (int l = op.loc.line; l <= last; ++l) {
       std::string_view text = fn_.file->line_text(l);
       size_t start = text.find_first_not_of(" \t");
       if (start == std::string_view::npos) continue;
+      if (first_indent == std::string_view::npos) first_indent = start;
+      if (keep_indent && start > first_indent) start = first_indent;
       line(depth, fmt::format("// {}", text.substr(start)));
     }
     // The code that follows is attributed to the statement's first Python line.
@@ -547,7 +552,7 @@ class BodyEmitter {
       exprs_[r] = e;
       return;
     }
-    source_comment(op, depth, false);
+    source_comment(op, depth, false, op.kind == OpKind::GemmLoop);
     if (auto it = direct_assign_.find(r); it != direct_assign_.end()) {
       line(depth, fmt::format("{} = {};", it->second, e.text));
       exprs_[r] = {it->second};

@@ -51,9 +51,9 @@ __global__ void __launch_bounds__(kThreads) matmul(
   // acc = ct.zeros((BM, BN), dtype=ct.float32)
   const auto acc = full<Layout_128x256>(0.0f);
   // for k in range(ct.cdiv(A.shape[1], BK)):
-  // a = operand(ct.load(A, index=(row, k), shape=(BM, BK), padding_mode=ZERO), TF32)
-  // b = operand(ct.load(B, index=(k, col), shape=(BK, BN), padding_mode=ZERO), TF32)
-  // acc = ct.mma(a, b, acc)
+  //     a = operand(ct.load(A, index=(row, k), shape=(BM, BK), padding_mode=ZERO), TF32)
+  //     b = operand(ct.load(B, index=(k, col), shape=(BK, BN), padding_mode=ZERO), TF32)
+  //     acc = ct.mma(a, b, acc)
   const auto acc_2 = gemm_main_loop<GemmLoop_128x256x64>(A, {row, 0}, B, {0, col}, 0, cdiv(A.shape[1], 64), acc, smem);
   // ct.store(C, index=(row, col), tile=acc.astype(C.dtype))
   store(C, {row, col}, astype<__nv_bfloat16>(acc_2));
@@ -148,9 +148,9 @@ __global__ void __launch_bounds__(kThreads) matmul(
   // acc = ct.zeros((BM, BN), dtype=ct.float32)
   const auto acc = full<Layout_128x256>(0.0f);
   // for k in range(ct.cdiv(A.shape[1], BK)):
-  // a = operand(ct.load(A, index=(row, k), shape=(BM, BK), padding_mode=ZERO), TF32)
-  // b = operand(ct.load(B, index=(k, col), shape=(BK, BN), padding_mode=ZERO), TF32)
-  // acc = ct.mma(a, b, acc)
+  //     a = operand(ct.load(A, index=(row, k), shape=(BM, BK), padding_mode=ZERO), TF32)
+  //     b = operand(ct.load(B, index=(k, col), shape=(BK, BN), padding_mode=ZERO), TF32)
+  //     acc = ct.mma(a, b, acc)
   const auto acc_2 = gemm_main_loop<GemmLoop_128x256x64>(A, {row, 0}, B, {0, col}, 0, cdiv(A.shape[1], 64), acc, smem);
   // ct.store(C, index=(row, col), tile=acc.astype(C.dtype))
   store(C, {row, col}, astype<__half>(acc_2));
@@ -243,9 +243,9 @@ __global__ void __launch_bounds__(kThreads) matmul(
   // acc = ct.zeros((BM, BN), dtype=ct.float32)
   const auto acc = full<Layout_128x128>(0.0f);
   // for k in range(ct.cdiv(A.shape[1], BK)):
-  // a = operand(ct.load(A, index=(row, k), shape=(BM, BK), padding_mode=ZERO), TF32)
-  // b = operand(ct.load(B, index=(k, col), shape=(BK, BN), padding_mode=ZERO), TF32)
-  // acc = ct.mma(a, b, acc)
+  //     a = operand(ct.load(A, index=(row, k), shape=(BM, BK), padding_mode=ZERO), TF32)
+  //     b = operand(ct.load(B, index=(k, col), shape=(BK, BN), padding_mode=ZERO), TF32)
+  //     acc = ct.mma(a, b, acc)
   const auto acc_2 = gemm_main_loop<GemmLoop_128x128x32>(A, {row, 0}, B, {0, col}, 0, cdiv(A.shape[1], 32), acc, smem);
   // ct.store(C, index=(row, col), tile=acc.astype(C.dtype))
   store(C, {row, col}, acc_2);
@@ -335,9 +335,9 @@ __global__ void __launch_bounds__(kThreads) matmul(
   // acc = ct.zeros((BM, BN), dtype=ct.float32)
   const auto acc = full<Layout_128x128>(0.0f);
   // for k in range(ct.cdiv(A.shape[1], BK)):
-  // a = operand(ct.load(A, index=(row, k), shape=(BM, BK), padding_mode=ZERO), TF32)
-  // b = operand(ct.load(B, index=(k, col), shape=(BK, BN), padding_mode=ZERO), TF32)
-  // acc = ct.mma(a, b, acc)
+  //     a = operand(ct.load(A, index=(row, k), shape=(BM, BK), padding_mode=ZERO), TF32)
+  //     b = operand(ct.load(B, index=(k, col), shape=(BK, BN), padding_mode=ZERO), TF32)
+  //     acc = ct.mma(a, b, acc)
   const auto acc_2 = gemm_main_loop<GemmLoop_128x128x64>(A, {row, 0}, B, {0, col}, 0, cdiv(A.shape[1], 64), acc, smem);
   // ct.store(C, index=(row, col), tile=acc.astype(C.dtype))
   store(C, {row, col}, astype<__nv_bfloat16>(acc_2));
@@ -427,9 +427,9 @@ __global__ void __launch_bounds__(kThreads) persistent_matmul(
     // acc = ct.zeros((BM, BN), dtype=ct.float32)
     const auto acc = full<Layout_128x256>(0.0f);
     // for k in range(ct.cdiv(A.shape[1], BK)):
-    // a = ct.load(A, index=(row, k), shape=(BM, BK), padding_mode=ZERO)
-    // b = ct.load(B, index=(k, col), shape=(BK, BN), padding_mode=ZERO)
-    // acc = ct.mma(a, b, acc)
+    //     a = ct.load(A, index=(row, k), shape=(BM, BK), padding_mode=ZERO)
+    //     b = ct.load(B, index=(k, col), shape=(BK, BN), padding_mode=ZERO)
+    //     acc = ct.mma(a, b, acc)
     const auto acc_2 = gemm_main_loop<GemmLoop_128x256x64>(A, {row, 0}, B, {0, col}, 0, cdiv(A.shape[1], 64), acc, smem);
     // ct.store(C, index=(row, col), tile=acc.astype(C.dtype))
     store(C, {row, col}, astype<__nv_bfloat16>(acc_2));
@@ -513,9 +513,9 @@ __global__ void __launch_bounds__(kThreads) batched_matmul(
   // acc = ct.zeros((1, BM, BN), dtype=ct.float32)
   const auto acc = full<Layout_1x128x128>(0.0f);
   // for k in range(ct.cdiv(A.shape[2], BK)):
-  // a = ct.load(A, index=(z, row, k), shape=(1, BM, BK), padding_mode=ZERO)
-  // b = ct.load(B, index=(z, k, col), shape=(1, BK, BN), padding_mode=ZERO)
-  // acc = ct.mma(a, b, acc)
+  //     a = ct.load(A, index=(z, row, k), shape=(1, BM, BK), padding_mode=ZERO)
+  //     b = ct.load(B, index=(z, k, col), shape=(1, BK, BN), padding_mode=ZERO)
+  //     acc = ct.mma(a, b, acc)
   const auto acc_2 = gemm_main_loop<GemmLoop_128x128x64>(A, {z, row, 0}, B, {z, 0, col}, 0, cdiv(A.shape[2], 64), acc, smem);
   // ct.store(C, index=(z, row, col), tile=acc.astype(C.dtype))
   store(C, {z, row, col}, astype<__half>(acc_2));
