@@ -1,4 +1,5 @@
-"""Matrix multiply C = A @ B, four ways: tiled (2-D grid, grouped block order), persistent
+"""Matrix multiply C = A @ B, five ways: tiled (2-D grid, grouped block order), linear (B given
+transposed, as nn.Linear weights are), persistent
 (grid = number of SMs, each CTA walks many output tiles), batched (3-D arrays, one batch
 entry per grid z), and split-K in two passes (partial products, then their sum).
 
@@ -7,7 +8,7 @@ Every k-loop here has the shape tile2cu recognises and lowers to a pipelined mai
 f32 inputs take tensor cores as tf32 when TF32 is set.
 
 Launch:
-  matmul             grid = (ct.cdiv(M, BM) * ct.cdiv(N, BN),)
+  matmul, linear     grid = (ct.cdiv(M, BM) * ct.cdiv(N, BN),)
   persistent_matmul  grid = (number of SMs,)
   batched_matmul     grid = (ct.cdiv(M, BM), ct.cdiv(N, BN), batch)
   splitk_partial     grid = (ct.cdiv(M, BM), ct.cdiv(N, BN), SPLITS); partial: (SPLITS, M, N) f32
@@ -48,6 +49,21 @@ def matmul(A, B, C, BM: ct.Constant[int], BN: ct.Constant[int], BK: ct.Constant[
         b = operand(ct.load(B, index=(k, col), shape=(BK, BN), padding_mode=ZERO), TF32)
         acc = ct.mma(a, b, acc)
     ct.store(C, index=(row, col), tile=acc.astype(C.dtype))
+
+
+@ct.kernel
+def linear(X, W, Y, BM: ct.Constant[int], BN: ct.Constant[int], BK: ct.Constant[int], GROUP: ct.Constant[int]):
+    # Y = X @ W^T with W stored (N, K), as nn.Linear keeps its weights: order=(1, 0) loads a
+    # (BK, BN) tile of W^T straight from W.
+    tiles_m = ct.cdiv(X.shape[0], BM)
+    tiles_n = ct.cdiv(W.shape[0], BN)
+    row, col = grouped_tile(ct.bid(0), tiles_m, tiles_n, GROUP)
+    acc = ct.zeros((BM, BN), dtype=ct.float32)
+    for k in range(ct.cdiv(X.shape[1], BK)):
+        x = ct.load(X, index=(row, k), shape=(BM, BK), padding_mode=ZERO)
+        wt = ct.load(W, index=(k, col), shape=(BK, BN), order=(1, 0), padding_mode=ZERO)
+        acc = ct.mma(x, wt, acc)
+    ct.store(Y, index=(row, col), tile=acc.astype(Y.dtype))
 
 
 @ct.kernel

@@ -36,9 +36,12 @@ namespace tile2cu {
 // One GEMM main-loop configuration: operand element type as stored in shared memory
 // (__half, __nv_bfloat16, or float for tf32), the CTA tile BM x BN x BK, the pipeline depth and
 // the CTA's thread count. Tf32 says float operands are rounded to tf32 (astype(ct.tfloat32)).
-template <class T, int BM, int BN, int BK, int Stages, int Threads, bool Tf32 = false, int HopperStages = 0>
+template <class T, int BM, int BN, int BK, int Stages, int Threads, bool Tf32 = false, int HopperStages = 0,
+          bool BTransposed = false>
 struct GemmMainLoop {
   using operand_type = T;
+  // B loaded with order=(1, 0): the array holds B^T (N x K, K contiguous), as nn.Linear weights do.
+  static constexpr bool kBTransposed = BTransposed;
   static constexpr int kBM = BM, kBN = BN, kBK = BK, kStages = Stages, kThreads = Threads;
   static constexpr bool kSixteenBit = is_half_like_v<T>;
   static_assert(kSixteenBit || (std::is_same_v<T, float> && Tf32), "GEMM main loop: f16, bf16 or tf32 operands");
@@ -62,10 +65,11 @@ struct GemmMainLoop {
   static constexpr int kWarpM = BM / kWarpsM, kWarpN = BN / kWarpsN;
   static constexpr int kFragsM = kWarpM / 16, kFragsN = kWarpN / 8;
 
-  // Shared memory: kStages buffers of A (BM x BK) and B (BK x BN), rows padded by 16 bytes.
+  // Shared memory: kStages buffers of A (BM x BK) and B (BK x BN, or BN x BK when transposed),
+  // rows padded by 16 bytes.
   static constexpr int kPad = 16 / int(sizeof(T));
-  static constexpr int kLdA = BK + kPad, kLdB = BN + kPad;
-  static constexpr int kStageElems = BM * kLdA + BK * kLdB;
+  static constexpr int kLdA = BK + kPad, kLdB = (BTransposed ? BK : BN) + kPad;
+  static constexpr int kStageElems = BM * kLdA + (BTransposed ? BN : BK) * kLdB;
   static constexpr int kPipelineBytes = Stages * kStageElems * int(sizeof(T));
   // The accumulator passes through shared memory (as float) on the way in and out.
   static constexpr int kExchangeBytes = BM * BN * int(sizeof(float));
@@ -223,23 +227,33 @@ TILE2CU_DEVICE Tile<TC, LC> main_loop_wgmma(const MatrixView<T>& a, const Matrix
   }
 #pragma unroll
   for (int i = 0; i < kChunksB; ++i) {
-    const int c = int(threadIdx.x) + i * Config::kThreads, r = c / (BN / kVec), chunk = c % (BN / kVec);
-    b_dst[i] = uint32_t(kBytesA + (chunk / 8) * kBBlockBytes) + wgmma::swizzle128(uint32_t(r * 128 + (chunk % 8) * 16));
-    b_src[i] = b.data + r * b.row_stride + n0 + chunk * kVec;
+    const int c = int(threadIdx.x) + i * Config::kThreads;
+    if constexpr (Config::kBTransposed) {  // lines are rows of B^T, like A's
+      const int r = c / (BK / kVec), chunk = c % (BK / kVec);
+      b_dst[i] = uint32_t(kBytesA) + wgmma::swizzle128(uint32_t(r * 128 + chunk * 16));
+      b_src[i] = b.data + (n0 + r) * b.row_stride + chunk * kVec;
+    } else {
+      const int r = c / (BN / kVec), chunk = c % (BN / kVec);
+      b_dst[i] = uint32_t(kBytesA + (chunk / 8) * kBBlockBytes) + wgmma::swizzle128(uint32_t(r * 128 + (chunk % 8) * 16));
+      b_src[i] = b.data + r * b.row_stride + n0 + chunk * kVec;
+    }
   }
-  const bool rows_inside = a.vector_rows && b.vector_rows && m0 + BM <= a.rows && n0 + BN <= b.cols;
+  const bool rows_inside = a.vector_rows && b.vector_rows && m0 + BM <= a.rows &&
+                           (Config::kBTransposed ? n0 + BN <= b.rows : n0 + BN <= b.cols);
   auto fetch = [&](int64_t t) {
     unsigned char* stage = ring + int(t % S) * Config::kWgmmaStageBytes;
     const int64_t k0 = (k_begin + t) * BK;
-    if (rows_inside && k0 >= 0 && k0 + BK <= a.cols && k0 + BK <= b.rows) {
+    const bool k_inside = k0 >= 0 && k0 + BK <= a.cols && k0 + BK <= (Config::kBTransposed ? b.cols : b.rows);
+    if (rows_inside && k_inside) {
 #pragma unroll
       for (int i = 0; i < kChunksA; ++i) cp_async_16(stage + a_dst[i], a_src[i] + k0, 16);
-      const int64_t b_step = k0 * b.row_stride;
+      const int64_t b_step = Config::kBTransposed ? k0 : k0 * b.row_stride;
 #pragma unroll
       for (int i = 0; i < kChunksB; ++i) cp_async_16(stage + b_dst[i], b_src[i] + b_step, 16);
     } else {
       copy_tile_swizzled<BM, BK, Config::kThreads>(stage, 0, a, m0, k0);
-      copy_tile_swizzled<BK, BN, Config::kThreads>(stage + kBytesA, kBBlockBytes, b, k0, n0);
+      if constexpr (Config::kBTransposed) copy_tile_swizzled<BN, BK, Config::kThreads>(stage + kBytesA, 0, b, n0, k0);
+      else copy_tile_swizzled<BK, BN, Config::kThreads>(stage + kBytesA, kBBlockBytes, b, k0, n0);
     }
   };
 #pragma unroll
@@ -258,8 +272,9 @@ TILE2CU_DEVICE Tile<TC, LC> main_loop_wgmma(const MatrixView<T>& a, const Matrix
       // A: rows of this warpgroup, K offset kk (32 bytes a step inside the swizzled line);
       // 8-row groups 1024 bytes apart. B: k rows kk.., 64-column blocks kBBlockBytes apart.
       const uint64_t da = wgmma::descriptor(stage + group * 64 * 128 + kk * int(sizeof(T)), 16, 1024);
-      const uint64_t db = wgmma::descriptor(stage + kBytesA + kk * 128, kBBlockBytes, 1024);
-      wgmma::mma_64xNx16<T, BN>(d, da, db);
+      const uint64_t db = Config::kBTransposed ? wgmma::descriptor(stage + kBytesA + kk * int(sizeof(T)), 16, 1024)
+                                               : wgmma::descriptor(stage + kBytesA + kk * 128, kBBlockBytes, 1024);
+      wgmma::mma_64xNx16<T, BN, Config::kBTransposed ? 0 : 1>(d, da, db);
     }
     wgmma::commit();
     wgmma::wait<1>();  // k-tile t - 1's math is done (t's may still run)
@@ -344,24 +359,36 @@ TILE2CU_DEVICE Tile<TC, LC> gemm_main_loop(const Array<TA, RA, IA>& A, const int
     }
 #pragma unroll
     for (int i = 0; i < kChunksB; ++i) {
-      const int c = int(threadIdx.x) + i * Config::kThreads, r = c / (BN / kVec), col = (c % (BN / kVec)) * kVec;
-      b_dst[i] = BM * Config::kLdA + r * Config::kLdB + col;
-      b_src[i] = b.data + r * b.row_stride + n0 + col;
+      const int c = int(threadIdx.x) + i * Config::kThreads;
+      if constexpr (Config::kBTransposed) {
+        const int r = c / (BK / kVec), col = (c % (BK / kVec)) * kVec;
+        b_dst[i] = BM * Config::kLdA + r * Config::kLdB + col;
+        b_src[i] = b.data + (n0 + r) * b.row_stride + col;
+      } else {
+        const int r = c / (BN / kVec), col = (c % (BN / kVec)) * kVec;
+        b_dst[i] = BM * Config::kLdA + r * Config::kLdB + col;
+        b_src[i] = b.data + r * b.row_stride + n0 + col;
+      }
     }
   }
-  const bool rows_inside = kEvenChunks && a.vector_rows && b.vector_rows && m0 + BM <= a.rows && n0 + BN <= b.cols;
+  const bool rows_inside = kEvenChunks && a.vector_rows && b.vector_rows && m0 + BM <= a.rows &&
+                           (Config::kBTransposed ? n0 + BN <= b.rows : n0 + BN <= b.cols);
   auto fetch = [&](int64_t t) {  // k-tile t (0-based) into its ring slot
     T* stage = ring + int(t % S) * Config::kStageElems;
     const int64_t k0 = (k_begin + t) * BK;
-    if (rows_inside && k0 >= 0 && k0 + BK <= a.cols && k0 + BK <= b.rows) {
+    const bool k_inside = k0 >= 0 && k0 + BK <= a.cols && k0 + BK <= (Config::kBTransposed ? b.cols : b.rows);
+    if (rows_inside && k_inside) {
 #pragma unroll
       for (int i = 0; i < (kEvenChunks ? kChunksA : 0); ++i) gemm::cp_async_16(stage + a_dst[i], a_src[i] + k0, 16);
-      const int64_t b_step = k0 * b.row_stride;
+      const int64_t b_step = Config::kBTransposed ? k0 : k0 * b.row_stride;
 #pragma unroll
       for (int i = 0; i < (kEvenChunks ? kChunksB : 0); ++i) gemm::cp_async_16(stage + b_dst[i], b_src[i] + b_step, 16);
     } else {
       gemm::copy_tile_async<BM, BK, Config::kThreads>(stage, Config::kLdA, a, m0, k0);
-      gemm::copy_tile_async<BK, BN, Config::kThreads>(stage + BM * Config::kLdA, Config::kLdB, b, k0, n0);
+      if constexpr (Config::kBTransposed)
+        gemm::copy_tile_async<BN, BK, Config::kThreads>(stage + BM * Config::kLdA, Config::kLdB, b, n0, k0);
+      else
+        gemm::copy_tile_async<BK, BN, Config::kThreads>(stage + BM * Config::kLdA, Config::kLdB, b, k0, n0);
     }
   };
 #pragma unroll
@@ -375,7 +402,8 @@ TILE2CU_DEVICE Tile<TC, LC> gemm_main_loop(const Array<TA, RA, IA>& A, const int
     if (t + S - 1 < tiles) fetch(t + S - 1);
     gemm::cp_async_commit();
     const T* sa = ring + int(t % S) * Config::kStageElems + warp_row * Config::kLdA;
-    const T* sb = ring + int(t % S) * Config::kStageElems + BM * Config::kLdA + warp_col;
+    const T* sb = ring + int(t % S) * Config::kStageElems + BM * Config::kLdA +
+                  (Config::kBTransposed ? warp_col * Config::kLdB : warp_col);
     if constexpr (Config::kSixteenBit) {
 #pragma unroll
       for (int kk = 0; kk < BK; kk += 16) {
@@ -386,7 +414,10 @@ TILE2CU_DEVICE Tile<TC, LC> gemm_main_loop(const Array<TA, RA, IA>& A, const int
 #pragma unroll
         for (int j = 0; j < Config::kFragsN; j += 2) {  // two 8-column B fragments per ldmatrix
           uint32_t r[4];
-          warp::ldmatrix_x4_trans(r, sb + (kk + lane % 8 + ((lane / 8) % 2) * 8) * Config::kLdB + j * 8 + (lane / 16) * 8);
+          if constexpr (Config::kBTransposed)  // rows of B^T are B's columns: no transpose needed
+            warp::ldmatrix_x4(r, sb + (j * 8 + lane % 8 + (lane / 16) * 8) * Config::kLdB + kk + ((lane / 8) % 2) * 8);
+          else
+            warp::ldmatrix_x4_trans(r, sb + (kk + lane % 8 + ((lane / 8) % 2) * 8) * Config::kLdB + j * 8 + (lane / 16) * 8);
           fb[j][0] = r[0], fb[j][1] = r[1], fb[j + 1][0] = r[2], fb[j + 1][1] = r[3];
         }
 #pragma unroll
@@ -409,9 +440,10 @@ TILE2CU_DEVICE Tile<TC, LC> gemm_main_loop(const Array<TA, RA, IA>& A, const int
         }
 #pragma unroll
         for (int j = 0; j < Config::kFragsN; ++j) {
-          const float* p = sb + (kk + q) * Config::kLdB + j * 8 + g;
+          const int step = Config::kBTransposed ? 1 : Config::kLdB;  // between neighbouring k
+          const float* p = Config::kBTransposed ? sb + (j * 8 + g) * Config::kLdB + kk + q : sb + (kk + q) * Config::kLdB + j * 8 + g;
           fb[j][0] = __float_as_uint(round_to_tf32(p[0]));
-          fb[j][1] = __float_as_uint(round_to_tf32(p[4 * Config::kLdB]));
+          fb[j][1] = __float_as_uint(round_to_tf32(p[4 * step]));
         }
 #pragma unroll
         for (int i = 0; i < Config::kFragsM; ++i)

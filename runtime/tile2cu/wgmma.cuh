@@ -11,6 +11,7 @@
 // 1024-byte group of 8 lines, the 16-byte chunk c of line r sits at chunk c ^ (r % 8), so the
 // tensor cores read 8 lines without bank conflicts. A (K-major): line = one row of 64 K values.
 // B (N-major): line = 64 N values of one k; blocks of 64 columns follow each other.
+// B stored transposed (K-major, B^T rows): laid out like A, one line per column of B.
 #pragma once
 
 #include "types.cuh"
@@ -47,8 +48,9 @@ TILE2CU_DEVICE void wait() { asm volatile("wgmma.wait_group.sync.aligned %0;\n" 
 // Makes shared memory written by ordinary stores and cp.async visible to wgmma's reads.
 TILE2CU_DEVICE void fence_shared_for_async() { asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); }
 
-// d (64 x 256, per warpgroup) += A (64 x 16, K-major) * B (16 x 256, N-major: transposed).
-template <class T>
+// d (64 x 256, per warpgroup) += A (64 x 16, K-major) * B (16 x 256): N-major (TransB = 1) or
+// K-major, i.e. stored as B^T (TransB = 0).
+template <class T, int TransB>
 TILE2CU_DEVICE void mma_64x256x16(float (&d)[128], uint64_t a, uint64_t b) {
   static_assert(is_half_like_v<T>, "wgmma: 16-bit float operands");
   constexpr bool kBf16 = std::is_same_v<T, __nv_bfloat16>;
@@ -65,7 +67,7 @@ TILE2CU_DEVICE void mma_64x256x16(float (&d)[128], uint64_t a, uint64_t b) {
         "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, "
         "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, "
         "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127"
-        "}, %128, %129, p, 1, 1, 0, 1;\n}\n"
+        "}, %128, %129, p, 1, 1, 0, %131;\n}\n"
         : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
           "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
           "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
@@ -82,7 +84,7 @@ TILE2CU_DEVICE void mma_64x256x16(float (&d)[128], uint64_t a, uint64_t b) {
           "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]),
           "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]),
           "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
-        : "l"(a), "l"(b), "r"(1));
+        : "l"(a), "l"(b), "r"(1), "n"(TransB));
   }
   else {
     asm volatile(
@@ -97,7 +99,7 @@ TILE2CU_DEVICE void mma_64x256x16(float (&d)[128], uint64_t a, uint64_t b) {
         "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, "
         "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, "
         "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127"
-        "}, %128, %129, p, 1, 1, 0, 1;\n}\n"
+        "}, %128, %129, p, 1, 1, 0, %131;\n}\n"
         : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
           "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
           "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
@@ -114,12 +116,12 @@ TILE2CU_DEVICE void mma_64x256x16(float (&d)[128], uint64_t a, uint64_t b) {
           "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]),
           "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]),
           "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
-        : "l"(a), "l"(b), "r"(1));
+        : "l"(a), "l"(b), "r"(1), "n"(TransB));
   }
 }
 
-// d (64 x 128, per warpgroup) += A (64 x 16, K-major) * B (16 x 128, N-major: transposed).
-template <class T>
+// d (64 x 128, per warpgroup) += A (64 x 16, K-major) * B (16 x 128), as above.
+template <class T, int TransB>
 TILE2CU_DEVICE void mma_64x128x16(float (&d)[64], uint64_t a, uint64_t b) {
   static_assert(is_half_like_v<T>, "wgmma: 16-bit float operands");
   constexpr bool kBf16 = std::is_same_v<T, __nv_bfloat16>;
@@ -132,7 +134,7 @@ TILE2CU_DEVICE void mma_64x128x16(float (&d)[64], uint64_t a, uint64_t b) {
         "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
         "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
         "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
-        "}, %64, %65, p, 1, 1, 0, 1;\n}\n"
+        "}, %64, %65, p, 1, 1, 0, %67;\n}\n"
         : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
           "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
           "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
@@ -141,7 +143,7 @@ TILE2CU_DEVICE void mma_64x128x16(float (&d)[64], uint64_t a, uint64_t b) {
           "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
           "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
           "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
-        : "l"(a), "l"(b), "r"(1));
+        : "l"(a), "l"(b), "r"(1), "n"(TransB));
   }
   else {
     asm volatile(
@@ -152,7 +154,7 @@ TILE2CU_DEVICE void mma_64x128x16(float (&d)[64], uint64_t a, uint64_t b) {
         "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
         "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
         "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
-        "}, %64, %65, p, 1, 1, 0, 1;\n}\n"
+        "}, %64, %65, p, 1, 1, 0, %67;\n}\n"
         : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
           "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
           "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
@@ -161,15 +163,15 @@ TILE2CU_DEVICE void mma_64x128x16(float (&d)[64], uint64_t a, uint64_t b) {
           "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
           "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
           "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
-        : "l"(a), "l"(b), "r"(1));
+        : "l"(a), "l"(b), "r"(1), "n"(TransB));
   }
 }
 
 // d += A * B for an N of 256 or 128.
-template <class T, int N>
+template <class T, int N, int TransB>
 TILE2CU_DEVICE void mma_64xNx16(float (&d)[N / 2], uint64_t a, uint64_t b) {
-  if constexpr (N == 256) mma_64x256x16<T>(d, a, b);
-  else mma_64x128x16<T>(d, a, b);
+  if constexpr (N == 256) mma_64x256x16<T, TransB>(d, a, b);
+  else mma_64x128x16<T, TransB>(d, a, b);
 }
 
 #endif  // TILE2CU_HAS_WGMMA

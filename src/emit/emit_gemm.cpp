@@ -11,7 +11,7 @@ namespace tile2cu {
 
 std::string gemm_loop_config_name(const ir::Function& fn, const ir::Op& op) {
   ir::GemmTile t = ir::gemm_tile(fn, op);
-  return fmt::format("GemmLoop_{}x{}x{}", t.bm, t.bn, t.bk);
+  return fmt::format("GemmLoop_{}x{}x{}{}", t.bm, t.bn, t.bk, ir::gemm_b_transposed(op) ? "_BT" : "");
 }
 
 std::string gemm_loop_declarations(const ir::Function& fn) {
@@ -35,9 +35,14 @@ std::string gemm_loop_declarations(const ir::Function& fn) {
           op.hopper_stages ? fmt::format(";\n// on sm_90a, {} unpadded stages feed wgmma (two warpgroups of 64 x {})", op.hopper_stages, t.bn) : "",
           name, op.stages);
       if (op.hopper_stages) out += fmt::format("constexpr int k{}_HopperStages = {};\n", name, op.hopper_stages);
+      const bool bt = ir::gemm_b_transposed(op);
+      std::string extra;
+      if (tf32 || op.hopper_stages || bt)
+        extra = fmt::format(", {}, {}", tf32 ? "/*Tf32=*/true" : "false",
+                            op.hopper_stages ? fmt::format("k{}_HopperStages", name) : "0");
+      if (bt) extra += ", /*BTransposed=*/true";
       out += fmt::format("using {} = GemmMainLoop<{}, {}, {}, {}, k{}_Stages, kThreads{}>;\n", name,
-                         dtype_cpp_name(operand), t.bm, t.bn, t.bk, name,
-                         tf32 ? ", /*Tf32=*/true" : op.hopper_stages ? fmt::format(", false, k{}_HopperStages", name) : "");
+                         dtype_cpp_name(operand), t.bm, t.bn, t.bk, name, extra);
     }
   };
   walk(fn.body);

@@ -81,7 +81,8 @@ enum class OpKind {
   GemmLoop,     // a recognised `for k: a = load(A); b = load(B); acc = mma(a, b, acc)` loop
                 // (passes/gemm_loop.hpp). Operands: k_begin, k_end, A's index (rank A; its K
                 // entry is k_begin), B's index (rank B), acc init. Attrs: param (A), param_b (B),
-                // tile_shape (A's), tile_shape_b (B's), stages. Result: acc after the loop.
+                // tile_shape (A's), tile_shape_b (B's), stages, hopper_stages, order ((1, 0)
+                // when B is loaded transposed, else empty). Result: acc after the loop.
 };
 
 enum class BinaryKind { Add, Sub, Mul, Div, FloorDiv, Mod, CeilDiv, Pow, Min, Max, BitAnd, BitOr, BitXor, Shl, Shr, Atan2 };

@@ -72,7 +72,8 @@ class Printer {
       case OpKind::GemmLoop:
         return fmt::format(" {} shape={} x {} shape={} stages={}{}", fn_.arrays[op.param].name, shape_string(op.tile_shape),
                            fn_.arrays[op.param_b].name, shape_string(op.tile_shape_b), op.stages,
-                           op.hopper_stages ? fmt::format(" hopper_stages={}", op.hopper_stages) : "");
+                           op.hopper_stages ? fmt::format(" hopper_stages={}", op.hopper_stages) : "") +
+               (op.order.empty() ? "" : fmt::format(" b_order=({})", fmt::join(op.order, ", ")));
       case OpKind::Load: case OpKind::Store: {
         std::string s = fmt::format(" {} shape={}", fn_.arrays[op.param].name,
                                     shape_string(op.tile_shape));

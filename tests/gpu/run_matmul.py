@@ -109,6 +109,13 @@ def check_matmul(lib, arch, failures, quick):
             ref = ra.double() @ rb.double()
             close(c, ref, 1e-2 if dt != "float32" else 2e-3, f"{arch} {spec} {m}x{nn}x{k}", failures)
             n += 1
+    # linear: Y = X @ W^T, W stored (N, K)
+    for m, nn, k in sizes:
+        x, w = rand((m, k), "bfloat16"), rand((nn, k), "bfloat16")
+        y = poisoned((m, nn), "bfloat16")
+        launch(lib, "linear_bf16", (cdiv(m, 128) * cdiv(nn, 256), 1, 1), x, w, y)
+        close(y, x.double() @ w.double().T, 1e-2, f"{arch} linear_bf16 {m}x{nn}x{k}", failures)
+        n += 1
     # persistent: grid = number of SMs
     sms = torch.cuda.get_device_properties(0).multi_processor_count
     for m, nn, k in sizes:
@@ -214,6 +221,7 @@ def timings(lib, quick, arch="sm_90a"):
     shapes = [(8192, 8192, 8192), (4096, 4096, 4096), (16384, 1024, 8192)]
     cases = [("matmul_bf16", "bfloat16", 128, 256), ("matmul_f16", "float16", 128, 256),
              ("matmul_bf16_128", "bfloat16", 128, 128), ("persistent_bf16", "bfloat16", 128, 256),
+             ("linear_bf16", "bfloat16", 128, 256),
              ("matmul_tf32", "float32", 128, 128)]
     if arch != "sm_90a":  # the mma.sync path (compute_80 PTX), for reference: two cases
         cases = [c for c in cases if c[0] in ("matmul_bf16", "matmul_tf32")]
@@ -221,13 +229,14 @@ def timings(lib, quick, arch="sm_90a"):
         for m, n, k in (shapes if not quick and arch == "sm_90a" else shapes[:1]):
             if spec == "matmul_tf32" and (m, n, k) != (8192, 8192, 8192):
                 continue
-            a, b = rand((m, k), dt), rand((k, n), dt)
+            linear = spec.startswith("linear")
+            a, b = rand((m, k), dt), rand((n, k) if linear else (k, n), dt)
             c = torch.empty((m, n), dtype=TORCH[dt], device="cuda")
             grid = (sms, 1, 1) if spec.startswith("persistent") else (cdiv(m, bm) * cdiv(n, bn), 1, 1)
             torch.backends.cuda.matmul.allow_tf32 = dt == "float32"
             iters = 20
             t_ours = bench(lambda: launch(lib, spec, grid, a, b, c), iters)
-            t_torch = bench(lambda: torch.matmul(a, b), iters)
+            t_torch = bench((lambda: torch.nn.functional.linear(a, b)) if linear else (lambda: torch.matmul(a, b)), iters)
             flop = 2.0 * m * n * k
             rows.append({"spec": spec, "arch": arch, "shape": f"{m}x{n}x{k}", "ms": t_ours, "torch_ms": t_torch,
                          "tflops": flop / t_ours / 1e9, "torch_tflops": flop / t_torch / 1e9,

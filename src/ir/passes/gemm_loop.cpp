@@ -8,11 +8,12 @@ namespace tile2cu::ir {
 
 namespace {
 
-size_t stage_bytes(DType operand, int64_t bm, int64_t bn, int64_t bk) {
+size_t stage_bytes(DType operand, int64_t bm, int64_t bn, int64_t bk, bool b_transposed) {
   const size_t e = static_cast<size_t>(dtype_bytes(operand));
   const size_t pad = 16 / e;
-  return (static_cast<size_t>(bm) * (static_cast<size_t>(bk) + pad) +
-          static_cast<size_t>(bk) * (static_cast<size_t>(bn) + pad)) * e;
+  const size_t b = b_transposed ? static_cast<size_t>(bn) * (static_cast<size_t>(bk) + pad)
+                                : static_cast<size_t>(bk) * (static_cast<size_t>(bn) + pad);
+  return (static_cast<size_t>(bm) * (static_cast<size_t>(bk) + pad) + b) * e;
 }
 
 // The non-unit dims of a shape, in order: reshapes that keep them only add or drop unit dims.
@@ -53,11 +54,14 @@ struct Matcher {
     }
   }
 
-  // A load whose index is the loop variable at `k_axis` and loop-invariant elsewhere.
-  bool operand_load_ok(const Op& load, int k_axis) const {
+  // A load whose index is the loop variable at `k_axis` and loop-invariant elsewhere; identity
+  // order, or (for B, when `may_transpose`) order=(1, 0) on a 2-D array holding B^T.
+  bool operand_load_ok(const Op& load, int k_axis, bool may_transpose) const {
     const ArrayParam& a = fn.arrays[load.param];
     if (a.rank < 2 || static_cast<int>(load.tile_shape.size()) != a.rank) return false;
-    for (size_t i = 0; i < load.order.size(); ++i)
+    bool transposed = a.rank == 2 && load.order == std::vector<int>{1, 0};
+    if (transposed && !may_transpose) return false;
+    for (size_t i = 0; i < load.order.size() && !transposed; ++i)
       if (load.order[i] != static_cast<int>(i)) return false;
     if (load.padding != PaddingMode::Zero && load.padding != PaddingMode::Undetermined) return false;
     for (int d = 0; d + 2 < a.rank; ++d)
@@ -90,7 +94,8 @@ struct Matcher {
     const Op* lb = load_behind(mma.operands[1], &tf32_b);
     if (!la || !lb || la == lb || tf32_a != tf32_b) return false;
     const int ra = fn.arrays[la->param].rank, rb = fn.arrays[lb->param].rank;
-    if (!operand_load_ok(*la, ra - 1) || !operand_load_ok(*lb, rb - 2)) return false;
+    if (!operand_load_ok(*la, ra - 1, false) || !operand_load_ok(*lb, rb - 2, true)) return false;
+    const bool b_transposed = lb->order == std::vector<int>{1, 0};
     // Every body op is one of the chain, or hoistable (a constant, or a scalar op of values
     // defined outside); nothing else may read the loads.
     std::set<const Op*> chain = {&mma, &yield, la, lb};
@@ -136,7 +141,7 @@ struct Matcher {
     const int64_t bn = lb->tile_shape[rb - 1];
     if (lb->tile_shape[rb - 2] != bk || bm % 16 || bn % 16 || bk % 16 || (bm / 16) * (bn / 16) < 8) return false;
     if (shape_elements(fn.type(mma.operands[2]).shape) != bm * bn) return false;
-    const int stages = gemm_pipeline_stages(da, bm, bn, bk);
+    const int stages = gemm_pipeline_stages(da, bm, bn, bk, b_transposed);
     if (stages < 2) return false;
 
     Op g;
@@ -146,6 +151,7 @@ struct Matcher {
     g.param_b = lb->param;
     g.tile_shape = la->tile_shape;
     g.tile_shape_b = lb->tile_shape;
+    if (b_transposed) g.order = lb->order;
     g.stages = stages;
     g.hopper_stages = gemm_hopper_stages(da, bm, bn, bk);
     g.operands = {loop.operands[0], loop.operands[1]};
@@ -191,8 +197,8 @@ void rewrite(Function& fn, Block& block, const std::vector<const Block*>& enclos
 
 }  // namespace
 
-int gemm_pipeline_stages(DType operand, int64_t bm, int64_t bn, int64_t bk) {
-  const size_t per_stage = stage_bytes(operand, bm, bn, bk);
+int gemm_pipeline_stages(DType operand, int64_t bm, int64_t bn, int64_t bk, bool b_transposed) {
+  const size_t per_stage = stage_bytes(operand, bm, bn, bk, b_transposed);
   int stages = static_cast<int>(std::min<size_t>(4, kGemmSmemBudget / per_stage));
   const size_t exchange = static_cast<size_t>(bm * bn) * sizeof(float);
   if (exchange > kGemmSmemBudget) return 0;
@@ -212,10 +218,12 @@ size_t gemm_hopper_smem_bytes(DType operand, int64_t bm, int64_t bn, int64_t bk,
   return std::max(ring, static_cast<size_t>(bm * bn) * sizeof(float));
 }
 
-size_t gemm_loop_smem_bytes(DType operand, int64_t bm, int64_t bn, int64_t bk, int stages) {
-  return std::max(static_cast<size_t>(stages) * stage_bytes(operand, bm, bn, bk),
+size_t gemm_loop_smem_bytes(DType operand, int64_t bm, int64_t bn, int64_t bk, int stages, bool b_transposed) {
+  return std::max(static_cast<size_t>(stages) * stage_bytes(operand, bm, bn, bk, b_transposed),
                   static_cast<size_t>(bm * bn) * sizeof(float));
 }
+
+bool gemm_b_transposed(const Op& op) { return op.order == std::vector<int>{1, 0}; }
 
 GemmTile gemm_tile(const Function& fn, const Op& op) {
   const int ra = fn.arrays[op.param].rank, rb = fn.arrays[op.param_b].rank;
@@ -224,7 +232,7 @@ GemmTile gemm_tile(const Function& fn, const Op& op) {
 
 size_t gemm_loop_smem_bytes(const Function& fn, const Op& op) {
   GemmTile t = gemm_tile(fn, op);
-  return gemm_loop_smem_bytes(fn.arrays[op.param].dtype, t.bm, t.bn, t.bk, op.stages);
+  return gemm_loop_smem_bytes(fn.arrays[op.param].dtype, t.bm, t.bn, t.bk, op.stages, gemm_b_transposed(op));
 }
 
 size_t gemm_hopper_smem_bytes(const Function& fn, const Op& op) {
