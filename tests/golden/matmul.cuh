@@ -65,6 +65,20 @@ extern "C" int tile2cu_matmul_bf16_128(
     const void* B_data, int64_t B_shape_0, int64_t B_shape_1, int64_t B_stride_0, int64_t B_stride_1,
     void* C_data, int64_t C_shape_0, int64_t C_shape_1, int64_t C_stride_0, int64_t C_stride_1);
 
+// linear(X=bfloat16[?, ?], W=bfloat16[?, ?], Y=bfloat16[?, ?], BM=128, BN=256, BK=64, GROUP=8)
+// Arrays are passed as views (pointer, shape, strides in elements); the launcher returns an
+// error instead of launching when they break what this specialization assumes.
+cudaError_t launch_linear_bf16(
+    cudaStream_t stream, dim3 grid,
+    tile2cu::ArrayView<const __nv_bfloat16, 2> X,
+    tile2cu::ArrayView<const __nv_bfloat16, 2> W,
+    tile2cu::ArrayView<__nv_bfloat16, 2> Y);
+extern "C" int tile2cu_linear_bf16(
+    void* stream, unsigned grid_x, unsigned grid_y, unsigned grid_z,
+    const void* X_data, int64_t X_shape_0, int64_t X_shape_1, int64_t X_stride_0, int64_t X_stride_1,
+    const void* W_data, int64_t W_shape_0, int64_t W_shape_1, int64_t W_stride_0, int64_t W_stride_1,
+    void* Y_data, int64_t Y_shape_0, int64_t Y_shape_1, int64_t Y_stride_0, int64_t Y_stride_1);
+
 // persistent_matmul(A=bfloat16[?, ?], B=bfloat16[?, ?], C=bfloat16[?, ?], BM=128, BN=256, BK=64, GROUP=8)
 // Arrays are passed as views (pointer, shape, strides in elements); the launcher returns an
 // error instead of launching when they break what this specialization assumes.
