@@ -69,9 +69,19 @@ TEST(GemmLoop, Tf32CastsAreFoldedIn) {
   EXPECT_TRUE(has_op(fn.body, ir::OpKind::GemmLoop));
 }
 
+TEST(GemmLoop, TransposedBIsRecognised) {
+  ir::Function fn = gemm_kernel(
+      "        a = ct.load(A, index=(row, k), shape=(128, 32))\n"
+      "        b = ct.load(B, index=(k, col), shape=(32, 128), order=(1, 0))\n"
+      "        acc = ct.mma(a, b, acc)\n");
+  EXPECT_FALSE(has_op(fn.body, ir::OpKind::For));
+  std::string ir = ir::print_function(fn);
+  EXPECT_NE(ir.find("b_order=(1, 0)"), std::string::npos) << ir;
+}
+
 TEST(GemmLoop, OtherShapesStayLoops) {
-  // B loaded transposed (order), a NaN padding, f32 without the tf32 cast, int8, an extra store
-  // in the body, an index computed from k: each keeps the general loop and its mma.
+  // k in the wrong index position, a NaN padding, an extra store in the body, an index computed
+  // from k; f32 without the tf32 cast, int8: each keeps the general loop and its mma.
   const char* bodies[] = {
       "        a = ct.load(A, index=(row, k), shape=(128, 32))\n"
       "        b = ct.load(B, index=(col, k), shape=(32, 128), order=(1, 0))\n"
