@@ -16,6 +16,10 @@
 //   gather.cuh       gather / scatter: element-indexed loads and stores, indices(...)
 //   atomic.cuh       atomic_add / max / min / and / or / xor / xchg / cas (cuda::atomic_ref)
 //   block_uniform.cuh once_per_block: scalar side effects done once, result block-wide
+//   mma_warp.cuh     warp-level tensor-core instructions (mma.sync, ldmatrix) and fragments
+//   mma.cuh          mma on register tiles, any legal dtypes (tensor cores where they apply)
+//   wgmma.cuh        Hopper warpgroup mma (sm_90a), descriptors, 128-byte swizzle
+//   gemm_pipeline.cuh the pipelined main loop (cp.async ring + mma.sync) of a recognised GEMM k-loop
 //   host.hpp         ArrayView, ArrayViewList, to_device_array, grid_ok (plain C++, for launchers)
 //
 // Everything is in namespace tile2cu. Call the scalar forms qualified (tile2cu::exp(x)): for a
@@ -38,4 +42,6 @@
 #include "gather.cuh"
 #include "atomic.cuh"
 #include "block_uniform.cuh"
+#include "mma.cuh"
+#include "gemm_pipeline.cuh"
 #include "host.hpp"

@@ -7,6 +7,7 @@
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+#include <cuda_fp8.h>
 
 #define TILE2CU_HD __host__ __device__ __forceinline__
 #define TILE2CU_DEVICE __device__ __forceinline__
@@ -27,6 +28,32 @@ using uint16 = uint16_t;
 using uint32 = uint32_t;
 using uint64 = uint64_t;
 
+// tfloat32: a float whose mantissa is rounded to 10 bits, the operand type of tf32 tensor-core
+// mma. It only exists as a tile element made by astype (spec b.4: no arithmetic on it).
+struct tfloat32 {
+  float value;
+};
+using float8_e4m3fn = __nv_fp8_e4m3;
+using float8_e5m2 = __nv_fp8_e5m2;
+
+// Round a float to tf32 (nearest, ties away from zero, as cvt.rna.tf32.f32 does).
+TILE2CU_HD float round_to_tf32(float x) {
+#ifdef __CUDA_ARCH__
+  uint32_t r;
+  asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(x));
+  float out;
+  memcpy(&out, &r, 4);
+  return out;
+#else
+  uint32_t bits;
+  memcpy(&bits, &x, 4);
+  if ((bits & 0x7f800000u) != 0x7f800000u) bits = (bits + 0x1000u) & 0xffffe000u;  // finite only
+  float out;
+  memcpy(&out, &bits, 4);
+  return out;
+#endif
+}
+
 // ---- traits -------------------------------------------------------------------------------
 // 16-bit floats are stored as __half / __nv_bfloat16 and computed in float.
 template <class T>
@@ -39,7 +66,12 @@ template <class T>
 inline constexpr bool is_signed_int_v = is_int_v<T> && std::is_signed_v<T>;
 // Element types a tile may hold.
 template <class T>
-inline constexpr bool is_scalar_v = std::is_arithmetic_v<T> || is_half_like_v<T>;
+inline constexpr bool is_fp8_v = std::is_same_v<T, __nv_fp8_e4m3> || std::is_same_v<T, __nv_fp8_e5m2>;
+// Restricted floats: converted and fed to mma only.
+template <class T>
+inline constexpr bool is_restricted_v = std::is_same_v<T, tfloat32> || is_fp8_v<T>;
+template <class T>
+inline constexpr bool is_scalar_v = std::is_arithmetic_v<T> || is_half_like_v<T> || is_restricted_v<T>;
 
 // Blocks template argument deduction: `f(Tile<T, L>, id_t<T>)` lets `t + 1` convert 1 to T.
 template <class T>
@@ -62,6 +94,14 @@ TILE2CU_HD U convert(T x) {
     return convert<U>(__half2float(x));
   } else if constexpr (std::is_same_v<T, __nv_bfloat16>) {
     return convert<U>(__bfloat162float(x));
+  } else if constexpr (std::is_same_v<T, tfloat32>) {
+    return convert<U>(x.value);
+  } else if constexpr (is_fp8_v<T>) {
+    return convert<U>(static_cast<float>(x));
+  } else if constexpr (std::is_same_v<U, tfloat32>) {
+    return tfloat32{round_to_tf32(convert<float>(x))};
+  } else if constexpr (is_fp8_v<U>) {  // rounds to nearest, saturating to the largest finite value
+    return U(convert<float>(x));
   } else if constexpr (std::is_same_v<U, bool>) {
     return x != T(0);
   } else if constexpr (std::is_same_v<T, bool>) {

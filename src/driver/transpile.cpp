@@ -9,6 +9,7 @@
 #include "frontend/ast_printer.hpp"
 #include "frontend/parser.hpp"
 #include "ir/passes/dce.hpp"
+#include "ir/passes/gemm_loop.hpp"
 #include "ir/printer.hpp"
 #include "ir/verifier.hpp"
 #include "sema/sema.hpp"
@@ -74,6 +75,8 @@ TranspileResult transpile(const std::string& path, const std::string& source,
         throw CompileError(ErrorKind::Usage, fmt::format("two specializations are named '{}'", fn.spec_name));
       ir::verify(fn);
       ir::eliminate_dead_code(fn);
+      ir::verify(fn);
+      ir::recognise_gemm_loops(fn);
       ir::verify(fn);
       functions.push_back(std::move(fn));
     }

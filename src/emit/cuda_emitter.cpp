@@ -4,6 +4,7 @@
 
 #include <map>
 
+#include "emit/emit_gemm.hpp"
 #include "emit/kernel_body.hpp"
 #include "emit/layout_plan.hpp"
 #include "emit/templates.hpp"
@@ -24,7 +25,8 @@ const char* c_scalar_type(DType t) {
 
 const char* dtype_enum(DType t) {
   static const char* names[] = {"Bool", "Int8", "Int16", "Int32", "Int64", "UInt8", "UInt16",
-                                "UInt32", "UInt64", "Float16", "BFloat16", "Float32", "Float64"};
+                                "UInt32", "UInt64", "Float16", "BFloat16", "Float32", "Float64",
+                                "TFloat32", "Float8E4M3FN", "Float8E5M2"};
   return names[static_cast<int>(t)];
 }
 
@@ -199,23 +201,41 @@ EmittedFiles emit_cuda(const std::vector<ir::Function>& specs, const EmitOptions
       layouts += fmt::format("using {} = BlockedLayout<Shape<{}>, kThreads, {}>;\n", l.name,
                              fmt::join(dims, ", "), l.vec);
     }
+    layouts += gemm_loop_declarations(fn);
     HostInterface h = host_interface(fn);
     std::string prologue = h.prologue;
-    std::string checks = h.checks;
-    std::string dynamic_smem = "0";
-    if (plan.smem_bytes > kMaxStaticScratch) {
-      // A static __shared__ array may not exceed 48 KiB; beyond that the launcher opts in.
+    // Beyond kMaxStaticScratch a CTA's shared memory must be dynamic, and the launcher must opt in.
+    const bool dynamic_smem = std::max(plan.smem_bytes, plan.hopper_smem_bytes) > kMaxStaticScratch;
+    std::string launch_setup;
+    if (dynamic_smem && plan.hopper_smem_bytes > 0) {
       prologue += fmt::format(
-          "  // Scratch for moving tile elements between threads: {} bytes of dynamic shared memory\n"
-          "  // (more than a static array may have), sized by the launcher.\n"
-          "  extern __shared__ __align__(16) unsigned char smem[];\n",
-          plan.smem_bytes);
-      checks += fmt::format(
-          "  if (const cudaError_t e = cudaFuncSetAttribute({}::{}, cudaFuncAttributeMaxDynamicSharedMemorySize, {});\n"
+          "  // Scratch for moving tile elements between threads and staging mma operands: dynamic\n"
+          "  // shared memory, {} bytes ({} on sm_90 and up, for the wgmma main loop's stages).\n"
+          "  extern __shared__ __align__(128) unsigned char smem[];\n",
+          plan.smem_bytes, plan.hopper_smem_bytes);
+      launch_setup = fmt::format(
+          "  // sm_90 and up run the GEMM main loop on wgmma, with deeper stages in more shared memory.\n"
+          "  int device = 0, major = 0;\n"
+          "  if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;\n"
+          "  if (cudaError_t e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device); e != cudaSuccess)\n"
+          "    return e;\n"
+          "  const int kSmemBytes = major >= 9 ? {} : {};\n"
+          "  if (cudaError_t e = cudaFuncSetAttribute({}::{}, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes);\n"
           "      e != cudaSuccess)\n"
           "    return e;\n",
-          fn.spec_name, fn.kernel_name, plan.smem_bytes);
-      dynamic_smem = std::to_string(plan.smem_bytes);
+          plan.hopper_smem_bytes, plan.smem_bytes, fn.spec_name, fn.kernel_name);
+    } else if (dynamic_smem) {
+      prologue += fmt::format(
+          "  // Scratch for moving tile elements between threads and staging mma operands:\n"
+          "  // kSmemBytes = {} bytes of dynamic shared memory (more than the 48 KiB static limit).\n"
+          "  extern __shared__ __align__(128) unsigned char smem[];\n",
+          plan.smem_bytes);
+      launch_setup = fmt::format(
+          "  constexpr int kSmemBytes = {};\n"
+          "  if (cudaError_t e = cudaFuncSetAttribute({}::{}, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes);\n"
+          "      e != cudaSuccess)\n"
+          "    return e;\n",
+          plan.smem_bytes, fn.spec_name, fn.kernel_name);
     } else if (plan.smem_bytes > 0) {
       prologue += fmt::format(
           "  // Scratch for moving tile elements between threads (broadcasts, reshapes).\n"
@@ -234,9 +254,10 @@ EmittedFiles emit_cuda(const std::vector<ir::Function>& specs, const EmitOptions
                     {"prologue", prologue},
                     {"body", emit_kernel_body(fn, plan, options.line_directives)},
                     {"launcher_params", h.launcher_params},
-                    {"launcher_checks", checks},
-                    {"dynamic_smem", dynamic_smem},
+                    {"launcher_checks", h.checks},
                     {"launch_args", h.launch_args},
+                    {"launch_setup", launch_setup},
+                    {"dynamic_smem", dynamic_smem ? "kSmemBytes" : "0"},
                     {"c_params", h.c_params},
                     {"c_args", h.c_args}});
     declarations += render("declaration", {{"kernel", fn.kernel_name},

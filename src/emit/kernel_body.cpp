@@ -10,6 +10,7 @@
 
 #include "emit/emit_debug.hpp"
 #include "emit/element_memory_call.hpp"
+#include "emit/emit_gemm.hpp"
 #include "ir/printer.hpp"
 
 namespace tile2cu {
@@ -114,7 +115,7 @@ class BodyEmitter {
 
   static bool is_pure(const Op& op) {
     return is_expression_op(op) && op.kind != OpKind::Load && op.kind != OpKind::Gather &&
-           op.kind != OpKind::Atomic;
+           op.kind != OpKind::Atomic && op.kind != OpKind::GemmLoop;
   }
 
   static bool is_trivial(const Op& op) {
@@ -186,14 +187,19 @@ class BodyEmitter {
     out_ += '\n';
   }
 
-  void source_comment(const Op& op, int depth, bool header_only) {
+  // `keep_indent`: later lines keep their indentation relative to the first (a whole loop
+  // quoted above the one call it became).
+  void source_comment(const Op& op, int depth, bool header_only, bool keep_indent = false) {
     if (!op.loc.valid() || !fn_.file || in_combiner_) return;
     if (op.loc.line == last_comment_line_) return;
     int last = header_only ? op.loc.line : std::max(op.loc.line, op.loc.end_line);
+    size_t first_indent = std::string_view::npos;
     for (int l = op.loc.line; l <= last; ++l) {
       std::string_view text = fn_.file->line_text(l);
       size_t start = text.find_first_not_of(" \t");
       if (start == std::string_view::npos) continue;
+      if (first_indent == std::string_view::npos) first_indent = start;
+      if (keep_indent && start > first_indent) start = first_indent;
       line(depth, fmt::format("// {}", text.substr(start)));
     }
     // The code that follows is attributed to the statement's first Python line.
@@ -407,6 +413,19 @@ class BodyEmitter {
       case OpKind::Reinterpret:
         return {fmt::format("reinterpret<{}, {}>({}, smem)", layout(r), dtype_cpp_name(fn_.type(r).dtype),
                             expr(op.operands[0]).text)};
+      case OpKind::GemmLoop: {
+        const int ra = fn_.arrays[op.param].rank, rb = fn_.arrays[op.param_b].rank;
+        std::vector<std::string> a_index, b_index;
+        for (int d = 0; d < ra; ++d) a_index.push_back(expr(op.operands[2 + d]).text);
+        for (int d = 0; d < rb; ++d) b_index.push_back(expr(op.operands[2 + ra + d]).text);
+        return {fmt::format("gemm_main_loop<{}>({}, {{{}}}, {}, {{{}}}, {}, {}, {}, smem)", gemm_loop_config_name(fn_, op),
+                            fn_.arrays[op.param].name, fmt::join(a_index, ", "), fn_.arrays[op.param_b].name,
+                            fmt::join(b_index, ", "), expr(op.operands[0]).text, expr(op.operands[1]).text,
+                            expr(op.operands.back()).text)};
+      }
+      case OpKind::Mma:
+        return {fmt::format("mma({}, {}, {}, smem)", expr(op.operands[0]).text, expr(op.operands[1]).text,
+                            expr(op.operands[2]).text)};
       case OpKind::Arange:
         return {fmt::format("arange<{}, {}>({}, {})", layout(r), dtype_cpp_name(fn_.type(r).dtype),
                             expr(op.operands[0]).text, expr(op.operands[1]).text)};
@@ -702,7 +721,7 @@ class BodyEmitter {
       exprs_[r] = e;
       return;
     }
-    source_comment(op, depth, false);
+    source_comment(op, depth, false, op.kind == OpKind::GemmLoop);
     if (op.kind == OpKind::Atomic && uses_[r] == 0) {  // only the side effect matters
       if (is_block_uniform_effect(fn_, op)) once_per_block_statement(e.text, depth, op);
       else line(depth, e.text + ";");

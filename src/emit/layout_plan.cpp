@@ -1,5 +1,8 @@
 #include "emit/layout_plan.hpp"
 
+#include "emit/mma_plan.hpp"
+#include "ir/passes/gemm_loop.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -78,12 +81,27 @@ bool LayoutPlan::same_placement(const ir::Shape& a, const ir::Shape& b) const {
 
 LayoutPlan plan_layouts(const ir::Function& fn) {
   LayoutPlan plan;
+  // Only values some op still defines get a layout (a rewritten loop's body is gone).
+  std::vector<const ir::ValueInfo*> live;
+  {
+    std::vector<bool> seen(fn.values.size(), false);
+    std::function<void(const ir::Block&)> mark = [&](const ir::Block& b) {
+      for (ir::ValueId v : b.args) seen[v] = true;
+      for (const ir::Op& op : b.ops) {
+        for (ir::ValueId v : op.results) seen[v] = true;
+        for (const ir::Block& r : op.regions) mark(r);
+      }
+    };
+    mark(fn.body);
+    for (size_t v = 0; v < fn.values.size(); ++v)
+      if (seen[v]) live.push_back(&fn.values[v]);
+  }
   // The narrowest element moved to or from memory sets the run length: a run of it is one
   // 16-byte access. Wider dtypes computed from it keep the same runs (several accesses), so
   // casts stay inside a thread.
   int min_bytes = 0;
   for_each_op(fn.body, [&](const ir::Op& op) {
-    if (op.kind != ir::OpKind::Load && op.kind != ir::OpKind::Store) return;
+    if (op.kind != ir::OpKind::Load && op.kind != ir::OpKind::Store && op.kind != ir::OpKind::GemmLoop) return;
     int bytes = dtype_bytes(fn.arrays[op.param].dtype);
     min_bytes = min_bytes == 0 ? bytes : std::min(min_bytes, bytes);
   });
@@ -91,15 +109,16 @@ LayoutPlan plan_layouts(const ir::Function& fn) {
   int vec = kVectorBytes / min_bytes;
 
   int64_t max_runs = 1;
-  for (const ir::ValueInfo& v : fn.values) {
+  for (const ir::ValueInfo* vp : live) {
+    const ir::ValueInfo& v = *vp;
     if (v.type.is_scalar()) continue;
     int shape_vec = static_cast<int>(std::min<int64_t>(vec, v.type.shape.back()));
     max_runs = std::max(max_runs, ir::shape_elements(v.type.shape) / shape_vec);
   }
   plan.threads = static_cast<int>(std::clamp<int64_t>(max_runs, kMinThreads, kMaxThreads));
 
-  for (const ir::ValueInfo& v : fn.values) {
-    const ir::Shape& s = v.type.shape;
+  for (const ir::ValueInfo* vp : live) {
+    const ir::Shape& s = vp->type.shape;
     if (s.empty() || plan.layouts.count(s)) continue;
     TileLayout l;
     l.name = fmt::format("Layout_{}", fmt::join(s, "x"));
@@ -111,6 +130,11 @@ LayoutPlan plan_layouts(const ir::Function& fn) {
     if (op.kind == ir::OpKind::Reduce) plan.smem_bytes = std::max(plan.smem_bytes, reduce_scratch_bytes(fn, op, plan.threads));
     if (op.kind == ir::OpKind::Print) plan.smem_bytes = std::max(plan.smem_bytes, print_scratch_bytes(fn, op));
     plan.smem_bytes = std::max(plan.smem_bytes, shape_op_scratch_bytes(fn, op, plan.threads));
+    if (op.kind == ir::OpKind::Mma) plan.smem_bytes = std::max(plan.smem_bytes, mma_smem_bytes(fn, op));
+    if (op.kind == ir::OpKind::GemmLoop) {
+      plan.smem_bytes = std::max(plan.smem_bytes, gemm_loop_smem_bytes(fn, op));
+      plan.hopper_smem_bytes = std::max(plan.hopper_smem_bytes, gemm_hopper_smem_bytes(fn, op));
+    }
     if (op.kind != ir::OpKind::Broadcast && op.kind != ir::OpKind::Reshape) return;
     const ir::TileType& src = fn.type(op.operands[0]);
     const ir::TileType& dst = fn.type(op.results[0]);
@@ -122,6 +146,8 @@ LayoutPlan plan_layouts(const ir::Function& fn) {
     if (op.kind == ir::OpKind::Reshape && plan.same_placement(src.shape, dst.shape)) return;
     plan.smem_bytes = std::max<size_t>(plan.smem_bytes, ir::shape_elements(src.shape) * dtype_bytes(src.dtype));
   });
+  if (plan.hopper_smem_bytes <= plan.smem_bytes) plan.hopper_smem_bytes = 0;
+  else plan.hopper_smem_bytes = std::max(plan.hopper_smem_bytes, plan.smem_bytes);
   return plan;
 }
 

@@ -19,6 +19,7 @@ struct LayoutPlan {
   int threads = 32;
   std::map<ir::Shape, TileLayout> layouts;
   size_t smem_bytes = 0;  // scratch for ops that move elements between threads
+  size_t hopper_smem_bytes = 0;  // on sm_90 and up, when a wgmma main loop needs more (0: same)
 
   const TileLayout& layout(const ir::Shape& shape) const { return layouts.at(shape); }
   // Whether a reshape between two shapes keeps every element in the same thread and slot.

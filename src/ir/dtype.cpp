@@ -16,7 +16,7 @@ struct DTypeInfo {
   DTypeCategory category;
 };
 
-constexpr std::array<DTypeInfo, 13> kInfo = {{
+constexpr std::array<DTypeInfo, 16> kInfo = {{
     {DType::Bool, "bool_", "b1", "bool", 1, DTypeCategory::Boolean},
     {DType::Int8, "int8", "i8", "int8_t", 8, DTypeCategory::Integer},
     {DType::Int16, "int16", "i16", "int16_t", 16, DTypeCategory::Integer},
@@ -30,6 +30,9 @@ constexpr std::array<DTypeInfo, 13> kInfo = {{
     {DType::BFloat16, "bfloat16", "bf16", "__nv_bfloat16", 16, DTypeCategory::Float},
     {DType::Float32, "float32", "f32", "float", 32, DTypeCategory::Float},
     {DType::Float64, "float64", "f64", "double", 64, DTypeCategory::Float},
+    {DType::TFloat32, "tfloat32", "tf32", "tfloat32", 32, DTypeCategory::Restricted},
+    {DType::Float8E4M3FN, "float8_e4m3fn", "f8e4m3", "__nv_fp8_e4m3", 8, DTypeCategory::Restricted},
+    {DType::Float8E5M2, "float8_e5m2", "f8e5m2", "__nv_fp8_e5m2", 8, DTypeCategory::Restricted},
 }};
 
 const DTypeInfo& info(DType t) { return kInfo[static_cast<size_t>(t)]; }
@@ -74,6 +77,7 @@ std::optional<DType> parse_dtype(std::string_view name) {
 
 std::optional<DType> promote(DType a, DType b) {
   if (a == b) return a;
+  if (is_restricted(a) || is_restricted(b)) return std::nullopt;  // never promoted (spec b.4)
   auto ca = dtype_category(a), cb = dtype_category(b);
   if (ca == DTypeCategory::Boolean) return b;
   if (cb == DTypeCategory::Boolean) return a;

@@ -10,9 +10,11 @@ namespace tile2cu {
 enum class DType {
   Bool, Int8, Int16, Int32, Int64, UInt8, UInt16, UInt32, UInt64,
   Float16, BFloat16, Float32, Float64,
+  // Restricted floats (spec b.4): loaded, stored, converted and fed to mma; no arithmetic.
+  TFloat32, Float8E4M3FN, Float8E5M2,
 };
 
-enum class DTypeCategory { Boolean, Integer, Float };
+enum class DTypeCategory { Boolean, Integer, Float, Restricted };
 
 const char* dtype_name(DType t);         // "float32"
 const char* dtype_short_name(DType t);   // "f32"
@@ -23,6 +25,7 @@ DTypeCategory dtype_category(DType t);
 inline bool is_float(DType t) { return dtype_category(t) == DTypeCategory::Float; }
 inline bool is_integer(DType t) { return dtype_category(t) == DTypeCategory::Integer; }
 bool is_signed_integer(DType t);
+inline bool is_restricted(DType t) { return dtype_category(t) == DTypeCategory::Restricted; }
 bool is_unsigned_integer(DType t);
 
 // Accepts cuTile names and the foreign spellings kernels use (np.float32, torch.int32's

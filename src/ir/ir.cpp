@@ -61,6 +61,8 @@ const char* op_kind_name(OpKind k) {
     case OpKind::ListLength: return "list_length";
     case OpKind::Print: return "print";
     case OpKind::Assert: return "assert";
+    case OpKind::Mma: return "mma";
+    case OpKind::GemmLoop: return "gemm_loop";
   }
   return "?";
 }

@@ -102,6 +102,13 @@ enum class OpKind {
   Print,        // operands: values to print; attr text: 2n+1 strings, literal segments around
                 // the n printf conversions ("x = ", "%f", "\n"); one line per block
   Assert,       // operand: bool tile or scalar; attr text[0]: the message printed when false
+  Mma,          // operands x [..., M, K], y [..., K, N], acc [..., M, N] (batch dims equal);
+                // result: acc's type. x and y share a dtype (int8 with uint8 excepted).
+  GemmLoop,     // a recognised `for k: a = load(A); b = load(B); acc = mma(a, b, acc)` loop
+                // (passes/gemm_loop.hpp). Operands: k_begin, k_end, A's index (rank A; its K
+                // entry is k_begin), B's index (rank B), acc init. Attrs: param (A), param_b (B),
+                // tile_shape (A's), tile_shape_b (B's), stages, hopper_stages, order ((1, 0)
+                // when B is loaded transposed, else empty). Result: acc after the loop.
 };
 
 enum class BinaryKind { Add, Sub, Mul, Div, FloorDiv, Mod, CeilDiv, Pow, Min, Max, BitAnd, BitOr, BitXor, Shl, Shr, Atan2 };
@@ -155,6 +162,10 @@ struct Op {
   AtomicKind atomic = AtomicKind::Add;
   MemoryOrder memory_order = MemoryOrder::AcqRel;
   MemoryScope memory_scope = MemoryScope::Device;
+  int param_b = -1;             // GemmLoop: B's array param
+  Shape tile_shape_b;           // GemmLoop: B's tile shape
+  int stages = 0;               // GemmLoop: shared-memory pipeline depth (mma.sync, any arch)
+  int hopper_stages = 0;        // GemmLoop: pipeline depth of the sm_90a wgmma loop, 0 if none
   // Where this op came from: the Python statement's first line, for comments and #line.
   SourceRange loc;
 };

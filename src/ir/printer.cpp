@@ -89,6 +89,11 @@ class Printer {
                (op.regions.empty() ? "" : " identity=" + literal_string(op.literal));
       case OpKind::Permute: return fmt::format(" order=({})", fmt::join(op.order, ", "));
       case OpKind::Cat: return fmt::format(" axis={}", op.axis);
+      case OpKind::GemmLoop:
+        return fmt::format(" {} shape={} x {} shape={} stages={}{}", fn_.arrays[op.param].name, shape_string(op.tile_shape),
+                           fn_.arrays[op.param_b].name, shape_string(op.tile_shape_b), op.stages,
+                           op.hopper_stages ? fmt::format(" hopper_stages={}", op.hopper_stages) : "") +
+               (op.order.empty() ? "" : fmt::format(" b_order=({})", fmt::join(op.order, ", ")));
       case OpKind::Load: case OpKind::Store: {
         std::string s = fmt::format(" {} shape={}", fn_.arrays[op.param].name,
                                     shape_string(op.tile_shape));

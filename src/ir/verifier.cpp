@@ -210,6 +210,28 @@ class Verifier {
       case OpKind::ListLength:
         expect(fn_.arrays.at(op.param).is_list, op, "takes a list parameter");
         break;
+      case OpKind::GemmLoop: {
+        const ArrayParam& a = fn_.arrays.at(op.param);
+        const ArrayParam& b = fn_.arrays.at(op.param_b);
+        expect(static_cast<int>(n) == 2 + a.rank + b.rank + 1, op, "k bounds, A index, B index, acc");
+        expect(type(op.results[0]) == type(op.operands.back()), op, "result must have acc's type");
+        expect(op.stages >= 2, op, "a pipeline needs two stages or more");
+        break;
+      }
+      case OpKind::Mma: {
+        expect(n == 3 && type(op.results[0]) == type(op.operands[2]), op, "result must have acc's type");
+        const Shape& x = type(op.operands[0]).shape;
+        const Shape& y = type(op.operands[1]).shape;
+        const Shape& acc = type(op.operands[2]).shape;
+        bool ranks = x.size() >= 2 && x.size() == y.size() && x.size() == acc.size();
+        expect(ranks, op, "x, y and acc need one rank, at least 2");
+        size_t r = x.size();
+        expect(x[r - 1] == y[r - 2] && acc[r - 2] == x[r - 2] && acc[r - 1] == y[r - 1], op,
+               "shapes must be [..., M, K] x [..., K, N] -> [..., M, N]");
+        for (size_t i = 0; i + 2 < r; ++i)
+          expect(x[i] == acc[i] && y[i] == acc[i], op, "batch dims must be equal (sema broadcasts them)");
+        break;
+      }
       default:
         break;
     }

@@ -16,7 +16,7 @@ bool is_power_of_two(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
 
 // cuTile functions that exist but belong to later work; calling one is a clear error.
 const std::set<std::string> kNotYet = {
-    "load_advanced_indexing", "store_advanced_indexing", "mma", "matmul", "mma_scaled", "astile",
+    "load_advanced_indexing", "store_advanced_indexing", "mma_scaled", "astile",
     "assume_divisible_by", "grid_dependency_control_wait",
     "grid_dependency_control_launch_dependents", "divmod", "Slice"};
 
@@ -211,6 +211,15 @@ Value KernelLowering::builtin_call(const std::string& name, CallArgs& args, Sour
     if (is_element_memory_op(op)) return element_memory(op, args, range);
     if (kNotYet.count(op))
       error(ErrorKind::UnsupportedFeature, range, fmt::format("ct.{}() is not supported yet by tile2cu", op));
+    if (op == "mma") {
+      Bound b(*this, op, args, {"x", "y", "acc"}, {"use_fast_acc"}, 3, range);
+      return mma_call(b.at("x"), b.at("y"), b.at("acc"), b.get("use_fast_acc"),
+                      {range, b.range_of("x"), b.range_of("y"), b.range_of("acc")});
+    }
+    if (op == "matmul") {
+      Bound b(*this, op, args, {"x", "y"}, {}, 2, range);
+      return matmul(b.at("x"), b.at("y"), {range, b.range_of("x"), b.range_of("y"), range});
+    }
     if (op == "bid" || op == "num_blocks") {
       Bound b(*this, op, args, {"axis"}, {}, 1, range);
       ir::Op o = make_op(op == "bid" ? ir::OpKind::BlockId : ir::OpKind::NumBlocks);
@@ -540,6 +549,7 @@ Value KernelLowering::builtin_call(const std::string& name, CallArgs& args, Sour
       }
       ir::ValueId id = to_runtime(x, b.range_of("x"));
       DType dt = type_of(id).dtype;
+      require_arithmetic(dt, b.range_of("x"), fmt::format("{}()", op));
       if (u.float_only && !is_float(dt))
         error(ErrorKind::Type, b.range_of("x"), fmt::format("{}() requires a float tile, got {}", op, describe(make(Runtime{id}))));
       if (u.to_float && !is_float(dt)) id = convert(id, DType::Float32);
@@ -672,6 +682,7 @@ Value KernelLowering::reduction(const std::string& op, CallArgs& args, SourceRan
   if (is_arg) keywords.push_back("propagate_nan");
   Bound b(*this, op, args, {"x", "axis"}, keywords, 1, range);
   ir::ValueId x = to_runtime(b.at("x"), b.range_of("x"));
+  require_arithmetic(type_of(x).dtype, b.range_of("x"), "reduction");
   if (type_of(x).dtype == DType::Bool) x = convert(x, DType::Int32);
   const ir::TileType t = type_of(x);
   const int rank = static_cast<int>(t.shape.size());

@@ -79,12 +79,18 @@ std::optional<DType> promote_for_binary(std::optional<DType> a, bool a_loose,
 }
 
 
+void KernelLowering::require_arithmetic(DType dtype, SourceRange range, const std::string& what) const {
+  if (is_restricted(dtype))
+    error(ErrorKind::Type, range,
+          fmt::format("Non-arithmetic dtype {} is unsupported for {}: restricted floats only feed mma; "
+                      "convert with astype() first", dtype_name(dtype), what));
+}
+
 // ---- operators -----------------------------------------------------------------------------
 
 Value KernelLowering::binary(ast::BinaryOp op, const Value& lhs, const Value& rhs, SourceRange range) {
   const char* token = ast::binary_op_token(op);
-  if (op == ast::BinaryOp::MatMul)
-    error(ErrorKind::UnsupportedFeature, range, "matrix multiply (@ / ct.matmul) is not supported yet by tile2cu");
+  if (op == ast::BinaryOp::MatMul) return matmul(lhs, rhs, {range, range, range, range});
   if (auto* a = lhs.as<TupleValue>()) {
     if (auto* b = rhs.as<TupleValue>(); b && op == ast::BinaryOp::Add) {
       std::vector<Value> items = a->items;
@@ -170,6 +176,7 @@ Value KernelLowering::binary(ast::BinaryOp op, const Value& lhs, const Value& rh
   if (!da || !db)
     error(ErrorKind::Type, range, fmt::format("unsupported operand types for {}: {} and {}", token,
                                               describe(lhs), describe(rhs)));
+  for (DType d : {*da, *db}) require_arithmetic(d, range, token);
   bool is_bitwise = op == ast::BinaryOp::BitAnd || op == ast::BinaryOp::BitOr || op == ast::BinaryOp::BitXor;
   bool is_shift = op == ast::BinaryOp::LShift || op == ast::BinaryOp::RShift;
   if (is_bitwise || is_shift) {
@@ -290,6 +297,7 @@ Value KernelLowering::compare(ast::CompareOp op, const Value& lhs, const Value& 
   auto da = value_dtype(lhs), db = value_dtype(rhs);
   if (!da || !db)
     error(ErrorKind::Type, range, fmt::format("cannot compare {} with {}", describe(lhs), describe(rhs)));
+  for (DType d : {*da, *db}) require_arithmetic(d, range, "comparison");
   auto dt = promote_for_binary(da, lhs.is_loose(), db, rhs.is_loose());
   if (!dt)
     error(ErrorKind::Type, range,
@@ -334,6 +342,7 @@ Value KernelLowering::unary(ast::UnaryOp op, const Value& v, SourceRange range) 
   auto dt = value_dtype(v);
   if (!dt || !v.is<Runtime>())
     error(ErrorKind::Type, range, fmt::format("bad operand for unary operator: {}", describe(v)));
+  require_arithmetic(*dt, range, "a unary operator");
   ir::ValueId x = v.as<Runtime>()->id;
   switch (op) {
     case ast::UnaryOp::Pos: return v;

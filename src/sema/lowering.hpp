@@ -117,6 +117,17 @@ class KernelLowering {
   ElementIndices element_indices(const Value& arg, const ir::ArrayParam& a, const std::string& fn, SourceRange range);
   ir::ValueId to_access_shape(ir::ValueId v, const ir::Shape& shape, SourceRange range);
 
+  // Restricted floats (tfloat32, float8) take part in no arithmetic (spec b.4).
+  void require_arithmetic(DType dtype, SourceRange range, const std::string& what) const;
+
+  // Matrix multiply (lower_mma.cpp)
+  struct MmaRanges { SourceRange call, x, y, acc; };
+  ir::ValueId mma_operand(const Value& v, const char* fn, const char* what, SourceRange range);
+  ir::ValueId mma(ir::ValueId x, ir::ValueId y, ir::ValueId acc, const MmaRanges& ranges);
+  Value mma_call(const Value& x, const Value& y, const Value& acc, const Value* use_fast_acc,
+                 const MmaRanges& ranges);
+  Value matmul(const Value& x, const Value& y, const MmaRanges& ranges);
+
   // Statements (lower_stmt.cpp)
   Flow exec_body(const ast::Body& body);
   Flow exec(const ast::Stmt& s);

@@ -151,7 +151,17 @@ class SignatureParser {
       error(fmt::format("unknown dtype '{}'", word));
     }
     skip_space();
-    if (peek() != '[') return ScalarConstraint{*dtype};
+    if (peek() != '[') {
+      if (is_restricted(*dtype)) {
+        pos_ = start;
+        error(fmt::format("{} is not a scalar parameter dtype (restricted float: arrays only)", dtype_name(*dtype)));
+      }
+      return ScalarConstraint{*dtype};
+    }
+    if (*dtype == DType::TFloat32) {
+      pos_ = start;
+      error("tfloat32 arrays do not exist: pass float32 and convert tiles with astype(ct.tfloat32)");
+    }
     ++pos_;
     ArrayConstraint a{*dtype, {}};
     skip_space();

@@ -1,0 +1,474 @@
+// tile2cu/gemm_pipeline.cuh: the pipelined main loop a recognised GEMM k-loop becomes.
+//
+// The transpiler recognises, in the Tile IR,
+//
+//     for k in range(k_begin, k_end):
+//         a = ct.load(A, index=(.., m, k), shape=(.., BM, BK))     # possibly .astype(ct.tfloat32)
+//         b = ct.load(B, index=(.., k, n), shape=(.., BK, BN))
+//         acc = ct.mma(a, b, acc)
+//
+// and replaces the whole loop with one call, gemm_main_loop<Config>(A, a_index, B, b_index,
+// k_begin, k_end, acc, smem). The K entries of a_index / b_index are not used: the loop supplies
+// them. What it does:
+//
+//   * The accumulator moves from the tile's blocked layout into mma.sync fragments (through
+//     shared memory) and stays in registers for the whole loop: each warp owns a WarpM x WarpN
+//     patch of the BM x BN output.
+//   * Operand tiles go through a ring of kStages shared-memory buffers. cp.async copies tile
+//     k + kStages - 1 while the tensor cores work on tile k, so global-memory latency hides
+//     behind math. Rows are padded by 16 bytes so ldmatrix reads are free of bank conflicts.
+//   * Out-of-bounds parts of a tile (ragged M, N, K) are zero-filled by cp.async itself (its
+//     source size shrinks to what is in bounds); arrays whose rows are not 16-byte aligned take
+//     an element-by-element copy instead.
+//   * At the end the fragments go back to the blocked layout, so the epilogue (casts,
+//     elementwise ops, the store) is ordinary tile code that fuses into the same kernel.
+//
+// It runs on sm_80 and up (mma.sync is Ampere's instruction; Hopper runs it too).
+#pragma once
+
+#include "array.cuh"
+#include "mma_warp.cuh"
+#include "tile.cuh"
+#include "wgmma.cuh"
+
+namespace tile2cu {
+
+// One GEMM main-loop configuration: operand element type as stored in shared memory
+// (__half, __nv_bfloat16, or float for tf32), the CTA tile BM x BN x BK, the pipeline depth and
+// the CTA's thread count. Tf32 says float operands are rounded to tf32 (astype(ct.tfloat32)).
+template <class T, int BM, int BN, int BK, int Stages, int Threads, bool Tf32 = false, int HopperStages = 0,
+          bool BTransposed = false>
+struct GemmMainLoop {
+  using operand_type = T;
+  // B loaded with order=(1, 0): the array holds B^T (N x K, K contiguous), as nn.Linear weights do.
+  static constexpr bool kBTransposed = BTransposed;
+  static constexpr int kBM = BM, kBN = BN, kBK = BK, kStages = Stages, kThreads = Threads;
+  static constexpr bool kSixteenBit = is_half_like_v<T>;
+  static_assert(kSixteenBit || (std::is_same_v<T, float> && Tf32), "GEMM main loop: f16, bf16 or tf32 operands");
+  static_assert(Stages >= 2, "a pipeline needs at least two stages");
+  static_assert(BK % (kSixteenBit ? 16 : 8) == 0, "BK must be a multiple of the instruction's K");
+
+  // Warps tile the output: as many rows of warps as keeps each warp's patch closest to square.
+  static constexpr int kWarps = Threads / 32;
+  static constexpr int pick_warps_m() {
+    int best = 0, best_gap = 1 << 30;
+    for (int wm = 1; wm <= kWarps; wm *= 2) {
+      const int wn = kWarps / wm;
+      if (BM % (16 * wm) != 0 || BN % (16 * wn) != 0) continue;
+      const int gap = BM / wm > BN / wn ? BM / wm - BN / wn : BN / wn - BM / wm;
+      if (gap < best_gap) best = wm, best_gap = gap;
+    }
+    return best;
+  }
+  static_assert(pick_warps_m() > 0, "no warp grid gives every warp a multiple of 16 x 16 outputs");
+  static constexpr int kWarpsM = pick_warps_m(), kWarpsN = kWarps / kWarpsM;
+  static constexpr int kWarpM = BM / kWarpsM, kWarpN = BN / kWarpsN;
+  static constexpr int kFragsM = kWarpM / 16, kFragsN = kWarpN / 8;
+
+  // Shared memory: kStages buffers of A (BM x BK) and B (BK x BN, or BN x BK when transposed),
+  // rows padded by 16 bytes.
+  static constexpr int kPad = 16 / int(sizeof(T));
+  static constexpr int kLdA = BK + kPad, kLdB = (BTransposed ? BK : BN) + kPad;
+  static constexpr int kStageElems = BM * kLdA + (BTransposed ? BN : BK) * kLdB;
+  static constexpr int kPipelineBytes = Stages * kStageElems * int(sizeof(T));
+  // The accumulator passes through shared memory (as float) on the way in and out.
+  static constexpr int kExchangeBytes = BM * BN * int(sizeof(float));
+  static constexpr int kSmemBytes = kPipelineBytes > kExchangeBytes ? kPipelineBytes : kExchangeBytes;
+
+  // On sm_90a the same loop runs on wgmma when the transpiler chose HopperStages (it does for
+  // 16-bit operands, 256 threads, BM = 128, BK = 64, BN = 128 or 256): two warpgroups of 64 x BN
+  // each, K steps of 64 (one 128-byte swizzled line per operand row), unpadded stages on a
+  // 1024-byte boundary. Its shared memory is kHopperSmemBytes (the launcher asks for it on sm_90).
+  static constexpr int kHopperStages = HopperStages;
+  static constexpr int kWgmmaStageBytes = (BM * BK + BK * BN) * int(sizeof(T));
+  static constexpr bool kWgmma = HopperStages >= 3;
+  static_assert(!kWgmma || (kSixteenBit && Threads == 256 && BM == 128 && BK == 64 && (BN == 256 || BN == 128)),
+                "the wgmma main loop handles 128 x {128, 256} x 64 tiles of 16-bit operands on 256 threads");
+  static constexpr int kHopperSmemBytes =
+      HopperStages * kWgmmaStageBytes + 1024 > kExchangeBytes ? HopperStages * kWgmmaStageBytes + 1024 : kExchangeBytes;
+};
+
+namespace gemm {
+
+// A 2-D window of an array: the matrix a tile of rank >= 2 walks (leading dims fixed).
+template <class T>
+struct MatrixView {
+  const T* data;  // element (0, 0)
+  int64_t rows, cols, row_stride, col_stride;
+  bool vector_rows;  // cols contiguous and every row 16-byte aligned: cp.async can be used
+};
+
+template <class T, int R, class I>
+TILE2CU_DEVICE MatrixView<T> matrix_view(const Array<T, R, I>& a, const int64_t (&index)[R]) {
+  const T* p = a.data;
+  bool leading_in = true;
+#pragma unroll
+  for (int d = 0; d + 2 < R; ++d) {  // tile extent 1 along leading dims: index = position
+    leading_in = leading_in && index[d] >= 0 && index[d] < int64_t(a.shape[d]);
+    p += index[d] * int64_t(a.stride[d]);
+  }
+  MatrixView<T> v{p, leading_in ? int64_t(a.shape[R - 2]) : 0, int64_t(a.shape[R - 1]),
+                  int64_t(a.stride[R - 2]), int64_t(a.stride[R - 1]), false};
+  v.vector_rows = v.col_stride == 1 && reinterpret_cast<uintptr_t>(p) % 16 == 0 &&
+                  (v.row_stride * int64_t(sizeof(T))) % 16 == 0;
+  return v;
+}
+
+TILE2CU_DEVICE void cp_async_16(void* smem, const void* global, int bytes) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(warp::smem_address(smem)), "l"(global),
+               "r"(bytes));
+}
+TILE2CU_DEVICE void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
+template <int Pending>
+TILE2CU_DEVICE void cp_async_wait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(Pending)); }
+
+// Copies the Rows x Cols window at (row0, col0) of `m` into `dst` (leading dimension ld),
+// zero-filling what lies outside the matrix. Every thread of the CTA takes part.
+template <int Rows, int Cols, int Threads, class T>
+TILE2CU_DEVICE void copy_tile_async(T* dst, int ld, const MatrixView<T>& m, int64_t row0, int64_t col0) {
+  constexpr int kVec = 16 / int(sizeof(T));  // elements per 16-byte chunk
+  constexpr int kChunksPerRow = Cols / kVec;
+  constexpr int kChunks = Rows * kChunksPerRow;
+  for (int c = int(threadIdx.x); c < kChunks; c += Threads) {
+    const int r = c / kChunksPerRow, col = (c % kChunksPerRow) * kVec;
+    const int64_t gr = row0 + r, gc = col0 + col;
+    T* s = dst + r * ld + col;
+    const bool row_in = gr >= 0 && gr < m.rows;
+    if (m.vector_rows) {
+      const int64_t left = row_in && gc < m.cols ? m.cols - gc : 0;
+      const int bytes = left >= kVec ? 16 : int(left) * int(sizeof(T));
+      const T* src = bytes > 0 ? m.data + gr * m.row_stride + gc : m.data;
+      cp_async_16(s, src, bytes);
+    } else {  // unaligned or strided rows: one element at a time
+#pragma unroll
+      for (int i = 0; i < kVec; ++i) {
+        const bool in = row_in && gc + i < m.cols;
+        s[i] = in ? m.data[gr * m.row_stride + (gc + i) * m.col_stride] : convert<T>(0);
+      }
+    }
+  }
+}
+
+#if TILE2CU_HAS_WGMMA
+// Copies the Rows x 64 window at (row0, col0) of `m` into 128-byte swizzled lines (one line per
+// row), zero-filling what lies outside. Lines of 64 columns: `block_stride` bytes between blocks
+// of 64 columns when Cols > 64 (B's N-major layout).
+template <int Rows, int Cols, int Threads, class T>
+TILE2CU_DEVICE void copy_tile_swizzled(unsigned char* dst, int block_stride, const MatrixView<T>& m, int64_t row0,
+                                       int64_t col0) {
+  constexpr int kVec = 16 / int(sizeof(T));
+  constexpr int kChunksPerRow = Cols / kVec;
+  constexpr int kChunks = Rows * kChunksPerRow;
+  for (int c = int(threadIdx.x); c < kChunks; c += Threads) {
+    const int r = c / kChunksPerRow, chunk = c % kChunksPerRow;
+    const int block = chunk / 8, in_line = chunk % 8;
+    unsigned char* s = dst + block * block_stride + wgmma::swizzle128(uint32_t(r * 128 + in_line * 16));
+    const int64_t gr = row0 + r, gc = col0 + chunk * kVec;
+    const bool row_in = gr >= 0 && gr < m.rows;
+    if (m.vector_rows) {
+      const int64_t left = row_in && gc < m.cols ? m.cols - gc : 0;
+      const int bytes = left >= kVec ? 16 : int(left) * int(sizeof(T));
+      cp_async_16(s, bytes > 0 ? m.data + gr * m.row_stride + gc : m.data, bytes);
+    } else {
+      T* e = reinterpret_cast<T*>(s);
+#pragma unroll
+      for (int i = 0; i < kVec; ++i) {
+        const bool in = row_in && gc + i < m.cols;
+        e[i] = in ? m.data[gr * m.row_stride + (gc + i) * m.col_stride] : convert<T>(0);
+      }
+    }
+  }
+}
+
+// The main loop on wgmma (sm_90a). Stage s: A (BM x 64, one swizzled line per row) then B
+// (64 x BN as BN/64 blocks of 64 lines). Warpgroup g computes rows [64g, 64g + 64).
+template <class Config, class T, class TC, class LC>
+TILE2CU_DEVICE Tile<TC, LC> main_loop_wgmma(const MatrixView<T>& a, const MatrixView<T>& b, int64_t m0, int64_t n0,
+                                            int64_t k_begin, int64_t tiles, const Tile<TC, LC>& acc,
+                                            unsigned char* smem) {
+  constexpr int BM = Config::kBM, BN = Config::kBN, BK = Config::kBK, S = Config::kHopperStages;
+  constexpr int kBytesA = BM * BK * int(sizeof(T));
+  constexpr int kBBlockBytes = BK * 128;  // one block of 64 columns of B
+  unsigned char* ring = smem + ((1024 - reinterpret_cast<uintptr_t>(smem) % 1024) % 1024);
+  float* exchange = reinterpret_cast<float*>(smem);
+  const int group = int(threadIdx.x) / 128, warp = (int(threadIdx.x) % 128) / 32, lane = int(threadIdx.x) % 32;
+  const int row = group * 64 + warp * 16 + lane / 4;  // this thread's first accumulator row
+
+  float d[BN / 2];
+  __syncthreads();
+#pragma unroll
+  for (int s = 0; s < LC::kSlots; ++s)
+    if (LC::owns(s)) exchange[LC::element(s)] = convert<float>(acc.v[s]);
+  __syncthreads();
+#pragma unroll
+  for (int i = 0; i < BN / 8; ++i) {
+    const float* c = exchange + row * BN + i * 8 + 2 * (lane % 4);
+    d[4 * i] = c[0], d[4 * i + 1] = c[1], d[4 * i + 2] = c[8 * BN], d[4 * i + 3] = c[8 * BN + 1];
+  }
+  __syncthreads();
+
+  // The ring: S slots. While the tensor cores work on k-tile t (and may still finish t - 1),
+  // tiles t + 1 .. t + S - 2 are in flight; the copies of t + S - 2 go into the slot t - 2 used.
+  // Interior k-tiles (all but the ragged edges) copy through addresses worked out once here:
+  // one add and one cp.async per 16-byte chunk, so issuing the copies stays cheap next to the
+  // math. Edge tiles take copy_tile_swizzled, which checks every chunk.
+  constexpr int kVec = 16 / int(sizeof(T));
+  constexpr int kChunksA = BM * BK / kVec / Config::kThreads, kChunksB = BK * BN / kVec / Config::kThreads;
+  static_assert(kChunksA * kVec * Config::kThreads == BM * BK && kChunksB * kVec * Config::kThreads == BK * BN,
+                "every thread copies the same number of chunks");
+  uint32_t a_dst[kChunksA], b_dst[kChunksB];
+  const T* a_src[kChunksA];
+  const T* b_src[kChunksB];
+#pragma unroll
+  for (int i = 0; i < kChunksA; ++i) {
+    const int c = int(threadIdx.x) + i * Config::kThreads, r = c / (BK / kVec), chunk = c % (BK / kVec);
+    a_dst[i] = wgmma::swizzle128(uint32_t(r * 128 + chunk * 16));
+    a_src[i] = a.data + (m0 + r) * a.row_stride + chunk * kVec;
+  }
+#pragma unroll
+  for (int i = 0; i < kChunksB; ++i) {
+    const int c = int(threadIdx.x) + i * Config::kThreads;
+    if constexpr (Config::kBTransposed) {  // lines are rows of B^T, like A's
+      const int r = c / (BK / kVec), chunk = c % (BK / kVec);
+      b_dst[i] = uint32_t(kBytesA) + wgmma::swizzle128(uint32_t(r * 128 + chunk * 16));
+      b_src[i] = b.data + (n0 + r) * b.row_stride + chunk * kVec;
+    } else {
+      const int r = c / (BN / kVec), chunk = c % (BN / kVec);
+      b_dst[i] = uint32_t(kBytesA + (chunk / 8) * kBBlockBytes) + wgmma::swizzle128(uint32_t(r * 128 + (chunk % 8) * 16));
+      b_src[i] = b.data + r * b.row_stride + n0 + chunk * kVec;
+    }
+  }
+  const bool rows_inside = a.vector_rows && b.vector_rows && m0 + BM <= a.rows &&
+                           (Config::kBTransposed ? n0 + BN <= b.rows : n0 + BN <= b.cols);
+  auto fetch = [&](int64_t t) {
+    unsigned char* stage = ring + int(t % S) * Config::kWgmmaStageBytes;
+    const int64_t k0 = (k_begin + t) * BK;
+    const bool k_inside = k0 >= 0 && k0 + BK <= a.cols && k0 + BK <= (Config::kBTransposed ? b.cols : b.rows);
+    if (rows_inside && k_inside) {
+#pragma unroll
+      for (int i = 0; i < kChunksA; ++i) cp_async_16(stage + a_dst[i], a_src[i] + k0, 16);
+      const int64_t b_step = Config::kBTransposed ? k0 : k0 * b.row_stride;
+#pragma unroll
+      for (int i = 0; i < kChunksB; ++i) cp_async_16(stage + b_dst[i], b_src[i] + b_step, 16);
+    } else {
+      copy_tile_swizzled<BM, BK, Config::kThreads>(stage, 0, a, m0, k0);
+      if constexpr (Config::kBTransposed) copy_tile_swizzled<BN, BK, Config::kThreads>(stage + kBytesA, 0, b, n0, k0);
+      else copy_tile_swizzled<BK, BN, Config::kThreads>(stage + kBytesA, kBBlockBytes, b, k0, n0);
+    }
+  };
+#pragma unroll
+  for (int t = 0; t < S - 2; ++t) {
+    if (t < tiles) fetch(t);
+    cp_async_commit();  // one group per k-tile, empty or not, so the wait counts stay exact
+  }
+  for (int64_t t = 0; t < tiles; ++t) {
+    cp_async_wait<S - 3>();            // k-tile t has landed (this thread's copies) ...
+    wgmma::fence_shared_for_async();   // ... is visible to the tensor cores ...
+    __syncthreads();                   // ... and everyone's is; every warpgroup is done with t - 2
+    const unsigned char* stage = ring + int(t % S) * Config::kWgmmaStageBytes;
+    wgmma::fence();
+#pragma unroll
+    for (int kk = 0; kk < BK; kk += 16) {
+      // A: rows of this warpgroup, K offset kk (32 bytes a step inside the swizzled line);
+      // 8-row groups 1024 bytes apart. B: k rows kk.., 64-column blocks kBBlockBytes apart.
+      const uint64_t da = wgmma::descriptor(stage + group * 64 * 128 + kk * int(sizeof(T)), 16, 1024);
+      const uint64_t db = Config::kBTransposed ? wgmma::descriptor(stage + kBytesA + kk * int(sizeof(T)), 16, 1024)
+                                               : wgmma::descriptor(stage + kBytesA + kk * 128, kBBlockBytes, 1024);
+      wgmma::mma_64xNx16<T, BN, Config::kBTransposed ? 0 : 1>(d, da, db);
+    }
+    wgmma::commit();
+    wgmma::wait<1>();  // k-tile t - 1's math is done (t's may still run)
+    if (t + S - 2 < tiles) fetch(t + S - 2);
+    cp_async_commit();
+  }
+  wgmma::wait<0>();
+  cp_async_wait<0>();
+  __syncthreads();
+#pragma unroll
+  for (int i = 0; i < BN / 8; ++i) {
+    float* c = exchange + row * BN + i * 8 + 2 * (lane % 4);
+    c[0] = d[4 * i], c[1] = d[4 * i + 1], c[8 * BN] = d[4 * i + 2], c[8 * BN + 1] = d[4 * i + 3];
+  }
+  __syncthreads();
+  Tile<TC, LC> out;
+#pragma unroll
+  for (int s = 0; s < LC::kSlots; ++s) out.v[s] = LC::owns(s) ? convert<TC>(exchange[LC::element(s)]) : acc.v[s];
+  __syncthreads();
+  return out;
+}
+#endif  // TILE2CU_HAS_WGMMA
+
+}  // namespace gemm
+
+template <class Config, class TA, int RA, class IA, class TB, int RB, class IB, class TC, class LC>
+TILE2CU_DEVICE Tile<TC, LC> gemm_main_loop(const Array<TA, RA, IA>& A, const int64_t (&a_index)[RA],
+                                           const Array<TB, RB, IB>& B, const int64_t (&b_index)[RB],
+                                           int64_t k_begin, int64_t k_end, const Tile<TC, LC>& acc,
+                                           unsigned char* smem) {
+  using T = typename Config::operand_type;
+  constexpr int BM = Config::kBM, BN = Config::kBN, BK = Config::kBK, S = Config::kStages;
+  static_assert(std::is_same_v<TA, T> && std::is_same_v<TB, T>, "operands are stored as they are loaded");
+  static_assert(LC::kElems == BM * BN, "the accumulator is the BM x BN output tile");
+#if TILE2CU_HAS_WGMMA
+  if constexpr (Config::kWgmma) {
+    const int64_t tiles = k_end > k_begin ? k_end - k_begin : 0;
+    return gemm::main_loop_wgmma<Config>(gemm::matrix_view(A, a_index), gemm::matrix_view(B, b_index),
+                                         a_index[RA - 2] * BM, b_index[RB - 1] * BN, k_begin, tiles, acc, smem);
+  }
+#endif
+  const int warp_id = int(threadIdx.x) / 32, lane = int(threadIdx.x) % 32;
+  const int warp_row = (warp_id / Config::kWarpsN) * Config::kWarpM;
+  const int warp_col = (warp_id % Config::kWarpsN) * Config::kWarpN;
+  float* exchange = reinterpret_cast<float*>(smem);
+
+  // 1. Accumulator: blocked layout -> shared memory -> this warp's fragments.
+  float frag[Config::kFragsM][Config::kFragsN][4];
+  __syncthreads();
+#pragma unroll
+  for (int s = 0; s < LC::kSlots; ++s)
+    if (LC::owns(s)) exchange[LC::element(s)] = convert<float>(acc.v[s]);
+  __syncthreads();
+#pragma unroll
+  for (int i = 0; i < Config::kFragsM; ++i)
+#pragma unroll
+    for (int j = 0; j < Config::kFragsN; ++j) {
+      const float* c = exchange + (warp_row + i * 16 + lane / 4) * BN + warp_col + j * 8 + 2 * (lane % 4);
+      frag[i][j][0] = c[0], frag[i][j][1] = c[1], frag[i][j][2] = c[8 * BN], frag[i][j][3] = c[8 * BN + 1];
+    }
+  __syncthreads();
+
+  // 2. The pipeline: stage s of the ring holds A then B of one k-tile.
+  T* ring = reinterpret_cast<T*>(smem);
+  const gemm::MatrixView<TA> a = gemm::matrix_view(A, a_index);
+  const gemm::MatrixView<TB> b = gemm::matrix_view(B, b_index);
+  const int64_t m0 = a_index[RA - 2] * BM, n0 = b_index[RB - 1] * BN;
+  const int64_t tiles = k_end > k_begin ? k_end - k_begin : 0;
+  // As in the wgmma loop: interior k-tiles copy through addresses worked out once.
+  constexpr int kVec = 16 / int(sizeof(T));
+  constexpr int kChunksA = BM * BK / kVec / Config::kThreads, kChunksB = BK * BN / kVec / Config::kThreads;
+  constexpr bool kEvenChunks = kChunksA * kVec * Config::kThreads == BM * BK && kChunksB * kVec * Config::kThreads == BK * BN;
+  int a_dst[kEvenChunks ? kChunksA : 1], b_dst[kEvenChunks ? kChunksB : 1];
+  const T* a_src[kEvenChunks ? kChunksA : 1];
+  const T* b_src[kEvenChunks ? kChunksB : 1];
+  if constexpr (kEvenChunks) {
+#pragma unroll
+    for (int i = 0; i < kChunksA; ++i) {
+      const int c = int(threadIdx.x) + i * Config::kThreads, r = c / (BK / kVec), col = (c % (BK / kVec)) * kVec;
+      a_dst[i] = r * Config::kLdA + col;
+      a_src[i] = a.data + (m0 + r) * a.row_stride + col;
+    }
+#pragma unroll
+    for (int i = 0; i < kChunksB; ++i) {
+      const int c = int(threadIdx.x) + i * Config::kThreads;
+      if constexpr (Config::kBTransposed) {
+        const int r = c / (BK / kVec), col = (c % (BK / kVec)) * kVec;
+        b_dst[i] = BM * Config::kLdA + r * Config::kLdB + col;
+        b_src[i] = b.data + (n0 + r) * b.row_stride + col;
+      } else {
+        const int r = c / (BN / kVec), col = (c % (BN / kVec)) * kVec;
+        b_dst[i] = BM * Config::kLdA + r * Config::kLdB + col;
+        b_src[i] = b.data + r * b.row_stride + n0 + col;
+      }
+    }
+  }
+  const bool rows_inside = kEvenChunks && a.vector_rows && b.vector_rows && m0 + BM <= a.rows &&
+                           (Config::kBTransposed ? n0 + BN <= b.rows : n0 + BN <= b.cols);
+  auto fetch = [&](int64_t t) {  // k-tile t (0-based) into its ring slot
+    T* stage = ring + int(t % S) * Config::kStageElems;
+    const int64_t k0 = (k_begin + t) * BK;
+    const bool k_inside = k0 >= 0 && k0 + BK <= a.cols && k0 + BK <= (Config::kBTransposed ? b.cols : b.rows);
+    if (rows_inside && k_inside) {
+#pragma unroll
+      for (int i = 0; i < (kEvenChunks ? kChunksA : 0); ++i) gemm::cp_async_16(stage + a_dst[i], a_src[i] + k0, 16);
+      const int64_t b_step = Config::kBTransposed ? k0 : k0 * b.row_stride;
+#pragma unroll
+      for (int i = 0; i < (kEvenChunks ? kChunksB : 0); ++i) gemm::cp_async_16(stage + b_dst[i], b_src[i] + b_step, 16);
+    } else {
+      gemm::copy_tile_async<BM, BK, Config::kThreads>(stage, Config::kLdA, a, m0, k0);
+      if constexpr (Config::kBTransposed)
+        gemm::copy_tile_async<BN, BK, Config::kThreads>(stage + BM * Config::kLdA, Config::kLdB, b, n0, k0);
+      else
+        gemm::copy_tile_async<BK, BN, Config::kThreads>(stage + BM * Config::kLdA, Config::kLdB, b, k0, n0);
+    }
+  };
+#pragma unroll
+  for (int t = 0; t < S - 1; ++t) {
+    if (t < tiles) fetch(t);
+    gemm::cp_async_commit();  // one group per k-tile, empty or not, so the wait counts stay exact
+  }
+  for (int64_t t = 0; t < tiles; ++t) {
+    gemm::cp_async_wait<S - 2>();  // k-tile t has landed (this thread's part) ...
+    __syncthreads();               // ... and everyone's; also, slot (t - 1) % S is free again
+    if (t + S - 1 < tiles) fetch(t + S - 1);
+    gemm::cp_async_commit();
+    const T* sa = ring + int(t % S) * Config::kStageElems + warp_row * Config::kLdA;
+    const T* sb = ring + int(t % S) * Config::kStageElems + BM * Config::kLdA +
+                  (Config::kBTransposed ? warp_col * Config::kLdB : warp_col);
+    if constexpr (Config::kSixteenBit) {
+#pragma unroll
+      for (int kk = 0; kk < BK; kk += 16) {
+        uint32_t fa[Config::kFragsM][4], fb[Config::kFragsN][2];
+#pragma unroll
+        for (int i = 0; i < Config::kFragsM; ++i)
+          warp::ldmatrix_x4(fa[i], sa + (i * 16 + lane % 16) * Config::kLdA + kk + (lane / 16) * 8);
+#pragma unroll
+        for (int j = 0; j < Config::kFragsN; j += 2) {  // two 8-column B fragments per ldmatrix
+          uint32_t r[4];
+          if constexpr (Config::kBTransposed)  // rows of B^T are B's columns: no transpose needed
+            warp::ldmatrix_x4(r, sb + (j * 8 + lane % 8 + (lane / 16) * 8) * Config::kLdB + kk + ((lane / 8) % 2) * 8);
+          else
+            warp::ldmatrix_x4_trans(r, sb + (kk + lane % 8 + ((lane / 8) % 2) * 8) * Config::kLdB + j * 8 + (lane / 16) * 8);
+          fb[j][0] = r[0], fb[j][1] = r[1], fb[j + 1][0] = r[2], fb[j + 1][1] = r[3];
+        }
+#pragma unroll
+        for (int i = 0; i < Config::kFragsM; ++i)
+#pragma unroll
+          for (int j = 0; j < Config::kFragsN; ++j) warp::mma_16x8x16<T>(frag[i][j], fa[i], fb[j]);
+      }
+    } else {  // tf32: fragments read straight from shared memory, rounded as astype(tfloat32) does
+      const int g = lane / 4, q = lane % 4;
+#pragma unroll
+      for (int kk = 0; kk < BK; kk += 8) {
+        uint32_t fa[Config::kFragsM][4], fb[Config::kFragsN][2];
+#pragma unroll
+        for (int i = 0; i < Config::kFragsM; ++i) {
+          const float* p = sa + (i * 16 + g) * Config::kLdA + kk + q;
+          fa[i][0] = __float_as_uint(round_to_tf32(p[0]));
+          fa[i][1] = __float_as_uint(round_to_tf32(p[8 * Config::kLdA]));
+          fa[i][2] = __float_as_uint(round_to_tf32(p[4]));
+          fa[i][3] = __float_as_uint(round_to_tf32(p[8 * Config::kLdA + 4]));
+        }
+#pragma unroll
+        for (int j = 0; j < Config::kFragsN; ++j) {
+          const int step = Config::kBTransposed ? 1 : Config::kLdB;  // between neighbouring k
+          const float* p = Config::kBTransposed ? sb + (j * 8 + g) * Config::kLdB + kk + q : sb + (kk + q) * Config::kLdB + j * 8 + g;
+          fb[j][0] = __float_as_uint(round_to_tf32(p[0]));
+          fb[j][1] = __float_as_uint(round_to_tf32(p[4 * step]));
+        }
+#pragma unroll
+        for (int i = 0; i < Config::kFragsM; ++i)
+#pragma unroll
+          for (int j = 0; j < Config::kFragsN; ++j) warp::mma_16x8x8_tf32(frag[i][j], fa[i], fb[j]);
+      }
+    }
+  }
+  gemm::cp_async_wait<0>();
+  __syncthreads();  // the ring is about to become the exchange buffer
+
+  // 3. Fragments -> shared memory -> the accumulator's blocked layout.
+#pragma unroll
+  for (int i = 0; i < Config::kFragsM; ++i)
+#pragma unroll
+    for (int j = 0; j < Config::kFragsN; ++j) {
+      float* c = exchange + (warp_row + i * 16 + lane / 4) * BN + warp_col + j * 8 + 2 * (lane % 4);
+      c[0] = frag[i][j][0], c[1] = frag[i][j][1], c[8 * BN] = frag[i][j][2], c[8 * BN + 1] = frag[i][j][3];
+    }
+  __syncthreads();
+  Tile<TC, LC> out;
+#pragma unroll
+  for (int s = 0; s < LC::kSlots; ++s) out.v[s] = LC::owns(s) ? convert<TC>(exchange[LC::element(s)]) : acc.v[s];
+  __syncthreads();  // the next user of the buffer may overwrite it
+  return out;
+}
+
+}  // namespace tile2cu

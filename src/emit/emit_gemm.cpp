@@ -1,0 +1,52 @@
+#include "emit/emit_gemm.hpp"
+
+#include <fmt/format.h>
+
+#include <functional>
+#include <set>
+
+#include "ir/passes/gemm_loop.hpp"
+
+namespace tile2cu {
+
+std::string gemm_loop_config_name(const ir::Function& fn, const ir::Op& op) {
+  ir::GemmTile t = ir::gemm_tile(fn, op);
+  return fmt::format("GemmLoop_{}x{}x{}{}", t.bm, t.bn, t.bk, ir::gemm_b_transposed(op) ? "_BT" : "");
+}
+
+std::string gemm_loop_declarations(const ir::Function& fn) {
+  std::string out;
+  std::set<std::string> declared;
+  std::function<void(const ir::Block&)> walk = [&](const ir::Block& b) {
+    for (const ir::Op& op : b.ops) {
+      for (const ir::Block& r : op.regions) walk(r);
+      if (op.kind != ir::OpKind::GemmLoop) continue;
+      std::string name = gemm_loop_config_name(fn, op);
+      if (!declared.insert(name).second) continue;
+      ir::GemmTile t = ir::gemm_tile(fn, op);
+      DType operand = fn.arrays[op.param].dtype;
+      bool tf32 = operand == DType::Float32;
+      out += fmt::format(
+          "// The k-loop at line {} is a GEMM main loop (tile2cu/gemm_pipeline.cuh): each CTA computes a\n"
+          "// {} x {} tile, K in steps of {}, through a ring of {} shared-memory stages that cp.async fills\n"
+          "// while mma.sync ({}) works on the previous ones{}.\n"
+          "constexpr int k{}_Stages = {};\n",
+          op.loc.line, t.bm, t.bn, t.bk, op.stages, tf32 ? "tf32" : dtype_name(operand),
+          op.hopper_stages ? fmt::format(";\n// on sm_90a, {} unpadded stages feed wgmma (two warpgroups of 64 x {})", op.hopper_stages, t.bn) : "",
+          name, op.stages);
+      if (op.hopper_stages) out += fmt::format("constexpr int k{}_HopperStages = {};\n", name, op.hopper_stages);
+      const bool bt = ir::gemm_b_transposed(op);
+      std::string extra;
+      if (tf32 || op.hopper_stages || bt)
+        extra = fmt::format(", {}, {}", tf32 ? "/*Tf32=*/true" : "false",
+                            op.hopper_stages ? fmt::format("k{}_HopperStages", name) : "0");
+      if (bt) extra += ", /*BTransposed=*/true";
+      out += fmt::format("using {} = GemmMainLoop<{}, {}, {}, {}, k{}_Stages, kThreads{}>;\n", name,
+                         dtype_cpp_name(operand), t.bm, t.bn, t.bk, name, extra);
+    }
+  };
+  walk(fn.body);
+  return out;
+}
+
+}  // namespace tile2cu

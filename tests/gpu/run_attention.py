@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+"""GPU check and benchmark of samples/attention.py (flash-attention forward).
+
+Builds GEN/attention.cu for sm_90a, checks every specialization (bf16 / f16, head dims 64 and
+128, causal and not) at ragged sequence lengths against torch in float64, outputs poisoned
+first, then times batch 4, 16 heads, seq 8192, head dim 128 (bf16) against
+torch.nn.functional.scaled_dot_product_attention with the flash backend, in the same run.
+Writes $OUT/attention.json.
+
+    python3 tests/gpu/run_attention.py --gen GEN --runtime runtime [--commit SHA]
+"""
+import argparse
+import ctypes
+import datetime
+import json
+import math
+import os
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+import torch
+import torch.nn.functional as F
+
+SPECS = [("attention_bf16_d64", torch.bfloat16, 64, False), ("attention_bf16_d64_causal", torch.bfloat16, 64, True),
+         ("attention_bf16_d128", torch.bfloat16, 128, False), ("attention_bf16_d128_causal", torch.bfloat16, 128, True),
+         ("attention_f16_d64", torch.float16, 64, False), ("attention_f16_d128_causal", torch.float16, 128, True)]
+BM = 64
+
+
+def build(gen, runtime):
+    so = Path(gen) / "attention.so"
+    cmd = ["nvcc", "-std=c++17", "-O3", "-shared", "-Xcompiler", "-fPIC", f"-I{runtime}", f"-I{gen}",
+           "-gencode=arch=compute_90a,code=sm_90a", str(Path(gen) / "attention.cu"), "-o", str(so)]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode:
+        sys.exit(f"nvcc failed:\n{r.stderr[-3000:]}")
+    return ctypes.CDLL(str(so))
+
+
+def launch(lib, spec, q, k, v, o, scale):
+    fn = getattr(lib, f"tile2cu_{spec}")
+    fn.restype = ctypes.c_int
+    bh, seq = q.shape[0], q.shape[1]
+    args = [ctypes.c_void_p(torch.cuda.current_stream().cuda_stream), ctypes.c_uint((seq + BM - 1) // BM),
+            ctypes.c_uint(bh), ctypes.c_uint(1)]
+    for t in (q, k, v, o):
+        args += [ctypes.c_void_p(t.data_ptr())] + [ctypes.c_int64(s) for s in t.shape] + [ctypes.c_int64(s) for s in t.stride()]
+    args.append(ctypes.c_float(scale))
+    err = fn(*args)
+    if err:
+        raise RuntimeError(f"{spec}: cudaError {err}")
+
+
+def reference(q, k, v, causal, scale):
+    s = (q.double() @ k.double().transpose(1, 2)) * scale
+    if causal:
+        n = q.shape[1]
+        s = s.masked_fill(torch.ones(n, n, dtype=torch.bool, device=q.device).triu(1), float("-inf"))
+    return torch.softmax(s, dim=-1) @ v.double()
+
+
+def bench(fn, iters=10):
+    fn()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(iters):
+        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        s.record()
+        fn()
+        e.record()
+        e.synchronize()
+        times.append(s.elapsed_time(e))
+    return statistics.median(times)
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--gen", required=True)
+    p.add_argument("--runtime", required=True)
+    p.add_argument("--commit", default="")
+    args = p.parse_args()
+    lib = build(args.gen, args.runtime)
+    failures, checks = [], 0
+    for spec, dt, d, causal in SPECS:
+        for bh, seq in [(3, 200), (2, 129), (1, 512)]:
+            q, k, v = (torch.randn(bh, seq, d, device="cuda").to(dt) for _ in range(3))
+            o = torch.full((bh, seq, d), float("nan"), device="cuda").to(dt)
+            scale = 1 / math.sqrt(d)
+            launch(lib, spec, q, k, v, o, scale)
+            ref = reference(q, k, v, causal, scale)
+            err = (o.double() - ref).abs().max().item()
+            checks += 1
+            if not err <= 2e-2 or torch.isnan(o).any():
+                failures.append(f"{spec} bh={bh} seq={seq}: max error {err:.3g}")
+    rows = []
+    b, h, s, d = 4, 16, 8192, 128
+    q, k, v = (torch.randn(b, h, s, d, device="cuda", dtype=torch.bfloat16) for _ in range(3))
+    o = torch.empty_like(q)
+    scale = 1 / math.sqrt(d)
+    for spec, causal in [("attention_bf16_d128", False), ("attention_bf16_d128_causal", True)]:
+        flop = 4.0 * b * h * s * s * d / (2 if causal else 1)
+        ours = bench(lambda: launch(lib, spec, q.view(b * h, s, d), k.view(b * h, s, d), v.view(b * h, s, d),
+                                    o.view(b * h, s, d), scale), 3)
+        with torch.nn.attention.sdpa_kernel(torch.nn.attention.SDPBackend.FLASH_ATTENTION):
+            theirs = bench(lambda: F.scaled_dot_product_attention(q, k, v, is_causal=causal), 10)
+        rows.append({"spec": spec, "shape": f"b{b} h{h} s{s} d{d}", "ms": ours, "sdpa_flash_ms": theirs,
+                     "tflops": flop / ours / 1e9, "sdpa_flash_tflops": flop / theirs / 1e9,
+                     "ratio_vs_sdpa_flash": theirs / ours})
+    print(f"checks: {checks - len(failures)}/{checks} pass")
+    for f in failures:
+        print("FAIL", f)
+    for r in rows:
+        print(f"| {r['spec']} | {r['shape']} | {r['ms']:.2f} ms | {r['tflops']:.1f} TFLOP/s | SDPA flash {r['sdpa_flash_tflops']:.0f} TFLOP/s | ratio {r['ratio_vs_sdpa_flash']:.3f} |")
+    result = {"device": torch.cuda.get_device_name(0), "date": datetime.datetime.now(datetime.timezone.utc).isoformat(),
+              "commit": args.commit, "torch": torch.__version__, "checks": checks, "failures": failures, "timings": rows}
+    if os.environ.get("OUT"):
+        Path(os.environ["OUT"], "attention.json").write_text(json.dumps(result, indent=1))
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
