@@ -141,9 +141,9 @@ __global__ void __launch_bounds__(kThreads) cumsum_rows(
     float* y_data, int32_t y_shape_0, int32_t y_shape_1, int32_t y_stride_0, int32_t y_stride_1) {
   const Array<float, 2> x{x_data, {x_shape_0, x_shape_1}, {x_stride_0, x_stride_1}};
   const Array<float, 2> y{y_data, {y_shape_0, y_shape_1}, {y_stride_0, y_stride_1}};
-  // Scratch for moving tile elements between threads: 135200 bytes of dynamic shared memory
-  // (more than a static array may have), sized by the launcher.
-  extern __shared__ __align__(16) unsigned char smem[];
+  // Scratch for moving tile elements between threads and staging mma operands:
+  // kSmemBytes = 135200 bytes of dynamic shared memory (more than the 48 KiB static limit).
+  extern __shared__ __align__(128) unsigned char smem[];
   // row = ct.bid(0)
   const auto row = int32_t(blockIdx.x);
   // carry = ct.zeros((1, 1), dtype=x.dtype)
@@ -172,10 +172,11 @@ cudaError_t launch_cumsum_rows_f32_32k(
   if (!tile2cu::to_device_array<int32_t>(x, x_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<float, 2> y_arg;
   if (!tile2cu::to_device_array<int32_t>(y, y_arg)) return cudaErrorInvalidValue;
-  if (const cudaError_t e = cudaFuncSetAttribute(cumsum_rows_f32_32k::cumsum_rows, cudaFuncAttributeMaxDynamicSharedMemorySize, 135200);
+  constexpr int kSmemBytes = 135200;
+  if (cudaError_t e = cudaFuncSetAttribute(cumsum_rows_f32_32k::cumsum_rows, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes);
       e != cudaSuccess)
     return e;
-  cumsum_rows_f32_32k::cumsum_rows<<<grid, cumsum_rows_f32_32k::kThreads, 135200, stream>>>(
+  cumsum_rows_f32_32k::cumsum_rows<<<grid, cumsum_rows_f32_32k::kThreads, kSmemBytes, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.shape[1], x_arg.stride[0], x_arg.stride[1],
     y_arg.data, y_arg.shape[0], y_arg.shape[1], y_arg.stride[0], y_arg.stride[1]);
   return cudaGetLastError();

@@ -11,7 +11,6 @@ using namespace tile2cu;
 // One CTA runs one block. A tile lives in registers, spread over the CTA's threads in runs of
 // consecutive elements (see tile2cu/layout.cuh).
 constexpr int kThreads = 256;
-using Layout_1x1 = BlockedLayout<Shape<1, 1>, kThreads, 1>;
 using Layout_1x8192 = BlockedLayout<Shape<1, 8192>, kThreads, 8>;
 using Layout_8192 = BlockedLayout<Shape<8192>, kThreads, 8>;
 
@@ -115,7 +114,6 @@ using namespace tile2cu;
 // One CTA runs one block. A tile lives in registers, spread over the CTA's threads in runs of
 // consecutive elements (see tile2cu/layout.cuh).
 constexpr int kThreads = 256;
-using Layout_1x1 = BlockedLayout<Shape<1, 1>, kThreads, 1>;
 using Layout_1x1024 = BlockedLayout<Shape<1, 1024>, kThreads, 4>;
 using Layout_1024 = BlockedLayout<Shape<1024>, kThreads, 4>;
 
@@ -219,7 +217,6 @@ using namespace tile2cu;
 // One CTA runs one block. A tile lives in registers, spread over the CTA's threads in runs of
 // consecutive elements (see tile2cu/layout.cuh).
 constexpr int kThreads = 256;
-using Layout_1x1 = BlockedLayout<Shape<1, 1>, kThreads, 1>;
 using Layout_1x1024 = BlockedLayout<Shape<1, 1024>, kThreads, 4>;
 using Layout_1024 = BlockedLayout<Shape<1024>, kThreads, 4>;
 
@@ -384,7 +381,6 @@ using namespace tile2cu;
 // One CTA runs one block. A tile lives in registers, spread over the CTA's threads in runs of
 // consecutive elements (see tile2cu/layout.cuh).
 constexpr int kThreads = 256;
-using Layout_1x1 = BlockedLayout<Shape<1, 1>, kThreads, 1>;
 using Layout_1x4096 = BlockedLayout<Shape<1, 4096>, kThreads, 8>;
 using Layout_4096 = BlockedLayout<Shape<4096>, kThreads, 8>;
 

@@ -11,7 +11,6 @@ using namespace tile2cu;
 // One CTA runs one block. A tile lives in registers, spread over the CTA's threads in runs of
 // consecutive elements (see tile2cu/layout.cuh).
 constexpr int kThreads = 256;
-using Layout_1x1 = BlockedLayout<Shape<1, 1>, kThreads, 1>;
 using Layout_1x8192 = BlockedLayout<Shape<1, 8192>, kThreads, 8>;
 using Layout_8192 = BlockedLayout<Shape<8192>, kThreads, 8>;
 
@@ -81,7 +80,6 @@ using namespace tile2cu;
 // One CTA runs one block. A tile lives in registers, spread over the CTA's threads in runs of
 // consecutive elements (see tile2cu/layout.cuh).
 constexpr int kThreads = 128;
-using Layout_1x1 = BlockedLayout<Shape<1, 1>, kThreads, 1>;
 using Layout_1x512 = BlockedLayout<Shape<1, 512>, kThreads, 4>;
 using Layout_512 = BlockedLayout<Shape<512>, kThreads, 4>;
 

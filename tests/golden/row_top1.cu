@@ -21,9 +21,9 @@ __global__ void __launch_bounds__(kThreads) row_top1(
   const Array<float, 2> x{x_data, {x_shape_0, x_shape_1}, {x_stride_0, x_stride_1}};
   const Array<int32_t, 1> index{index_data, {index_shape_0}, {index_stride_0}};
   const Array<float, 1> value{value_data, {value_shape_0}, {value_stride_0}};
-  // Scratch for moving tile elements between threads: 65616 bytes of dynamic shared memory
-  // (more than a static array may have), sized by the launcher.
-  extern __shared__ __align__(16) unsigned char smem[];
+  // Scratch for moving tile elements between threads and staging mma operands:
+  // kSmemBytes = 65616 bytes of dynamic shared memory (more than the 48 KiB static limit).
+  extern __shared__ __align__(128) unsigned char smem[];
   // row = ct.bid(0)
   const auto row = int32_t(blockIdx.x);
   // t = ct.load(x, index=(row, 0), shape=(1, TN), padding_mode=ct.PaddingMode.NEG_INF)
@@ -48,10 +48,11 @@ cudaError_t launch_row_top1_f32(
   if (!tile2cu::to_device_array<int32_t>(index, index_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<float, 1> value_arg;
   if (!tile2cu::to_device_array<int32_t>(value, value_arg)) return cudaErrorInvalidValue;
-  if (const cudaError_t e = cudaFuncSetAttribute(row_top1_f32::row_top1, cudaFuncAttributeMaxDynamicSharedMemorySize, 65616);
+  constexpr int kSmemBytes = 65616;
+  if (cudaError_t e = cudaFuncSetAttribute(row_top1_f32::row_top1, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes);
       e != cudaSuccess)
     return e;
-  row_top1_f32::row_top1<<<grid, row_top1_f32::kThreads, 65616, stream>>>(
+  row_top1_f32::row_top1<<<grid, row_top1_f32::kThreads, kSmemBytes, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.shape[1], x_arg.stride[0], x_arg.stride[1],
     index_arg.data, index_arg.shape[0], index_arg.stride[0],
     value_arg.data, value_arg.shape[0], value_arg.stride[0]);

@@ -11,7 +11,6 @@ using namespace tile2cu;
 // One CTA runs one block. A tile lives in registers, spread over the CTA's threads in runs of
 // consecutive elements (see tile2cu/layout.cuh).
 constexpr int kThreads = 256;
-using Layout_1x1 = BlockedLayout<Shape<1, 1>, kThreads, 1>;
 using Layout_1x8192 = BlockedLayout<Shape<1, 8192>, kThreads, 8>;
 
 __global__ void __launch_bounds__(kThreads) softmax(
@@ -68,7 +67,6 @@ using namespace tile2cu;
 // One CTA runs one block. A tile lives in registers, spread over the CTA's threads in runs of
 // consecutive elements (see tile2cu/layout.cuh).
 constexpr int kThreads = 128;
-using Layout_1x1 = BlockedLayout<Shape<1, 1>, kThreads, 1>;
 using Layout_1x1024 = BlockedLayout<Shape<1, 1024>, kThreads, 8>;
 
 __global__ void __launch_bounds__(kThreads) softmax(
@@ -125,7 +123,6 @@ using namespace tile2cu;
 // One CTA runs one block. A tile lives in registers, spread over the CTA's threads in runs of
 // consecutive elements (see tile2cu/layout.cuh).
 constexpr int kThreads = 64;
-using Layout_1x1 = BlockedLayout<Shape<1, 1>, kThreads, 1>;
 using Layout_1x256 = BlockedLayout<Shape<1, 256>, kThreads, 4>;
 
 __global__ void __launch_bounds__(kThreads) softmax(

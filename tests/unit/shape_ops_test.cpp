@@ -165,9 +165,10 @@ TEST(ShapeOps, LargeScratchIsDynamicSharedMemory) {
       "    ct.store(y, index=(0, 0), tile=ct.cumsum(t, axis=1))\n";
   TranspileResult r = transpile("k.py", source, options);
   ASSERT_TRUE(r.ok) << r.diagnostics;
-  EXPECT_NE(r.cu.find("extern __shared__ __align__(16) unsigned char smem[];"), std::string::npos) << r.cu;
-  EXPECT_NE(r.cu.find("cudaFuncAttributeMaxDynamicSharedMemorySize, 135200)"), std::string::npos) << r.cu;
-  EXPECT_NE(r.cu.find("kThreads, 135200, stream>>>"), std::string::npos) << r.cu;
+  EXPECT_NE(r.cu.find("extern __shared__ __align__(128) unsigned char smem[];"), std::string::npos) << r.cu;
+  EXPECT_NE(r.cu.find("constexpr int kSmemBytes = 135200;"), std::string::npos) << r.cu;
+  EXPECT_NE(r.cu.find("cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes)"), std::string::npos) << r.cu;
+  EXPECT_NE(r.cu.find("kThreads, kSmemBytes, stream>>>"), std::string::npos) << r.cu;
 }
 
 }  // namespace
