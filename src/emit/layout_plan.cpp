@@ -11,6 +11,7 @@ namespace {
 
 constexpr int kMaxThreads = 256;
 constexpr int kMinThreads = 32;
+constexpr int kFullSmThreads = 64;
 constexpr int kVectorBytes = 16;
 
 void for_each_op(const ir::Block& block, const std::function<void(const ir::Op&)>& f) {
@@ -42,24 +43,32 @@ bool LayoutPlan::same_placement(const ir::Shape& a, const ir::Shape& b) const {
 
 LayoutPlan plan_layouts(const ir::Function& fn) {
   LayoutPlan plan;
-  // The narrowest element moved to or from memory sets the run length: a run of it is one
-  // 16-byte access. Wider dtypes computed from it keep the same runs (several accesses), so
-  // casts stay inside a thread.
-  int min_bytes = 0;
+  // The widest element moved to or from memory sets the run length: a run of it is one 16-byte
+  // access. Narrower dtypes in the same kernel keep the same runs (shorter accesses, still
+  // contiguous across a warp), so casts stay inside a thread. Sizing runs by the narrowest dtype
+  // instead would split every wide run into several accesses a warp apart and leave fewer runs
+  // than threads on small tiles.
+  int max_bytes = 0;
   for_each_op(fn.body, [&](const ir::Op& op) {
     if (op.kind != ir::OpKind::Load && op.kind != ir::OpKind::Store) return;
-    int bytes = dtype_bytes(fn.arrays[op.param].dtype);
-    min_bytes = min_bytes == 0 ? bytes : std::min(min_bytes, bytes);
+    max_bytes = std::max(max_bytes, dtype_bytes(fn.arrays[op.param].dtype));
   });
-  if (min_bytes == 0) min_bytes = 4;
-  int vec = kVectorBytes / min_bytes;
+  if (max_bytes == 0) max_bytes = 4;
+  int vec = kVectorBytes / max_bytes;
 
-  int64_t max_runs = 1;
-  for (const ir::ValueInfo& v : fn.values) {
-    if (v.type.is_scalar()) continue;
-    int shape_vec = static_cast<int>(std::min<int64_t>(vec, v.type.shape.back()));
-    max_runs = std::max(max_runs, ir::shape_elements(v.type.shape) / shape_vec);
-  }
+  auto max_runs_for = [&](int run) {
+    int64_t runs = 1;
+    for (const ir::ValueInfo& v : fn.values) {
+      if (v.type.is_scalar()) continue;
+      int shape_vec = static_cast<int>(std::min<int64_t>(run, v.type.shape.back()));
+      runs = std::max(runs, ir::shape_elements(v.type.shape) / shape_vec);
+    }
+    return runs;
+  };
+  // An SM holds at most 32 CTAs, so CTAs under 2048 / 32 = 64 threads leave it half empty: a
+  // small tile gets shorter runs (narrower accesses, still coalesced) until it has 64 of them.
+  while (vec > 1 && max_runs_for(vec) < kFullSmThreads) vec /= 2;
+  const int64_t max_runs = max_runs_for(vec);
   plan.threads = static_cast<int>(std::clamp<int64_t>(max_runs, kMinThreads, kMaxThreads));
 
   for (const ir::ValueInfo& v : fn.values) {

@@ -149,27 +149,41 @@ TEST(LayoutPlan, F16LoadsGiveRunsOf8) {
   EXPECT_EQ(smaller.threads, 128);
 }
 
-TEST(LayoutPlan, NarrowestMemoryTypeSetsTheRunLength) {
-  // f16 in, f32 out: the f16 load sets runs of 8 for every tile, so the cast stays in-thread.
+TEST(LayoutPlan, WidestMemoryTypeSetsTheRunLength) {
+  // f16 in, f32 out: the f32 store sets runs of 4 for every tile (16 bytes of f32, 8 of f16),
+  // so the cast stays in-thread and neither access is split.
   LayoutPlan plan = plan_layouts(compile(kCopy, "x=float16[?], y=float32[?], TILE=1024"));
-  EXPECT_EQ(plan.layout({1024}).vec, 8);
-  LayoutPlan bytes = plan_layouts(compile(kCopy, "x=int8[?], y=int32[?], TILE=4096"));
-  EXPECT_EQ(bytes.layout({4096}).vec, 16);
+  EXPECT_EQ(plan.layout({1024}).vec, 4);
+  EXPECT_EQ(plan.threads, 256);
+  LayoutPlan bytes = plan_layouts(compile(kCopy, "x=int8[?], y=int32[?], TILE=1024"));
+  EXPECT_EQ(bytes.layout({1024}).vec, 4);  // not 16: that left 64 threads with 16 int32 each
   EXPECT_EQ(bytes.threads, 256);
-  LayoutPlan wide = plan_layouts(compile(kCopy, "x=float64[?], y=float64[?], TILE=256"));
-  EXPECT_EQ(wide.layout({256}).vec, 2);
-  EXPECT_EQ(wide.threads, 128);
+  LayoutPlan wide = plan_layouts(compile(kCopy, "x=int8[?], y=float64[?], TILE=512"));
+  EXPECT_EQ(wide.layout({512}).vec, 2);
+  EXPECT_EQ(wide.threads, 256);
 }
 
 TEST(LayoutPlan, SmallTilesGetAtLeastOneWarp) {
   LayoutPlan tiny = plan_layouts(compile(kCopy, "x=float32[?], y=float32[?], TILE=16"));
   EXPECT_EQ(tiny.threads, 32);
-  EXPECT_EQ(tiny.layout({16}).vec, 4);
+  EXPECT_EQ(tiny.layout({16}).vec, 1);
   LayoutPlan one = plan_layouts(compile(kCopy, "x=float32[?], y=float32[?], TILE=1"));
   EXPECT_EQ(one.threads, 32);
   EXPECT_EQ(one.layout({1}).vec, 1);  // a run never exceeds the last dim
+}
+
+TEST(LayoutPlan, SmallTilesShortenRunsToFillAnSm) {
+  // 128 floats are 32 runs of 4: 32-thread CTAs, of which an SM holds only 32 (1024 threads).
+  // Runs of 2 give 64 threads, enough to fill it.
   LayoutPlan exact = plan_layouts(compile(kCopy, "x=float32[?], y=float32[?], TILE=128"));
-  EXPECT_EQ(exact.threads, 32);
+  EXPECT_EQ(exact.threads, 64);
+  EXPECT_EQ(exact.layout({128}).vec, 2);
+  LayoutPlan enough = plan_layouts(compile(kCopy, "x=float32[?], y=float32[?], TILE=256"));
+  EXPECT_EQ(enough.threads, 64);
+  EXPECT_EQ(enough.layout({256}).vec, 4);
+  LayoutPlan wide = plan_layouts(compile(kCopy, "x=float64[?], y=float64[?], TILE=256"));
+  EXPECT_EQ(wide.threads, 128);
+  EXPECT_EQ(wide.layout({256}).vec, 2);
 }
 
 TEST(LayoutPlan, LargeTilesCapAt256Threads) {
