@@ -43,15 +43,23 @@ bool LayoutPlan::same_placement(const ir::Shape& a, const ir::Shape& b) const {
 
 LayoutPlan plan_layouts(const ir::Function& fn) {
   LayoutPlan plan;
-  // The widest element moved to or from memory sets the run length: a run of it is one 16-byte
-  // access. Narrower dtypes in the same kernel keep the same runs (shorter accesses, still
-  // contiguous across a warp), so casts stay inside a thread. Sizing runs by the narrowest dtype
-  // instead would split every wide run into several accesses a warp apart and leave fewer runs
-  // than threads on small tiles.
+  // The widest element moved to or from memory by the biggest tiles sets the run length: a run
+  // of it is one 16-byte access. Narrower dtypes in the same kernel keep the same runs (shorter
+  // accesses, still contiguous across a warp), so casts stay inside a thread. Sizing runs by the
+  // narrowest dtype instead would split every wide run into several accesses a warp apart and
+  // leave fewer runs than threads; a small side tile (a bias row) does not set it.
+  int64_t max_elems = 0;
   int max_bytes = 0;
   for_each_op(fn.body, [&](const ir::Op& op) {
     if (op.kind != ir::OpKind::Load && op.kind != ir::OpKind::Store) return;
-    max_bytes = std::max(max_bytes, dtype_bytes(fn.arrays[op.param].dtype));
+    const int64_t elems = ir::shape_elements(op.tile_shape);
+    const int bytes = dtype_bytes(fn.arrays[op.param].dtype);
+    if (elems > max_elems) {
+      max_elems = elems;
+      max_bytes = bytes;
+    } else if (elems == max_elems) {
+      max_bytes = std::max(max_bytes, bytes);
+    }
   });
   if (max_bytes == 0) max_bytes = 4;
   int vec = kVectorBytes / max_bytes;

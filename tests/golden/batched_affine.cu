@@ -94,12 +94,12 @@ using namespace tile2cu;
 // One CTA runs one block. A tile lives in registers, spread over the CTA's threads in runs of
 // consecutive elements (see tile2cu/layout.cuh).
 constexpr int kThreads = 256;
-using Layout_1x1x64 = BlockedLayout<Shape<1, 1, 64>, kThreads, 4>;
-using Layout_1x32 = BlockedLayout<Shape<1, 32>, kThreads, 4>;
+using Layout_1x1x64 = BlockedLayout<Shape<1, 1, 64>, kThreads, 8>;
+using Layout_1x32 = BlockedLayout<Shape<1, 32>, kThreads, 8>;
 using Layout_1x32x1 = BlockedLayout<Shape<1, 32, 1>, kThreads, 1>;
-using Layout_1x32x64 = BlockedLayout<Shape<1, 32, 64>, kThreads, 4>;
-using Layout_1x64 = BlockedLayout<Shape<1, 64>, kThreads, 4>;
-using Layout_64 = BlockedLayout<Shape<64>, kThreads, 4>;
+using Layout_1x32x64 = BlockedLayout<Shape<1, 32, 64>, kThreads, 8>;
+using Layout_1x64 = BlockedLayout<Shape<1, 64>, kThreads, 8>;
+using Layout_64 = BlockedLayout<Shape<64>, kThreads, 8>;
 
 __global__ void __launch_bounds__(kThreads) batched_affine(
     __nv_bfloat16* x_data, int32_t x_shape_0, int32_t x_shape_1, int32_t x_shape_2, int32_t x_stride_0, int32_t x_stride_1, int32_t x_stride_2,

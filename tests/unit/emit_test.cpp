@@ -163,6 +163,20 @@ TEST(LayoutPlan, WidestMemoryTypeSetsTheRunLength) {
   EXPECT_EQ(wide.threads, 256);
 }
 
+TEST(LayoutPlan, SmallSideTilesDoNotSetTheRunLength) {
+  // bf16 tiles of 32x64 in and out, an f32 row of 64 beside them: the big tiles' bf16 sets runs
+  // of 8 (16-byte accesses for them); the f32 row's runs take two accesses, once per block.
+  const char* src =
+      "@ct.kernel\n"
+      "def k(x, b, y, TM: ct.Constant[int], TN: ct.Constant[int]):\n"
+      "    t = ct.load(x, index=(ct.bid(0), 0), shape=(TM, TN))\n"
+      "    row = ct.load(b, index=(0,), shape=(TN,))\n"
+      "    ct.store(y, index=(ct.bid(0), 0), tile=(t.astype(ct.float32) + row[None, :]).astype(ct.bfloat16))\n";
+  LayoutPlan plan = plan_layouts(compile(src, "x=bfloat16[?, ?], b=float32[?], y=bfloat16[?, ?], TM=32, TN=64"));
+  EXPECT_EQ(plan.layout({32, 64}).vec, 8);
+  EXPECT_EQ(plan.threads, 256);
+}
+
 TEST(LayoutPlan, SmallTilesGetAtLeastOneWarp) {
   LayoutPlan tiny = plan_layouts(compile(kCopy, "x=float32[?], y=float32[?], TILE=16"));
   EXPECT_EQ(tiny.threads, 32);
