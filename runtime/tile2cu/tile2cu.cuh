@@ -22,5 +22,6 @@
 #include "elementwise.cuh"
 #include "math.cuh"
 #include "broadcast.cuh"
+#include "broadcast_load.cuh"
 #include "reduce.cuh"
 #include "host.hpp"

@@ -88,7 +88,11 @@ LayoutPlan plan_layouts(const ir::Function& fn) {
     plan.layouts[s] = l;
   }
 
+  plan.broadcast_loads = find_broadcast_loads(fn);
   for_each_op(fn.body, [&](const ir::Op& op) {
+    if (!op.results.empty() && (plan.broadcast_loads.folded.count(op.results[0]) ||
+                                plan.broadcast_loads.absorbed.count(op.results[0])))
+      return;  // no shared memory: read from memory in the destination layout
     if (op.kind == ir::OpKind::Reduce) plan.smem_bytes = std::max(plan.smem_bytes, reduce_scratch_bytes(fn, op, plan.threads));
     if (op.kind != ir::OpKind::Broadcast && op.kind != ir::OpKind::Reshape) return;
     const ir::TileType& src = fn.type(op.operands[0]);

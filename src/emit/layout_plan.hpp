@@ -6,6 +6,7 @@
 #include <map>
 #include <string>
 
+#include "emit/broadcast_load.hpp"
 #include "ir/ir.hpp"
 
 namespace tile2cu {
@@ -19,6 +20,7 @@ struct LayoutPlan {
   int threads = 32;
   std::map<ir::Shape, TileLayout> layouts;
   size_t smem_bytes = 0;  // scratch for ops that move elements between threads
+  BroadcastLoads broadcast_loads;  // broadcasts that read their side tile from memory
 
   const TileLayout& layout(const ir::Shape& shape) const { return layouts.at(shape); }
   // Whether a reshape between two shapes keeps every element in the same thread and slot.
