@@ -34,12 +34,15 @@ void count_uses(const ir::Block& b, std::map<ir::ValueId, int>& uses) {
   }
 }
 
+constexpr int kMinRoundTripsToFold = 2;
+
 void find_in_block(const ir::Function& fn, const ir::Block& b, const std::map<ir::ValueId, int>& uses,
-                   BroadcastLoads& out) {
+                   const std::function<bool(const ir::Shape&, const ir::Shape&)>& same_placement,
+                   BroadcastLoads& out, int& round_trips) {
   std::map<ir::ValueId, size_t> position;  // result -> index of its op in this block
   for (size_t i = 0; i < b.ops.size(); ++i) {
     for (ir::ValueId r : b.ops[i].results) position[r] = i;
-    for (const ir::Block& r : b.ops[i].regions) find_in_block(fn, r, uses, out);
+    for (const ir::Block& r : b.ops[i].regions) find_in_block(fn, r, uses, same_placement, out, round_trips);
   }
   auto used_once = [&](ir::ValueId v) { auto it = uses.find(v); return it != uses.end() && it->second == 1; };
   for (size_t i = 0; i < b.ops.size(); ++i) {
@@ -52,9 +55,12 @@ void find_in_block(const ir::Function& fn, const ir::Block& b, const std::map<ir
       return (op.kind == ir::OpKind::Reshape || op.kind == ir::OpKind::Convert) &&
              !fn.type(op.operands[0]).is_scalar();
     };
+    int trips = 1;  // the broadcast's own
     while (position.count(v) && used_once(v) && is_link(b.ops[position[v]])) {
       const ir::Op& link = b.ops[position[v]];
       if (link.kind == ir::OpKind::Convert) fold.converts.insert(fold.converts.begin(), &link);
+      if (link.kind == ir::OpKind::Reshape && !same_placement(fn.type(link.operands[0]).shape, fn.type(v).shape))
+        ++trips;
       chain.push_back(v);
       v = link.operands[0];
     }
@@ -65,6 +71,7 @@ void find_in_block(const ir::Function& fn, const ir::Block& b, const std::map<ir
                      b.ops.begin() + static_cast<std::ptrdiff_t>(i), writes_nothing))
       continue;
     fold.load = &load;
+    round_trips += trips;
     out.folded[bc.results[0]] = fold;
     out.absorbed.insert(v);
     out.absorbed.insert(chain.begin(), chain.end());
@@ -73,11 +80,14 @@ void find_in_block(const ir::Function& fn, const ir::Block& b, const std::map<ir
 
 }  // namespace
 
-BroadcastLoads find_broadcast_loads(const ir::Function& fn) {
+BroadcastLoads find_broadcast_loads(const ir::Function& fn,
+                                    const std::function<bool(const ir::Shape&, const ir::Shape&)>& same_placement) {
   std::map<ir::ValueId, int> uses;
   count_uses(fn.body, uses);
   BroadcastLoads out;
-  find_in_block(fn, fn.body, uses, out);
+  int round_trips = 0;
+  find_in_block(fn, fn.body, uses, same_placement, out, round_trips);
+  if (round_trips < kMinRoundTripsToFold) return {};
   return out;
 }
 

@@ -88,7 +88,8 @@ LayoutPlan plan_layouts(const ir::Function& fn) {
     plan.layouts[s] = l;
   }
 
-  plan.broadcast_loads = find_broadcast_loads(fn);
+  plan.broadcast_loads = find_broadcast_loads(
+      fn, [&](const ir::Shape& a, const ir::Shape& b) { return plan.same_placement(a, b); });
   for_each_op(fn.body, [&](const ir::Op& op) {
     if (!op.results.empty() && (plan.broadcast_loads.folded.count(op.results[0]) ||
                                 plan.broadcast_loads.absorbed.count(op.results[0])))

@@ -23,6 +23,8 @@ __global__ void __launch_bounds__(kThreads) row_bias_scale(
   const Array<float, 2> x{x_data, {x_shape_0, x_shape_1}, {x_stride_0, x_stride_1}};
   const Array<float, 1> bias{bias_data, {bias_shape_0}, {bias_stride_0}};
   const Array<float, 2> y{y_data, {y_shape_0, y_shape_1}, {y_stride_0, y_stride_1}};
+  // Scratch for moving tile elements between threads (broadcasts, reshapes).
+  __shared__ alignas(16) unsigned char smem[512];
   // row_block = ct.bid(0)
   const auto row_block = int32_t(blockIdx.x);
   // col_block = ct.bid(1)
@@ -30,8 +32,11 @@ __global__ void __launch_bounds__(kThreads) row_bias_scale(
   // x_tile = ct.load(x, index=(row_block, col_block), shape=(TM, TN),
   // padding_mode=ct.PaddingMode.ZERO)
   const auto x_tile = load<Layout_32x128, PaddingMode::Zero>(x, {row_block, col_block});
+  // bias_tile = ct.load(bias, index=(col_block,), shape=(TN,),
+  // padding_mode=ct.PaddingMode.ZERO)
+  const auto bias_tile = load<Layout_128, PaddingMode::Zero>(bias, {col_block});
   // result = x_tile * scale + bias_tile[None, :]
-  const auto result = x_tile * scale + load_broadcast<Layout_32x128, Layout_1x128, Layout_128, PaddingMode::Zero>(bias, {col_block});
+  const auto result = x_tile * scale + broadcast_to<Layout_32x128>(reshape<Layout_1x128>(bias_tile, smem), smem);
   // ct.store(y, index=(row_block, col_block), tile=result.astype(y.dtype))
   store(y, {row_block, col_block}, result);
 }
@@ -92,6 +97,8 @@ __global__ void __launch_bounds__(kThreads) row_bias_scale(
   const Array<__half, 2> x{x_data, {x_shape_0, x_shape_1}, {x_stride_0, x_stride_1}};
   const Array<__half, 1> bias{bias_data, {bias_shape_0}, {bias_stride_0}};
   const Array<__half, 2> y{y_data, {y_shape_0, y_shape_1}, {y_stride_0, y_stride_1}};
+  // Scratch for moving tile elements between threads (broadcasts, reshapes).
+  __shared__ alignas(16) unsigned char smem[256];
   // row_block = ct.bid(0)
   const auto row_block = int32_t(blockIdx.x);
   // col_block = ct.bid(1)
@@ -99,8 +106,11 @@ __global__ void __launch_bounds__(kThreads) row_bias_scale(
   // x_tile = ct.load(x, index=(row_block, col_block), shape=(TM, TN),
   // padding_mode=ct.PaddingMode.ZERO)
   const auto x_tile = load<Layout_64x64, PaddingMode::Zero>(x, {row_block, col_block});
+  // bias_tile = ct.load(bias, index=(col_block,), shape=(TN,),
+  // padding_mode=ct.PaddingMode.ZERO)
+  const auto bias_tile = load<Layout_64, PaddingMode::Zero>(bias, {col_block});
   // result = x_tile * scale + bias_tile[None, :]
-  const auto result = astype<float>(x_tile) * scale + astype<float>(load_broadcast<Layout_64x64, Layout_1x64, Layout_64, PaddingMode::Zero>(bias, {col_block}));
+  const auto result = astype<float>(x_tile) * scale + broadcast_to<Layout_64x64>(astype<float>(reshape<Layout_1x64>(bias_tile, smem)), smem);
   // ct.store(y, index=(row_block, col_block), tile=result.astype(y.dtype))
   store(y, {row_block, col_block}, astype<__half>(result));
 }
@@ -161,6 +171,8 @@ __global__ void __launch_bounds__(kThreads) row_bias_scale(
   const Array<__nv_bfloat16, 2> x{x_data, {x_shape_0, x_shape_1}, {x_stride_0, x_stride_1}};
   const Array<float, 1> bias{bias_data, {bias_shape_0}, {bias_stride_0}};
   const Array<float, 2> y{y_data, {y_shape_0, y_shape_1}, {y_stride_0, y_stride_1}};
+  // Scratch for moving tile elements between threads (broadcasts, reshapes).
+  __shared__ alignas(16) unsigned char smem[1024];
   // row_block = ct.bid(0)
   const auto row_block = int32_t(blockIdx.x);
   // col_block = ct.bid(1)
@@ -168,8 +180,11 @@ __global__ void __launch_bounds__(kThreads) row_bias_scale(
   // x_tile = ct.load(x, index=(row_block, col_block), shape=(TM, TN),
   // padding_mode=ct.PaddingMode.ZERO)
   const auto x_tile = load<Layout_16x256, PaddingMode::Zero>(x, {row_block, col_block});
+  // bias_tile = ct.load(bias, index=(col_block,), shape=(TN,),
+  // padding_mode=ct.PaddingMode.ZERO)
+  const auto bias_tile = load<Layout_256, PaddingMode::Zero>(bias, {col_block});
   // result = x_tile * scale + bias_tile[None, :]
-  const auto result = astype<float>(x_tile) * scale + load_broadcast<Layout_16x256, Layout_1x256, Layout_256, PaddingMode::Zero>(bias, {col_block});
+  const auto result = astype<float>(x_tile) * scale + broadcast_to<Layout_16x256>(reshape<Layout_1x256>(bias_tile, smem), smem);
   // ct.store(y, index=(row_block, col_block), tile=result.astype(y.dtype))
   store(y, {row_block, col_block}, result);
 }
