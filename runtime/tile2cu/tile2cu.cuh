@@ -34,6 +34,7 @@
 #include "elementwise.cuh"
 #include "math.cuh"
 #include "broadcast.cuh"
+#include "broadcast_load.cuh"
 #include "reduce.cuh"
 #include "array_list.cuh"
 #include "debug.cuh"

@@ -617,12 +617,12 @@ const char* kScript = R"js(
                 i64: 64, u64: 64, f64: 64}[t];
     return bits ? bits / 8 : 0;
   }
-  // The narrowest dtype the kernel moves to or from memory: it sets the run length.
-  function narrowest() {
+  // The widest dtype the kernel moves to or from memory: it sets the run length.
+  function widest() {
     var best = null;
     S().params.forEach(function (p) {
       var m = /^array<(\w+)/.exec(p.type);
-      if (m && dtypeBytes(m[1]) && (!best || dtypeBytes(m[1]) < dtypeBytes(best))) best = m[1];
+      if (m && dtypeBytes(m[1]) && (!best || dtypeBytes(m[1]) > dtypeBytes(best))) best = m[1];
     });
     return best;
   }
@@ -635,11 +635,11 @@ const char* kScript = R"js(
       var elems = L.shape.reduce(function (a, b) { return a * b; }, 1);
       var runs = elems / L.vec, threads = S().threads || 1;
       var perThread = Math.max(1, Math.ceil(runs / threads));
-      var narrow = narrowest();
-      var full = narrow && L.vec * dtypeBytes(narrow) === 16;
+      var wide = widest();
+      var full = wide && L.vec * dtypeBytes(wide) === 16;
       out += ": " + L.shape.join("\u00d7") + " = " + elems + (elems === 1 ? " element" : " elements") +
              (L.vec > 1 ? " in runs of " + L.vec + " consecutive" : "") +
-             (full ? " (" + L.vec + " \u00d7 " + narrow + " = 16 bytes: one vector access to memory)" : "") +
+             (full ? " (" + L.vec + " \u00d7 " + wide + " = 16 bytes: one vector access to memory)" : "") +
              ", dealt round-robin to " + threads + " threads: " +
              (runs >= threads ? perThread * L.vec + " elements (" + perThread + (perThread > 1 ? " runs" : " run") +
                                 ") per thread"

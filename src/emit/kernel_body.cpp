@@ -358,6 +358,8 @@ class BodyEmitter {
       case OpKind::Broadcast:
         if (fn_.type(op.operands[0]).is_scalar())
           return {fmt::format("full<{}>({})", layout(r), expr(op.operands[0]).text)};
+        if (auto it = plan_.broadcast_loads.folded.find(r); it != plan_.broadcast_loads.folded.end())
+          return load_broadcast_expr(op, it->second);
         return {fmt::format("broadcast_to<{}>({}, smem)", layout(r), expr(op.operands[0]).text)};
       case OpKind::Reshape:
         if (fn_.type(r).is_scalar()) return {fmt::format("item({}, smem)", expr(op.operands[0]).text)};
@@ -515,6 +517,21 @@ class BodyEmitter {
         ++array_ops_[op.param];
       for (const ir::Block& r : op.regions) count_array_ops(r);
     }
+  }
+
+  // broadcast_to(reshape*(load(a, index))) as one read in the broadcast's layout; astype links
+  // apply to the result.
+  Expr load_broadcast_expr(const Op& broadcast, const FoldedBroadcast& fold) {
+    const Op& load = *fold.load;
+    std::string targs = fmt::format("{}, {}, {}", layout(broadcast.results[0]), layout(broadcast.operands[0]),
+                                    layout(load.results[0]));
+    if (load.padding != ir::PaddingMode::Undetermined)
+      targs += fmt::format(", PaddingMode::{}", padding_cpp(load.padding));
+    std::string text = fmt::format("load_broadcast<{}>({}, {})", targs, fn_.arrays[load.param].name,
+                                   index_list(load, load.operands.size()));
+    for (const Op* c : fold.converts)
+      text = fmt::format("astype<{}>({})", dtype_cpp_name(fn_.type(c->results[0]).dtype), text);
+    return {text};
   }
 
   static const char* padding_cpp(ir::PaddingMode m) {
@@ -709,6 +726,7 @@ class BodyEmitter {
     }
     // An expression op: inline it, or bind it to a named variable.
     ValueId r = op.results[0];
+    if (plan_.broadcast_loads.absorbed.count(r)) return;  // read by its load_broadcast
     depth_ = depth;
     if (is_block_uniform_effect(fn_, op)) {
       source_comment(op, depth, false);

@@ -16,6 +16,7 @@ namespace {
 
 constexpr int kMaxThreads = 256;
 constexpr int kMinThreads = 32;
+constexpr int kFullSmThreads = 64;
 constexpr int kVectorBytes = 16;
 
 void for_each_op(const ir::Block& block, const std::function<void(const ir::Op&)>& f) {
@@ -96,25 +97,41 @@ LayoutPlan plan_layouts(const ir::Function& fn) {
     for (size_t v = 0; v < fn.values.size(); ++v)
       if (seen[v]) live.push_back(&fn.values[v]);
   }
-  // The narrowest element moved to or from memory sets the run length: a run of it is one
-  // 16-byte access. Wider dtypes computed from it keep the same runs (several accesses), so
-  // casts stay inside a thread.
-  int min_bytes = 0;
+  // The widest element moved to or from memory by the biggest tiles sets the run length: a run
+  // of it is one 16-byte access. Narrower dtypes in the same kernel keep the same runs (shorter
+  // accesses, still contiguous across a warp), so casts stay inside a thread. Sizing runs by the
+  // narrowest dtype instead would split every wide run into several accesses a warp apart and
+  // leave fewer runs than threads; a small side tile (a bias row) does not set it.
+  int64_t max_elems = 0;
+  int max_bytes = 0;
   for_each_op(fn.body, [&](const ir::Op& op) {
     if (op.kind != ir::OpKind::Load && op.kind != ir::OpKind::Store && op.kind != ir::OpKind::GemmLoop) return;
-    int bytes = dtype_bytes(fn.arrays[op.param].dtype);
-    min_bytes = min_bytes == 0 ? bytes : std::min(min_bytes, bytes);
+    const int64_t elems = ir::shape_elements(op.tile_shape);
+    const int bytes = dtype_bytes(fn.arrays[op.param].dtype);
+    if (elems > max_elems) {
+      max_elems = elems;
+      max_bytes = bytes;
+    } else if (elems == max_elems) {
+      max_bytes = std::max(max_bytes, bytes);
+    }
   });
-  if (min_bytes == 0) min_bytes = 4;
-  int vec = kVectorBytes / min_bytes;
+  if (max_bytes == 0) max_bytes = 4;
+  int vec = kVectorBytes / max_bytes;
 
-  int64_t max_runs = 1;
-  for (const ir::ValueInfo* vp : live) {
-    const ir::ValueInfo& v = *vp;
-    if (v.type.is_scalar()) continue;
-    int shape_vec = static_cast<int>(std::min<int64_t>(vec, v.type.shape.back()));
-    max_runs = std::max(max_runs, ir::shape_elements(v.type.shape) / shape_vec);
-  }
+  auto max_runs_for = [&](int run) {
+    int64_t runs = 1;
+    for (const ir::ValueInfo* vp : live) {
+      const ir::ValueInfo& v = *vp;
+      if (v.type.is_scalar()) continue;
+      int shape_vec = static_cast<int>(std::min<int64_t>(run, v.type.shape.back()));
+      runs = std::max(runs, ir::shape_elements(v.type.shape) / shape_vec);
+    }
+    return runs;
+  };
+  // An SM holds at most 32 CTAs, so CTAs under 2048 / 32 = 64 threads leave it half empty: a
+  // small tile gets shorter runs (narrower accesses, still coalesced) until it has 64 of them.
+  while (vec > 1 && max_runs_for(vec) < kFullSmThreads) vec /= 2;
+  const int64_t max_runs = max_runs_for(vec);
   plan.threads = static_cast<int>(std::clamp<int64_t>(max_runs, kMinThreads, kMaxThreads));
 
   for (const ir::ValueInfo* vp : live) {
@@ -126,7 +143,12 @@ LayoutPlan plan_layouts(const ir::Function& fn) {
     plan.layouts[s] = l;
   }
 
+  plan.broadcast_loads = find_broadcast_loads(
+      fn, [&](const ir::Shape& a, const ir::Shape& b) { return plan.same_placement(a, b); });
   for_each_op(fn.body, [&](const ir::Op& op) {
+    if (!op.results.empty() && (plan.broadcast_loads.folded.count(op.results[0]) ||
+                                plan.broadcast_loads.absorbed.count(op.results[0])))
+      return;  // no shared memory: read from memory in the destination layout
     if (op.kind == ir::OpKind::Reduce) plan.smem_bytes = std::max(plan.smem_bytes, reduce_scratch_bytes(fn, op, plan.threads));
     if (op.kind == ir::OpKind::Print) plan.smem_bytes = std::max(plan.smem_bytes, print_scratch_bytes(fn, op));
     plan.smem_bytes = std::max(plan.smem_bytes, shape_op_scratch_bytes(fn, op, plan.threads));

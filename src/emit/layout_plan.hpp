@@ -6,6 +6,7 @@
 #include <map>
 #include <string>
 
+#include "emit/broadcast_load.hpp"
 #include "ir/ir.hpp"
 
 namespace tile2cu {
@@ -20,6 +21,7 @@ struct LayoutPlan {
   std::map<ir::Shape, TileLayout> layouts;
   size_t smem_bytes = 0;  // scratch for ops that move elements between threads
   size_t hopper_smem_bytes = 0;  // on sm_90 and up, when a wgmma main loop needs more (0: same)
+  BroadcastLoads broadcast_loads;  // broadcasts that read their side tile from memory
 
   const TileLayout& layout(const ir::Shape& shape) const { return layouts.at(shape); }
   // Whether a reshape between two shapes keeps every element in the same thread and slot.

@@ -27,8 +27,6 @@ __global__ void __launch_bounds__(kThreads) batched_affine(
   const Array<float, 1> gamma{gamma_data, {gamma_shape_0}, {gamma_stride_0}};
   const Array<float, 2> beta{beta_data, {beta_shape_0, beta_shape_1}, {beta_stride_0, beta_stride_1}};
   const Array<float, 3> y{y_data, {y_shape_0, y_shape_1, y_shape_2}, {y_stride_0, y_stride_1, y_stride_2}};
-  // Scratch for moving tile elements between threads (broadcasts, reshapes).
-  __shared__ alignas(16) unsigned char smem[512];
   // batch = ct.bid(0)
   const auto batch = int32_t(blockIdx.x);
   // row_block = ct.bid(1)
@@ -38,12 +36,8 @@ __global__ void __launch_bounds__(kThreads) batched_affine(
   // x_tile = ct.load(x, index=(batch, row_block, col_block), shape=(1, TM, TN),
   // padding_mode=PAD, latency=3)
   const auto x_tile = load<Layout_1x16x128, PaddingMode::Zero>(x, {batch, row_block, col_block});
-  // gamma_row = to_f32(ct.load(gamma, index=(col_block,), shape=(TN,), padding_mode=PAD))[None, :]
-  const auto gamma_row = reshape<Layout_1x128>(load<Layout_128, PaddingMode::Zero>(gamma, {col_block}), smem);
-  // beta_col = to_f32(ct.load(beta, index=(batch, row_block), shape=(1, TM), padding_mode=PAD))[:, :, None]
-  const auto beta_col = reshape<Layout_1x16x1>(load<Layout_1x16, PaddingMode::Zero>(beta, {batch, row_block}), smem);
   // result = to_f32(x_tile) * gamma_row + beta_col
-  const auto result = x_tile * broadcast_to<Layout_1x16x128>(reshape<Layout_1x1x128>(gamma_row, smem), smem) + broadcast_to<Layout_1x16x128>(beta_col, smem);
+  const auto result = x_tile * load_broadcast<Layout_1x16x128, Layout_1x1x128, Layout_128, PaddingMode::Zero>(gamma, {col_block}) + load_broadcast<Layout_1x16x128, Layout_1x16x1, Layout_1x16, PaddingMode::Zero>(beta, {batch, row_block});
   // ct.store(y, index=(batch, row_block, col_block), tile=result.astype(y.dtype))
   store(y, {batch, row_block, col_block}, result);
 }
@@ -110,8 +104,6 @@ __global__ void __launch_bounds__(kThreads) batched_affine(
   const Array<__nv_bfloat16, 1> gamma{gamma_data, {gamma_shape_0}, {gamma_stride_0}};
   const Array<float, 2> beta{beta_data, {beta_shape_0, beta_shape_1}, {beta_stride_0, beta_stride_1}};
   const Array<__nv_bfloat16, 3> y{y_data, {y_shape_0, y_shape_1, y_shape_2}, {y_stride_0, y_stride_1, y_stride_2}};
-  // Scratch for moving tile elements between threads (broadcasts, reshapes).
-  __shared__ alignas(16) unsigned char smem[256];
   // batch = ct.bid(0)
   const auto batch = int32_t(blockIdx.x);
   // row_block = ct.bid(1)
@@ -121,12 +113,8 @@ __global__ void __launch_bounds__(kThreads) batched_affine(
   // x_tile = ct.load(x, index=(batch, row_block, col_block), shape=(1, TM, TN),
   // padding_mode=PAD, latency=3)
   const auto x_tile = load<Layout_1x32x64, PaddingMode::Zero>(x, {batch, row_block, col_block});
-  // gamma_row = to_f32(ct.load(gamma, index=(col_block,), shape=(TN,), padding_mode=PAD))[None, :]
-  const auto gamma_row = reshape<Layout_1x64>(astype<float>(load<Layout_64, PaddingMode::Zero>(gamma, {col_block})), smem);
-  // beta_col = to_f32(ct.load(beta, index=(batch, row_block), shape=(1, TM), padding_mode=PAD))[:, :, None]
-  const auto beta_col = reshape<Layout_1x32x1>(load<Layout_1x32, PaddingMode::Zero>(beta, {batch, row_block}), smem);
   // result = to_f32(x_tile) * gamma_row + beta_col
-  const auto result = astype<float>(x_tile) * broadcast_to<Layout_1x32x64>(reshape<Layout_1x1x64>(gamma_row, smem), smem) + broadcast_to<Layout_1x32x64>(beta_col, smem);
+  const auto result = astype<float>(x_tile) * astype<float>(load_broadcast<Layout_1x32x64, Layout_1x1x64, Layout_64, PaddingMode::Zero>(gamma, {col_block})) + load_broadcast<Layout_1x32x64, Layout_1x32x1, Layout_1x32, PaddingMode::Zero>(beta, {batch, row_block});
   // ct.store(y, index=(batch, row_block, col_block), tile=result.astype(y.dtype))
   store(y, {batch, row_block, col_block}, astype<__nv_bfloat16>(result));
 }

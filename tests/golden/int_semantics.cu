@@ -10,8 +10,8 @@ using namespace tile2cu;
 
 // One CTA runs one block. A tile lives in registers, spread over the CTA's threads in runs of
 // consecutive elements (see tile2cu/layout.cuh).
-constexpr int kThreads = 64;
-using Layout_1024 = BlockedLayout<Shape<1024>, kThreads, 16>;
+constexpr int kThreads = 256;
+using Layout_1024 = BlockedLayout<Shape<1024>, kThreads, 4>;
 
 __global__ void __launch_bounds__(kThreads) int_semantics(
     int32_t* a_data, int32_t a_shape_0, int32_t a_stride_0,
@@ -159,8 +159,8 @@ using namespace tile2cu;
 
 // One CTA runs one block. A tile lives in registers, spread over the CTA's threads in runs of
 // consecutive elements (see tile2cu/layout.cuh).
-constexpr int kThreads = 32;
-using Layout_128 = BlockedLayout<Shape<128>, kThreads, 16>;
+constexpr int kThreads = 64;
+using Layout_128 = BlockedLayout<Shape<128>, kThreads, 2>;
 
 __global__ void __launch_bounds__(kThreads) int_semantics(
     int32_t* a_data, int32_t a_shape_0, int32_t a_stride_0,
@@ -308,8 +308,8 @@ using namespace tile2cu;
 
 // One CTA runs one block. A tile lives in registers, spread over the CTA's threads in runs of
 // consecutive elements (see tile2cu/layout.cuh).
-constexpr int kThreads = 32;
-using Layout_512 = BlockedLayout<Shape<512>, kThreads, 16>;
+constexpr int kThreads = 256;
+using Layout_512 = BlockedLayout<Shape<512>, kThreads, 2>;
 
 __global__ void __launch_bounds__(kThreads) int_semantics(
     int64_t* a_data, int32_t a_shape_0, int32_t a_stride_0,

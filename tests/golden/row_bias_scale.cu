@@ -159,9 +159,9 @@ using namespace tile2cu;
 // One CTA runs one block. A tile lives in registers, spread over the CTA's threads in runs of
 // consecutive elements (see tile2cu/layout.cuh).
 constexpr int kThreads = 256;
-using Layout_1x256 = BlockedLayout<Shape<1, 256>, kThreads, 8>;
-using Layout_16x256 = BlockedLayout<Shape<16, 256>, kThreads, 8>;
-using Layout_256 = BlockedLayout<Shape<256>, kThreads, 8>;
+using Layout_1x256 = BlockedLayout<Shape<1, 256>, kThreads, 4>;
+using Layout_16x256 = BlockedLayout<Shape<16, 256>, kThreads, 4>;
+using Layout_256 = BlockedLayout<Shape<256>, kThreads, 4>;
 
 __global__ void __launch_bounds__(kThreads) row_bias_scale(
     __nv_bfloat16* x_data, int32_t x_shape_0, int32_t x_shape_1, int32_t x_stride_0, int32_t x_stride_1,

@@ -105,7 +105,7 @@ using namespace tile2cu;
 // One CTA runs one block. A tile lives in registers, spread over the CTA's threads in runs of
 // consecutive elements (see tile2cu/layout.cuh).
 constexpr int kThreads = 256;
-using Layout_2048 = BlockedLayout<Shape<2048>, kThreads, 8>;
+using Layout_2048 = BlockedLayout<Shape<2048>, kThreads, 4>;
 
 __global__ void __launch_bounds__(kThreads) tile_walk(
     __half* x_data, int32_t x_shape_0, int32_t x_stride_0,

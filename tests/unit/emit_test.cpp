@@ -149,27 +149,55 @@ TEST(LayoutPlan, F16LoadsGiveRunsOf8) {
   EXPECT_EQ(smaller.threads, 128);
 }
 
-TEST(LayoutPlan, NarrowestMemoryTypeSetsTheRunLength) {
-  // f16 in, f32 out: the f16 load sets runs of 8 for every tile, so the cast stays in-thread.
+TEST(LayoutPlan, WidestMemoryTypeSetsTheRunLength) {
+  // f16 in, f32 out: the f32 store sets runs of 4 for every tile (16 bytes of f32, 8 of f16),
+  // so the cast stays in-thread and neither access is split.
   LayoutPlan plan = plan_layouts(compile(kCopy, "x=float16[?], y=float32[?], TILE=1024"));
-  EXPECT_EQ(plan.layout({1024}).vec, 8);
-  LayoutPlan bytes = plan_layouts(compile(kCopy, "x=int8[?], y=int32[?], TILE=4096"));
-  EXPECT_EQ(bytes.layout({4096}).vec, 16);
+  EXPECT_EQ(plan.layout({1024}).vec, 4);
+  EXPECT_EQ(plan.threads, 256);
+  LayoutPlan bytes = plan_layouts(compile(kCopy, "x=int8[?], y=int32[?], TILE=1024"));
+  EXPECT_EQ(bytes.layout({1024}).vec, 4);  // not 16: that left 64 threads with 16 int32 each
   EXPECT_EQ(bytes.threads, 256);
-  LayoutPlan wide = plan_layouts(compile(kCopy, "x=float64[?], y=float64[?], TILE=256"));
-  EXPECT_EQ(wide.layout({256}).vec, 2);
-  EXPECT_EQ(wide.threads, 128);
+  LayoutPlan wide = plan_layouts(compile(kCopy, "x=int8[?], y=float64[?], TILE=512"));
+  EXPECT_EQ(wide.layout({512}).vec, 2);
+  EXPECT_EQ(wide.threads, 256);
+}
+
+TEST(LayoutPlan, SmallSideTilesDoNotSetTheRunLength) {
+  // bf16 tiles of 32x64 in and out, an f32 row of 64 beside them: the big tiles' bf16 sets runs
+  // of 8 (16-byte accesses for them); the f32 row's runs take two accesses, once per block.
+  const char* src =
+      "@ct.kernel\n"
+      "def k(x, b, y, TM: ct.Constant[int], TN: ct.Constant[int]):\n"
+      "    t = ct.load(x, index=(ct.bid(0), 0), shape=(TM, TN))\n"
+      "    row = ct.load(b, index=(0,), shape=(TN,))\n"
+      "    ct.store(y, index=(ct.bid(0), 0), tile=(t.astype(ct.float32) + row[None, :]).astype(ct.bfloat16))\n";
+  LayoutPlan plan = plan_layouts(compile(src, "x=bfloat16[?, ?], b=float32[?], y=bfloat16[?, ?], TM=32, TN=64"));
+  EXPECT_EQ(plan.layout({32, 64}).vec, 8);
+  EXPECT_EQ(plan.threads, 256);
 }
 
 TEST(LayoutPlan, SmallTilesGetAtLeastOneWarp) {
   LayoutPlan tiny = plan_layouts(compile(kCopy, "x=float32[?], y=float32[?], TILE=16"));
   EXPECT_EQ(tiny.threads, 32);
-  EXPECT_EQ(tiny.layout({16}).vec, 4);
+  EXPECT_EQ(tiny.layout({16}).vec, 1);
   LayoutPlan one = plan_layouts(compile(kCopy, "x=float32[?], y=float32[?], TILE=1"));
   EXPECT_EQ(one.threads, 32);
   EXPECT_EQ(one.layout({1}).vec, 1);  // a run never exceeds the last dim
+}
+
+TEST(LayoutPlan, SmallTilesShortenRunsToFillAnSm) {
+  // 128 floats are 32 runs of 4: 32-thread CTAs, of which an SM holds only 32 (1024 threads).
+  // Runs of 2 give 64 threads, enough to fill it.
   LayoutPlan exact = plan_layouts(compile(kCopy, "x=float32[?], y=float32[?], TILE=128"));
-  EXPECT_EQ(exact.threads, 32);
+  EXPECT_EQ(exact.threads, 64);
+  EXPECT_EQ(exact.layout({128}).vec, 2);
+  LayoutPlan enough = plan_layouts(compile(kCopy, "x=float32[?], y=float32[?], TILE=256"));
+  EXPECT_EQ(enough.threads, 64);
+  EXPECT_EQ(enough.layout({256}).vec, 4);
+  LayoutPlan wide = plan_layouts(compile(kCopy, "x=float64[?], y=float64[?], TILE=256"));
+  EXPECT_EQ(wide.threads, 128);
+  EXPECT_EQ(wide.layout({256}).vec, 2);
 }
 
 TEST(LayoutPlan, LargeTilesCapAt256Threads) {
@@ -193,9 +221,11 @@ TEST(LayoutPlan, BroadcastAcrossThreadsNeedsScratch) {
       "@ct.kernel\n"
       "def k(x, y, TM: ct.Constant[int], TN: ct.Constant[int]):\n"
       "    col = ct.load(x, index=(ct.bid(0),), shape=(TM,))\n"
-      "    ct.store(y, index=(ct.bid(0), 0), tile=col[:, None] + ct.zeros((TM, TN), dtype=ct.float32))\n";
+      "    ct.store(y, index=(ct.bid(0), 0), tile=(col * 2.0)[:, None] + ct.zeros((TM, TN), dtype=ct.float32))\n";
+  // A computed column (not a bare load, which load_broadcast reads from memory) moves through smem.
   LayoutPlan plan = plan_layouts(compile(src, "x=float32[?], y=float32[?, ?], TM=64, TN=32"));
   EXPECT_GT(plan.smem_bytes, 0u);
+  EXPECT_TRUE(plan.broadcast_loads.folded.empty());
   EXPECT_EQ(plan.layouts.count(ir::Shape{64, 32}), 1u);
 }
 
