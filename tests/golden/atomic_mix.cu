@@ -147,8 +147,8 @@ using namespace tile2cu;
 
 // One CTA runs one block. A tile lives in registers, spread over the CTA's threads in runs of
 // consecutive elements (see tile2cu/layout.cuh).
-constexpr int kThreads = 32;
-using Layout_128 = BlockedLayout<Shape<128>, kThreads, 4>;
+constexpr int kThreads = 64;
+using Layout_128 = BlockedLayout<Shape<128>, kThreads, 2>;
 
 __global__ void __launch_bounds__(kThreads) atomic_mix(
     int64_t* x_data, int32_t x_shape_0, int32_t x_stride_0,

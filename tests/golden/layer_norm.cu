@@ -381,8 +381,8 @@ using namespace tile2cu;
 // One CTA runs one block. A tile lives in registers, spread over the CTA's threads in runs of
 // consecutive elements (see tile2cu/layout.cuh).
 constexpr int kThreads = 256;
-using Layout_1x4096 = BlockedLayout<Shape<1, 4096>, kThreads, 8>;
-using Layout_4096 = BlockedLayout<Shape<4096>, kThreads, 8>;
+using Layout_1x4096 = BlockedLayout<Shape<1, 4096>, kThreads, 4>;
+using Layout_4096 = BlockedLayout<Shape<4096>, kThreads, 4>;
 
 __global__ void __launch_bounds__(kThreads) layer_norm_bwd_dx(
     __nv_bfloat16* dy_data, int32_t dy_shape_0, int32_t dy_shape_1, int32_t dy_stride_0, int32_t dy_stride_1,

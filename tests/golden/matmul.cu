@@ -662,8 +662,8 @@ using namespace tile2cu;
 // One CTA runs one block. A tile lives in registers, spread over the CTA's threads in runs of
 // consecutive elements (see tile2cu/layout.cuh).
 constexpr int kThreads = 256;
-using Layout_1x128x128 = BlockedLayout<Shape<1, 128, 128>, kThreads, 8>;
-using Layout_128x128 = BlockedLayout<Shape<128, 128>, kThreads, 8>;
+using Layout_1x128x128 = BlockedLayout<Shape<1, 128, 128>, kThreads, 4>;
+using Layout_128x128 = BlockedLayout<Shape<128, 128>, kThreads, 4>;
 // The k-loop at line 107 is a GEMM main loop (tile2cu/gemm_pipeline.cuh): each CTA computes a
 // 128 x 128 tile, K in steps of 32, through a ring of 4 shared-memory stages that cp.async fills
 // while mma.sync (bfloat16) works on the previous ones.
@@ -746,8 +746,8 @@ using namespace tile2cu;
 // One CTA runs one block. A tile lives in registers, spread over the CTA's threads in runs of
 // consecutive elements (see tile2cu/layout.cuh).
 constexpr int kThreads = 256;
-using Layout_4x64x64 = BlockedLayout<Shape<4, 64, 64>, kThreads, 8>;
-using Layout_64x64 = BlockedLayout<Shape<64, 64>, kThreads, 8>;
+using Layout_4x64x64 = BlockedLayout<Shape<4, 64, 64>, kThreads, 4>;
+using Layout_64x64 = BlockedLayout<Shape<64, 64>, kThreads, 4>;
 
 __global__ void __launch_bounds__(kThreads) splitk_reduce(
     float* partial_data, int32_t partial_shape_0, int32_t partial_shape_1, int32_t partial_shape_2, int32_t partial_stride_0, int32_t partial_stride_1, int32_t partial_stride_2,

@@ -11,7 +11,7 @@ using namespace tile2cu;
 // One CTA runs one block. A tile lives in registers, spread over the CTA's threads in runs of
 // consecutive elements (see tile2cu/layout.cuh).
 constexpr int kThreads = 256;
-using Layout_64x64 = BlockedLayout<Shape<64, 64>, kThreads, 8>;
+using Layout_64x64 = BlockedLayout<Shape<64, 64>, kThreads, 4>;
 
 __global__ void __launch_bounds__(kThreads) mma_tile(
     __half* a_data, int32_t a_shape_0, int32_t a_shape_1, int32_t a_stride_0, int32_t a_stride_1,
@@ -801,10 +801,10 @@ using namespace tile2cu;
 // One CTA runs one block. A tile lives in registers, spread over the CTA's threads in runs of
 // consecutive elements (see tile2cu/layout.cuh).
 constexpr int kThreads = 256;
-using Layout_1x32x64 = BlockedLayout<Shape<1, 32, 64>, kThreads, 8>;
-using Layout_2x32x32 = BlockedLayout<Shape<2, 32, 32>, kThreads, 8>;
-using Layout_2x32x64 = BlockedLayout<Shape<2, 32, 64>, kThreads, 8>;
-using Layout_32x64 = BlockedLayout<Shape<32, 64>, kThreads, 8>;
+using Layout_1x32x64 = BlockedLayout<Shape<1, 32, 64>, kThreads, 4>;
+using Layout_2x32x32 = BlockedLayout<Shape<2, 32, 32>, kThreads, 4>;
+using Layout_2x32x64 = BlockedLayout<Shape<2, 32, 64>, kThreads, 4>;
+using Layout_32x64 = BlockedLayout<Shape<32, 64>, kThreads, 4>;
 
 __global__ void __launch_bounds__(kThreads) batched_mma(
     __nv_bfloat16* a_data, int32_t a_shape_0, int32_t a_shape_1, int32_t a_shape_2, int32_t a_stride_0, int32_t a_stride_1, int32_t a_stride_2,
@@ -867,7 +867,7 @@ using namespace tile2cu;
 // One CTA runs one block. A tile lives in registers, spread over the CTA's threads in runs of
 // consecutive elements (see tile2cu/layout.cuh).
 constexpr int kThreads = 256;
-using Layout_64x64 = BlockedLayout<Shape<64, 64>, kThreads, 8>;
+using Layout_64x64 = BlockedLayout<Shape<64, 64>, kThreads, 4>;
 
 __global__ void __launch_bounds__(kThreads) transposed_mma(
     __half* a_data, int32_t a_shape_0, int32_t a_shape_1, int32_t a_stride_0, int32_t a_stride_1,

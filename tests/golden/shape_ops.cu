@@ -295,9 +295,9 @@ using namespace tile2cu;
 
 // One CTA runs one block. A tile lives in registers, spread over the CTA's threads in runs of
 // consecutive elements (see tile2cu/layout.cuh).
-constexpr int kThreads = 32;
-using Layout_4x8 = BlockedLayout<Shape<4, 8>, kThreads, 4>;
-using Layout_8x16 = BlockedLayout<Shape<8, 16>, kThreads, 4>;
+constexpr int kThreads = 64;
+using Layout_4x8 = BlockedLayout<Shape<4, 8>, kThreads, 2>;
+using Layout_8x16 = BlockedLayout<Shape<8, 16>, kThreads, 2>;
 
 __global__ void __launch_bounds__(kThreads) patch(
     float* x_data, int32_t x_shape_0, int32_t x_shape_1, int32_t x_stride_0, int32_t x_stride_1,
