@@ -8,5 +8,7 @@ cd "$root/build"
 ctest --output-on-failure -j 2
 # In CI, the same tests again under AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/).
 if [ "${CI:-}" = "true" ]; then
+  start=$(date +%s)
   "$root/scripts/sanitize.sh"
+  echo "sanitizer build and tests: $(($(date +%s) - start)) s"
 fi

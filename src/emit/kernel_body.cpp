@@ -235,6 +235,15 @@ class BodyEmitter {
     return operand(look_through_splat(v), parent, right);
   }
   std::string elementwise_argument(ValueId v) { return expr(look_through_splat(v)).text; }
+  // An elementwise op of splats alone is scalar arithmetic (its operands were looked
+  // through); its result is a tile again, the splat of that scalar.
+  Expr splat_if_scalar(const Op& op, Expr e) {
+    if (op.kind != OpKind::Binary && op.kind != OpKind::Compare && op.kind != OpKind::Select) return e;
+    if (fn_.type(op.results[0]).is_scalar()) return e;
+    for (ValueId v : op.operands)
+      if (!fn_.type(look_through_splat(v)).is_scalar()) return e;
+    return {fmt::format("full<{}>({})", layout(op.results[0]), e.text)};
+  }
 
   std::string layout(ValueId v) { return plan_.layout(fn_.type(v).shape).name; }
 
@@ -363,7 +372,9 @@ class BodyEmitter {
         return {fmt::format("broadcast_to<{}>({}, smem)", layout(r), expr(op.operands[0]).text)};
       case OpKind::Reshape:
         if (fn_.type(r).is_scalar()) return {fmt::format("item({}, smem)", expr(op.operands[0]).text)};
-        return {fmt::format("reshape<{}>({}, smem)", layout(r), expr(op.operands[0]).text)};
+        // A kernel with no scratch only has reshapes that are register copies.
+        return {fmt::format("reshape<{}>({}, {})", layout(r), expr(op.operands[0]).text,
+                            plan_.smem_bytes > 0 ? "smem" : "nullptr")};
       case OpKind::Reduce: {
         if (!op.regions.empty()) {
           std::string dst = fn_.type(r).is_scalar() ? "" : ", " + layout(r);
@@ -732,7 +743,7 @@ class BodyEmitter {
       source_comment(op, depth, false);
       materialize_operands(op, depth);
     }
-    Expr e = expression(op);
+    Expr e = splat_if_scalar(op, expression(op));
     bool named = !fn_.values[r].name.empty() && !is_trivial(op);
     bool single_local_use = uses_[r] == 1 && use_block_[r] == def_block_[r];
     if ((is_pure(op) && (is_trivial(op) || (!named && single_local_use))) || load_feeds_next_op(op)) {

@@ -12,12 +12,13 @@
 // The steps live in their own files, all internal (namespace frontend_detail):
 //   syntax_tree.hpp/.cpp     tree-sitter wrappers, tree walks, byte offsets -> SourceRanges;
 //   literals.hpp/.cpp        number and string literals: validity and values;
-//   syntax_check.hpp, syntax_{check,errors,layout,grammar}.cpp    step 2;
+//   syntax_check.hpp, syntax_{check,errors,layout,grammar,indent_width}.cpp    step 2;
 //   ast_builder.hpp, build_stmt.cpp, build_expr.cpp                  step 3.
 //
 // Known limit of tree-sitter-python (0.23 and 0.25): a line inside brackets indented less
 // than its statement, right after a token like `.` or `*`, is read as a dedent. Python
 // accepts it; we report it with a hint to indent the line further (syntax_errors.cpp).
+// Another: it reads indentation only up to column 255 (syntax_indent_width.cpp).
 #include "frontend/parser.hpp"
 
 #include <tree_sitter/api.h>

@@ -31,6 +31,7 @@ bool is_reserved_word(string_view word) {
 // complain that `1_` and `_0` share a line.
 void SyntaxChecker::check(TSNode root) const {
   check_indentation_depth(root);
+  check_indentation_width();
   check_subtree(root, true);
 }
 

@@ -5,7 +5,8 @@
 //   syntax_check.cpp   the two entry points, token checks, the per-node dispatch;
 //   syntax_errors.cpp  what to say about the errors tree-sitter marked (and the encoding);
 //   syntax_layout.cpp  lines, indentation and statement sequences;
-//   syntax_grammar.cpp constructs tree-sitter's grammar accepts in more places than Python's.
+//   syntax_grammar.cpp constructs tree-sitter's grammar accepts in more places than Python's;
+//   syntax_indent_width.cpp  lines indented further than tree-sitter's scanner can read.
 #pragma once
 
 #include <cstdint>
@@ -65,6 +66,9 @@ class SyntaxChecker {
   void check_decorator_alignment(TSNode decorated) const;
   void check_logical_lines(TSNode root, bool whole_file) const;
   void check_trailing_continuation(TSNode root) const;
+
+  // syntax_indent_width.cpp
+  void check_indentation_width() const;
 
   // syntax_grammar.cpp
   void check_arguments(TSNode arguments) const;

@@ -123,6 +123,7 @@ bool SyntaxChecker::is_unterminated_string(TSNode error) const {
 void SyntaxChecker::report_parse_error(TSNode root) const {
   TSNode first = first_error_node(root);
   check_indentation_depth(root);
+  check_indentation_width();  // tree-sitter's own limit, which the error may come from
   check_before_error(root, first);
   check_trailing_continuation(root);
   // A malformed number before the error is what Python's tokenizer reports (`1__0`

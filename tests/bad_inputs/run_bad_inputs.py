@@ -22,7 +22,7 @@ A case passes when tile2cu, run with `-o <tmp>/out.cu`:
 
 Robustness ("fuzz-ish") pass: every case's text is also fed truncated at 10 points and
 with random byte flips (fixed seed); tile2cu must exit with 0, 1 or 2 (never 3 = internal
-error, never a signal) within 5 s. A case fails if its expectation or any of its fuzz
+error, never a signal) within 5 s (times TILE2CU_TEST_TIME_SCALE, when set). A case fails if its expectation or any of its fuzz
 variants fails.
 
 Prints one line per failing case and finally `N passed, M failed` (counting cases); exits 1
@@ -40,8 +40,10 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 CASE_RE = re.compile(r"^\d{3}_[A-Za-z0-9_]+\.py$")
 EXPECT_RE = re.compile(r"^(\d+):(\d+):\s*(\w+):\s*(.*)$")
-FUZZ_TIMEOUT_S = 5.0
-CASE_TIMEOUT_S = 30.0
+# Sanitizer builds run several times slower: TILE2CU_TEST_TIME_SCALE stretches the timeouts.
+TIME_SCALE = float(os.environ.get("TILE2CU_TEST_TIME_SCALE") or 1)
+FUZZ_TIMEOUT_S = 5.0 * TIME_SCALE
+CASE_TIMEOUT_S = 30.0 * TIME_SCALE
 FUZZ_TRUNCATIONS = 10
 FUZZ_FLIPS = 10
 FUZZ_SEED = 20240611

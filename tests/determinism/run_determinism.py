@@ -40,12 +40,13 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 SAMPLES = os.path.join(ROOT, "samples")
 BAD = os.path.join(ROOT, "tests", "bad_inputs")
+TIME_SCALE = float(os.environ.get("TILE2CU_TEST_TIME_SCALE") or 1)  # slower sanitizer builds
 LINE_RE = re.compile(rb'^#line (\d+) "([^"]*)"$', re.M)
 
 
 def run(argv, cwd, env=None):
     p = subprocess.run(argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                       stderr=subprocess.PIPE, timeout=60)
+                       stderr=subprocess.PIPE, timeout=60 * TIME_SCALE)
     return p.returncode, p.stdout, p.stderr
 
 

@@ -7,10 +7,12 @@
 // A foo.py with a foo.sigs next to it and no `# sig:` line of its own gets the sidecar's
 // signatures as `# sig:` lines, so samples replay with their real signatures.
 // Prints each input before running it (a crash names its input), and fails when an input
-// takes longer than S seconds (default 5) in any target.
+// takes longer than S seconds (default 5) in any target, times TILE2CU_TEST_TIME_SCALE where
+// that is set (sanitizer builds run several times slower).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -78,6 +80,8 @@ int main(int argc, char** argv) {
       ++paths;
     }
   }
+  if (const char* scale = std::getenv("TILE2CU_TEST_TIME_SCALE"); scale && std::atof(scale) > 0)
+    max_seconds *= std::atof(scale);
   std::sort(inputs.begin(), inputs.end());
   using Fn = void (*)(const uint8_t*, size_t);
   struct Target { const char* name; Fn fn; };

@@ -2,21 +2,24 @@
 # Builds the libFuzzer targets with clang (-fsanitize=fuzzer,address,undefined) in their own
 # build folder and runs each for a bounded time.
 #
-#   tests/fuzz/run_fuzz.sh [SECONDS]        SECONDS per target (default $TILE2CU_FUZZ_SECONDS or 60)
+#   tests/fuzz/run_fuzz.sh [SECONDS]        SECONDS per target (default $TILE2CU_FUZZ_SECONDS, else
+#                                           60 in CI (CI=true) and 10 elsewhere)
 #
 # Environment: TILE2CU_FUZZ_BUILD (build folder, default build-fuzz), TILE2CU_FUZZ_TARGETS
 # (default "frontend sema pipeline"), CXX (a clang++; default the newest clang++-N there is).
 #
 # Seeds: the samples (with their sidecar signatures as `# sig:` lines), tests/bad_inputs and
-# the committed corpus tests/fuzz/corpus/<target>. What a run learns goes to
-# <build>/corpus/<target> and persists between runs. Every crash, leak, timeout or
-# out-of-memory input is copied to tests/fuzz/regressions/, which tests/fuzz/replay.cpp replays
-# in the ordinary test suite; the script then exits 1.
+# the committed corpus tests/fuzz/corpus/ (handwritten/, and <target>/ merged from earlier
+# runs). What a run learns goes to <build>/corpus/<target> and persists between runs. Every
+# crash, leak, timeout or out-of-memory input is copied to tests/fuzz/regressions/, which
+# tests/fuzz/replay.cpp replays in the ordinary test suite; the script then exits 1.
 # Exits 77 (CTest: skipped) when clang or libFuzzer is not available.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-seconds=${1:-${TILE2CU_FUZZ_SECONDS:-60}}
+default_seconds=10
+[ "${CI:-}" = "true" ] && default_seconds=60
+seconds=${1:-${TILE2CU_FUZZ_SECONDS:-$default_seconds}}
 build=${TILE2CU_FUZZ_BUILD:-$root/build-fuzz}
 targets=${TILE2CU_FUZZ_TARGETS:-frontend sema pipeline}
 probe_dir=$(mktemp -d)
@@ -86,11 +89,11 @@ status=0
 for t in $targets; do
   corpus="$build/corpus/$t"
   artifacts="$build/artifacts/$t"
-  mkdir -p "$corpus" "$artifacts" "$here/corpus/$t"
+  mkdir -p "$corpus" "$artifacts"
   rm -f "$artifacts"/*
   echo "fuzz: fuzz_$t for ${seconds}s"
   set +e
-  "$build/tests/fuzz/fuzz_$t" "$corpus" "$here/corpus/$t" "$seeds" "$root/tests/bad_inputs" \
+  "$build/tests/fuzz/fuzz_$t" "$corpus" "$here/corpus" "$seeds" "$root/tests/bad_inputs" \
     -dict="$here/python.dict" -max_len=8192 -timeout=5 -rss_limit_mb=1024 \
     -max_total_time="$seconds" -artifact_prefix="$artifacts/" -print_final_stats=1 \
     >"$build/fuzz_$t.log" 2>&1
