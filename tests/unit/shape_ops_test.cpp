@@ -88,6 +88,10 @@ TEST(Reduce, WithACombiner) {
   EXPECT_EQ(type_of_r("ct.reduce(t, 1, operator.mul, 1)", "int32"), "tile<i32, 16>");
   EXPECT_NE(cu_of("ct.scan(t, 0, operator.add, 0)").find("scan_with<0>(t, [](float a, float b) { return a + b; }, 0.0f, smem)"),
             std::string::npos);
+  // a lambda as the combiner
+  EXPECT_EQ(type_of_r("ct.reduce(t, 1, lambda a, b: ct.maximum(a, b), -1.0)"), "tile<f32, 16>");
+  EXPECT_NE(cu_of("ct.scan(t, 1, lambda p, q: p * q, 1)").find("scan_with<1>(t, [](float p, float q) { return p * q; }, 1.0f, smem)"),
+            std::string::npos);
   ir::Function fn = specialize_source(kernel_with("ct.reduce(t, 1, add2, 0.0)", kHelpers), "x=float32[?, ?], y=float32[?, ?]");
   std::string ir_text = ir::print_function(fn);
   EXPECT_NE(ir_text.find("reduce axes=(1) identity=0.0"), std::string::npos) << ir_text;
