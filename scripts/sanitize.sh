@@ -3,8 +3,11 @@
 # LeakSanitizer) in build-asan/ and runs the test suite under them: unit, golden, bad inputs,
 # fuzz replay, determinism, vendoring, HTML view. Left out: compile_samples, package_consumer and
 # package_rebuild (they exercise nvcc and CMake; the generated text is checked by golden),
-# html_browser (chromium), fuzz_bounded (run_fuzz.sh has its own clang sanitizer build) and
-# limits (it caps address space, which ASan cannot run under). Extra arguments go to ctest.
+# html_browser (chromium), fuzz_bounded (run_fuzz.sh has its own clang sanitizer build),
+# limits (it caps address space, which ASan cannot run under), and the Python suites
+# (cutile_diff, cutile_signatures, python_launcher: they test Python code and real cuTile; the
+# inputs they give tile2cu are the bad inputs and samples run here anyway). Extra arguments go
+# to ctest.
 #
 # Environment: TILE2CU_SANITIZE_BUILD (build folder, default build-asan), CC/CXX (default: the
 # system compiler; gcc is fine).
@@ -24,4 +27,4 @@ export UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1:print_stacktrace=1
 # The test runners' time limits (hang detection) stretched for the slower instrumented build.
 export TILE2CU_TEST_TIME_SCALE=${TILE2CU_TEST_TIME_SCALE:-10}
 ctest --output-on-failure -j "$(nproc)" \
-  -E '^(compile_samples|fuzz_bounded|limits|package_consumer|package_rebuild|html_browser)$' "$@"
+  -E '^(compile_samples|fuzz_bounded|limits|package_consumer|package_rebuild|html_browser|cutile_diff|cutile_signatures|python_launcher)$' "$@"
