@@ -93,6 +93,42 @@ TILE2CU_DEVICE RunPos run_pos(const Array<T, R, I>& a, const int64_t (&index)[R]
   return p;
 }
 
+// The whole-tile fast path. When the tile lies entirely inside the array, its last axis walks
+// the array's last axis with stride 1 and every run starts 16-byte aligned (the tile's first
+// element aligned, every other stride a multiple of the access), no run needs a check: each one
+// is a vector access at a fixed distance from the tile's first element. One test per tile
+// replaces a bounds and alignment test per run, and the addresses become a base plus immediates.
+template <class L, class Ord, class T, int R, class I>
+TILE2CU_DEVICE bool whole_tile_fast(const Array<T, R, I>& a, const int64_t (&index)[R], int64_t& base) {
+  constexpr int V = L::kVec;
+  constexpr int B = kAccessBytes<V, T>;
+  if constexpr (Ord::axis(R - 1) != R - 1 || L::kRuns % L::kThreads != 0) {
+    return false;  // a permuted last axis, or threads that own nothing: the per-run path
+  } else {
+    bool ok = a.stride[R - 1] == 1;
+    base = 0;
+#pragma unroll
+    for (int k = 0; k < R; ++k) {
+      const int d = Ord::axis(k);
+      const int64_t lo = index[k] * L::shape::dim(k);
+      ok = ok && lo >= 0 && lo + L::shape::dim(k) <= int64_t(a.shape[d]);
+      if (d != R - 1) ok = ok && int64_t(a.stride[d]) * int64_t(sizeof(T)) % B == 0;
+      base += lo * int64_t(a.stride[d]);
+    }
+    return ok && aligned<V>(a.data + base);
+  }
+}
+
+// Distance of the run at `slot` from the tile's first element, on the fast path (stride 1 along
+// the last axis, so the run's last coordinate adds as is).
+template <class L, class Ord, class T, int R, class I>
+TILE2CU_DEVICE int64_t run_offset_in_tile(const Array<T, R, I>& a, int slot) {
+  int64_t off = L::coord(slot, R - 1);
+#pragma unroll
+  for (int k = 0; k < R - 1; ++k) off += int64_t(L::coord(slot, k)) * int64_t(a.stride[Ord::axis(k)]);
+  return off;
+}
+
 template <class L, class Ord, int R>
 TILE2CU_HD constexpr void check_tile_access() {
   static_assert(L::shape::rank == R, "tile rank must equal array rank");
@@ -111,6 +147,13 @@ TILE2CU_DEVICE Tile<T, L> load(const Array<T, R, I>& a, const int64_t (&index)[R
   const bool contiguous = dl == R - 1 && step == 1;
   const T pad = padding_value<T, Pad>();
   Tile<T, L> t;
+  int64_t base;
+  if (detail::whole_tile_fast<L, Ord>(a, index, base)) {
+#pragma unroll
+    for (int j = 0; j < L::kRunsPerThread; ++j)
+      detail::load_run<V>(&t.v[j * V], a.data + base + detail::run_offset_in_tile<L, Ord>(a, j * V));
+    return t;
+  }
 #pragma unroll
   for (int j = 0; j < L::kRunsPerThread; ++j) {
     const int s0 = j * V;
@@ -137,6 +180,13 @@ TILE2CU_DEVICE void store(const Array<T, R, I>& a, const int64_t (&index)[R], co
   constexpr int dl = Ord::axis(R - 1);
   const int64_t len = a.shape[dl], step = a.stride[dl];
   const bool contiguous = dl == R - 1 && step == 1;
+  int64_t base;
+  if (detail::whole_tile_fast<L, Ord>(a, index, base)) {
+#pragma unroll
+    for (int j = 0; j < L::kRunsPerThread; ++j)
+      detail::store_run<V>(a.data + base + detail::run_offset_in_tile<L, Ord>(a, j * V), &t.v[j * V]);
+    return;
+  }
 #pragma unroll
   for (int j = 0; j < L::kRunsPerThread; ++j) {
     const int s0 = j * V;

@@ -1443,7 +1443,9 @@ class Tile2cuRunner:
         return None
 
     def symbol(self, spec):
-        if spec.name not in self.fns:
+        # Keyed by library too: experiment variants (triton_baselines.py) hold the same spec names.
+        key = (spec.sample, spec.name)
+        if key not in self.fns:
             fn = getattr(self.libs[spec.sample], f"tile2cu_{spec.name}")
             types = [ctypes.c_void_p, ctypes.c_uint, ctypes.c_uint, ctypes.c_uint]
             for p in spec.order:
@@ -1456,8 +1458,8 @@ class Tile2cuRunner:
                     types.append(ctype_of(c.dtype))
             fn.argtypes = types
             fn.restype = ctypes.c_int
-            self.fns[spec.name] = fn
-        return self.fns[spec.name]
+            self.fns[key] = fn
+        return self.fns[key]
 
     def bind(self, spec, grid, args):
         """-> a no-argument callable that launches once and returns the cudaError_t."""

@@ -208,12 +208,32 @@ TEST(LayoutPlan, LargeTilesCapAt256Threads) {
 
 TEST(LayoutPlan, TwoDimensionalTiles) {
   LayoutPlan plan = plan_layouts(compile(kCopy2d, "x=float32[?, ?], y=float32[?, ?], TM=64, TN=128"));
-  EXPECT_EQ(plan.threads, 256);
+  EXPECT_EQ(plan.threads, 128);  // 8192 elements: a big tile (see BigTilesTakeFewerThreads)
   EXPECT_EQ(plan.layout({64, 128}).name, "Layout_64x128");
   EXPECT_EQ(plan.layout({64, 128}).vec, 4);
   LayoutPlan narrow = plan_layouts(compile(kCopy2d, "x=float32[?, ?], y=float32[?, ?], TM=64, TN=2"));
   EXPECT_EQ(narrow.layout({64, 2}).vec, 2);
   EXPECT_EQ(narrow.threads, 64);
+}
+
+// 256 threads would hold 32 or more elements each and 128 threads at most 64: 128 threads (fewer
+// registers per block, more blocks per SM). Smaller and bigger tiles, and mma kernels, keep 256.
+TEST(LayoutPlan, BigTilesTakeFewerThreads) {
+  auto threads_for = [](int tile) {
+    return plan_layouts(compile(kCopy, "x=float32[?], y=float32[?], TILE=" + std::to_string(tile))).threads;
+  };
+  EXPECT_EQ(threads_for(4096), 256);
+  EXPECT_EQ(threads_for(8192), 128);
+  EXPECT_EQ(threads_for(16384), 256);
+  const char* mma =
+      "@ct.kernel\n"
+      "def k(a, b, c, TM: ct.Constant[int], TN: ct.Constant[int], TK: ct.Constant[int]):\n"
+      "    acc = ct.zeros((TM, TN), dtype=ct.float32)\n"
+      "    x = ct.load(a, index=(ct.bid(0), 0), shape=(TM, TK))\n"
+      "    y = ct.load(b, index=(0, ct.bid(1)), shape=(TK, TN))\n"
+      "    ct.store(c, index=(ct.bid(0), ct.bid(1)), tile=ct.mma(x, y, acc))\n";
+  EXPECT_EQ(plan_layouts(compile(mma, "a=float16[?, ?], b=float16[?, ?], c=float32[?, ?], TM=64, TN=128, TK=32")).threads,
+            256);
 }
 
 TEST(LayoutPlan, BroadcastAcrossThreadsNeedsScratch) {
