@@ -9,7 +9,7 @@ torch or CuPy also satisfies (`assumptions="fresh_arrays"`: 16-byte aligned, no 
 
 `from_kernel_signature` goes back. Assumptions tile2cu cannot state are dropped (dropping an
 assumption never makes a kernel wrong) and listed; constraints it cannot honour (int64
-indices, lists, dataclasses, pointer parameters, dtypes it lacks) raise ValueError.
+indices, dataclasses, pointer parameters, dtypes it lacks) raise ValueError.
 
 Needs cuda-tile (imported on first use).
 """
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import inspect
 
-from .text import Array, Constant, Param, Scalar, Signature, DTYPES
+from .text import Array, ArrayList, Constant, Param, Scalar, Signature, DTYPES
 
 ALIGN_BYTES = 16
 SHARED_ALIAS_GROUP = "tile2cu_may_alias"
@@ -71,11 +71,15 @@ def to_kernel_signature(sig: Signature, param_names, *, assumptions: str = "decl
         raise ValueError(f"assumptions must be 'declared' or 'fresh_arrays', got {assumptions!r}")
     ct, cc = _ct(), _cc()
     constraints = sig.by_name(param_names)
-    n_arrays = sum(isinstance(c, Array) for c in constraints.values())
+    # A list's elements are arrays too (one alias-group mention for all of them); cuTile refuses
+    # a group named only once.
+    n_arrays = sum(isinstance(c, (Array, ArrayList)) for c in constraints.values())
     out = []
     for c in constraints.values():
         if isinstance(c, Array):
             out.append(_array_constraint(c, assumptions, shared_group=n_arrays > 1))
+        elif isinstance(c, ArrayList):
+            out.append(_list_constraint(c, assumptions, shared_group=n_arrays > 1))
         elif isinstance(c, Scalar):
             out.append(cc.ScalarConstraint(getattr(ct, c.dtype)))
         else:
@@ -84,6 +88,15 @@ def to_kernel_signature(sig: Signature, param_names, *, assumptions: str = "decl
     ks = cc.KernelSignature(out, cconv)
     base = symbol_base or sig.kernel
     return ks.with_mangled_symbol(base) if base else ks
+
+
+def _list_constraint(lst: ArrayList, assumptions: str, shared_group: bool):
+    """The elements may alias each other and every other array unless the arrays are fresh.
+    The list's own storage (the pointers, which the kernel only reads) aliases nothing: cuTile
+    does not let list storage share an alias group with arrays."""
+    return _cc().ListConstraint(_array_constraint(lst.element, assumptions, shared_group),
+                                alias_groups=(),
+                                elements_may_alias=assumptions != "fresh_arrays")
 
 
 def _constant_constraint(value):
@@ -103,7 +116,7 @@ def from_kernel_signature(ks, param_names, *, kernel: str | None = None,
                          f"{len(names)}")
     for name, c in zip(names, ks.parameters):
         params.append(Param(name, _from_constraint(name, c, dropped)))
-    n_arrays = sum(isinstance(p.constraint, Array) for p in params)
+    n_arrays = sum(isinstance(p.constraint, (Array, ArrayList)) for p in params)
     if n_arrays < 2:  # alias groups say nothing about a lone array
         dropped = [d for d in dropped if ": alias_groups " not in d]
     return Signature(tuple(params), kernel, spec_name), dropped
@@ -120,6 +133,12 @@ def _from_constraint(name: str, c, dropped: list):
     cc = _cc()
     if isinstance(c, cc.ArrayConstraint):
         return _from_array(name, c, dropped)
+    if isinstance(c, cc.ListConstraint):
+        # The list's own alias groups are moot: tile2cu's launcher builds the list's storage
+        # (a device table of the arrays) itself, so it never aliases a kernel argument.
+        if not c.elements_may_alias:
+            dropped.append(f"{name}: elements_may_alias False")
+        return ArrayList(_from_array(name, c.element, dropped))
     if isinstance(c, cc.ScalarConstraint):
         return Scalar(_dtype_name(name, c.dtype))
     if isinstance(c, cc.ConstantConstraint):
@@ -128,7 +147,7 @@ def _from_constraint(name: str, c, dropped: list):
             isinstance(i, (cc.ConstantConstraint, cc.TupleConstraint)) for i in c.items):
         return Constant(_tuple_value(name, c))
     raise ValueError(f"{name}: {type(c).__name__} has no tile2cu equivalent "
-                     "(arrays, scalars and constants only)")
+                     "(arrays, lists of arrays, scalars and constants only)")
 
 
 def _tuple_value(name: str, c):

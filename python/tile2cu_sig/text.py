@@ -3,6 +3,7 @@
     [spec_name =] kernel(param=constraint, ...)     or just     param=constraint, ...
 
     array     dtype[d0, d1, ...] [align16] [contiguous]   each d is ? or a positive integer
+    list      list[array]          a Python list of arrays alike (every element meets `array`)
     scalar    dtype
     constant  1024, -3, 0.5, True, (64, 128)
 
@@ -17,10 +18,11 @@ from typing import Union
 
 # Canonical names (as tile2cu prints them), then every spelling the C++ parser accepts.
 DTYPES = ("bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-          "float16", "bfloat16", "float32", "float64")
+          "float16", "bfloat16", "float32", "float64", "tfloat32", "float8_e4m3fn", "float8_e5m2")
 _SHORT = {"b1": "bool_", "i8": "int8", "i16": "int16", "i32": "int32", "i64": "int64",
           "u8": "uint8", "u16": "uint16", "u32": "uint32", "u64": "uint64", "f16": "float16",
-          "bf16": "bfloat16", "f32": "float32", "f64": "float64"}
+          "bf16": "bfloat16", "f32": "float32", "f64": "float64", "tf32": "tfloat32",
+          "f8e4m3": "float8_e4m3fn", "f8e5m2": "float8_e5m2"}
 _ALIASES = {"bool": "bool_", "half": "float16", "float": "float32", "double": "float64",
             "short": "int16", "int": "int32", "long": "int64", "b8": "bool_"}
 MAX_RANK = 5
@@ -57,7 +59,12 @@ class Constant:
     value: ConstantValue
 
 
-Constraint = Union[Array, Scalar, Constant]
+@dataclass(frozen=True)
+class ArrayList:
+    element: Array  # what every element of the list satisfies
+
+
+Constraint = Union[Array, Scalar, Constant, ArrayList]
 
 
 @dataclass(frozen=True)
@@ -191,6 +198,16 @@ class _Parser:
             self.error("expected a dtype, an array type such as float32[?], or a constant")
         if word in ("True", "False"):
             return Constant(word == "True")
+        if word == "list":
+            self.expect("[")
+            at = self.pos
+            element = self.constraint()
+            if not isinstance(element, Array):
+                self.pos = at
+                self.error("a list holds arrays: write list[dtype[dims]], e.g. "
+                           "list[float32[?, ?]]")
+            self.expect("]")
+            return ArrayList(element)
         dtype = canonical_dtype(word)
         if dtype is None:
             self.pos = start
@@ -289,6 +306,8 @@ def format_constraint(c: Constraint) -> str:
         dims = ", ".join("?" if d is None else str(d) for d in c.dims)
         return (f"{c.dtype}[{dims}]" + (" align16" if c.align16 else "")
                 + (" contiguous" if c.contiguous else ""))
+    if isinstance(c, ArrayList):
+        return f"list[{format_constraint(c.element)}]"
     if isinstance(c, Scalar):
         return c.dtype
     return format_constant(c.value)

@@ -10,8 +10,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "python"))
 
-from tile2cu_sig import (Array, Constant, Scalar, format_signature, parse_sidecar,  # noqa: E402
-                         parse_signature)
+from tile2cu_sig import (Array, ArrayList, Constant, Scalar, format_signature,  # noqa: E402
+                         parse_sidecar, parse_signature)
 
 SIDECAR_LINES = [(f"{p.name}:{no}", sig) for p in sorted((ROOT / "samples").rglob("*.sigs"))
                  for no, sig in parse_sidecar(p.read_text())]
@@ -27,6 +27,8 @@ def test_parses_every_form():
     assert c["a"] == Array("float16", (None, 128), align16=True, contiguous=True)
     assert c["b"] == Array("float16", (None,))
     assert c["s"] == Scalar("float32")
+    assert parse_signature("a=f8e4m3[?], b=float8_e5m2[?], c=tf32").params[0].constraint == \
+        Array("float8_e4m3fn", (None,))
     assert [c[k].value for k in ("TILE", "SHAPE", "EPS", "FLAG", "ONE")] == \
         [1024, (64, 2), 1e-05, True, (3,)]
 
@@ -38,7 +40,21 @@ def test_bare_and_positional_lists():
     assert format_signature(s) == "float32[?], int32, -3"
 
 
+def test_lists_of_arrays():
+    s = parse_signature("k(xs=list[bf16[?, 64] align16 contiguous], ys = list [ float32[?] ], "
+                        "n=int)")
+    c = {p.name: p.constraint for p in s.params}
+    assert c["xs"] == ArrayList(Array("bfloat16", (None, 64), align16=True, contiguous=True))
+    assert c["ys"] == ArrayList(Array("float32", (None,)))
+    assert format_signature(s) == \
+        "k(xs=list[bfloat16[?, 64] align16 contiguous], ys=list[float32[?]], n=int32)"
+
+
 @pytest.mark.parametrize("text, what", [
+    ("xs=list[int32]", "a list holds arrays"),
+    ("xs=list[4]", "a list holds arrays"),
+    ("xs=list[float32[?]", "expected ']'"),
+    ("xs=list float32[?]", "expected '['"),
     ("a=float33[?]", "unknown dtype"),
     ("a=float32[0]", "positive integer"),
     ("a=float32[?], int32", "positional constraint cannot follow"),
@@ -108,6 +124,28 @@ def test_declared_constraints_in_cutile_terms():
     assert t == cc.TupleConstraint([4, 8])
 
 
+def test_lists_in_cutile_terms():
+    cc = _cutile()
+    import cuda.tile as ct
+    from tile2cu_sig.cutile import (SHARED_ALIAS_GROUP, from_kernel_signature,
+                                    to_kernel_signature)
+    sig = parse_signature("k(xs=list[float16[?] align16], y=float32[?], T=8)")
+    xs, y, _ = to_kernel_signature(sig, ["xs", "y", "T"]).parameters
+    assert isinstance(xs, cc.ListConstraint) and xs.elements_may_alias
+    assert xs.alias_groups == ()  # cuTile refuses list storage in an array's alias group
+    assert (xs.element.dtype, xs.element.ndim, xs.element.base_addr_divisible_by) == \
+        (ct.float16, 1, 16)
+    assert xs.element.alias_groups == y.alias_groups == (SHARED_ALIAS_GROUP,)
+    # A lone list: no alias group (cuTile refuses a group named once).
+    lone = to_kernel_signature(parse_signature("k(xs=list[float32[?]])"), ["xs"]).parameters[0]
+    assert lone.element.alias_groups == () and lone.elements_may_alias
+    fresh = to_kernel_signature(sig, ["xs", "y", "T"], assumptions="fresh_arrays")
+    assert not fresh.parameters[0].elements_may_alias
+    back, dropped = from_kernel_signature(fresh, ["xs", "y", "T"], kernel="k")
+    assert format_signature(back) == "k(xs=list[float16[?] align16], y=float32[?] align16, T=8)"
+    assert "xs: elements_may_alias False" in dropped
+
+
 def test_fresh_arrays_add_what_torch_arrays_satisfy():
     _cutile()
     from tile2cu_sig.cutile import from_kernel_signature, to_kernel_signature
@@ -139,11 +177,12 @@ def test_reverse_keeps_what_tile2cu_can_state_and_lists_the_rest():
     (lambda cc, ct: cc.ArrayConstraint(ct.float32, 1, index_dtype=ct.int64,
                                        stride_lower_bound_incl=0, alias_groups=(),
                                        may_alias_internally=False), "index with int32"),
-    (lambda cc, ct: cc.ScalarConstraint(ct.float8_e4m3fn), "no tile2cu equivalent"),
+    (lambda cc, ct: cc.ScalarConstraint(ct.float8_e8m0fnu), "no tile2cu equivalent"),
     (lambda cc, ct: cc.ListConstraint(
-        cc.ArrayConstraint(ct.float32, 1, index_dtype=ct.int32, stride_lower_bound_incl=0,
+        cc.ArrayConstraint(ct.float32, 1, index_dtype=ct.int64, stride_lower_bound_incl=0,
                            alias_groups=(), may_alias_internally=False),
-        alias_groups=(), elements_may_alias=False), "ListConstraint"),
+        alias_groups=(), elements_may_alias=False), "index with int32"),
+    (lambda cc, ct: cc.TupleConstraint([cc.ScalarConstraint(ct.int32), 3]), "TupleConstraint"),
 ])
 def test_reverse_refuses_what_tile2cu_cannot_honour(make, what):
     cc = _cutile()
