@@ -75,7 +75,7 @@ KernelLowering::ElementIndices KernelLowering::element_indices(const Value& arg,
 
 // An operand that broadcasts to the access shape: a scalar stays one, a tile is stretched to it.
 ir::ValueId KernelLowering::to_access_shape(ir::ValueId v, const ir::Shape& shape, SourceRange range) {
-  const ir::TileType& t = type_of(v);
+  const ir::TileType t = type_of(v);
   if (t.is_scalar()) return v;
   if (broadcast_shape(t.shape, shape, range) != shape)
     error(ErrorKind::Type, range,

@@ -158,7 +158,7 @@ Value KernelLowering::attribute(const Value& base, const std::string& attr, Sour
 
 std::string KernelLowering::describe(const Value& v) const {
   if (auto* r = v.as<Runtime>()) {
-    const ir::TileType& t = type_of(r->id);
+    const ir::TileType t = type_of(r->id);
     if (t.is_scalar()) return fmt::format("{} scalar", dtype_name(t.dtype));
     return fmt::format("Tile[{},{}]", dtype_name(t.dtype), ir::shape_string(t.shape));
   }
@@ -440,7 +440,7 @@ Value KernelLowering::subscript(const Value& base, const ast::ExprPtr& index, So
     std::vector<ast::ExprPtr> entries;
     if (auto* tup = index->as<ast::TupleExpr>()) entries = tup->elts;
     else entries.push_back(index);
-    const ir::TileType& t = type_of(r->id);
+    const ir::TileType t = type_of(r->id);
     size_t real_axes = 0;
     bool ellipsis = false;
     for (const auto& e : entries) {

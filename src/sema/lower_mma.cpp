@@ -148,8 +148,8 @@ Value KernelLowering::matmul(const Value& x, const Value& y, const MmaRanges& r)
   };
   xv = as_matrix(xv, true);
   yv = as_matrix(yv, false);
-  const ir::Shape& sx = type_of(xv).shape;
-  const ir::Shape& sy = type_of(yv).shape;
+  const ir::Shape sx = type_of(xv).shape;
+  const ir::Shape sy = type_of(yv).shape;
   if (sx.back() != sy[sy.size() - 2])
     error(ErrorKind::Type, r.call,
           fmt::format("matmul(): the K dims differ: x is {} and y is {}", ir::shape_string(sx), ir::shape_string(sy)));

@@ -439,7 +439,7 @@ ir::ValueId KernelLowering::to_runtime_as(const Value& v, DType dtype, SourceRan
 }
 
 ir::ValueId KernelLowering::convert(ir::ValueId v, DType dtype) {
-  const ir::TileType& t = type_of(v);
+  const ir::TileType t = type_of(v);
   if (t.dtype == dtype) return v;
   ir::Op op = make_op(ir::OpKind::Convert, {v});
   ir::TileType result{dtype, t.shape};

@@ -39,7 +39,7 @@ Value KernelLowering::shape_op(const std::string& op, CallArgs& args, SourceRang
     return id;
   };
   auto permuted = [&](ir::ValueId x, std::vector<int> order) {
-    const ir::TileType& t = type_of(x);
+    const ir::TileType t = type_of(x);
     bool identity = true;
     ir::Shape shape;
     for (size_t i = 0; i < order.size(); ++i) {
@@ -204,7 +204,7 @@ Value KernelLowering::shape_op(const std::string& op, CallArgs& args, SourceRang
       error(ErrorKind::Type, b.range_of("value"),
             fmt::format("insert() needs a value of the tile's dtype {}, got {}", dtype_name(t.dtype), dtype_name(*vdt)));
     ir::ValueId value = to_runtime_as(v, t.dtype, b.range_of("value"));
-    const ir::Shape& vshape = type_of(value).shape;
+    const ir::Shape vshape = type_of(value).shape;
     if (!vshape.empty() && vshape.size() != t.shape.size())
       error(ErrorKind::Type, b.range_of("value"),
             fmt::format("insert(): a value of shape {} into a tile of shape {}: ranks differ", ir::shape_string(vshape),
