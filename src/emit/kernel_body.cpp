@@ -235,16 +235,6 @@ class BodyEmitter {
     return operand(look_through_splat(v), parent, right);
   }
   std::string elementwise_argument(ValueId v) { return expr(look_through_splat(v)).text; }
-  // An elementwise op of splats alone is scalar arithmetic (its operands were looked
-  // through); its result is a tile again, the splat of that scalar.
-  Expr splat_if_scalar(const Op& op, Expr e) {
-    if (op.kind != OpKind::Binary && op.kind != OpKind::Compare && op.kind != OpKind::Select) return e;
-    if (fn_.type(op.results[0]).is_scalar()) return e;
-    for (ValueId v : op.operands)
-      if (!fn_.type(look_through_splat(v)).is_scalar()) return e;
-    return {fmt::format("full<{}>({})", layout(op.results[0]), e.text)};
-  }
-
   std::string layout(ValueId v) { return plan_.layout(fn_.type(v).shape).name; }
 
   std::string index_list(const Op& op, size_t count) {
@@ -743,7 +733,7 @@ class BodyEmitter {
       source_comment(op, depth, false);
       materialize_operands(op, depth);
     }
-    Expr e = splat_if_scalar(op, expression(op));
+    Expr e = expression(op);
     bool named = !fn_.values[r].name.empty() && !is_trivial(op);
     bool single_local_use = uses_[r] == 1 && use_block_[r] == def_block_[r];
     if ((is_pure(op) && (is_trivial(op) || (!named && single_local_use))) || load_feeds_next_op(op)) {
