@@ -4,6 +4,7 @@
 //   layout.cuh       Shape, BlockedLayout (how a tile is spread over threads), Order
 //   tile.cuh         Tile, full, arange, map (scalar function -> elementwise tile function)
 //   array.cuh        Array (kernel argument), PaddingMode
+//   array_slice.cuh  slice<axis>(array, start, stop): Array.slice, a view without a copy
 //   memory.cuh       load / store / load_scalar / store_scalar
 //   elementwise.cuh  operators, Python-semantics ops, where, minimum/maximum, astype, bitcast
 //   math.cuh         exp, log, sqrt, ..., fast and explicitly rounded variants
@@ -30,6 +31,7 @@
 #include "layout.cuh"
 #include "tile.cuh"
 #include "array.cuh"
+#include "array_slice.cuh"
 #include "memory.cuh"
 #include "elementwise.cuh"
 #include "math.cuh"

@@ -106,7 +106,8 @@ class BodyEmitter {
     switch (op.kind) {
       case OpKind::For: case OpKind::If: case OpKind::While: case OpKind::Store: case OpKind::Scatter:
       case OpKind::Yield: case OpKind::Condition: case OpKind::Break: case OpKind::Continue:
-      case OpKind::Return: case OpKind::ListItem: case OpKind::Print: case OpKind::Assert:
+      case OpKind::Return: case OpKind::ListItem: case OpKind::ArraySlice: case OpKind::Print:
+      case OpKind::Assert:
         return false;
       default:
         return true;
@@ -720,6 +721,14 @@ class BodyEmitter {
         const ir::ArrayParam& item = fn_.arrays[op.param];
         line(depth, fmt::format("const auto {} = {}[{}];", item.name, fn_.arrays[item.list_of].name,
                                 expr(op.operands[0]).text));
+        return;
+      }
+      case OpKind::ArraySlice: {
+        source_comment(op, depth, false);
+        const ir::ArrayParam& view = fn_.arrays[op.param];
+        line(depth, fmt::format("const auto {} = slice<{}>({}, {}, {});", view.name, op.axis,
+                                fn_.arrays[view.slice_of].name, expr(op.operands[0]).text,
+                                expr(op.operands[1]).text));
         return;
       }
       default:

@@ -59,6 +59,7 @@ const char* op_kind_name(OpKind k) {
     case OpKind::Return: return "return";
     case OpKind::ListItem: return "list_item";
     case OpKind::ListLength: return "list_length";
+    case OpKind::ArraySlice: return "array_slice";
     case OpKind::Print: return "print";
     case OpKind::Assert: return "assert";
     case OpKind::Mma: return "mma";

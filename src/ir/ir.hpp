@@ -44,6 +44,9 @@ struct ArrayParam {
   // array ops then name like any other array.
   bool is_list = false;
   int list_of = -1;
+  // Array.slice (spec b.1): a view of the entry `slice_of`, narrowed along one axis, defined by
+  // an ArraySlice op. Same dtype, rank and strides; no copy.
+  int slice_of = -1;
 };
 
 struct ScalarParam {
@@ -99,6 +102,8 @@ enum class OpKind {
   Return,       // early exit from the kernel (block-uniform)
   ListItem,     // attr param: the item's entry in Function::arrays; operand: the index (int32)
   ListLength,   // attr param: a list parameter; result: its length (int32)
+  ArraySlice,   // attr param: the view's entry in Function::arrays (its slice_of is the array it
+                // narrows); attr axis; operands start, stop (signed-integer scalars)
   Print,        // operands: values to print; attr text: 2n+1 strings, literal segments around
                 // the n printf conversions ("x = ", "%f", "\n"); one line per block
   Assert,       // operand: bool tile or scalar; attr text[0]: the message printed when false

@@ -68,6 +68,10 @@ class Printer {
         return fmt::format(" {} of {}", item.name, fn_.arrays[item.list_of].name);
       }
       case OpKind::ListLength: return " " + fn_.arrays[op.param].name;
+      case OpKind::ArraySlice: {
+        const ArrayParam& view = fn_.arrays[op.param];
+        return fmt::format(" {} of {} axis={}", view.name, fn_.arrays[view.slice_of].name, op.axis);
+      }
       case OpKind::Print: case OpKind::Assert: {
         std::string s;
         for (const auto& t : op.text) s += t;

@@ -210,6 +210,18 @@ class Verifier {
       case OpKind::ListLength:
         expect(fn_.arrays.at(op.param).is_list, op, "takes a list parameter");
         break;
+      case OpKind::ArraySlice: {
+        const ArrayParam& view = fn_.arrays.at(op.param);
+        expect(view.slice_of >= 0 && view.slice_of < op.param, op, "defines a view of an earlier array");
+        const ArrayParam& source = fn_.arrays.at(view.slice_of);
+        expect(!source.is_list && source.dtype == view.dtype && source.rank == view.rank, op,
+               "keeps the array's dtype and rank");
+        expect(op.axis >= 0 && op.axis < view.rank, op, "slices an axis of the array");
+        expect(n == 2 && op.results.empty(), op, "takes start and stop");
+        for (ValueId v : op.operands)
+          expect(type(v).is_scalar() && is_signed_integer(type(v).dtype), op, "bounds are signed-integer scalars");
+        break;
+      }
       case OpKind::GemmLoop: {
         const ArrayParam& a = fn_.arrays.at(op.param);
         const ArrayParam& b = fn_.arrays.at(op.param_b);

@@ -746,6 +746,7 @@ Value KernelLowering::reduction(const std::string& op, CallArgs& args, SourceRan
 }
 
 Value KernelLowering::method_call(const Value& self, const std::string& name, CallArgs& args, SourceRange range) {
+  if (auto* a = self.as<ArrayValue>()) return array_slice(a->param, args, range);  // the one Array method
   if (name == "astype") {
     Bound b(*this, "astype", args, {"dtype"}, {"rounding_mode"}, 1, range);
     DType dt = const_dtype(b.at("dtype"), b.range_of("dtype"), b.what("dtype"));

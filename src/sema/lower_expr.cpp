@@ -121,7 +121,8 @@ Value KernelLowering::attribute(const Value& base, const std::string& attr, Sour
       }
       return make(TupleValue{std::move(items)});
     }
-    if (attr == "slice" || attr == "tiled_view" || attr == "get_raw_memory")
+    if (attr == "slice") return make(MethodValue{std::make_shared<const Value>(base), attr});
+    if (attr == "tiled_view" || attr == "get_raw_memory")
       error(ErrorKind::UnsupportedFeature, range,
             fmt::format("Array.{} is not supported yet by tile2cu", attr));
     error(ErrorKind::Type, range, fmt::format("Array has no attribute '{}'", attr));

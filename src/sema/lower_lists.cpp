@@ -25,7 +25,7 @@ Value KernelLowering::list_item(const ListValue& list, const Value& index, Sourc
   item.name = fmt::format("{}_item{}", item.name, fn_.arrays.size());
   fn_.arrays.push_back(item);
   const int param = static_cast<int>(fn_.arrays.size() - 1);
-  auto_named_items_.insert(param);
+  auto_named_views_.insert(param);
   ir::Op op = make_op(ir::OpKind::ListItem, {id});
   op.param = param;
   op.loc = stmt_range_;
@@ -41,15 +41,16 @@ Value KernelLowering::list_length(const ListValue& list, SourceRange range) {
   return make(Runtime{emit1(std::move(op), {DType::Int32, {}})});
 }
 
-void KernelLowering::name_list_item(int param, const std::string& name) {
-  // The item takes the Python name it is bound to first, unless a parameter already has it.
-  if (!auto_named_items_.count(param)) return;
+void KernelLowering::name_array_view(int param, const std::string& name) {
+  // An item or slice view takes the Python name it is bound to first, unless another array or a
+  // scalar parameter already has it.
+  if (!auto_named_views_.count(param)) return;
   for (const auto& a : fn_.arrays)
     if (a.name == name) return;
   for (const auto& s : fn_.scalars)
     if (s.name == name) return;
   fn_.arrays[param].name = name;
-  auto_named_items_.erase(param);
+  auto_named_views_.erase(param);
 }
 
 }  // namespace tile2cu::sema

@@ -250,7 +250,7 @@ void KernelLowering::assign(const ast::ExprPtr& target, const Value& v, SourceRa
       if (auto it = splats_.find(r->id); it != splats_.end() && fn_.values[it->second].name.empty())
         fn_.values[it->second].name = n->id;
     }
-    if (auto* a = v.as<ArrayValue>()) name_list_item(a->param, n->id);
+    if (auto* a = v.as<ArrayValue>()) name_array_view(a->param, n->id);
     env_[n->id] = v;
     return;
   }
@@ -873,8 +873,14 @@ ir::Function KernelLowering::run() {
   }
   fn_.signature = fmt::format("{}", fmt::join(described, ", "));
   exec_body(def.body);
-  for (auto& a : fn_.arrays)  // a store through an item writes to the list's arrays
-    if (a.list_of >= 0 && a.written) fn_.arrays[a.list_of].written = true;
+  // A store through a slice writes the array it narrows; through an item, the list's arrays.
+  // Views come after what they view, so one backward pass carries it along chains.
+  for (size_t i = fn_.arrays.size(); i-- > 0;) {
+    const ir::ArrayParam& a = fn_.arrays[i];
+    if (!a.written) continue;
+    if (a.slice_of >= 0) fn_.arrays[a.slice_of].written = true;
+    if (a.list_of >= 0) fn_.arrays[a.list_of].written = true;
+  }
   return std::move(fn_);
 }
 

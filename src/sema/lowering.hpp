@@ -107,7 +107,11 @@ class KernelLowering {
   // Lists of arrays (lower_lists.cpp)
   Value list_item(const ListValue& list, const Value& index, SourceRange index_range, SourceRange range);
   Value list_length(const ListValue& list, SourceRange range);
-  void name_list_item(int param, const std::string& name);  // `x = xs[i]` names the item x
+  // `x = xs[i]` names the item x, `seg = X.slice(...)` the view seg (lower_lists.cpp)
+  void name_array_view(int param, const std::string& name);
+  // Array.slice (lower_array_slice.cpp)
+  Value array_slice(int source, CallArgs& args, SourceRange range);
+  ir::ValueId slice_bound(const Value& v, SourceRange range, const char* what, std::optional<int64_t>* constant);
   // ct.gather / scatter / atomic_* (lower_element_memory.cpp)
   struct ElementIndices {
     std::vector<ir::ValueId> ids;  // one per array axis: a scalar or a tile of `shape`
@@ -169,7 +173,7 @@ class KernelLowering {
   long inlined_calls_ = 0;  // in this specialization, for kMaxInlinedCalls
   bool in_helper_ = false;
   std::optional<Value> return_value_;
-  std::set<int> auto_named_items_;     // list items still named xs_item<k>
+  std::set<int> auto_named_views_;     // list items and slices still named xs_item<k>, X_slice<k>
   int static_eval_depth_ = 0;          // > 0 while evaluating a static_eval-like argument
   SourceRange static_eval_range_;
   const char* static_eval_what_ = "static_eval";

@@ -1311,6 +1311,9 @@ SAMPLES.update({"histogram": Histogram(), "embedding": Embedding(), "atomic_mix"
 # Scans, custom reductions and layout operations (issue 3): tests/gpu/samples_ops.py.
 from samples_ops import make_samples  # noqa: E402 - needs the helpers above
 SAMPLES.update(make_samples(sys.modules[__name__]))
+# Ragged segments through Array.slice: tests/gpu/samples_ragged.py.
+import samples_ragged  # noqa: E402
+SAMPLES.update(samples_ragged.make_samples(sys.modules[__name__]))
 
 
 # ================================================================================================

@@ -29,19 +29,25 @@ void count_uses(const Op& op, std::vector<int>& uses, int delta) {
     for (const Op& inner : r.ops) count_uses(inner, uses, delta);
 }
 
-// Arrays that some op other than the ListItem defining them reads or writes.
-void referenced_arrays(const Block& block, std::vector<bool>& out) {
+// Ops that define an array entry (a list's item, a slice view) rather than read one.
+bool defines_array(const Op& op) { return op.kind == OpKind::ListItem || op.kind == OpKind::ArraySlice; }
+
+// Arrays that some op other than the one defining them reads or writes. A slice reads the
+// array it narrows.
+void referenced_arrays(const Block& block, const std::vector<ArrayParam>& arrays, std::vector<bool>& out) {
   for (const Op& op : block.ops) {
-    if (op.param >= 0 && op.kind != OpKind::ListItem && op.kind != OpKind::ScalarParam &&
-        static_cast<size_t>(op.param) < out.size())
+    if (op.kind == OpKind::ArraySlice) out[arrays[op.param].slice_of] = true;
+    else if (op.param >= 0 && !defines_array(op) && op.kind != OpKind::ScalarParam &&
+             static_cast<size_t>(op.param) < out.size())
       out[op.param] = true;
-    for (const Block& r : op.regions) referenced_arrays(r, out);
+    for (const Block& r : op.regions) referenced_arrays(r, arrays, out);
   }
 }
 
 // One backward sweep over a block and the regions in it; true if anything was removed.
-// A ListItem stays while its array is referenced. Dead ops are marked, then removed in one
-// compaction (erasing one at a time is quadratic in a long straight-line kernel).
+// A ListItem or ArraySlice stays while the array it defines is referenced. Dead ops are marked,
+// then removed in one compaction (erasing one at a time is quadratic in a long straight-line
+// kernel).
 bool sweep(Block& block, std::vector<int>& uses, const std::vector<bool>& arrays_used) {
   bool changed = false;
   std::vector<bool> dead(block.ops.size(), false);
@@ -51,7 +57,7 @@ bool sweep(Block& block, std::vector<int>& uses, const std::vector<bool>& arrays
     for (Block& r : op.regions) changed |= sweep(r, uses, arrays_used);
     bool used = false;
     for (ValueId v : op.results) used |= uses[v] > 0;
-    if (op.kind == OpKind::ListItem) used = arrays_used[op.param];
+    if (defines_array(op)) used = arrays_used[op.param];
     if (used || has_effects(op)) continue;
     count_uses(op, uses, -1);
     dead[i] = true;
@@ -75,7 +81,7 @@ void eliminate_dead_code(Function& fn) {
   for (const Op& op : fn.body.ops) count_uses(op, uses, +1);
   while (true) {
     std::vector<bool> arrays_used(fn.arrays.size(), false);
-    referenced_arrays(fn.body, arrays_used);
+    referenced_arrays(fn.body, fn.arrays, arrays_used);
     if (!sweep(fn.body, uses, arrays_used)) break;
   }
 }
