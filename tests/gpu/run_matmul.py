@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""GPU check and benchmark of tile2cu's matrix multiplies (samples/matmul.py, samples/mma_dtypes.py).
+"""GPU check and benchmark of tile2cu's matrix multiplies (samples/matmul.py, samples/mma_dtypes.py,
+samples/grouped_matmul.py, samples/splitk_atomic.py).
 
-The transpiler has written GEN/matmul.cu and GEN/mma_dtypes.cu (+ .cuh). This script
+The transpiler has written GEN/<sample>.cu (+ .cuh) for each. This script
   1. builds each into a shared library with nvcc, for sm_90a and, as the fallback check, as
      compute_80 PTX (JIT-compiled by the driver: the sm_80 code path running on this GPU);
   2. checks every specialization on fresh random inputs with ragged sizes (not multiples of the
@@ -50,12 +51,28 @@ def flat(t):
     return args
 
 
+def flat_list(tensors):
+    """A list-of-arrays argument (C entry form): per item 1 + 2n int64 words (data pointer,
+    shapes, strides), and the item count. The words buffer is returned too: keep it alive."""
+    words = []
+    for t in tensors:
+        words += [t.data_ptr(), *t.shape, *t.stride()]
+    buf = (ctypes.c_int64 * max(len(words), 1))(*words)
+    return [ctypes.cast(buf, ctypes.POINTER(ctypes.c_int64)), ctypes.c_int32(len(tensors))], buf
+
+
 def launch(lib, spec, grid, *arrays):
     fn = getattr(lib, f"tile2cu_{spec}")
     fn.restype = ctypes.c_int
     args = [ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)] + [ctypes.c_uint(g) for g in grid]
+    keep = []
     for a in arrays:
-        args += flat(a)
+        if isinstance(a, (list, tuple)):
+            words, buf = flat_list(a)
+            args += words
+            keep.append(buf)
+        else:
+            args += flat(a)
     err = fn(*args)
     if err != 0:
         raise RuntimeError(f"{spec}: launch returned cudaError {err}")
@@ -140,6 +157,52 @@ def check_matmul(lib, arch, failures, quick):
         launch(lib, "splitk_reduce_bf16", (cdiv(m, 64), cdiv(nn, 64), 1), partial, c)
         close(c, a.double() @ b.double(), 1e-2, f"{arch} splitk_bf16 {m}x{nn}x{k}", failures)
         n += 1
+    return n
+
+
+def check_grouped(lib, arch, failures):
+    """samples/grouped_matmul.py: one persistent launch over groups of different M, N, K (one of
+    them empty in M, one with K shorter than a k-tile)."""
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    n = 0
+    groups = [(300, 200, 777), (1, 129, 64), (0, 64, 100), (517, 1000, 33), (1024, 256, 1536)]
+    for spec, dt, c_dt in (("grouped_matmul_bf16", "bfloat16", "bfloat16"),
+                           ("grouped_matmul_f16", "float16", "float32")):
+        for grid in ((sms, 1, 1), (7, 1, 1)):  # every SM; a few CTAs walking many tiles each
+            As = [rand((m, k), dt) for m, nn, k in groups]
+            Bs = [rand((k, nn), dt) for m, nn, k in groups]
+            Cs = [poisoned((m, nn), c_dt) for m, nn, k in groups]
+            launch(lib, spec, grid, As, Bs, Cs)
+            for g, (a, b, c) in enumerate(zip(As, Bs, Cs)):
+                m, nn, k = groups[g]
+                if m:
+                    close(c, a.double() @ b.double(), 1e-2 if c_dt == "bfloat16" else 2e-3,
+                          f"{arch} {spec} grid {grid[0]} group {g} {m}x{nn}x{k}", failures)
+            n += 1
+    return n
+
+
+def check_splitk_atomic(lib, arch, failures):
+    """samples/splitk_atomic.py: the splits meet in C through atomic adds; the epilogue form
+    leaves its workspace and counters zeroed, so a second call must give the same C."""
+    n = 0
+    for m, nn, k in [(300, 500, 3000), (129, 64, 4096), (512, 512, 100)]:
+        a, b = rand((m, k), "bfloat16"), rand((k, nn), "bfloat16")
+        ref = a.double() @ b.double()
+        grid = (cdiv(m, 128), cdiv(nn, 128), 4)
+        c = torch.zeros((m, nn), dtype=torch.float32, device="cuda")
+        launch(lib, "splitk_atomic_bf16", grid, a, b, c)
+        close(c, ref, 1e-4, f"{arch} splitk_atomic_bf16 {m}x{nn}x{k}", failures)
+        workspace = torch.zeros((m, nn), dtype=torch.float32, device="cuda")
+        counters = torch.zeros((grid[0], grid[1]), dtype=torch.int32, device="cuda")
+        for call in (1, 2):
+            c = poisoned((m, nn), "bfloat16")
+            launch(lib, "splitk_atomic_epilogue_bf16", grid, a, b, c, workspace, counters)
+            close(c, ref, 1e-2, f"{arch} splitk_atomic_epilogue_bf16 {m}x{nn}x{k} call {call}", failures)
+            torch.cuda.synchronize()
+            if workspace.abs().max().item() != 0 or counters.abs().max().item() != 0:
+                failures.append(f"{arch} splitk_atomic_epilogue_bf16 {m}x{nn}x{k}: workspace/counters not cleared")
+        n += 3
     return n
 
 
@@ -254,13 +317,15 @@ def main():
     p.add_argument("--no-bench", action="store_true")
     args = p.parse_args()
     torch.manual_seed(int.from_bytes(os.urandom(4), "little"))
-    jobs = [(n, a) for n in ("matmul", "mma_dtypes") for a in ("sm_90a", "sm_80")]
+    jobs = [(n, a) for n in ("matmul", "mma_dtypes", "grouped_matmul", "splitk_atomic") for a in ("sm_90a", "sm_80")]
     with concurrent.futures.ThreadPoolExecutor(len(jobs)) as ex:
         libs = dict(zip(jobs, ex.map(lambda j: build(args.gen, args.runtime, *j), jobs)))
     failures, checked = [], 0
     for arch in ("sm_90a", "sm_80"):
         checked += check_matmul(ctypes.CDLL(str(libs[("matmul", arch)])), arch, failures, args.quick)
         checked += check_mma(ctypes.CDLL(str(libs[("mma_dtypes", arch)])), arch, failures)
+        checked += check_grouped(ctypes.CDLL(str(libs[("grouped_matmul", arch)])), arch, failures)
+        checked += check_splitk_atomic(ctypes.CDLL(str(libs[("splitk_atomic", arch)])), arch, failures)
     torch.cuda.synchronize()
     rows = [] if args.no_bench else (timings(ctypes.CDLL(str(libs[("matmul", "sm_90a")])), args.quick) +
                                      timings(ctypes.CDLL(str(libs[("matmul", "sm_80")])), args.quick, "sm_80"))

@@ -188,9 +188,9 @@ def kernel_param_order(py_path, kernel):
     return None
 
 
-# Samples with GPU checks and benchmarks of their own (matrix multiply: tests/gpu/run_matmul.py
+# Samples with GPU checks and benchmarks of their own (matrix multiplies: tests/gpu/run_matmul.py
 # and tests/gpu/run_attention.py); this script leaves them to those.
-CHECKED_ELSEWHERE = {"matmul", "mma_dtypes", "attention"}
+CHECKED_ELSEWHERE = {"matmul", "mma_dtypes", "grouped_matmul", "splitk_atomic", "attention"}
 
 
 def discover(samples_dir, only):

@@ -96,8 +96,8 @@ struct Matcher {
     const int ra = fn.arrays[la->param].rank, rb = fn.arrays[lb->param].rank;
     if (!operand_load_ok(*la, ra - 1, false) || !operand_load_ok(*lb, rb - 2, true)) return false;
     const bool b_transposed = lb->order == std::vector<int>{1, 0};
-    // Every body op is one of the chain, or hoistable (a constant, or a scalar op of values
-    // defined outside); nothing else may read the loads.
+    // Every body op is one of the chain, or hoistable (a constant, a scalar op of values
+    // defined outside, an array item or view of them); nothing else may read the loads.
     std::set<const Op*> chain = {&mma, &yield, la, lb};
     for (ValueId v : {mma.operands[0], mma.operands[1]})
       for (auto it = def.find(v); it != def.end() && it->second != la && it->second != lb; it = def.find(it->second->operands[0]))
@@ -119,7 +119,10 @@ struct Matcher {
                   op.kind == OpKind::Compare || op.kind == OpKind::Unary || op.kind == OpKind::Select ||
                   op.kind == OpKind::ArrayDim || op.kind == OpKind::ArrayStride || op.kind == OpKind::BlockId ||
                   op.kind == OpKind::NumBlocks || op.kind == OpKind::ScalarParam;
-      if (!scalar || !pure) return false;
+      // `ct.load(As[g], ...)` or `ct.load(X.slice(...), ...)` in the loop: the array the load
+      // reads is defined in the body, from loop-invariant values; it moves out with the scalars.
+      bool defines_array = op.kind == OpKind::ListItem || op.kind == OpKind::ArraySlice;
+      if (!defines_array && (!scalar || !pure)) return false;
       for (ValueId v : op.operands)
         if (!defined_outside(v) && !invariant.count(v)) return false;
       for (ValueId r : op.results) invariant.insert(r);
