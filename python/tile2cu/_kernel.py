@@ -223,7 +223,8 @@ def _bind(k: kernel, args, bound: _Bound | None):
                     and min(strides) >= 0:
                 key.append((dtype, nd, ptr % 16 == 0, strides[-1] == 1, ()))   # the usual case
             else:
-                key.append((dtype, nd) + _array_facts(dtype, shape, strides, ptr, info, i))
+                facts = _array_facts(dtype, shape, strides, ptr, info.array_annotation, _where(i, info))
+                key.append((dtype, nd) + facts)
             flat.append(ptr)
             flat.extend(shape)
             flat.extend(strides)
@@ -239,9 +240,13 @@ def _bind(k: kernel, args, bound: _Bound | None):
                 bound.constraints.append(f"{info.name}={name}")
                 bound.argtypes.append(_SCALAR_CTYPES[name])
         elif kind == LIST:
-            raise ArgError(_errors.TileUnsupportedFeatureError,
-                           f"{_where(i, info)}: lists of arrays as kernel arguments are not "
-                           "supported by tile2cu yet")
+            list_key, words = _list_arg(value, info, i)
+            key.append(list_key)
+            flat.append(words)
+            flat.append(len(value))
+            if bound is not None:
+                bound.constraints.append(_list_constraint(info, list_key))
+                bound.argtypes += [ctypes.POINTER(ctypes.c_int64), ctypes.c_int32]
         elif kind == TUPLE:
             raise ArgError(_errors.TileUnsupportedFeatureError,
                            f"{_where(i, info)}: tuple arguments are supported for Constant "
@@ -270,40 +275,82 @@ def _scalar_dtype(kind, info, value, i):
     return dtype
 
 
-def _array_facts(dtype, shape, strides, ptr, info, i):
+def _array_facts(dtype, shape, strides, ptr, annotation, where):
     """(align16, contiguous, static dims) as the signature records them, or the reason the
     array cannot be passed."""
     if not shape:
         raise ArgError(_errors.TileUnsupportedFeatureError,
-                       f"{_where(i, info)}: 0-d arrays are not supported by tile2cu yet")
+                       f"{where}: 0-d arrays are not supported by tile2cu yet")
     if dtype not in SIGNATURE_NAME:
         raise ArgError(_errors.TileUnsupportedFeatureError,
-                       f"{_where(i, info)}: arrays of {dtype.name} are not supported by "
+                       f"{where}: arrays of {dtype.name} are not supported by "
                        "tile2cu yet")
     for s in strides:
         if s < 0:
-            raise ArgError(TypeError, f"{_where(i, info)}: negative strides are not supported "
+            raise ArgError(TypeError, f"{where}: negative strides are not supported "
                                       f"(strides {strides})")
     static = ()
-    ann = info.array_annotation
+    ann = annotation
     if ann is not None:
         if ann.index_dtype is not None and ann.index_dtype is not int32:
             raise ArgError(_errors.TileUnsupportedFeatureError,
-                           f"{_where(i, info)}: 64-bit array indexing (IndexedWithInt64) is not "
+                           f"{where}: 64-bit array indexing (IndexedWithInt64) is not "
                            "supported by tile2cu yet")
         if ann.static_stride_dims:
             raise ArgError(_errors.TileUnsupportedFeatureError,
-                           f"{_where(i, info)}: static_stride_dims are not supported by tile2cu "
+                           f"{where}: static_stride_dims are not supported by tile2cu "
                            "yet")
         for d in ann.static_shape_dims:
             if not -len(shape) <= d < len(shape):
-                raise ArgError(TypeError, f"{_where(i, info)}: static_shape_dims names dim {d} "
+                raise ArgError(TypeError, f"{where}: static_shape_dims names dim {d} "
                                           f"of a rank-{len(shape)} array")
         dims = {d % len(shape) for d in ann.static_shape_dims}
         static = tuple(shape[d] if d in dims else None for d in range(len(shape)))
         if 0 in static:
-            raise ArgError(ValueError, f"{_where(i, info)}: a static dim cannot be 0")
+            raise ArgError(ValueError, f"{where}: a static dim cannot be 0")
     return (ptr % 16 == 0, strides[-1] == 1, static)
+
+
+def _list_arg(items, info, i):
+    """A list of arrays (cuTile's `list` parameter): its key (the items' common dtype and rank,
+    whether every item is 16-byte aligned and has a unit last stride) and the table the C entry
+    takes, per item 1 + 2n int64 words (pointer, shape, strides in elements). The table only
+    has to live through the call: the generated launcher copies it to the device."""
+    if not items:
+        raise ArgError(TypeError, f"{_where(i, info)}: an empty list of arrays has no dtype "
+                                  "to specialize the kernel on")
+    words, common = [], None
+    aligned = contiguous = True
+    for n, item in enumerate(items):
+        kind, reader = _args.kind_of(item)
+        if kind != ARRAY:
+            what = "None" if item is None else f"an object of type {type(item).__name__}"
+            raise ArgError(TypeError, f"{_where(i, info)}: item {n} of the list is {what}, "
+                                      "not an array")
+        where = f"{_where(i, info)}: item {n} of the list"
+        try:
+            dtype, shape, strides, ptr = reader(item)
+        except ArgError as e:
+            raise ArgError(e.kind, f"{where}: {e}") from None
+        item_aligned, item_contiguous, _ = _array_facts(dtype, shape, strides, ptr, None, where)
+        if common is None:
+            common = (dtype, len(shape))
+        elif (dtype, len(shape)) != common:
+            raise ArgError(TypeError, f"{_where(i, info)}: item {n} of the list is "
+                                      f"{dtype.name}[{len(shape)}-d], item 0 is "
+                                      f"{common[0].name}[{common[1]}-d]: the items of a list "
+                                      "share a dtype and a rank")
+        aligned = aligned and item_aligned
+        contiguous = contiguous and item_contiguous
+        words += [ptr, *shape, *strides]
+    return (LIST, *common, aligned, contiguous), (ctypes.c_int64 * len(words))(*words)
+
+
+def _list_constraint(info, key):
+    _, dtype, rank, aligned, contiguous = key
+    item = f"{SIGNATURE_NAME[dtype]}[{', '.join(['?'] * rank)}]"
+    item += (" align16" if aligned else "") + (" contiguous" if contiguous else "")
+    return f"{info.name}=list[{item}]"
 
 
 def _array_constraint(info, dtype, shape, facts):

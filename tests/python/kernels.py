@@ -19,6 +19,16 @@ def axpy(x, y, alpha: float, TILE: ConstInt):
 
 
 @ct.kernel
+def grouped_scale(xs, ys, alpha: float, TILE: ConstInt):
+    """ys[g] = alpha * xs[g] for every group g (lists of arrays of different lengths)."""
+    b = ct.bid(0)
+    for g in range(len(xs)):
+        x = xs[g]
+        if b < ct.num_tiles(x, axis=0, shape=(TILE,)):
+            ct.store(ys[g], index=(b,), tile=ct.load(x, index=(b,), shape=(TILE,)) * alpha)
+
+
+@ct.kernel
 def everything(a, flag, count, wide: ct.ScalarInt64, ratio, SHAPE: ct.Constant, F: ConstInt):
     pass
 

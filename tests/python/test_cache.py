@@ -127,3 +127,20 @@ def test_one_line_switch_is_understood_by_the_transpiler(tmp_path):
                        capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stderr
     assert "load x shape=(128,)" in r.stdout
+
+
+@needs_nvcc
+def test_lists_of_arrays_build_and_match_the_c_entry(cache_dir, monkeypatch, fake_array):
+    monkeypatch.setenv("TILE2CU_ARCH", "sm_80")
+    monkeypatch.setattr(_kernel._device, "_devices", None)
+    xs = [fake_array((100,)), fake_array((7,))]
+    ys = [fake_array((100,)), fake_array((7,))]
+    spec = specialize(ct.kernel(kernels.grouped_scale._pyfunc), (xs, ys, 2.0, 64))
+    meta = json.loads((spec.folder / "meta.json").read_text())
+    assert meta["signature"] == ("xs=list[float32[?] align16 contiguous], ys=list[float32[?] "
+                                 "align16 contiguous], alpha=float32, TILE=64")
+    cu = (spec.folder / "gen" / "kernels.cu").read_text()
+    # The C entry the launcher calls: per list its word table and item count.
+    assert (f"extern \"C\" int {meta['entry']}(\n    void* stream, unsigned grid_x, unsigned grid_y, "
+            "unsigned grid_z,\n    const int64_t* xs_words, int32_t xs_count,\n"
+            "    const int64_t* ys_words, int32_t ys_count,\n    float alpha)") in cu

@@ -95,8 +95,8 @@ def test_launch_reports_argument_errors_with_cutile_classes(monkeypatch, fake_ar
     monkeypatch.setattr(_kernel, "_max_grid", (2**31 - 1, 65535, 65535))
     with pytest.raises(TypeError, match="Kernel expects 3 arguments but 1 were given"):
         ct.launch(0, (1,), kernels.copy, (fake_array((8,)),))
-    with pytest.raises(ct.TileUnsupportedFeatureError, match="lists of arrays"):
-        ct.launch(0, (1,), kernels.copy, (fake_array((8,)), [fake_array((8,))], 4))
+    with pytest.raises(TypeError, match="item 0 of the list is None, not an array"):
+        ct.launch(0, (1,), kernels.copy, (fake_array((8,)), [None], 4))
 
 
 def test_exception_classes():

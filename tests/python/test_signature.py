@@ -64,7 +64,8 @@ def test_int_scalar_range(fake_array):
 @pytest.mark.parametrize("bad,kind,text", [
     (None, TypeError, "None is not an array"),
     ("text", TypeError, "object of type str"),
-    ([1, 2], ct.TileUnsupportedFeatureError, "lists of arrays"),
+    ([1, 2], TypeError, "item 0 of the list is an object of type int, not an array"),
+    ([], TypeError, "an empty list of arrays"),
     ((1, 2), ct.TileUnsupportedFeatureError, "tuple arguments"),
 ])
 def test_bad_argument_kinds(fake_array, bad, kind, text):
@@ -133,3 +134,38 @@ def test_numeric_constants_of_other_types(fake_array):
     assert sig.endswith("TILE=0.25")
     with pytest.raises(ArgError, match="a Constant parameter takes"):
         signature(kernels.copy, (fake_array((8,)), fake_array((8,)), decimal.Decimal(1)))
+
+
+@ct.kernel
+def grouped(xs, alpha: float, outs, TILE: ct.Constant[int]):
+    pass
+
+
+def test_lists_of_arrays(fake_array):
+    xs = [fake_array((100,)), fake_array((7,), ptr=0x7F0000000100)]
+    outs = [fake_array((100,)), fake_array((8,), ptr=0x7F0000000104, strides=(8,))]
+    sig, bound = signature(grouped, (xs, 0.5, outs, 16))
+    # The facts hold for the list when they hold for every item.
+    assert sig == ("xs=list[float32[?] align16 contiguous], alpha=float32, outs=list[float32[?]], "
+                   "TILE=16")
+    # stream, grid x/y/z; per list: the word table and the item count
+    import ctypes
+    assert bound.argtypes[4:] == [ctypes.POINTER(ctypes.c_int64), ctypes.c_int32, ctypes.c_float,
+                                  ctypes.POINTER(ctypes.c_int64), ctypes.c_int32]
+    key, flat = _kernel._bind(grouped, (xs, 0.5, outs, 16), None)
+    # per item: pointer, shape, strides in elements (1 + 2 * rank words)
+    assert list(flat[0]) == [0x7F0000000000, 100, 1, 0x7F0000000100, 7, 1] and flat[1] == 2
+    assert list(flat[3]) == [0x7F0000000000, 100, 1, 0x7F0000000104, 8, 2] and flat[4] == 2
+    aligned_outs = [fake_array((100,)), fake_array((8,))]
+    assert _kernel._bind(grouped, (xs, 0.5, aligned_outs, 16), None)[0] != key
+
+
+def test_list_items_share_dtype_and_rank(fake_array):
+    with pytest.raises(ArgError, match=r"item 1 of the list is float16\[1-d\], item 0 is "
+                                       r"float32\[1-d\]") as e:
+        signature(grouped, ([fake_array((8,)), fake_array((8,), "<f2")], 1.0, [fake_array((8,))], 16))
+    assert e.value.kind is TypeError
+    with pytest.raises(ArgError, match=r"item 1 of the list is float32\[2-d\]"):
+        signature(grouped, ([fake_array((8,)), fake_array((2, 4))], 1.0, [fake_array((8,))], 16))
+    with pytest.raises(ArgError, match="item 0 of the list: .*negative strides"):
+        signature(grouped, ([fake_array((8,), strides=(-4,))], 1.0, [fake_array((8,))], 16))
