@@ -31,8 +31,10 @@ TORCH = {"float16": torch.float16, "bfloat16": torch.bfloat16, "float32": torch.
          "float8_e4m3fn": torch.float8_e4m3fn, "float8_e5m2": torch.float8_e5m2}
 
 
-def build(gen, runtime, name, arch):
+def build(gen, runtime, name, arch, reuse=False):
     so = Path(gen) / f"{name}_{arch}.so"
+    if reuse and so.exists():
+        return so
     code = "sm_90a" if arch == "sm_90a" else "compute_80"
     virt = "compute_90a" if arch == "sm_90a" else "compute_80"
     cmd = ["nvcc", "-std=c++17", "-O3", "-shared", "-Xcompiler", "-fPIC", f"-I{runtime}", f"-I{gen}",
@@ -206,6 +208,13 @@ def check_splitk_atomic(lib, arch, failures):
     return n
 
 
+# Sample -> its check (lib, arch, failures, quick) -> number of checks.
+CHECKS = {"matmul": check_matmul,
+          "mma_dtypes": lambda lib, arch, failures, quick: check_mma(lib, arch, failures),
+          "grouped_matmul": lambda lib, arch, failures, quick: check_grouped(lib, arch, failures),
+          "splitk_atomic": lambda lib, arch, failures, quick: check_splitk_atomic(lib, arch, failures)}
+
+
 MMA_SPECS = [  # spec, a dtype, b dtype, c dtype, TM, TN, TK, tf32, kernel
     ("mma_f16_f32", "float16", "float16", "float32", 64, 64, 64, False, "mma"),
     ("mma_f16_f16", "float16", "float16", "float16", 32, 64, 32, False, "mma"),
@@ -308,6 +317,40 @@ def timings(lib, quick, arch="sm_90a"):
     return rows
 
 
+def timings_grouped_splitk(libs):
+    """Grouped GEMM against eager torch (one torch.matmul per group) and one-pass split-K against
+    torch.matmul (cuBLAS picks its own split), bf16, sm_90a build."""
+    rows = []
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    grouped = ctypes.CDLL(str(libs[("grouped_matmul", "sm_90a")]))
+    # A mixture-of-experts layer: 8 experts, ragged token counts, K = N = 2048.
+    tokens = [1024, 3000, 129, 2048, 777, 4096, 1, 1500]
+    As = [rand((m, 2048), "bfloat16") for m in tokens]
+    Bs = [rand((2048, 2048), "bfloat16") for _ in tokens]
+    Cs = [torch.empty((m, 2048), dtype=torch.bfloat16, device="cuda") for m in tokens]
+    t_ours = bench(lambda: launch(grouped, "grouped_matmul_bf16", (sms, 1, 1), As, Bs, Cs), 20)
+    t_torch = bench(lambda: [torch.matmul(a, b, out=c) for a, b, c in zip(As, Bs, Cs)], 20)
+    flop = sum(2.0 * m * 2048 * 2048 for m in tokens)
+    rows.append({"spec": "grouped_matmul_bf16", "arch": "sm_90a", "shape": f"8 groups, M {min(tokens)}..{max(tokens)}, N=K=2048",
+                 "ms": t_ours, "torch_ms": t_torch, "tflops": flop / t_ours / 1e9,
+                 "torch_tflops": flop / t_torch / 1e9, "ratio_vs_torch": t_torch / t_ours})
+    splitk = ctypes.CDLL(str(libs[("splitk_atomic", "sm_90a")]))
+    m, n, k = 512, 512, 16384   # 16 output tiles: too few for the GPU without splitting K
+    a, b = rand((m, k), "bfloat16"), rand((k, n), "bfloat16")
+    c = torch.empty((m, n), dtype=torch.float32, device="cuda")
+
+    def ours():
+        c.zero_()   # part of every call: the splits add into C
+        launch(splitk, "splitk_atomic_bf16", (cdiv(m, 128), cdiv(n, 128), 4), a, b, c)
+    t_ours = bench(ours, 20)
+    t_torch = bench(lambda: torch.matmul(a, b), 20)
+    flop = 2.0 * m * n * k
+    rows.append({"spec": "splitk_atomic_bf16", "arch": "sm_90a", "shape": f"{m}x{n}x{k}", "ms": t_ours,
+                 "torch_ms": t_torch, "tflops": flop / t_ours / 1e9, "torch_tflops": flop / t_torch / 1e9,
+                 "ratio_vs_torch": t_torch / t_ours})
+    return rows
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--gen", required=True)
@@ -315,20 +358,25 @@ def main():
     p.add_argument("--commit", default="")
     p.add_argument("--quick", action="store_true")
     p.add_argument("--no-bench", action="store_true")
+    p.add_argument("--only", default=",".join(CHECKS), help="comma-separated samples (default: %(default)s)")
+    p.add_argument("--reuse-libs", action="store_true", help="load GEN/<sample>_<arch>.so where it exists")
     args = p.parse_args()
     torch.manual_seed(int.from_bytes(os.urandom(4), "little"))
-    jobs = [(n, a) for n in ("matmul", "mma_dtypes", "grouped_matmul", "splitk_atomic") for a in ("sm_90a", "sm_80")]
+    samples = [n for n in args.only.split(",") if n]
+    jobs = [(n, a) for n in samples for a in ("sm_90a", "sm_80")]
     with concurrent.futures.ThreadPoolExecutor(len(jobs)) as ex:
-        libs = dict(zip(jobs, ex.map(lambda j: build(args.gen, args.runtime, *j), jobs)))
+        libs = dict(zip(jobs, ex.map(lambda j: build(args.gen, args.runtime, *j, args.reuse_libs), jobs)))
     failures, checked = [], 0
     for arch in ("sm_90a", "sm_80"):
-        checked += check_matmul(ctypes.CDLL(str(libs[("matmul", arch)])), arch, failures, args.quick)
-        checked += check_mma(ctypes.CDLL(str(libs[("mma_dtypes", arch)])), arch, failures)
-        checked += check_grouped(ctypes.CDLL(str(libs[("grouped_matmul", arch)])), arch, failures)
-        checked += check_splitk_atomic(ctypes.CDLL(str(libs[("splitk_atomic", arch)])), arch, failures)
+        for name in samples:
+            checked += CHECKS[name](ctypes.CDLL(str(libs[(name, arch)])), arch, failures, args.quick)
     torch.cuda.synchronize()
-    rows = [] if args.no_bench else (timings(ctypes.CDLL(str(libs[("matmul", "sm_90a")])), args.quick) +
-                                     timings(ctypes.CDLL(str(libs[("matmul", "sm_80")])), args.quick, "sm_80"))
+    rows = []
+    if not args.no_bench and "matmul" in samples:
+        rows += timings(ctypes.CDLL(str(libs[("matmul", "sm_90a")])), args.quick)
+        rows += timings(ctypes.CDLL(str(libs[("matmul", "sm_80")])), args.quick, "sm_80")
+    if not args.no_bench and "grouped_matmul" in samples and "splitk_atomic" in samples:
+        rows += timings_grouped_splitk(libs)
     print(f"checks: {checked - len(failures)}/{checked} pass")
     for f in failures:
         print("FAIL", f)
