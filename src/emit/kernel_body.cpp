@@ -761,10 +761,28 @@ class BodyEmitter {
       exprs_[r] = {it->second};
       return;
     }
-    std::string name = fresh_name(fn_.values[r].name);
+    std::string name = fresh_name(variable_base(r));
     line(depth, fmt::format("{} {} = {};", mutable_.count(r) ? "auto" : "const auto", name, e.text));
     exprs_[r] = {name};
   }
+
+  // The name a value's variable is based on: its Python name. A splat of a scalar shares the
+  // name with that scalar (sema names both after the Python tile, and element-wise math uses
+  // the scalar); when the scalar already holds the name in a variable, the splat reads as
+  // `<name>_tile` rather than `<name>_2`.
+  std::string variable_base(ValueId r) const {
+    const std::string& name = fn_.values[r].name;
+    auto it = def_op_.find(r);
+    if (name.empty() || it == def_op_.end() || it->second->kind != OpKind::Broadcast) return name;
+    ValueId scalar = it->second->operands[0];
+    auto e = exprs_.find(scalar);
+    bool scalar_holds_name = fn_.type(scalar).is_scalar() && fn_.values[scalar].name == name &&
+                             e != exprs_.end() && e->second.text.rfind(name, 0) == 0 &&
+                             e->second.text.find_first_not_of(kIdentifierChars) == std::string::npos;
+    return scalar_holds_name ? name + "_tile" : name;
+  }
+  static constexpr const char* kIdentifierChars =
+      "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_";
 
   const ir::Function& fn_;
   const LayoutPlan& plan_;

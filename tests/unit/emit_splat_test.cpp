@@ -31,9 +31,9 @@ def k(a, b, TILE: ct.Constant[int]):
     s = ct.sum(ct.full((TILE,), 3.0, dtype=ct.float32) + 1.0)
     ct.store(a, index=(bid,), tile=ct.full((TILE,), 1.0, dtype=ct.float32) + s)
 )", "a=float32[?], b=float32[?], TILE=128");
-  // sema keeps the scalar (named z) and splats it where the tile is stored
+  // sema keeps the scalar (named z) and splats it where the tile is stored: the tile form of z
   EXPECT_NE(cu.find("const auto z = 1.0f * 2.0f;"), std::string::npos) << cu;
-  EXPECT_NE(cu.find("const auto z_2 = full<Layout_128>(z);"), std::string::npos) << cu;
+  EXPECT_NE(cu.find("const auto z_tile = full<Layout_128>(z);"), std::string::npos) << cu;
   EXPECT_NE(cu.find("reduce_sum<Axes<0>>(full<Layout_128>(3.0f + 1.0f), smem)"), std::string::npos) << cu;
   EXPECT_NE(cu.find("store(a, {bid}, full<Layout_128>(1.0f + s));"), std::string::npos) << cu;
 }
