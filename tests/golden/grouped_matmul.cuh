@@ -37,3 +37,17 @@ extern "C" int tile2cu_grouped_matmul_f16(
     const int64_t* Bs_words, int32_t Bs_count,
     const int64_t* Cs_words, int32_t Cs_count);
 
+// grouped_matmul(As=list[bfloat16[?, ?]], Bs=list[bfloat16[?, ?]], Cs=list[bfloat16[?, ?]], BM=128, BN=256, BK=64)
+// Arrays are passed as views (pointer, shape, strides in elements); the launcher returns an
+// error instead of launching when they break what this specialization assumes.
+cudaError_t launch_grouped_matmul_bf16_wide(
+    cudaStream_t stream, dim3 grid,
+    const tile2cu::ArrayViewList<const __nv_bfloat16, 2>& As,
+    const tile2cu::ArrayViewList<const __nv_bfloat16, 2>& Bs,
+    const tile2cu::ArrayViewList<__nv_bfloat16, 2>& Cs);
+extern "C" int tile2cu_grouped_matmul_bf16_wide(
+    void* stream, unsigned grid_x, unsigned grid_y, unsigned grid_z,
+    const int64_t* As_words, int32_t As_count,
+    const int64_t* Bs_words, int32_t Bs_count,
+    const int64_t* Cs_words, int32_t Cs_count);
+

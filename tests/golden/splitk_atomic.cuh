@@ -41,3 +41,24 @@ extern "C" int tile2cu_splitk_atomic_epilogue_bf16(
     void* workspace_data, int64_t workspace_shape_0, int64_t workspace_shape_1, int64_t workspace_stride_0, int64_t workspace_stride_1,
     void* counters_data, int64_t counters_shape_0, int64_t counters_shape_1, int64_t counters_stride_0, int64_t counters_stride_1);
 
+// splitk_atomic(A=bfloat16[?, ?], B=bfloat16[?, ?], C=float32[?, ?], BM=128, BN=128, BK=64, SPLITS=8)
+// Arrays are passed as views (pointer, shape, strides in elements); the launcher returns an
+// error instead of launching when they break what this specialization assumes.
+cudaError_t launch_splitk_atomic_bf16_s8(
+    cudaStream_t stream, dim3 grid,
+    tile2cu::ArrayView<const __nv_bfloat16, 2> A,
+    tile2cu::ArrayView<const __nv_bfloat16, 2> B,
+    tile2cu::ArrayView<float, 2> C);
+extern "C" int tile2cu_splitk_atomic_bf16_s8(
+    void* stream, unsigned grid_x, unsigned grid_y, unsigned grid_z,
+    const void* A_data, int64_t A_shape_0, int64_t A_shape_1, int64_t A_stride_0, int64_t A_stride_1,
+    const void* B_data, int64_t B_shape_0, int64_t B_shape_1, int64_t B_stride_0, int64_t B_stride_1,
+    void* C_data, int64_t C_shape_0, int64_t C_shape_1, int64_t C_stride_0, int64_t C_stride_1);
+
+// Dispatches on dtypes and ranks to one of the launchers above.
+cudaError_t launch_splitk_atomic(
+    cudaStream_t stream, dim3 grid,
+    const tile2cu::AnyArray& A,
+    const tile2cu::AnyArray& B,
+    const tile2cu::AnyArray& C);
+

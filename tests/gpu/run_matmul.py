@@ -169,6 +169,7 @@ def check_grouped(lib, arch, failures):
     n = 0
     groups = [(300, 200, 777), (1, 129, 64), (0, 64, 100), (517, 1000, 33), (1024, 256, 1536)]
     for spec, dt, c_dt in (("grouped_matmul_bf16", "bfloat16", "bfloat16"),
+                           ("grouped_matmul_bf16_wide", "bfloat16", "bfloat16"),
                            ("grouped_matmul_f16", "float16", "float32")):
         for grid in ((sms, 1, 1), (7, 1, 1)):  # every SM; a few CTAs walking many tiles each
             As = [rand((m, k), dt) for m, nn, k in groups]
@@ -192,9 +193,10 @@ def check_splitk_atomic(lib, arch, failures):
         a, b = rand((m, k), "bfloat16"), rand((k, nn), "bfloat16")
         ref = a.double() @ b.double()
         grid = (cdiv(m, 128), cdiv(nn, 128), 4)
-        c = torch.zeros((m, nn), dtype=torch.float32, device="cuda")
-        launch(lib, "splitk_atomic_bf16", grid, a, b, c)
-        close(c, ref, 1e-4, f"{arch} splitk_atomic_bf16 {m}x{nn}x{k}", failures)
+        for spec, splits in (("splitk_atomic_bf16", 4), ("splitk_atomic_bf16_s8", 8)):
+            c = torch.zeros((m, nn), dtype=torch.float32, device="cuda")
+            launch(lib, spec, grid[:2] + (splits,), a, b, c)
+            close(c, ref, 1e-4, f"{arch} {spec} {m}x{nn}x{k}", failures)
         workspace = torch.zeros((m, nn), dtype=torch.float32, device="cuda")
         counters = torch.zeros((grid[0], grid[1]), dtype=torch.int32, device="cuda")
         for call in (1, 2):
@@ -204,7 +206,7 @@ def check_splitk_atomic(lib, arch, failures):
             torch.cuda.synchronize()
             if workspace.abs().max().item() != 0 or counters.abs().max().item() != 0:
                 failures.append(f"{arch} splitk_atomic_epilogue_bf16 {m}x{nn}x{k}: workspace/counters not cleared")
-        n += 3
+        n += 4
     return n
 
 
@@ -328,26 +330,31 @@ def timings_grouped_splitk(libs):
     As = [rand((m, 2048), "bfloat16") for m in tokens]
     Bs = [rand((2048, 2048), "bfloat16") for _ in tokens]
     Cs = [torch.empty((m, 2048), dtype=torch.bfloat16, device="cuda") for m in tokens]
-    t_ours = bench(lambda: launch(grouped, "grouped_matmul_bf16", (sms, 1, 1), As, Bs, Cs), 20)
     t_torch = bench(lambda: [torch.matmul(a, b, out=c) for a, b, c in zip(As, Bs, Cs)], 20)
     flop = sum(2.0 * m * 2048 * 2048 for m in tokens)
-    rows.append({"spec": "grouped_matmul_bf16", "arch": "sm_90a", "shape": f"8 groups, M {min(tokens)}..{max(tokens)}, N=K=2048",
-                 "ms": t_ours, "torch_ms": t_torch, "tflops": flop / t_ours / 1e9,
-                 "torch_tflops": flop / t_torch / 1e9, "ratio_vs_torch": t_torch / t_ours})
+    for spec, bn in (("grouped_matmul_bf16", 128), ("grouped_matmul_bf16_wide", 256)):
+        tiles = sum(cdiv(m, 128) for m in tokens) * cdiv(2048, bn)
+        for grid, how in (((sms, 1, 1), "persistent"), ((tiles, 1, 1), "a CTA per tile")):
+            t_ours = bench(lambda: launch(grouped, spec, grid, As, Bs, Cs), 20)
+            rows.append({"spec": spec, "arch": "sm_90a",
+                         "shape": f"8 groups, M {min(tokens)}..{max(tokens)}, N=K=2048, {how}",
+                         "ms": t_ours, "torch_ms": t_torch, "tflops": flop / t_ours / 1e9,
+                         "torch_tflops": flop / t_torch / 1e9, "ratio_vs_torch": t_torch / t_ours})
     splitk = ctypes.CDLL(str(libs[("splitk_atomic", "sm_90a")]))
     m, n, k = 512, 512, 16384   # 16 output tiles: too few for the GPU without splitting K
     a, b = rand((m, k), "bfloat16"), rand((k, n), "bfloat16")
     c = torch.empty((m, n), dtype=torch.float32, device="cuda")
 
-    def ours():
-        c.zero_()   # part of every call: the splits add into C
-        launch(splitk, "splitk_atomic_bf16", (cdiv(m, 128), cdiv(n, 128), 4), a, b, c)
-    t_ours = bench(ours, 20)
     t_torch = bench(lambda: torch.matmul(a, b), 20)
     flop = 2.0 * m * n * k
-    rows.append({"spec": "splitk_atomic_bf16", "arch": "sm_90a", "shape": f"{m}x{n}x{k}", "ms": t_ours,
-                 "torch_ms": t_torch, "tflops": flop / t_ours / 1e9, "torch_tflops": flop / t_torch / 1e9,
-                 "ratio_vs_torch": t_torch / t_ours})
+    for spec, splits in (("splitk_atomic_bf16", 4), ("splitk_atomic_bf16_s8", 8)):
+        def ours():
+            c.zero_()   # part of every call: the splits add into C
+            launch(splitk, spec, (cdiv(m, 128), cdiv(n, 128), splits), a, b, c)
+        t_ours = bench(ours, 20)
+        rows.append({"spec": spec, "arch": "sm_90a", "shape": f"{m}x{n}x{k}", "ms": t_ours,
+                     "torch_ms": t_torch, "tflops": flop / t_ours / 1e9, "torch_tflops": flop / t_torch / 1e9,
+                     "ratio_vs_torch": t_torch / t_ours})
     return rows
 
 
