@@ -617,8 +617,10 @@ void KernelLowering::close_loop(ir::Op op, const Env& before, const std::vector<
     op.results.push_back(fn_.new_value(types[k], carried[k]));
     env_[carried[k]] = make(Runtime{op.results[k]});
   }
+  // Every other name the body assigned leaves with its value from inside: finish_loop_scope
+  // compares it with the one before the loop (an array rebound in the loop is an error there).
   for (const auto& n : assigned)
-    if (inside.count(n) && !env_.count(n)) env_[n] = inside.at(n);
+    if (inside.count(n) && std::find(carried.begin(), carried.end(), n) == carried.end()) env_[n] = inside.at(n);
   finish_loop_scope(before, carried, assigned);
   blocks_.back()->ops.push_back(std::move(op));
 }

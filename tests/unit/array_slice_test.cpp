@@ -121,5 +121,25 @@ TEST(ArraySlice, ConstantViolationsAreCompileErrors) {
                       "has no attribute 'slice'");
 }
 
+// A view (or a list item) rebound inside a loop cannot be read after it: the loop carries tiles
+// and scalars only. (It used to read as the view from before the loop.)
+TEST(ArraySlice, ViewReboundInALoopIsNotReadAfterIt) {
+  EXPECT_KERNEL_ERROR("@ct.kernel\ndef k(x, y, n: int):\n"
+                      "    seg = x.slice(0, 0, 1)\n"
+                      "    for g in range(n):\n"
+                      "        seg = x.slice(0, g, g + 1)\n"
+                      "    ct.store(y, index=(0,), tile=ct.load(seg, index=(0,), shape=(16,)))\n",
+                      "x=float32[?], y=float32[?], n=int32", ErrorKind::Type,
+                      "Variable seg is not a tile or scalar and cannot change inside a loop");
+  // Inside the loop, and bound once before it, views are fine.
+  ir::Function fn = compile_kernel(
+      "@ct.kernel\ndef k(x, y, n: int):\n"
+      "    for g in range(n):\n"
+      "        seg = x.slice(0, g, g + 1)\n"
+      "        ct.store(y, index=(g,), tile=ct.load(seg, index=(0,), shape=(16,)))\n",
+      "x=float32[?], y=float32[?], n=int32");
+  EXPECT_EQ(ops_of_kind(fn, ir::OpKind::ArraySlice).size(), 1u);
+}
+
 }  // namespace
 }  // namespace tile2cu
