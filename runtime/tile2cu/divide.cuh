@@ -17,6 +17,11 @@
 
 namespace tile2cu {
 
+namespace detail {
+// The rare IEEE fallback, out of line: one copy per kernel instead of one per tile element.
+inline __host__ __device__ __noinline__ float divide_ieee(float a, float b) { return a / b; }
+}  // namespace detail
+
 class FloatDivisor {
  public:
   TILE2CU_HD explicit FloatDivisor(float b) : b_(b), r_(1.0f / b) {
@@ -30,13 +35,21 @@ class FloatDivisor {
     }
   }
 
+  // a / b, IEEE round-to-nearest.
   TILE2CU_HD float operator()(float a) const {
+    return fast_path_exact(a) ? fast_quotient(a) : detail::divide_ieee(a, b_);
+  }
+  // The quotient of the fast path, RN(a/b) where fast_path_exact(a).
+  TILE2CU_HD float fast_quotient(float a) const {
     const float q = a * r_;
     const float residual = ::fmaf(-b_, q, a);
-    const float corrected = ::fmaf(residual, r_, q);
-    const float mag = ::fabsf(a);
-    return mag >= lo_ && mag <= hi_ ? corrected : a / b_;
+    return ::fmaf(residual, r_, q);
   }
+  TILE2CU_HD bool fast_path_exact(float a) const {
+    const float mag = ::fabsf(a);
+    return mag >= lo_ && mag <= hi_;
+  }
+  TILE2CU_HD float divisor() const { return b_; }
 
  private:
   // 1/b is a normal float for |b| in [2^-126, 2^126].
@@ -51,12 +64,31 @@ class FloatDivisor {
   float b_, r_, lo_, hi_;
 };
 
-// Tile / scalar. f16/bf16 divide in float and round back, as the scalar truediv does.
+// Tile / scalar. f16/bf16 divide in float and round back, as the scalar truediv does. The range
+// check is taken per group of kGroup slots, one branch per group: a group with any element
+// outside the fast path's range is divided again the IEEE way (rare: zeros, subnormals, ...).
 template <class T, class L>
 TILE2CU_DEVICE auto truediv(const Tile<T, L>& a, id_t<T> b) {
   if constexpr (std::is_same_v<T, float> || is_half_like_v<T>) {
+    constexpr int kGroup = L::kSlots % 8 == 0 ? 8 : L::kSlots % 4 == 0 ? 4 : 1;
     const FloatDivisor divide_by(convert<float>(b));
-    return map<L>([&](T x) { return convert<T>(divide_by(convert<float>(x))); }, a);
+    Tile<T, L> out;
+#pragma unroll
+    for (int g = 0; g < L::kSlots; g += kGroup) {
+      bool exact = true;
+#pragma unroll
+      for (int s = g; s < g + kGroup; ++s) {
+        const float x = convert<float>(a.v[s]);
+        out.v[s] = convert<T>(divide_by.fast_quotient(x));
+        exact &= divide_by.fast_path_exact(x);
+      }
+      if (!exact) {
+#pragma unroll
+        for (int s = g; s < g + kGroup; ++s)
+          out.v[s] = convert<T>(detail::divide_ieee(convert<float>(a.v[s]), divide_by.divisor()));
+      }
+    }
+    return out;
   } else {
     return map<L>([](T x, T y) { return truediv(x, y); }, a, b);
   }
