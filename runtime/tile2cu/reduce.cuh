@@ -272,16 +272,31 @@ TILE2CU_HD constexpr bool reduces_all_in_registers() {
   return std::is_void_v<DstL> && !is_arg_op<Op>::value && SrcL::kThreads % 32 == 0;
 }
 
+// This thread's elements to one value. kChains independent partial results, combined as a tree
+// at the end: one chain of kSlots dependent adds would cost kSlots times the add latency.
+template <class Op, class T, class SrcL>
+TILE2CU_DEVICE T fold_slots(const Tile<T, SrcL>& src, const Op& op) {
+  constexpr int kChains = SrcL::kSlots >= 8 ? 8 : SrcL::kSlots >= 4 ? 4 : 1;
+  T part[kChains];
+#pragma unroll
+  for (int c = 0; c < kChains; ++c) part[c] = op.template identity<T>();
+#pragma unroll
+  for (int s = 0; s < SrcL::kSlots; ++s)
+    if (SrcL::owns(s)) part[s % kChains] = op.combine(part[s % kChains], src.v[s]);
+#pragma unroll
+  for (int width = kChains / 2; width > 0; width /= 2)
+#pragma unroll
+    for (int c = 0; c < width; ++c) part[c] = op.combine(part[c], part[c + width]);
+  return part[0];
+}
+
 // The whole tile to one scalar, in every thread: each thread folds its own elements in
 // registers, each warp combines with shuffles, and the warps' results meet in shared memory
 // (kThreads / 32 values, one barrier, plus one so the scratch may be reused).
 template <class Op, class T, class SrcL>
 TILE2CU_DEVICE T reduce_all(const Tile<T, SrcL>& src, void* smem, const Op& op) {
   constexpr int kWarps = SrcL::kThreads / 32;
-  T acc = op.template identity<T>();
-#pragma unroll
-  for (int s = 0; s < SrcL::kSlots; ++s)
-    if (SrcL::owns(s)) acc = op.combine(acc, src.v[s]);
+  T acc = fold_slots(src, op);
   using WarpReduce = cub::WarpReduce<T>;
   __shared__ typename WarpReduce::TempStorage temp[kWarps > 0 ? kWarps : 1];
   const int warp = int(threadIdx.x) / 32;

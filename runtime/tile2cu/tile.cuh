@@ -83,17 +83,21 @@ TILE2CU_DEVICE Tile<T, L> arange(int64_t start = 0, int64_t step = 1) {
     return map<L>([](T x) { return fn(x); }, a);                     \
   }
 #define TILE2CU_LIFT_UNARY(fn) TILE2CU_LIFT_UNARY_AS(fn, fn)
-#define TILE2CU_LIFT_BINARY_AS(name, fn)                             \
+// TILE2CU_LIFT_BINARY_BUT_TILE_SCALAR_AS leaves tile-scalar out, for an op that has its own
+// (truediv: divide.cuh).
+#define TILE2CU_LIFT_BINARY_BUT_TILE_SCALAR_AS(name, fn)             \
   template <class T, class L>                                        \
   TILE2CU_DEVICE auto name(const Tile<T, L>& a, const Tile<T, L>& b) { \
     return map<L>([](T x, T y) { return fn(x, y); }, a, b);          \
   }                                                                  \
   template <class T, class L>                                        \
-  TILE2CU_DEVICE auto name(const Tile<T, L>& a, id_t<T> b) {         \
-    return map<L>([](T x, T y) { return fn(x, y); }, a, b);          \
-  }                                                                  \
-  template <class T, class L>                                        \
   TILE2CU_DEVICE auto name(id_t<T> a, const Tile<T, L>& b) {         \
+    return map<L>([](T x, T y) { return fn(x, y); }, a, b);          \
+  }
+#define TILE2CU_LIFT_BINARY_AS(name, fn)                             \
+  TILE2CU_LIFT_BINARY_BUT_TILE_SCALAR_AS(name, fn)                   \
+  template <class T, class L>                                        \
+  TILE2CU_DEVICE auto name(const Tile<T, L>& a, id_t<T> b) {         \
     return map<L>([](T x, T y) { return fn(x, y); }, a, b);          \
   }
 #define TILE2CU_LIFT_BINARY(fn) TILE2CU_LIFT_BINARY_AS(fn, fn)

@@ -7,6 +7,7 @@
 //   array_slice.cuh  slice<axis>(array, start, stop): Array.slice, a view without a copy
 //   memory.cuh       load / store / load_scalar / store_scalar
 //   elementwise.cuh  operators, Python-semantics ops, where, minimum/maximum, astype, bitcast
+//   divide.cuh       tile / scalar: one reciprocal per divisor, IEEE-rounded quotients
 //   math.cuh         exp, log, sqrt, ..., fast and explicitly rounded variants
 //   broadcast.cuh    broadcast_to, reshape (through shared memory when threads must exchange)
 //   reduce.cuh       sum, prod, max, min, argmax, argmin, reduce_with (a kernel's combiner)
@@ -34,6 +35,7 @@
 #include "array_slice.cuh"
 #include "memory.cuh"
 #include "elementwise.cuh"
+#include "divide.cuh"
 #include "math.cuh"
 #include "broadcast.cuh"
 #include "broadcast_load.cuh"

@@ -10,7 +10,7 @@ using namespace tile2cu;
 
 // One CTA runs one block. A tile lives in registers, spread over the CTA's threads in runs of
 // consecutive elements (see tile2cu/layout.cuh).
-constexpr int kThreads = 128;
+constexpr int kThreads = 256;
 using Layout_1x8192 = BlockedLayout<Shape<1, 8192>, kThreads, 8>;
 using Layout_8192 = BlockedLayout<Shape<8192>, kThreads, 8>;
 
@@ -23,7 +23,7 @@ __global__ void __launch_bounds__(kThreads) rms_norm(
   const Array<__nv_bfloat16, 1> w{w_data, {w_shape_0}, {w_stride_0}};
   const Array<__nv_bfloat16, 2> y{y_data, {y_shape_0, y_shape_1}, {y_stride_0, y_stride_1}};
   // Scratch for moving tile elements between threads (broadcasts, reshapes).
-  __shared__ alignas(16) unsigned char smem[16];
+  __shared__ alignas(16) unsigned char smem[32];
   // row = ct.bid(0)
   const auto row = int32_t(blockIdx.x);
   // t = ct.load(x, index=(row, 0), shape=(1, TN), padding_mode=ZERO).astype(ct.float32)

@@ -10,7 +10,7 @@ using namespace tile2cu;
 
 // One CTA runs one block. A tile lives in registers, spread over the CTA's threads in runs of
 // consecutive elements (see tile2cu/layout.cuh).
-constexpr int kThreads = 128;
+constexpr int kThreads = 256;
 using Layout_1 = BlockedLayout<Shape<1>, kThreads, 1>;
 using Layout_1x8192 = BlockedLayout<Shape<1, 8192>, kThreads, 4>;
 
@@ -22,7 +22,7 @@ __global__ void __launch_bounds__(kThreads) row_top1(
   const Array<int32_t, 1> index{index_data, {index_shape_0}, {index_stride_0}};
   const Array<float, 1> value{value_data, {value_shape_0}, {value_stride_0}};
   // Scratch for moving tile elements between threads and staging mma operands:
-  // kSmemBytes = 65584 bytes of dynamic shared memory (more than the 48 KiB static limit).
+  // kSmemBytes = 65616 bytes of dynamic shared memory (more than the 48 KiB static limit).
   extern __shared__ __align__(128) unsigned char smem[];
   // row = ct.bid(0)
   const auto row = int32_t(blockIdx.x);
@@ -48,7 +48,7 @@ cudaError_t launch_row_top1_f32(
   if (!tile2cu::to_device_array<int32_t>(index, index_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<float, 1> value_arg;
   if (!tile2cu::to_device_array<int32_t>(value, value_arg)) return cudaErrorInvalidValue;
-  constexpr int kSmemBytes = 65584;
+  constexpr int kSmemBytes = 65616;
   if (cudaError_t e = cudaFuncSetAttribute(row_top1_f32::row_top1, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes);
       e != cudaSuccess)
     return e;

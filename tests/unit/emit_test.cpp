@@ -208,7 +208,7 @@ TEST(LayoutPlan, LargeTilesCapAt256Threads) {
 
 TEST(LayoutPlan, TwoDimensionalTiles) {
   LayoutPlan plan = plan_layouts(compile(kCopy2d, "x=float32[?, ?], y=float32[?, ?], TM=64, TN=128"));
-  EXPECT_EQ(plan.threads, 128);  // 8192 elements: a big tile (see BigTilesTakeFewerThreads)
+  EXPECT_EQ(plan.threads, 256);  // one load of 8192 elements (see BigTilesTakeFewerThreads)
   EXPECT_EQ(plan.layout({64, 128}).name, "Layout_64x128");
   EXPECT_EQ(plan.layout({64, 128}).vec, 4);
   LayoutPlan narrow = plan_layouts(compile(kCopy2d, "x=float32[?, ?], y=float32[?, ?], TM=64, TN=2"));
@@ -216,15 +216,29 @@ TEST(LayoutPlan, TwoDimensionalTiles) {
   EXPECT_EQ(narrow.threads, 64);
 }
 
-// 256 threads would hold 32 or more elements each and 128 threads at most 64: 128 threads (fewer
-// registers per block, more blocks per SM). Smaller and bigger tiles, and mma kernels, keep 256.
+// 256 threads would hold 32 or more elements each and 128 threads at most 64, and three or more
+// loads of that size are held at once (layer norm's x, w, b): 128 threads (fewer registers per
+// block, more blocks per SM). One or two such loads, smaller and bigger tiles, and mma kernels
+// keep 256.
 TEST(LayoutPlan, BigTilesTakeFewerThreads) {
   auto threads_for = [](int tile) {
     return plan_layouts(compile(kCopy, "x=float32[?], y=float32[?], TILE=" + std::to_string(tile))).threads;
   };
+  const char* sum3 =
+      "@ct.kernel\n"
+      "def k(a, b, c, y, TILE: ct.Constant[int]):\n"
+      "    t = ct.load(a, index=(ct.bid(0),), shape=(TILE,)) + ct.load(b, index=(0,), shape=(TILE,))\n"
+      "    ct.store(y, index=(ct.bid(0),), tile=t + ct.load(c, index=(0,), shape=(TILE,)))\n";
+  auto three_loads_threads_for = [&](int tile) {
+    return plan_layouts(compile(sum3, "a=float32[?], b=float32[?], c=float32[?], y=float32[?], TILE=" +
+                                          std::to_string(tile))).threads;
+  };
   EXPECT_EQ(threads_for(4096), 256);
-  EXPECT_EQ(threads_for(8192), 128);
+  EXPECT_EQ(threads_for(8192), 256);
   EXPECT_EQ(threads_for(16384), 256);
+  EXPECT_EQ(three_loads_threads_for(4096), 256);
+  EXPECT_EQ(three_loads_threads_for(8192), 128);
+  EXPECT_EQ(three_loads_threads_for(16384), 256);
   const char* mma =
       "@ct.kernel\n"
       "def k(a, b, c, TM: ct.Constant[int], TN: ct.Constant[int], TK: ct.Constant[int]):\n"

@@ -1,0 +1,99 @@
+// tile2cu/divide.cuh: a float tile divided by one value (softmax's `e / total`), with the IEEE
+// round-to-nearest quotient that `/` gives, but one reciprocal per divisor instead of one per
+// element (a per-element IEEE division costs a MUFU.RCP, its refinement and a range check).
+//
+// Markstein's correction: with r = RN(1/b), q = RN(a * r) and the residual a - b * q (exact in
+// one fma), RN(q + residual * r) is RN(a/b) as long as nothing underflows or overflows. The range
+// where that holds is a range of |a| per divisor, set up once: [lo, hi] below. Elements outside
+// it (zeros, subnormals, inf, NaN, ratios near the ends of the exponent range) and divisors whose
+// reciprocal is not a normal float take the plain IEEE division. tests/runtime/divide_test.cpp
+// (host) and tests/gpu/divide_check.cu (device) compare every result with `/` bit for bit.
+#pragma once
+
+#include <cfloat>
+#include <cmath>
+
+#include "elementwise.cuh"
+
+namespace tile2cu {
+
+namespace detail {
+// The rare IEEE fallback, out of line: one copy per kernel instead of one per tile element.
+inline __host__ __device__ __noinline__ float divide_ieee(float a, float b) { return a / b; }
+}  // namespace detail
+
+class FloatDivisor {
+ public:
+  TILE2CU_HD explicit FloatDivisor(float b) : b_(b), r_(1.0f / b) {
+    const float mag = ::fabsf(b);
+    if (mag >= kMinDivisor && mag <= kMaxDivisor) {  // false for NaN too
+      lo_ = ::fmaxf(kMinDividend, mag * kMinQuotient);  // quotient and residual stay normal
+      hi_ = ::fminf(FLT_MAX, mag * kMaxQuotient);       // quotient stays finite
+    } else {
+      lo_ = INFINITY;  // every element takes the IEEE division
+      hi_ = 0.0f;
+    }
+  }
+
+  // a / b, IEEE round-to-nearest.
+  TILE2CU_HD float operator()(float a) const {
+    return fast_path_exact(a) ? fast_quotient(a) : detail::divide_ieee(a, b_);
+  }
+  // The quotient of the fast path, RN(a/b) where fast_path_exact(a).
+  TILE2CU_HD float fast_quotient(float a) const {
+    const float q = a * r_;
+    const float residual = ::fmaf(-b_, q, a);
+    return ::fmaf(residual, r_, q);
+  }
+  TILE2CU_HD bool fast_path_exact(float a) const {
+    const float mag = ::fabsf(a);
+    return mag >= lo_ && mag <= hi_;
+  }
+  TILE2CU_HD float divisor() const { return b_; }
+
+ private:
+  // 1/b is a normal float for |b| in [2^-126, 2^126].
+  static constexpr float kMinDivisor = 0x1p-126f;
+  static constexpr float kMaxDivisor = 0x1p126f;
+  // The residual a - b*q has its lowest bit near ulp(a) * 2^-24: |a| >= 2^-100 keeps it normal.
+  static constexpr float kMinDividend = 0x1p-100f;
+  // |a/b| in [2^-125, 2^126]: q and the result are normal and finite, with a binade to spare.
+  static constexpr float kMinQuotient = 0x1p-125f;
+  static constexpr float kMaxQuotient = 0x1p126f;
+
+  float b_, r_, lo_, hi_;
+};
+
+// Tile / scalar. f16/bf16 divide in float and round back, as the scalar truediv does. The range
+// check is taken per group of kGroup slots, one branch per group: a group with any element
+// outside the fast path's range is divided again the IEEE way (rare: zeros, subnormals, ...).
+template <class T, class L>
+TILE2CU_DEVICE auto truediv(const Tile<T, L>& a, id_t<T> b) {
+  if constexpr (std::is_same_v<T, float> || is_half_like_v<T>) {
+    constexpr int kGroup = L::kSlots % 8 == 0 ? 8 : L::kSlots % 4 == 0 ? 4 : 1;
+    const FloatDivisor divide_by(convert<float>(b));
+    Tile<T, L> out;
+#pragma unroll
+    for (int g = 0; g < L::kSlots; g += kGroup) {
+      bool exact = true;
+#pragma unroll
+      for (int s = g; s < g + kGroup; ++s) {
+        const float x = convert<float>(a.v[s]);
+        out.v[s] = convert<T>(divide_by.fast_quotient(x));
+        exact &= divide_by.fast_path_exact(x);
+      }
+      if (!exact) {
+#pragma unroll
+        for (int s = g; s < g + kGroup; ++s)
+          out.v[s] = convert<T>(detail::divide_ieee(convert<float>(a.v[s]), divide_by.divisor()));
+      }
+    }
+    return out;
+  } else {
+    return map<L>([](T x, T y) { return truediv(x, y); }, a, b);
+  }
+}
+template <class T, class L>
+TILE2CU_DEVICE auto operator/(const Tile<T, L>& a, id_t<T> b) { return truediv(a, b); }
+
+}  // namespace tile2cu
