@@ -214,7 +214,9 @@ int gemm_hopper_stages(DType operand, int64_t bm, int64_t bn, int64_t bk) {
 
 size_t gemm_hopper_smem_bytes(DType operand, int64_t bm, int64_t bn, int64_t bk, int hopper_stages) {
   if (hopper_stages == 0) return 0;
-  const size_t ring = static_cast<size_t>(hopper_stages) * static_cast<size_t>((bm * bk + bk * bn) * dtype_bytes(operand)) + 1024;
+  // The stages, up to 1024 bytes to align them, and two 8-byte mbarriers per stage (the TMA loop's).
+  const size_t ring = static_cast<size_t>(hopper_stages) * static_cast<size_t>((bm * bk + bk * bn) * dtype_bytes(operand)) +
+                      1024 + 16 * static_cast<size_t>(hopper_stages);
   return std::max(ring, static_cast<size_t>(bm * bn) * sizeof(float));
 }
 
