@@ -77,14 +77,16 @@ struct GemmMainLoop {
   static constexpr int kSmemBytes = kPipelineBytes > kExchangeBytes ? kPipelineBytes : kExchangeBytes;
 
   // On sm_90a the same loop runs on wgmma when the transpiler chose HopperStages (it does for
-  // 16-bit operands, 256 threads, BM = 128, BK = 64, BN = 128 or 256): two warpgroups of 64 x BN
-  // each, K steps of 64 (one 128-byte swizzled line per operand row), unpadded stages on a
+  // 256 threads, BM = 128, BN = 128 or 256, BK = 64 for 16-bit operands and 32 for tf32): two
+  // warpgroups of 64 x BN each, one 128-byte swizzled line per operand row, unpadded stages on a
   // 1024-byte boundary. Its shared memory is kHopperSmemBytes (the launcher asks for it on sm_90).
   static constexpr int kHopperStages = HopperStages;
   static constexpr int kWgmmaStageBytes = (BM * BK + BK * BN) * int(sizeof(T));
   static constexpr bool kWgmma = HopperStages >= 3;
-  static_assert(!kWgmma || (kSixteenBit && Threads == 256 && BM == 128 && BK == 64 && (BN == 256 || BN == 128)),
-                "the wgmma main loop handles 128 x {128, 256} x 64 tiles of 16-bit operands on 256 threads");
+  static_assert(!kWgmma || (Threads == 256 && BM == 128 && BK * int(sizeof(T)) == 128 && (BN == 256 || BN == 128)),
+                "the wgmma main loop handles 128 x {128, 256} tiles, K steps of one 128-byte line, on 256 threads");
+  // tf32 wgmma reads both operands K-major: an N-major B is transposed while it is copied in.
+  static constexpr bool kTransposeBOnCopy = kWgmma && !kSixteenBit && !BTransposed;
   // The ring starts at the first 1024-byte boundary; behind it, the TMA loop's mbarriers (a
   // "full" and an "empty" one per stage).
   static constexpr int kRingBytes = HopperStages * kWgmmaStageBytes;
@@ -200,6 +202,28 @@ TILE2CU_DEVICE void copy_tile_swizzled(unsigned char* dst, int block_stride, con
   }
 }
 
+// Copies the Rows x Cols window at (row0, col0) of the 4-byte matrix `m` transposed into
+// 128-byte swizzled lines, one line per column (Rows * 4 == 128 bytes), element by element,
+// zero-filling what lies outside: tf32 wgmma's B, which must be K-major.
+template <int Rows, int Cols, int Threads, class T>
+TILE2CU_DEVICE void copy_tile_transposed(unsigned char* dst, const MatrixView<T>& m, int64_t row0, int64_t col0) {
+  static_assert(sizeof(T) == 4 && Rows * 4 == 128 && Threads % Cols == 0, "one 128-byte line per column");
+  // A warp reads 32 consecutive columns of one row (coalesced) and writes 32 lines.
+  const int c = int(threadIdx.x) % Cols, r_first = int(threadIdx.x) / Cols;
+  const int64_t gc = col0 + c;
+  const bool col_in = gc < m.cols;
+  const T* src = m.data + gc * m.col_stride;
+#pragma unroll
+  for (int i = 0; i < Rows / (Threads / Cols); ++i) {
+    const int r = r_first + i * (Threads / Cols);
+    const int64_t gr = row0 + r;
+    const bool in = col_in && gr >= 0 && gr < m.rows;
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(warp::smem_address(
+                     dst + wgmma::swizzle128(uint32_t(c * 128 + r * 4)))),
+                 "l"(in ? src + gr * m.row_stride : m.data), "r"(in ? 4 : 0));
+  }
+}
+
 // The wgmma loops' shared pieces. Stage layout: A (BM x 64, one swizzled line per row) then B
 // (64 x BN as BN/64 blocks of 64 lines, or BN lines of B^T). Warpgroup g computes rows
 // [64g, 64g + 64) into d[BN / 2] (the fragment layout wgmma.cuh describes).
@@ -255,15 +279,24 @@ TILE2CU_DEVICE void wgmma_k_tile(float (&d)[Config::kBN / 2], const unsigned cha
   using S = WgmmaStage<Config>;
   const int group = int(threadIdx.x) / 128;
   wgmma::fence();
+  if constexpr (!Config::kSixteenBit) {  // tf32: B is K-major (B^T lines) either way
 #pragma unroll
-  for (int kk = 0; kk < Config::kBK; kk += 16) {
-    // A: rows of this warpgroup, K offset kk (32 bytes a step inside the swizzled line);
-    // 8-row groups 1024 bytes apart. B: k rows kk.., 64-column blocks kBBlockBytes apart.
-    const uint64_t da = wgmma::descriptor(stage + group * 64 * 128 + kk * int(sizeof(T)), 16, 1024);
-    const uint64_t db = Config::kBTransposed
-                            ? wgmma::descriptor(stage + S::kBytesA + kk * int(sizeof(T)), 16, 1024)
-                            : wgmma::descriptor(stage + S::kBytesA + kk * 128, S::kBBlockBytes, 1024);
-    wgmma::mma_64xNx16<T, Config::kBN, Config::kBTransposed ? 0 : 1>(d, da, db);
+    for (int kk = 0; kk < Config::kBK; kk += 8) {
+      const uint64_t da = wgmma::descriptor(stage + group * 64 * 128 + kk * 4, 16, 1024);
+      const uint64_t db = wgmma::descriptor(stage + S::kBytesA + kk * 4, 16, 1024);
+      wgmma::mma_64xNx8_tf32<Config::kBN>(d, da, db);
+    }
+  } else {
+#pragma unroll
+    for (int kk = 0; kk < Config::kBK; kk += 16) {
+      // A: rows of this warpgroup, K offset kk (32 bytes a step inside the swizzled line);
+      // 8-row groups 1024 bytes apart. B: k rows kk.., 64-column blocks kBBlockBytes apart.
+      const uint64_t da = wgmma::descriptor(stage + group * 64 * 128 + kk * int(sizeof(T)), 16, 1024);
+      const uint64_t db = Config::kBTransposed
+                              ? wgmma::descriptor(stage + S::kBytesA + kk * int(sizeof(T)), 16, 1024)
+                              : wgmma::descriptor(stage + S::kBytesA + kk * 128, S::kBBlockBytes, 1024);
+      wgmma::mma_64xNx16<T, Config::kBN, Config::kBTransposed ? 0 : 1>(d, da, db);
+    }
   }
   wgmma::commit();
 }
@@ -287,8 +320,10 @@ TILE2CU_DEVICE Tile<TC, LC> main_loop_wgmma(const MatrixView<T>& a, const Matrix
   // one add and one cp.async per 16-byte chunk, so issuing the copies stays cheap next to the
   // math. Edge tiles take copy_tile_swizzled, which checks every chunk.
   constexpr int kVec = 16 / int(sizeof(T));
-  constexpr int kChunksA = BM * BK / kVec / Config::kThreads, kChunksB = BK * BN / kVec / Config::kThreads;
-  static_assert(kChunksA * kVec * Config::kThreads == BM * BK && kChunksB * kVec * Config::kThreads == BK * BN,
+  constexpr int kChunksA = BM * BK / kVec / Config::kThreads;
+  constexpr int kChunksB = Config::kTransposeBOnCopy ? 1 : BK * BN / kVec / Config::kThreads;
+  static_assert(kChunksA * kVec * Config::kThreads == BM * BK &&
+                    (Config::kTransposeBOnCopy || kChunksB * kVec * Config::kThreads == BK * BN),
                 "every thread copies the same number of chunks");
   uint32_t a_dst[kChunksA], b_dst[kChunksB];
   const T* a_src[kChunksA];
@@ -302,7 +337,9 @@ TILE2CU_DEVICE Tile<TC, LC> main_loop_wgmma(const MatrixView<T>& a, const Matrix
 #pragma unroll
   for (int i = 0; i < kChunksB; ++i) {
     const int c = int(threadIdx.x) + i * Config::kThreads;
-    if constexpr (Config::kBTransposed) {  // lines are rows of B^T, like A's
+    if constexpr (Config::kTransposeBOnCopy) {  // copy_tile_transposed does B
+      b_dst[i] = 0, b_src[i] = b.data;
+    } else if constexpr (Config::kBTransposed) {  // lines are rows of B^T, like A's
       const int r = c / (BK / kVec), chunk = c % (BK / kVec);
       b_dst[i] = uint32_t(kBytesA) + wgmma::swizzle128(uint32_t(r * 128 + chunk * 16));
       b_src[i] = b.data + (n0 + r) * b.row_stride + chunk * kVec;
@@ -312,13 +349,21 @@ TILE2CU_DEVICE Tile<TC, LC> main_loop_wgmma(const MatrixView<T>& a, const Matrix
       b_src[i] = b.data + r * b.row_stride + n0 + chunk * kVec;
     }
   }
-  const bool rows_inside = a.vector_rows && b.vector_rows && m0 + BM <= a.rows &&
+  const bool rows_inside = a.vector_rows && (Config::kTransposeBOnCopy || b.vector_rows) && m0 + BM <= a.rows &&
                            (Config::kBTransposed ? n0 + BN <= b.rows : n0 + BN <= b.cols);
   auto fetch = [&](int64_t t) {
     unsigned char* stage = ring + int(t % S) * Config::kWgmmaStageBytes;
     const int64_t k0 = (k_begin + t) * BK;
     const bool k_inside = k0 >= 0 && k0 + BK <= a.cols && k0 + BK <= (Config::kBTransposed ? b.cols : b.rows);
-    if (rows_inside && k_inside) {
+    if constexpr (Config::kTransposeBOnCopy) {
+      if (rows_inside && k_inside) {
+#pragma unroll
+        for (int i = 0; i < kChunksA; ++i) cp_async_16(stage + a_dst[i], a_src[i] + k0, 16);
+      } else {
+        copy_tile_swizzled<BM, BK, Config::kThreads>(stage, 0, a, m0, k0);
+      }
+      copy_tile_transposed<BK, BN, Config::kThreads>(stage + kBytesA, b, k0, n0);
+    } else if (rows_inside && k_inside) {
 #pragma unroll
       for (int i = 0; i < kChunksA; ++i) cp_async_16(stage + a_dst[i], a_src[i] + k0, 16);
       const int64_t b_step = Config::kBTransposed ? k0 : k0 * b.row_stride;

@@ -24,7 +24,9 @@ void for_each_gemm_loop(const ir::Block& b, const std::function<void(const ir::O
 }
 
 bool fed_by_tma(const ir::Function& fn, const ir::Op& op) {
-  return op.hopper_stages > 0 && fn.arrays[op.param].rank == 2 && fn.arrays[op.param_b].rank == 2;
+  const DType t = fn.arrays[op.param].dtype;  // tensor maps here describe 16-bit operands
+  return op.hopper_stages > 0 && (t == DType::Float16 || t == DType::BFloat16) && fn.arrays[op.param].rank == 2 &&
+         fn.arrays[op.param_b].rank == 2;
 }
 
 }  // namespace
@@ -71,7 +73,9 @@ std::string gemm_loop_declarations(const ir::Function& fn) {
           "// while mma.sync ({}) works on the previous ones{}.\n"
           "constexpr int k{}_Stages = {};\n",
           op.loc.line, t.bm, t.bn, t.bk, op.stages, tf32 ? "tf32" : dtype_name(operand),
-          op.hopper_stages ? fmt::format(";\n// on sm_90a, {} unpadded stages feed wgmma (two warpgroups of 64 x {})", op.hopper_stages, t.bn) : "",
+          op.hopper_stages ? fmt::format(";\n// on sm_90a, {} unpadded stages feed wgmma (two warpgroups of 64 x {}){}", op.hopper_stages, t.bn,
+                                         tf32 && !ir::gemm_b_transposed(op) ? ",\n// B transposed as it is copied in (tf32 wgmma reads both operands K-major)" : "")
+                             : "",
           name, op.stages);
       if (op.hopper_stages) out += fmt::format("constexpr int k{}_HopperStages = {};\n", name, op.hopper_stages);
       const bool bt = ir::gemm_b_transposed(op);

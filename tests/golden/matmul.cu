@@ -220,9 +220,12 @@ constexpr int kThreads = 256;
 using Layout_128x128 = BlockedLayout<Shape<128, 128>, kThreads, 4>;
 // The k-loop at line 47 is a GEMM main loop (tile2cu/gemm_pipeline.cuh): each CTA computes a
 // 128 x 128 tile, K in steps of 32, through a ring of 4 shared-memory stages that cp.async fills
-// while mma.sync (tf32) works on the previous ones.
+// while mma.sync (tf32) works on the previous ones;
+// on sm_90a, 4 unpadded stages feed wgmma (two warpgroups of 64 x 128),
+// B transposed as it is copied in (tf32 wgmma reads both operands K-major).
 constexpr int kGemmLoop_128x128x32_Stages = 4;
-using GemmLoop_128x128x32 = GemmMainLoop<float, 128, 128, 32, kGemmLoop_128x128x32_Stages, kThreads, /*Tf32=*/true, 0>;
+constexpr int kGemmLoop_128x128x32_HopperStages = 4;
+using GemmLoop_128x128x32 = GemmMainLoop<float, 128, 128, 32, kGemmLoop_128x128x32_Stages, kThreads, /*Tf32=*/true, kGemmLoop_128x128x32_HopperStages>;
 
 __global__ void __launch_bounds__(kThreads) matmul(
     float* A_data, int32_t A_shape_0, int32_t A_shape_1, int32_t A_stride_0, int32_t A_stride_1,
