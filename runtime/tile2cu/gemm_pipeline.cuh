@@ -204,23 +204,27 @@ TILE2CU_DEVICE void copy_tile_swizzled(unsigned char* dst, int block_stride, con
 
 // Copies the Rows x Cols window at (row0, col0) of the 4-byte matrix `m` transposed into
 // 128-byte swizzled lines, one line per column (Rows * 4 == 128 bytes), element by element,
-// zero-filling what lies outside: tf32 wgmma's B, which must be K-major.
+// zero-filling what lies outside: tf32 wgmma's B, which must be K-major. Warp w copies rows
+// 4w .. 4w + 3; its lanes take 8 columns x 4 rows at a time, so each read is four 32-byte
+// pieces of rows and the 32 writes land in 32 different banks (the swizzle spreads the lines).
 template <int Rows, int Cols, int Threads, class T>
 TILE2CU_DEVICE void copy_tile_transposed(unsigned char* dst, const MatrixView<T>& m, int64_t row0, int64_t col0) {
-  static_assert(sizeof(T) == 4 && Rows * 4 == 128 && Threads % Cols == 0, "one 128-byte line per column");
-  // A warp reads 32 consecutive columns of one row (coalesced) and writes 32 lines.
-  const int c = int(threadIdx.x) % Cols, r_first = int(threadIdx.x) / Cols;
-  const int64_t gc = col0 + c;
-  const bool col_in = gc < m.cols;
-  const T* src = m.data + gc * m.col_stride;
+  static_assert(sizeof(T) == 4 && Rows * 4 == 128 && Rows == 4 * (Threads / 32) && Cols % 8 == 0,
+                "one 128-byte line per column, four rows per warp");
+  const int lane = int(threadIdx.x) % 32, warp = int(threadIdx.x) / 32;
+  const int dn = lane % 8, r = 4 * warp + lane / 8;
+  const int64_t gr = row0 + r;
+  const bool row_in = gr >= 0 && gr < m.rows;
+  const bool all_in = row_in && col0 >= 0 && col0 + Cols <= m.cols;
+  const T* src = m.data + (row_in ? gr * m.row_stride : 0) + (col0 + dn) * m.col_stride;
+  const int64_t step = 8 * m.col_stride;
+  // Column 8i + dn, row r: line 8i + dn, 16-byte chunk r / 4 = warp (swizzled by the line's dn).
+  const uint32_t d0 = warp::smem_address(dst) + uint32_t(dn * 128 + ((warp ^ dn) * 16) + (lane / 8) * 4);
 #pragma unroll
-  for (int i = 0; i < Rows / (Threads / Cols); ++i) {
-    const int r = r_first + i * (Threads / Cols);
-    const int64_t gr = row0 + r;
-    const bool in = col_in && gr >= 0 && gr < m.rows;
-    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(warp::smem_address(
-                     dst + wgmma::swizzle128(uint32_t(c * 128 + r * 4)))),
-                 "l"(in ? src + gr * m.row_stride : m.data), "r"(in ? 4 : 0));
+  for (int i = 0; i < Cols / 8; ++i) {
+    const bool in = all_in || (row_in && col0 + 8 * i + dn < m.cols);
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(d0 + uint32_t(i * 1024)),
+                 "l"(in ? src + i * step : m.data), "r"(in ? 4 : 0));
   }
 }
 
