@@ -23,7 +23,9 @@
 //   * At the end the fragments go back to the blocked layout, so the epilogue (casts,
 //     elementwise ops, the store) is ordinary tile code that fuses into the same kernel.
 //
-// It runs on sm_80 and up (mma.sync is Ampere's instruction; Hopper runs it too).
+// It runs on sm_80 and up (mma.sync is Ampere's instruction; Hopper runs it too). On sm_90a the
+// math is wgmma (main_loop_wgmma), and for 16-bit matrices the launcher's tensor maps let the
+// copy engine fill the stages (main_loop_tma); tf32 wgmma gets B transposed as it is copied.
 #pragma once
 
 #include "array.cuh"
