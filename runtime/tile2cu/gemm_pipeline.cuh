@@ -23,12 +23,15 @@
 //   * At the end the fragments go back to the blocked layout, so the epilogue (casts,
 //     elementwise ops, the store) is ordinary tile code that fuses into the same kernel.
 //
-// It runs on sm_80 and up (mma.sync is Ampere's instruction; Hopper runs it too).
+// It runs on sm_80 and up (mma.sync is Ampere's instruction; Hopper runs it too). On sm_90a the
+// math is wgmma (main_loop_wgmma), and for 16-bit matrices the launcher's tensor maps let the
+// copy engine fill the stages (main_loop_tma); tf32 wgmma gets B transposed as it is copied.
 #pragma once
 
 #include "array.cuh"
 #include "mma_warp.cuh"
 #include "tile.cuh"
+#include "tma.cuh"
 #include "wgmma.cuh"
 
 namespace tile2cu {
@@ -76,17 +79,38 @@ struct GemmMainLoop {
   static constexpr int kSmemBytes = kPipelineBytes > kExchangeBytes ? kPipelineBytes : kExchangeBytes;
 
   // On sm_90a the same loop runs on wgmma when the transpiler chose HopperStages (it does for
-  // 16-bit operands, 256 threads, BM = 128, BK = 64, BN = 128 or 256): two warpgroups of 64 x BN
-  // each, K steps of 64 (one 128-byte swizzled line per operand row), unpadded stages on a
+  // 256 threads, BM = 128, BN = 128 or 256, BK = 64 for 16-bit operands and 32 for tf32): two
+  // warpgroups of 64 x BN each, one 128-byte swizzled line per operand row, unpadded stages on a
   // 1024-byte boundary. Its shared memory is kHopperSmemBytes (the launcher asks for it on sm_90).
   static constexpr int kHopperStages = HopperStages;
   static constexpr int kWgmmaStageBytes = (BM * BK + BK * BN) * int(sizeof(T));
   static constexpr bool kWgmma = HopperStages >= 3;
-  static_assert(!kWgmma || (kSixteenBit && Threads == 256 && BM == 128 && BK == 64 && (BN == 256 || BN == 128)),
-                "the wgmma main loop handles 128 x {128, 256} x 64 tiles of 16-bit operands on 256 threads");
+  static_assert(!kWgmma || (Threads == 256 && BM == 128 && BK * int(sizeof(T)) == 128 && (BN == 256 || BN == 128)),
+                "the wgmma main loop handles 128 x {128, 256} tiles, K steps of one 128-byte line, on 256 threads");
+  // tf32 wgmma reads both operands K-major: an N-major B is transposed while it is copied in.
+  static constexpr bool kTransposeBOnCopy = kWgmma && !kSixteenBit && !BTransposed;
+  // The ring starts at the first 1024-byte boundary; behind it, the TMA loop's mbarriers (a
+  // "full" and an "empty" one per stage).
+  static constexpr int kRingBytes = HopperStages * kWgmmaStageBytes;
   static constexpr int kHopperSmemBytes =
-      HopperStages * kWgmmaStageBytes + 1024 > kExchangeBytes ? HopperStages * kWgmmaStageBytes + 1024 : kExchangeBytes;
+      kRingBytes + 1024 + 16 * HopperStages > kExchangeBytes ? kRingBytes + 1024 + 16 * HopperStages : kExchangeBytes;
+  static_assert(!kWgmma || kRingBytes >= kExchangeBytes, "the mbarriers lie behind the accumulator exchange");
 };
+
+// Host: the tensor maps main_loop_tma reads, A's box BM x 64 and B's 64 x 64 (or B^T's BN x 64),
+// for rank-2 operands on a device with TMA (compute capability 9+). `usable` stays 0 when either
+// array cannot be described (then the kernel copies with cp.async).
+template <class Config, class T, class I>
+inline GemmTensorMaps gemm_tensor_maps(const Array<T, 2, I>& a, const Array<T, 2, I>& b, int compute_major) {
+  GemmTensorMaps maps{};
+  if constexpr (Config::kWgmma) {
+    const uint32_t b_box_rows = Config::kBTransposed ? Config::kBN : Config::kBK;
+    maps.usable = compute_major >= 9 &&
+                  tma::encode_matrix_map(maps.a, a.data, a.shape[0], a.shape[1], a.stride[0], a.stride[1], Config::kBM, 64) &&
+                  tma::encode_matrix_map(maps.b, b.data, b.shape[0], b.shape[1], b.stride[0], b.stride[1], b_box_rows, 64);
+  }
+  return maps;
+}
 
 namespace gemm {
 
@@ -180,21 +204,47 @@ TILE2CU_DEVICE void copy_tile_swizzled(unsigned char* dst, int block_stride, con
   }
 }
 
-// The main loop on wgmma (sm_90a). Stage s: A (BM x 64, one swizzled line per row) then B
-// (64 x BN as BN/64 blocks of 64 lines). Warpgroup g computes rows [64g, 64g + 64).
-template <class Config, class T, class TC, class LC>
-TILE2CU_DEVICE Tile<TC, LC> main_loop_wgmma(const MatrixView<T>& a, const MatrixView<T>& b, int64_t m0, int64_t n0,
-                                            int64_t k_begin, int64_t tiles, const Tile<TC, LC>& acc,
-                                            unsigned char* smem) {
-  constexpr int BM = Config::kBM, BN = Config::kBN, BK = Config::kBK, S = Config::kHopperStages;
-  constexpr int kBytesA = BM * BK * int(sizeof(T));
-  constexpr int kBBlockBytes = BK * 128;  // one block of 64 columns of B
-  unsigned char* ring = smem + ((1024 - reinterpret_cast<uintptr_t>(smem) % 1024) % 1024);
-  float* exchange = reinterpret_cast<float*>(smem);
-  const int group = int(threadIdx.x) / 128, warp = (int(threadIdx.x) % 128) / 32, lane = int(threadIdx.x) % 32;
-  const int row = group * 64 + warp * 16 + lane / 4;  // this thread's first accumulator row
+// Copies the Rows x Cols window at (row0, col0) of the 4-byte matrix `m` transposed into
+// 128-byte swizzled lines, one line per column (Rows * 4 == 128 bytes), element by element,
+// zero-filling what lies outside: tf32 wgmma's B, which must be K-major. Warp w copies rows
+// 4w .. 4w + 3; its lanes take 8 columns x 4 rows at a time, so each read is four 32-byte
+// pieces of rows and the 32 writes land in 32 different banks (the swizzle spreads the lines).
+template <int Rows, int Cols, int Threads, class T>
+TILE2CU_DEVICE void copy_tile_transposed(unsigned char* dst, const MatrixView<T>& m, int64_t row0, int64_t col0) {
+  static_assert(sizeof(T) == 4 && Rows * 4 == 128 && Rows == 4 * (Threads / 32) && Cols % 8 == 0,
+                "one 128-byte line per column, four rows per warp");
+  const int lane = int(threadIdx.x) % 32, warp = int(threadIdx.x) / 32;
+  const int dn = lane % 8, r = 4 * warp + lane / 8;
+  const int64_t gr = row0 + r;
+  const bool row_in = gr >= 0 && gr < m.rows;
+  const bool all_in = row_in && col0 >= 0 && col0 + Cols <= m.cols;
+  const T* src = m.data + (row_in ? gr * m.row_stride : 0) + (col0 + dn) * m.col_stride;
+  const int64_t step = 8 * m.col_stride;
+  // Column 8i + dn, row r: line 8i + dn, 16-byte chunk r / 4 = warp (swizzled by the line's dn).
+  const uint32_t d0 = warp::smem_address(dst) + uint32_t(dn * 128 + ((warp ^ dn) * 16) + (lane / 8) * 4);
+#pragma unroll
+  for (int i = 0; i < Cols / 8; ++i) {
+    const bool in = all_in || (row_in && col0 + 8 * i + dn < m.cols);
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(d0 + uint32_t(i * 1024)),
+                 "l"(in ? src + i * step : m.data), "r"(in ? 4 : 0));
+  }
+}
 
-  float d[BN / 2];
+// The wgmma loops' shared pieces. Stage layout: A (BM x 64, one swizzled line per row) then B
+// (64 x BN as BN/64 blocks of 64 lines, or BN lines of B^T). Warpgroup g computes rows
+// [64g, 64g + 64) into d[BN / 2] (the fragment layout wgmma.cuh describes).
+template <class Config>
+struct WgmmaStage {
+  using T = typename Config::operand_type;
+  static constexpr int kBytesA = Config::kBM * Config::kBK * int(sizeof(T));
+  static constexpr int kBBlockBytes = Config::kBK * 128;  // one block of 64 columns of B
+};
+
+// The accumulator tile (blocked layout) -> this thread's wgmma fragment, through shared memory.
+template <class Config, class TC, class LC>
+TILE2CU_DEVICE void accumulator_to_wgmma(float (&d)[Config::kBN / 2], const Tile<TC, LC>& acc, float* exchange) {
+  constexpr int BN = Config::kBN;
+  const int lane = int(threadIdx.x) % 32, row = (int(threadIdx.x) / 32) * 16 + lane / 4;
   __syncthreads();
 #pragma unroll
   for (int s = 0; s < LC::kSlots; ++s)
@@ -206,6 +256,69 @@ TILE2CU_DEVICE Tile<TC, LC> main_loop_wgmma(const MatrixView<T>& a, const Matrix
     d[4 * i] = c[0], d[4 * i + 1] = c[1], d[4 * i + 2] = c[8 * BN], d[4 * i + 3] = c[8 * BN + 1];
   }
   __syncthreads();
+}
+
+// And back: the fragments -> the accumulator's blocked layout (call once all wgmma work is done).
+template <class Config, class TC, class LC>
+TILE2CU_DEVICE Tile<TC, LC> wgmma_to_accumulator(const float (&d)[Config::kBN / 2], const Tile<TC, LC>& acc,
+                                                 float* exchange) {
+  constexpr int BN = Config::kBN;
+  const int lane = int(threadIdx.x) % 32, row = (int(threadIdx.x) / 32) * 16 + lane / 4;
+  __syncthreads();
+#pragma unroll
+  for (int i = 0; i < BN / 8; ++i) {
+    float* c = exchange + row * BN + i * 8 + 2 * (lane % 4);
+    c[0] = d[4 * i], c[1] = d[4 * i + 1], c[8 * BN] = d[4 * i + 2], c[8 * BN + 1] = d[4 * i + 3];
+  }
+  __syncthreads();
+  Tile<TC, LC> out;
+#pragma unroll
+  for (int s = 0; s < LC::kSlots; ++s) out.v[s] = LC::owns(s) ? convert<TC>(exchange[LC::element(s)]) : acc.v[s];
+  __syncthreads();
+  return out;
+}
+
+// Issues (does not wait for) this warpgroup's wgmmas of one k-tile held in `stage`.
+template <class Config>
+TILE2CU_DEVICE void wgmma_k_tile(float (&d)[Config::kBN / 2], const unsigned char* stage) {
+  using T = typename Config::operand_type;
+  using S = WgmmaStage<Config>;
+  const int group = int(threadIdx.x) / 128;
+  wgmma::fence();
+  if constexpr (!Config::kSixteenBit) {  // tf32: B is K-major (B^T lines) either way
+#pragma unroll
+    for (int kk = 0; kk < Config::kBK; kk += 8) {
+      const uint64_t da = wgmma::descriptor(stage + group * 64 * 128 + kk * 4, 16, 1024);
+      const uint64_t db = wgmma::descriptor(stage + S::kBytesA + kk * 4, 16, 1024);
+      wgmma::mma_64xNx8_tf32<Config::kBN>(d, da, db);
+    }
+  } else {
+#pragma unroll
+    for (int kk = 0; kk < Config::kBK; kk += 16) {
+      // A: rows of this warpgroup, K offset kk (32 bytes a step inside the swizzled line);
+      // 8-row groups 1024 bytes apart. B: k rows kk.., 64-column blocks kBBlockBytes apart.
+      const uint64_t da = wgmma::descriptor(stage + group * 64 * 128 + kk * int(sizeof(T)), 16, 1024);
+      const uint64_t db = Config::kBTransposed
+                              ? wgmma::descriptor(stage + S::kBytesA + kk * int(sizeof(T)), 16, 1024)
+                              : wgmma::descriptor(stage + S::kBytesA + kk * 128, S::kBBlockBytes, 1024);
+      wgmma::mma_64xNx16<T, Config::kBN, Config::kBTransposed ? 0 : 1>(d, da, db);
+    }
+  }
+  wgmma::commit();
+}
+
+// The main loop on wgmma (sm_90a), stages filled by cp.async from every thread: the path for
+// arrays the copy engine cannot describe (see main_loop_tma below for the other).
+template <class Config, class T, class TC, class LC>
+TILE2CU_DEVICE Tile<TC, LC> main_loop_wgmma(const MatrixView<T>& a, const MatrixView<T>& b, int64_t m0, int64_t n0,
+                                            int64_t k_begin, int64_t tiles, const Tile<TC, LC>& acc,
+                                            unsigned char* smem) {
+  constexpr int BM = Config::kBM, BN = Config::kBN, BK = Config::kBK, S = Config::kHopperStages;
+  constexpr int kBytesA = WgmmaStage<Config>::kBytesA, kBBlockBytes = WgmmaStage<Config>::kBBlockBytes;
+  unsigned char* ring = smem + ((1024 - reinterpret_cast<uintptr_t>(smem) % 1024) % 1024);
+  float* exchange = reinterpret_cast<float*>(smem);
+  float d[BN / 2];
+  accumulator_to_wgmma<Config>(d, acc, exchange);
 
   // The ring: S slots. While the tensor cores work on k-tile t (and may still finish t - 1),
   // tiles t + 1 .. t + S - 2 are in flight; the copies of t + S - 2 go into the slot t - 2 used.
@@ -213,8 +326,10 @@ TILE2CU_DEVICE Tile<TC, LC> main_loop_wgmma(const MatrixView<T>& a, const Matrix
   // one add and one cp.async per 16-byte chunk, so issuing the copies stays cheap next to the
   // math. Edge tiles take copy_tile_swizzled, which checks every chunk.
   constexpr int kVec = 16 / int(sizeof(T));
-  constexpr int kChunksA = BM * BK / kVec / Config::kThreads, kChunksB = BK * BN / kVec / Config::kThreads;
-  static_assert(kChunksA * kVec * Config::kThreads == BM * BK && kChunksB * kVec * Config::kThreads == BK * BN,
+  constexpr int kChunksA = BM * BK / kVec / Config::kThreads;
+  constexpr int kChunksB = Config::kTransposeBOnCopy ? 1 : BK * BN / kVec / Config::kThreads;
+  static_assert(kChunksA * kVec * Config::kThreads == BM * BK &&
+                    (Config::kTransposeBOnCopy || kChunksB * kVec * Config::kThreads == BK * BN),
                 "every thread copies the same number of chunks");
   uint32_t a_dst[kChunksA], b_dst[kChunksB];
   const T* a_src[kChunksA];
@@ -228,7 +343,9 @@ TILE2CU_DEVICE Tile<TC, LC> main_loop_wgmma(const MatrixView<T>& a, const Matrix
 #pragma unroll
   for (int i = 0; i < kChunksB; ++i) {
     const int c = int(threadIdx.x) + i * Config::kThreads;
-    if constexpr (Config::kBTransposed) {  // lines are rows of B^T, like A's
+    if constexpr (Config::kTransposeBOnCopy) {  // copy_tile_transposed does B
+      b_dst[i] = 0, b_src[i] = b.data;
+    } else if constexpr (Config::kBTransposed) {  // lines are rows of B^T, like A's
       const int r = c / (BK / kVec), chunk = c % (BK / kVec);
       b_dst[i] = uint32_t(kBytesA) + wgmma::swizzle128(uint32_t(r * 128 + chunk * 16));
       b_src[i] = b.data + (n0 + r) * b.row_stride + chunk * kVec;
@@ -238,13 +355,21 @@ TILE2CU_DEVICE Tile<TC, LC> main_loop_wgmma(const MatrixView<T>& a, const Matrix
       b_src[i] = b.data + r * b.row_stride + n0 + chunk * kVec;
     }
   }
-  const bool rows_inside = a.vector_rows && b.vector_rows && m0 + BM <= a.rows &&
+  const bool rows_inside = a.vector_rows && (Config::kTransposeBOnCopy || b.vector_rows) && m0 + BM <= a.rows &&
                            (Config::kBTransposed ? n0 + BN <= b.rows : n0 + BN <= b.cols);
   auto fetch = [&](int64_t t) {
     unsigned char* stage = ring + int(t % S) * Config::kWgmmaStageBytes;
     const int64_t k0 = (k_begin + t) * BK;
     const bool k_inside = k0 >= 0 && k0 + BK <= a.cols && k0 + BK <= (Config::kBTransposed ? b.cols : b.rows);
-    if (rows_inside && k_inside) {
+    if constexpr (Config::kTransposeBOnCopy) {
+      if (rows_inside && k_inside) {
+#pragma unroll
+        for (int i = 0; i < kChunksA; ++i) cp_async_16(stage + a_dst[i], a_src[i] + k0, 16);
+      } else {
+        copy_tile_swizzled<BM, BK, Config::kThreads>(stage, 0, a, m0, k0);
+      }
+      copy_tile_transposed<BK, BN, Config::kThreads>(stage + kBytesA, b, k0, n0);
+    } else if (rows_inside && k_inside) {
 #pragma unroll
       for (int i = 0; i < kChunksA; ++i) cp_async_16(stage + a_dst[i], a_src[i] + k0, 16);
       const int64_t b_step = Config::kBTransposed ? k0 : k0 * b.row_stride;
@@ -265,36 +390,82 @@ TILE2CU_DEVICE Tile<TC, LC> main_loop_wgmma(const MatrixView<T>& a, const Matrix
     cp_async_wait<S - 3>();            // k-tile t has landed (this thread's copies) ...
     wgmma::fence_shared_for_async();   // ... is visible to the tensor cores ...
     __syncthreads();                   // ... and everyone's is; every warpgroup is done with t - 2
-    const unsigned char* stage = ring + int(t % S) * Config::kWgmmaStageBytes;
-    wgmma::fence();
-#pragma unroll
-    for (int kk = 0; kk < BK; kk += 16) {
-      // A: rows of this warpgroup, K offset kk (32 bytes a step inside the swizzled line);
-      // 8-row groups 1024 bytes apart. B: k rows kk.., 64-column blocks kBBlockBytes apart.
-      const uint64_t da = wgmma::descriptor(stage + group * 64 * 128 + kk * int(sizeof(T)), 16, 1024);
-      const uint64_t db = Config::kBTransposed ? wgmma::descriptor(stage + kBytesA + kk * int(sizeof(T)), 16, 1024)
-                                               : wgmma::descriptor(stage + kBytesA + kk * 128, kBBlockBytes, 1024);
-      wgmma::mma_64xNx16<T, BN, Config::kBTransposed ? 0 : 1>(d, da, db);
-    }
-    wgmma::commit();
+    wgmma_k_tile<Config>(d, ring + int(t % S) * Config::kWgmmaStageBytes);
     wgmma::wait<1>();  // k-tile t - 1's math is done (t's may still run)
     if (t + S - 2 < tiles) fetch(t + S - 2);
     cp_async_commit();
   }
   wgmma::wait<0>();
   cp_async_wait<0>();
-  __syncthreads();
+  return wgmma_to_accumulator<Config>(d, acc, exchange);
+}
+
+// The main loop on wgmma fed by the copy engine (TMA). Thread 0 issues one bulk tensor copy per
+// operand box (A: BM x 64; B: BN/64 boxes of 64 x 64, or one BN x 64 box of B^T) into a ring of
+// S stages; the copy engine swizzles them as wgmma reads them and zero-fills what lies outside
+// the arrays. Each stage has two mbarriers: `full` completes when its bytes have landed (every
+// thread waits on it before the math), `empty` when all warps are done reading it (thread 0
+// waits on it before refilling). The copy of k-tile t + S - 1 goes out as soon as t - 1's math
+// is done, so S - 1 tiles are in flight while the tensor cores work.
+template <class Config, class TC, class LC>
+TILE2CU_DEVICE Tile<TC, LC> main_loop_tma(const GemmTensorMaps& maps, int64_t m0, int64_t n0, int64_t k_begin,
+                                          int64_t tiles, const Tile<TC, LC>& acc, unsigned char* smem) {
+  constexpr int BN = Config::kBN, BK = Config::kBK, S = Config::kHopperStages;
+  constexpr int kBytesA = WgmmaStage<Config>::kBytesA, kBBlockBytes = WgmmaStage<Config>::kBBlockBytes;
+  constexpr int kWarps = Config::kThreads / 32;
+  unsigned char* ring = smem + ((1024 - reinterpret_cast<uintptr_t>(smem) % 1024) % 1024);
+  uint64_t* full = reinterpret_cast<uint64_t*>(ring + Config::kRingBytes);
+  uint64_t* empty = full + S;
+  float* exchange = reinterpret_cast<float*>(smem);
+  const bool producer = threadIdx.x == 0;
+  float d[BN / 2];
+  accumulator_to_wgmma<Config>(d, acc, exchange);
+
+  if (producer) {
 #pragma unroll
-  for (int i = 0; i < BN / 8; ++i) {
-    float* c = exchange + row * BN + i * 8 + 2 * (lane % 4);
-    c[0] = d[4 * i], c[1] = d[4 * i + 1], c[8 * BN] = d[4 * i + 2], c[8 * BN + 1] = d[4 * i + 3];
+    for (int s = 0; s < S; ++s) tma::barrier_init(&full[s], 1), tma::barrier_init(&empty[s], kWarps);
+    tma::barrier_init_fence();
   }
+  wgmma::fence_shared_for_async();  // the exchange's ordinary accesses come before the copies into the ring
   __syncthreads();
-  Tile<TC, LC> out;
+
+  auto fetch = [&](int64_t t) {  // thread 0: k-tile t into slot t % S
+    unsigned char* stage = ring + int(t % S) * Config::kWgmmaStageBytes;
+    uint64_t* bar = &full[t % S];
+    const int32_t k0 = int32_t((k_begin + t) * BK);
+    tma::barrier_arrive_expect_bytes(bar, Config::kWgmmaStageBytes);
+    tma::load_2d(stage, &maps.a, k0, int32_t(m0), bar);
+    if constexpr (Config::kBTransposed) {
+      tma::load_2d(stage + kBytesA, &maps.b, k0, int32_t(n0), bar);
+    } else {
 #pragma unroll
-  for (int s = 0; s < LC::kSlots; ++s) out.v[s] = LC::owns(s) ? convert<TC>(exchange[LC::element(s)]) : acc.v[s];
-  __syncthreads();
-  return out;
+      for (int j = 0; j < BN / 64; ++j) tma::load_2d(stage + kBytesA + j * kBBlockBytes, &maps.b, int32_t(n0) + 64 * j, k0, bar);
+    }
+  };
+  if (producer)
+    for (int64_t t = 0; t < S && t < tiles; ++t) fetch(t);
+
+  for (int64_t t = 0; t < tiles; ++t) {
+    tma::barrier_wait(&full[t % S], uint32_t(t / S) & 1u);  // k-tile t has landed
+    wgmma_k_tile<Config>(d, ring + int(t % S) * Config::kWgmmaStageBytes);
+    wgmma::wait<1>();  // k-tile t - 1's math is done (t's may still run): its slot can be refilled
+    if (t >= 1) {
+      const int64_t done = t - 1;
+      __syncwarp();
+      if (threadIdx.x % 32 == 0) tma::barrier_arrive(&empty[done % S]);
+      if (producer && done + S < tiles) {
+        tma::barrier_wait(&empty[done % S], uint32_t(done / S) & 1u);
+        fetch(done + S);
+      }
+      __syncwarp();  // warp 0 converges again before its next wgmma
+    }
+  }
+  wgmma::wait<0>();
+  __syncthreads();  // every copy has landed and every warp is past the barriers
+  if (producer)
+#pragma unroll
+    for (int s = 0; s < S; ++s) tma::barrier_inval(&full[s]), tma::barrier_inval(&empty[s]);
+  return wgmma_to_accumulator<Config>(d, acc, exchange);
 }
 #endif  // TILE2CU_HAS_WGMMA
 
@@ -304,7 +475,7 @@ template <class Config, class TA, int RA, class IA, class TB, int RB, class IB, 
 TILE2CU_DEVICE Tile<TC, LC> gemm_main_loop(const Array<TA, RA, IA>& A, const int64_t (&a_index)[RA],
                                            const Array<TB, RB, IB>& B, const int64_t (&b_index)[RB],
                                            int64_t k_begin, int64_t k_end, const Tile<TC, LC>& acc,
-                                           unsigned char* smem) {
+                                           unsigned char* smem, const GemmTensorMaps* maps = nullptr) {
   using T = typename Config::operand_type;
   constexpr int BM = Config::kBM, BN = Config::kBN, BK = Config::kBK, S = Config::kStages;
   static_assert(std::is_same_v<TA, T> && std::is_same_v<TB, T>, "operands are stored as they are loaded");
@@ -312,6 +483,9 @@ TILE2CU_DEVICE Tile<TC, LC> gemm_main_loop(const Array<TA, RA, IA>& A, const int
 #if TILE2CU_HAS_WGMMA
   if constexpr (Config::kWgmma) {
     const int64_t tiles = k_end > k_begin ? k_end - k_begin : 0;
+    if constexpr (RA == 2 && RB == 2)
+      if (maps != nullptr && maps->usable)
+        return gemm::main_loop_tma<Config>(*maps, a_index[0] * BM, b_index[1] * BN, k_begin, tiles, acc, smem);
     return gemm::main_loop_wgmma<Config>(gemm::matrix_view(A, a_index), gemm::matrix_view(B, b_index),
                                          a_index[RA - 2] * BM, b_index[RB - 1] * BN, k_begin, tiles, acc, smem);
   }

@@ -21,6 +21,7 @@
 //   mma_warp.cuh     warp-level tensor-core instructions (mma.sync, ldmatrix) and fragments
 //   mma.cuh          mma on register tiles, any legal dtypes (tensor cores where they apply)
 //   wgmma.cuh        Hopper warpgroup mma (sm_90a), descriptors, 128-byte swizzle
+//   tma.cuh          Hopper's copy engine (cp.async.bulk.tensor), mbarriers, host tensor-map encoding
 //   gemm_pipeline.cuh the pipelined main loop (cp.async ring + mma.sync) of a recognised GEMM k-loop
 //   host.hpp         ArrayView, ArrayViewList, to_device_array, grid_ok (plain C++, for launchers)
 //

@@ -127,6 +127,10 @@ HostInterface host_interface(const ir::Function& fn) {
     h.prologue += fmt::format("  const Array<{}, {}> {}{{{}_data, {{{}}}, {{{}}}}};\n", t, a.rank, a.name, a.name,
                               fmt::join(shape, ", "), fmt::join(strides, ", "));
   }
+  for (const GemmTensorMapParam& p : gemm_tensor_map_params(fn)) {
+    kparams.push_back(fmt::format("const __grid_constant__ GemmTensorMaps {}", p.name));
+    kargs.push_back(p.name);
+  }
   h.launcher_params = wrap(launcher);
   h.c_params = wrap(c_params);
   h.c_args = wrap(c_args);
@@ -207,18 +211,22 @@ EmittedFiles emit_cuda(const std::vector<ir::Function>& specs, const EmitOptions
     // Beyond kMaxStaticScratch a CTA's shared memory must be dynamic, and the launcher must opt in.
     const bool dynamic_smem = std::max(plan.smem_bytes, plan.hopper_smem_bytes) > kMaxStaticScratch;
     std::string launch_setup;
+    const std::vector<GemmTensorMapParam> tensor_maps = gemm_tensor_map_params(fn);
+    if (plan.hopper_smem_bytes > 0 || !tensor_maps.empty())
+      launch_setup =
+          "  // sm_90 and up run the GEMM main loop on wgmma.\n"
+          "  int device = 0, major = 0;\n"
+          "  if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;\n"
+          "  if (cudaError_t e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device); e != cudaSuccess)\n"
+          "    return e;\n";
     if (dynamic_smem && plan.hopper_smem_bytes > 0) {
       prologue += fmt::format(
           "  // Scratch for moving tile elements between threads and staging mma operands: dynamic\n"
           "  // shared memory, {} bytes ({} on sm_90 and up, for the wgmma main loop's stages).\n"
           "  extern __shared__ __align__(128) unsigned char smem[];\n",
           plan.smem_bytes, plan.hopper_smem_bytes);
-      launch_setup = fmt::format(
-          "  // sm_90 and up run the GEMM main loop on wgmma, with deeper stages in more shared memory.\n"
-          "  int device = 0, major = 0;\n"
-          "  if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;\n"
-          "  if (cudaError_t e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device); e != cudaSuccess)\n"
-          "    return e;\n"
+      launch_setup += fmt::format(
+          "  // Its deeper stages take more shared memory.\n"
           "  const int kSmemBytes = major >= 9 ? {} : {};\n"
           "  if (cudaError_t e = cudaFuncSetAttribute({}::{}, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes);\n"
           "      e != cudaSuccess)\n"
@@ -230,7 +238,7 @@ EmittedFiles emit_cuda(const std::vector<ir::Function>& specs, const EmitOptions
           "  // kSmemBytes = {} bytes of dynamic shared memory (more than the 48 KiB static limit).\n"
           "  extern __shared__ __align__(128) unsigned char smem[];\n",
           plan.smem_bytes);
-      launch_setup = fmt::format(
+      launch_setup += fmt::format(
           "  constexpr int kSmemBytes = {};\n"
           "  if (cudaError_t e = cudaFuncSetAttribute({}::{}, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes);\n"
           "      e != cudaSuccess)\n"
@@ -242,6 +250,12 @@ EmittedFiles emit_cuda(const std::vector<ir::Function>& specs, const EmitOptions
           "  __shared__ alignas(16) unsigned char smem[{}];\n",
           plan.smem_bytes);
     }
+    for (const GemmTensorMapParam& p : tensor_maps)
+      launch_setup += fmt::format(
+          "  // On sm_90 the copy engine (TMA) fills the main loop's stages: {0}'s and {1}'s tensor maps\n"
+          "  // (usable = 0 where it cannot describe them: the kernel then copies with cp.async).\n"
+          "  const tile2cu::GemmTensorMaps {2} = tile2cu::gemm_tensor_maps<{3}::{4}>({0}_arg, {1}_arg, major);\n",
+          p.a, p.b, p.name, fn.spec_name, p.config);
     const std::string& signature = fn.signature;
     body += render("specialization",
                    {{"spec", fn.spec_name},

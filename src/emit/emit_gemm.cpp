@@ -14,6 +14,47 @@ std::string gemm_loop_config_name(const ir::Function& fn, const ir::Op& op) {
   return fmt::format("GemmLoop_{}x{}x{}{}", t.bm, t.bn, t.bk, ir::gemm_b_transposed(op) ? "_BT" : "");
 }
 
+namespace {
+
+void for_each_gemm_loop(const ir::Block& b, const std::function<void(const ir::Op&)>& f) {
+  for (const ir::Op& op : b.ops) {
+    for (const ir::Block& r : op.regions) for_each_gemm_loop(r, f);
+    if (op.kind == ir::OpKind::GemmLoop) f(op);
+  }
+}
+
+bool fed_by_tma(const ir::Function& fn, const ir::Op& op) {
+  const DType t = fn.arrays[op.param].dtype;  // tensor maps here describe 16-bit operands
+  return op.hopper_stages > 0 && (t == DType::Float16 || t == DType::BFloat16) && fn.arrays[op.param].rank == 2 &&
+         fn.arrays[op.param_b].rank == 2;
+}
+
+}  // namespace
+
+std::vector<GemmTensorMapParam> gemm_tensor_map_params(const ir::Function& fn) {
+  std::vector<GemmTensorMapParam> params;
+  for_each_gemm_loop(fn.body, [&](const ir::Op& op) {
+    if (!fed_by_tma(fn, op)) return;
+    GemmTensorMapParam p{"", gemm_loop_config_name(fn, op), fn.arrays[op.param].name, fn.arrays[op.param_b].name};
+    bool clash = false;
+    for (const GemmTensorMapParam& q : params) {
+      if (q.a == p.a && q.b == p.b && q.config == p.config) return;  // shared with an earlier loop
+      clash = clash || (q.a == p.a && q.b == p.b);
+    }
+    p.name = clash ? fmt::format("{}_{}_{}_tma", p.a, p.b, p.config) : fmt::format("{}_{}_tma", p.a, p.b);
+    params.push_back(p);
+  });
+  return params;
+}
+
+std::string gemm_tensor_maps_name(const ir::Function& fn, const ir::Op& op) {
+  if (!fed_by_tma(fn, op)) return "";
+  const std::string config = gemm_loop_config_name(fn, op);
+  for (const GemmTensorMapParam& p : gemm_tensor_map_params(fn))
+    if (p.a == fn.arrays[op.param].name && p.b == fn.arrays[op.param_b].name && p.config == config) return p.name;
+  return "";
+}
+
 std::string gemm_loop_declarations(const ir::Function& fn) {
   std::string out;
   std::set<std::string> declared;
@@ -32,7 +73,9 @@ std::string gemm_loop_declarations(const ir::Function& fn) {
           "// while mma.sync ({}) works on the previous ones{}.\n"
           "constexpr int k{}_Stages = {};\n",
           op.loc.line, t.bm, t.bn, t.bk, op.stages, tf32 ? "tf32" : dtype_name(operand),
-          op.hopper_stages ? fmt::format(";\n// on sm_90a, {} unpadded stages feed wgmma (two warpgroups of 64 x {})", op.hopper_stages, t.bn) : "",
+          op.hopper_stages ? fmt::format(";\n// on sm_90a, {} unpadded stages feed wgmma (two warpgroups of 64 x {}){}", op.hopper_stages, t.bn,
+                                         tf32 && !ir::gemm_b_transposed(op) ? ",\n// B transposed as it is copied in (tf32 wgmma reads both operands K-major)" : "")
+                             : "",
           name, op.stages);
       if (op.hopper_stages) out += fmt::format("constexpr int k{}_HopperStages = {};\n", name, op.hopper_stages);
       const bool bt = ir::gemm_b_transposed(op);

@@ -422,10 +422,11 @@ class BodyEmitter {
         std::vector<std::string> a_index, b_index;
         for (int d = 0; d < ra; ++d) a_index.push_back(expr(op.operands[2 + d]).text);
         for (int d = 0; d < rb; ++d) b_index.push_back(expr(op.operands[2 + ra + d]).text);
-        return {fmt::format("gemm_main_loop<{}>({}, {{{}}}, {}, {{{}}}, {}, {}, {}, smem)", gemm_loop_config_name(fn_, op),
+        const std::string maps = gemm_tensor_maps_name(fn_, op);
+        return {fmt::format("gemm_main_loop<{}>({}, {{{}}}, {}, {{{}}}, {}, {}, {}, smem{})", gemm_loop_config_name(fn_, op),
                             fn_.arrays[op.param].name, fmt::join(a_index, ", "), fn_.arrays[op.param_b].name,
                             fmt::join(b_index, ", "), expr(op.operands[0]).text, expr(op.operands[1]).text,
-                            expr(op.operands.back()).text)};
+                            expr(op.operands.back()).text, maps.empty() ? "" : ", &" + maps)};
       }
       case OpKind::Mma:
         return {fmt::format("mma({}, {}, {}, smem)", expr(op.operands[0]).text, expr(op.operands[1]).text,

@@ -23,12 +23,13 @@ using GemmLoop_128x256x64 = GemmMainLoop<__nv_bfloat16, 128, 256, 64, kGemmLoop_
 __global__ void __launch_bounds__(kThreads) matmul(
     __nv_bfloat16* A_data, int32_t A_shape_0, int32_t A_shape_1, int32_t A_stride_0, int32_t A_stride_1,
     __nv_bfloat16* B_data, int32_t B_shape_0, int32_t B_shape_1, int32_t B_stride_0, int32_t B_stride_1,
-    __nv_bfloat16* C_data, int32_t C_shape_0, int32_t C_shape_1, int32_t C_stride_0, int32_t C_stride_1) {
+    __nv_bfloat16* C_data, int32_t C_shape_0, int32_t C_shape_1, int32_t C_stride_0, int32_t C_stride_1,
+    const __grid_constant__ GemmTensorMaps A_B_tma) {
   const Array<__nv_bfloat16, 2> A{A_data, {A_shape_0, A_shape_1}, {A_stride_0, A_stride_1}};
   const Array<__nv_bfloat16, 2> B{B_data, {B_shape_0, B_shape_1}, {B_stride_0, B_stride_1}};
   const Array<__nv_bfloat16, 2> C{C_data, {C_shape_0, C_shape_1}, {C_stride_0, C_stride_1}};
   // Scratch for moving tile elements between threads and staging mma operands: dynamic
-  // shared memory, 156672 bytes (197632 on sm_90 and up, for the wgmma main loop's stages).
+  // shared memory, 156672 bytes (197696 on sm_90 and up, for the wgmma main loop's stages).
   extern __shared__ __align__(128) unsigned char smem[];
   // tiles_m = ct.cdiv(A.shape[0], BM)
   const auto tiles_m = cdiv(A.shape[0], 128);
@@ -54,7 +55,7 @@ __global__ void __launch_bounds__(kThreads) matmul(
   //     a = operand(ct.load(A, index=(row, k), shape=(BM, BK), padding_mode=ZERO), TF32)
   //     b = operand(ct.load(B, index=(k, col), shape=(BK, BN), padding_mode=ZERO), TF32)
   //     acc = ct.mma(a, b, acc)
-  const auto acc_2 = gemm_main_loop<GemmLoop_128x256x64>(A, {row, 0}, B, {0, col}, 0, cdiv(A.shape[1], 64), acc, smem);
+  const auto acc_2 = gemm_main_loop<GemmLoop_128x256x64>(A, {row, 0}, B, {0, col}, 0, cdiv(A.shape[1], 64), acc, smem, &A_B_tma);
   // ct.store(C, index=(row, col), tile=acc.astype(C.dtype))
   store(C, {row, col}, astype<__nv_bfloat16>(acc_2));
 }
@@ -73,19 +74,24 @@ cudaError_t launch_matmul_bf16(
   if (!tile2cu::to_device_array<int32_t>(B, B_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<__nv_bfloat16, 2> C_arg;
   if (!tile2cu::to_device_array<int32_t>(C, C_arg)) return cudaErrorInvalidValue;
-  // sm_90 and up run the GEMM main loop on wgmma, with deeper stages in more shared memory.
+  // sm_90 and up run the GEMM main loop on wgmma.
   int device = 0, major = 0;
   if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
   if (cudaError_t e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device); e != cudaSuccess)
     return e;
-  const int kSmemBytes = major >= 9 ? 197632 : 156672;
+  // Its deeper stages take more shared memory.
+  const int kSmemBytes = major >= 9 ? 197696 : 156672;
   if (cudaError_t e = cudaFuncSetAttribute(matmul_bf16::matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes);
       e != cudaSuccess)
     return e;
+  // On sm_90 the copy engine (TMA) fills the main loop's stages: A's and B's tensor maps
+  // (usable = 0 where it cannot describe them: the kernel then copies with cp.async).
+  const tile2cu::GemmTensorMaps A_B_tma = tile2cu::gemm_tensor_maps<matmul_bf16::GemmLoop_128x256x64>(A_arg, B_arg, major);
   matmul_bf16::matmul<<<grid, matmul_bf16::kThreads, kSmemBytes, stream>>>(
     A_arg.data, A_arg.shape[0], A_arg.shape[1], A_arg.stride[0], A_arg.stride[1],
     B_arg.data, B_arg.shape[0], B_arg.shape[1], B_arg.stride[0], B_arg.stride[1],
-    C_arg.data, C_arg.shape[0], C_arg.shape[1], C_arg.stride[0], C_arg.stride[1]);
+    C_arg.data, C_arg.shape[0], C_arg.shape[1], C_arg.stride[0], C_arg.stride[1],
+    A_B_tma);
   return cudaGetLastError();
 }
 
@@ -120,12 +126,13 @@ using GemmLoop_128x256x64 = GemmMainLoop<__half, 128, 256, 64, kGemmLoop_128x256
 __global__ void __launch_bounds__(kThreads) matmul(
     __half* A_data, int32_t A_shape_0, int32_t A_shape_1, int32_t A_stride_0, int32_t A_stride_1,
     __half* B_data, int32_t B_shape_0, int32_t B_shape_1, int32_t B_stride_0, int32_t B_stride_1,
-    __half* C_data, int32_t C_shape_0, int32_t C_shape_1, int32_t C_stride_0, int32_t C_stride_1) {
+    __half* C_data, int32_t C_shape_0, int32_t C_shape_1, int32_t C_stride_0, int32_t C_stride_1,
+    const __grid_constant__ GemmTensorMaps A_B_tma) {
   const Array<__half, 2> A{A_data, {A_shape_0, A_shape_1}, {A_stride_0, A_stride_1}};
   const Array<__half, 2> B{B_data, {B_shape_0, B_shape_1}, {B_stride_0, B_stride_1}};
   const Array<__half, 2> C{C_data, {C_shape_0, C_shape_1}, {C_stride_0, C_stride_1}};
   // Scratch for moving tile elements between threads and staging mma operands: dynamic
-  // shared memory, 156672 bytes (197632 on sm_90 and up, for the wgmma main loop's stages).
+  // shared memory, 156672 bytes (197696 on sm_90 and up, for the wgmma main loop's stages).
   extern __shared__ __align__(128) unsigned char smem[];
   // tiles_m = ct.cdiv(A.shape[0], BM)
   const auto tiles_m = cdiv(A.shape[0], 128);
@@ -151,7 +158,7 @@ __global__ void __launch_bounds__(kThreads) matmul(
   //     a = operand(ct.load(A, index=(row, k), shape=(BM, BK), padding_mode=ZERO), TF32)
   //     b = operand(ct.load(B, index=(k, col), shape=(BK, BN), padding_mode=ZERO), TF32)
   //     acc = ct.mma(a, b, acc)
-  const auto acc_2 = gemm_main_loop<GemmLoop_128x256x64>(A, {row, 0}, B, {0, col}, 0, cdiv(A.shape[1], 64), acc, smem);
+  const auto acc_2 = gemm_main_loop<GemmLoop_128x256x64>(A, {row, 0}, B, {0, col}, 0, cdiv(A.shape[1], 64), acc, smem, &A_B_tma);
   // ct.store(C, index=(row, col), tile=acc.astype(C.dtype))
   store(C, {row, col}, astype<__half>(acc_2));
 }
@@ -170,19 +177,24 @@ cudaError_t launch_matmul_f16(
   if (!tile2cu::to_device_array<int32_t>(B, B_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<__half, 2> C_arg;
   if (!tile2cu::to_device_array<int32_t>(C, C_arg)) return cudaErrorInvalidValue;
-  // sm_90 and up run the GEMM main loop on wgmma, with deeper stages in more shared memory.
+  // sm_90 and up run the GEMM main loop on wgmma.
   int device = 0, major = 0;
   if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
   if (cudaError_t e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device); e != cudaSuccess)
     return e;
-  const int kSmemBytes = major >= 9 ? 197632 : 156672;
+  // Its deeper stages take more shared memory.
+  const int kSmemBytes = major >= 9 ? 197696 : 156672;
   if (cudaError_t e = cudaFuncSetAttribute(matmul_f16::matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes);
       e != cudaSuccess)
     return e;
+  // On sm_90 the copy engine (TMA) fills the main loop's stages: A's and B's tensor maps
+  // (usable = 0 where it cannot describe them: the kernel then copies with cp.async).
+  const tile2cu::GemmTensorMaps A_B_tma = tile2cu::gemm_tensor_maps<matmul_f16::GemmLoop_128x256x64>(A_arg, B_arg, major);
   matmul_f16::matmul<<<grid, matmul_f16::kThreads, kSmemBytes, stream>>>(
     A_arg.data, A_arg.shape[0], A_arg.shape[1], A_arg.stride[0], A_arg.stride[1],
     B_arg.data, B_arg.shape[0], B_arg.shape[1], B_arg.stride[0], B_arg.stride[1],
-    C_arg.data, C_arg.shape[0], C_arg.shape[1], C_arg.stride[0], C_arg.stride[1]);
+    C_arg.data, C_arg.shape[0], C_arg.shape[1], C_arg.stride[0], C_arg.stride[1],
+    A_B_tma);
   return cudaGetLastError();
 }
 
@@ -208,9 +220,12 @@ constexpr int kThreads = 256;
 using Layout_128x128 = BlockedLayout<Shape<128, 128>, kThreads, 4>;
 // The k-loop at line 47 is a GEMM main loop (tile2cu/gemm_pipeline.cuh): each CTA computes a
 // 128 x 128 tile, K in steps of 32, through a ring of 4 shared-memory stages that cp.async fills
-// while mma.sync (tf32) works on the previous ones.
+// while mma.sync (tf32) works on the previous ones;
+// on sm_90a, 4 unpadded stages feed wgmma (two warpgroups of 64 x 128),
+// B transposed as it is copied in (tf32 wgmma reads both operands K-major).
 constexpr int kGemmLoop_128x128x32_Stages = 4;
-using GemmLoop_128x128x32 = GemmMainLoop<float, 128, 128, 32, kGemmLoop_128x128x32_Stages, kThreads, /*Tf32=*/true, 0>;
+constexpr int kGemmLoop_128x128x32_HopperStages = 4;
+using GemmLoop_128x128x32 = GemmMainLoop<float, 128, 128, 32, kGemmLoop_128x128x32_Stages, kThreads, /*Tf32=*/true, kGemmLoop_128x128x32_HopperStages>;
 
 __global__ void __launch_bounds__(kThreads) matmul(
     float* A_data, int32_t A_shape_0, int32_t A_shape_1, int32_t A_stride_0, int32_t A_stride_1,
@@ -307,7 +322,8 @@ using GemmLoop_128x128x64 = GemmMainLoop<__nv_bfloat16, 128, 128, 64, kGemmLoop_
 __global__ void __launch_bounds__(kThreads) matmul(
     __nv_bfloat16* A_data, int32_t A_shape_0, int32_t A_shape_1, int32_t A_stride_0, int32_t A_stride_1,
     __nv_bfloat16* B_data, int32_t B_shape_0, int32_t B_shape_1, int32_t B_stride_0, int32_t B_stride_1,
-    __nv_bfloat16* C_data, int32_t C_shape_0, int32_t C_shape_1, int32_t C_stride_0, int32_t C_stride_1) {
+    __nv_bfloat16* C_data, int32_t C_shape_0, int32_t C_shape_1, int32_t C_stride_0, int32_t C_stride_1,
+    const __grid_constant__ GemmTensorMaps A_B_tma) {
   const Array<__nv_bfloat16, 2> A{A_data, {A_shape_0, A_shape_1}, {A_stride_0, A_stride_1}};
   const Array<__nv_bfloat16, 2> B{B_data, {B_shape_0, B_shape_1}, {B_stride_0, B_stride_1}};
   const Array<__nv_bfloat16, 2> C{C_data, {C_shape_0, C_shape_1}, {C_stride_0, C_stride_1}};
@@ -338,7 +354,7 @@ __global__ void __launch_bounds__(kThreads) matmul(
   //     a = operand(ct.load(A, index=(row, k), shape=(BM, BK), padding_mode=ZERO), TF32)
   //     b = operand(ct.load(B, index=(k, col), shape=(BK, BN), padding_mode=ZERO), TF32)
   //     acc = ct.mma(a, b, acc)
-  const auto acc_2 = gemm_main_loop<GemmLoop_128x128x64>(A, {row, 0}, B, {0, col}, 0, cdiv(A.shape[1], 64), acc, smem);
+  const auto acc_2 = gemm_main_loop<GemmLoop_128x128x64>(A, {row, 0}, B, {0, col}, 0, cdiv(A.shape[1], 64), acc, smem, &A_B_tma);
   // ct.store(C, index=(row, col), tile=acc.astype(C.dtype))
   store(C, {row, col}, astype<__nv_bfloat16>(acc_2));
 }
@@ -357,14 +373,23 @@ cudaError_t launch_matmul_bf16_128(
   if (!tile2cu::to_device_array<int32_t>(B, B_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<__nv_bfloat16, 2> C_arg;
   if (!tile2cu::to_device_array<int32_t>(C, C_arg)) return cudaErrorInvalidValue;
+  // sm_90 and up run the GEMM main loop on wgmma.
+  int device = 0, major = 0;
+  if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
+  if (cudaError_t e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device); e != cudaSuccess)
+    return e;
   constexpr int kSmemBytes = 143360;
   if (cudaError_t e = cudaFuncSetAttribute(matmul_bf16_128::matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes);
       e != cudaSuccess)
     return e;
+  // On sm_90 the copy engine (TMA) fills the main loop's stages: A's and B's tensor maps
+  // (usable = 0 where it cannot describe them: the kernel then copies with cp.async).
+  const tile2cu::GemmTensorMaps A_B_tma = tile2cu::gemm_tensor_maps<matmul_bf16_128::GemmLoop_128x128x64>(A_arg, B_arg, major);
   matmul_bf16_128::matmul<<<grid, matmul_bf16_128::kThreads, kSmemBytes, stream>>>(
     A_arg.data, A_arg.shape[0], A_arg.shape[1], A_arg.stride[0], A_arg.stride[1],
     B_arg.data, B_arg.shape[0], B_arg.shape[1], B_arg.stride[0], B_arg.stride[1],
-    C_arg.data, C_arg.shape[0], C_arg.shape[1], C_arg.stride[0], C_arg.stride[1]);
+    C_arg.data, C_arg.shape[0], C_arg.shape[1], C_arg.stride[0], C_arg.stride[1],
+    A_B_tma);
   return cudaGetLastError();
 }
 
@@ -399,12 +424,13 @@ using GemmLoop_128x256x64_BT = GemmMainLoop<__nv_bfloat16, 128, 256, 64, kGemmLo
 __global__ void __launch_bounds__(kThreads) linear(
     __nv_bfloat16* X_data, int32_t X_shape_0, int32_t X_shape_1, int32_t X_stride_0, int32_t X_stride_1,
     __nv_bfloat16* W_data, int32_t W_shape_0, int32_t W_shape_1, int32_t W_stride_0, int32_t W_stride_1,
-    __nv_bfloat16* Y_data, int32_t Y_shape_0, int32_t Y_shape_1, int32_t Y_stride_0, int32_t Y_stride_1) {
+    __nv_bfloat16* Y_data, int32_t Y_shape_0, int32_t Y_shape_1, int32_t Y_stride_0, int32_t Y_stride_1,
+    const __grid_constant__ GemmTensorMaps X_W_tma) {
   const Array<__nv_bfloat16, 2> X{X_data, {X_shape_0, X_shape_1}, {X_stride_0, X_stride_1}};
   const Array<__nv_bfloat16, 2> W{W_data, {W_shape_0, W_shape_1}, {W_stride_0, W_stride_1}};
   const Array<__nv_bfloat16, 2> Y{Y_data, {Y_shape_0, Y_shape_1}, {Y_stride_0, Y_stride_1}};
   // Scratch for moving tile elements between threads and staging mma operands: dynamic
-  // shared memory, 131072 bytes (197632 on sm_90 and up, for the wgmma main loop's stages).
+  // shared memory, 131072 bytes (197696 on sm_90 and up, for the wgmma main loop's stages).
   extern __shared__ __align__(128) unsigned char smem[];
   // tiles_m = ct.cdiv(X.shape[0], BM)
   const auto tiles_m = cdiv(X.shape[0], 128);
@@ -430,7 +456,7 @@ __global__ void __launch_bounds__(kThreads) linear(
   //     x = ct.load(X, index=(row, k), shape=(BM, BK), padding_mode=ZERO)
   //     wt = ct.load(W, index=(k, col), shape=(BK, BN), order=(1, 0), padding_mode=ZERO)
   //     acc = ct.mma(x, wt, acc)
-  const auto acc_2 = gemm_main_loop<GemmLoop_128x256x64_BT>(X, {row, 0}, W, {0, col}, 0, cdiv(X.shape[1], 64), acc, smem);
+  const auto acc_2 = gemm_main_loop<GemmLoop_128x256x64_BT>(X, {row, 0}, W, {0, col}, 0, cdiv(X.shape[1], 64), acc, smem, &X_W_tma);
   // ct.store(Y, index=(row, col), tile=acc.astype(Y.dtype))
   store(Y, {row, col}, astype<__nv_bfloat16>(acc_2));
 }
@@ -449,19 +475,24 @@ cudaError_t launch_linear_bf16(
   if (!tile2cu::to_device_array<int32_t>(W, W_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<__nv_bfloat16, 2> Y_arg;
   if (!tile2cu::to_device_array<int32_t>(Y, Y_arg)) return cudaErrorInvalidValue;
-  // sm_90 and up run the GEMM main loop on wgmma, with deeper stages in more shared memory.
+  // sm_90 and up run the GEMM main loop on wgmma.
   int device = 0, major = 0;
   if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
   if (cudaError_t e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device); e != cudaSuccess)
     return e;
-  const int kSmemBytes = major >= 9 ? 197632 : 131072;
+  // Its deeper stages take more shared memory.
+  const int kSmemBytes = major >= 9 ? 197696 : 131072;
   if (cudaError_t e = cudaFuncSetAttribute(linear_bf16::linear, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes);
       e != cudaSuccess)
     return e;
+  // On sm_90 the copy engine (TMA) fills the main loop's stages: X's and W's tensor maps
+  // (usable = 0 where it cannot describe them: the kernel then copies with cp.async).
+  const tile2cu::GemmTensorMaps X_W_tma = tile2cu::gemm_tensor_maps<linear_bf16::GemmLoop_128x256x64_BT>(X_arg, W_arg, major);
   linear_bf16::linear<<<grid, linear_bf16::kThreads, kSmemBytes, stream>>>(
     X_arg.data, X_arg.shape[0], X_arg.shape[1], X_arg.stride[0], X_arg.stride[1],
     W_arg.data, W_arg.shape[0], W_arg.shape[1], W_arg.stride[0], W_arg.stride[1],
-    Y_arg.data, Y_arg.shape[0], Y_arg.shape[1], Y_arg.stride[0], Y_arg.stride[1]);
+    Y_arg.data, Y_arg.shape[0], Y_arg.shape[1], Y_arg.stride[0], Y_arg.stride[1],
+    X_W_tma);
   return cudaGetLastError();
 }
 
@@ -496,12 +527,13 @@ using GemmLoop_128x256x64 = GemmMainLoop<__nv_bfloat16, 128, 256, 64, kGemmLoop_
 __global__ void __launch_bounds__(kThreads) persistent_matmul(
     __nv_bfloat16* A_data, int32_t A_shape_0, int32_t A_shape_1, int32_t A_stride_0, int32_t A_stride_1,
     __nv_bfloat16* B_data, int32_t B_shape_0, int32_t B_shape_1, int32_t B_stride_0, int32_t B_stride_1,
-    __nv_bfloat16* C_data, int32_t C_shape_0, int32_t C_shape_1, int32_t C_stride_0, int32_t C_stride_1) {
+    __nv_bfloat16* C_data, int32_t C_shape_0, int32_t C_shape_1, int32_t C_stride_0, int32_t C_stride_1,
+    const __grid_constant__ GemmTensorMaps A_B_tma) {
   const Array<__nv_bfloat16, 2> A{A_data, {A_shape_0, A_shape_1}, {A_stride_0, A_stride_1}};
   const Array<__nv_bfloat16, 2> B{B_data, {B_shape_0, B_shape_1}, {B_stride_0, B_stride_1}};
   const Array<__nv_bfloat16, 2> C{C_data, {C_shape_0, C_shape_1}, {C_stride_0, C_stride_1}};
   // Scratch for moving tile elements between threads and staging mma operands: dynamic
-  // shared memory, 156672 bytes (197632 on sm_90 and up, for the wgmma main loop's stages).
+  // shared memory, 156672 bytes (197696 on sm_90 and up, for the wgmma main loop's stages).
   extern __shared__ __align__(128) unsigned char smem[];
   // tiles_m = ct.cdiv(A.shape[0], BM)
   const auto tiles_m = cdiv(A.shape[0], 128);
@@ -527,7 +559,7 @@ __global__ void __launch_bounds__(kThreads) persistent_matmul(
     //     a = ct.load(A, index=(row, k), shape=(BM, BK), padding_mode=ZERO)
     //     b = ct.load(B, index=(k, col), shape=(BK, BN), padding_mode=ZERO)
     //     acc = ct.mma(a, b, acc)
-    const auto acc_2 = gemm_main_loop<GemmLoop_128x256x64>(A, {row, 0}, B, {0, col}, 0, cdiv(A.shape[1], 64), acc, smem);
+    const auto acc_2 = gemm_main_loop<GemmLoop_128x256x64>(A, {row, 0}, B, {0, col}, 0, cdiv(A.shape[1], 64), acc, smem, &A_B_tma);
     // ct.store(C, index=(row, col), tile=acc.astype(C.dtype))
     store(C, {row, col}, astype<__nv_bfloat16>(acc_2));
   }
@@ -547,19 +579,24 @@ cudaError_t launch_persistent_bf16(
   if (!tile2cu::to_device_array<int32_t>(B, B_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<__nv_bfloat16, 2> C_arg;
   if (!tile2cu::to_device_array<int32_t>(C, C_arg)) return cudaErrorInvalidValue;
-  // sm_90 and up run the GEMM main loop on wgmma, with deeper stages in more shared memory.
+  // sm_90 and up run the GEMM main loop on wgmma.
   int device = 0, major = 0;
   if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
   if (cudaError_t e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device); e != cudaSuccess)
     return e;
-  const int kSmemBytes = major >= 9 ? 197632 : 156672;
+  // Its deeper stages take more shared memory.
+  const int kSmemBytes = major >= 9 ? 197696 : 156672;
   if (cudaError_t e = cudaFuncSetAttribute(persistent_bf16::persistent_matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes);
       e != cudaSuccess)
     return e;
+  // On sm_90 the copy engine (TMA) fills the main loop's stages: A's and B's tensor maps
+  // (usable = 0 where it cannot describe them: the kernel then copies with cp.async).
+  const tile2cu::GemmTensorMaps A_B_tma = tile2cu::gemm_tensor_maps<persistent_bf16::GemmLoop_128x256x64>(A_arg, B_arg, major);
   persistent_bf16::persistent_matmul<<<grid, persistent_bf16::kThreads, kSmemBytes, stream>>>(
     A_arg.data, A_arg.shape[0], A_arg.shape[1], A_arg.stride[0], A_arg.stride[1],
     B_arg.data, B_arg.shape[0], B_arg.shape[1], B_arg.stride[0], B_arg.stride[1],
-    C_arg.data, C_arg.shape[0], C_arg.shape[1], C_arg.stride[0], C_arg.stride[1]);
+    C_arg.data, C_arg.shape[0], C_arg.shape[1], C_arg.stride[0], C_arg.stride[1],
+    A_B_tma);
   return cudaGetLastError();
 }
 

@@ -115,7 +115,9 @@ def close(out, ref, tol, what, failures):
 
 
 def check_matmul(lib, arch, failures, quick):
-    sizes = [(1000, 1500, 777), (1024, 768, 1024), (129, 257, 4000)] if not quick else [(1000, 1500, 777)]
+    # (1000, 1496, 1000): ragged in M, N and K with 16-byte aligned rows, so the sm_90a loop reads
+    # through TMA and its out-of-bounds zero fill; K = 777 and N = 257 rows are not aligned (cp.async).
+    sizes = [(1000, 1500, 777), (1024, 768, 1024), (129, 257, 4000), (1000, 1496, 1000)] if not quick else [(1000, 1500, 777)]
     specs = [("matmul_bf16", "bfloat16", 128, 256, False), ("matmul_f16", "float16", 128, 256, False),
              ("matmul_tf32", "float32", 128, 128, True), ("matmul_bf16_128", "bfloat16", 128, 128, False)]
     n = 0

@@ -114,5 +114,16 @@ TEST(GemmLoop, StagesFitTheBudget) {
   EXPECT_LE(ir::gemm_loop_smem_bytes(DType::BFloat16, 128, 256, 64, 3), ir::kGemmSmemBudget);
 }
 
+TEST(GemmLoop, HopperStagesTakeOneSwizzledLinePerRow) {
+  // wgmma wants K steps of one 128-byte line: BK = 64 for 16-bit operands, 32 for tf32.
+  EXPECT_EQ(ir::gemm_hopper_stages(DType::BFloat16, 128, 256, 64), 4);
+  EXPECT_EQ(ir::gemm_hopper_stages(DType::Float32, 128, 128, 32), 4);
+  EXPECT_EQ(ir::gemm_hopper_stages(DType::Float32, 128, 128, 64), 0);
+  EXPECT_EQ(ir::gemm_hopper_stages(DType::BFloat16, 128, 256, 32), 0);
+  // The stages, their alignment and two mbarriers per stage fit sm_90's budget.
+  EXPECT_EQ(ir::gemm_hopper_smem_bytes(DType::BFloat16, 128, 256, 64, 4), 4u * 49152u + 1024u + 64u);
+  EXPECT_LE(ir::gemm_hopper_smem_bytes(DType::BFloat16, 128, 256, 64, 4), ir::kHopperSmemBudget);
+}
+
 }  // namespace
 }  // namespace tile2cu

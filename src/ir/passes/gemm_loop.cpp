@@ -209,15 +209,19 @@ int gemm_pipeline_stages(DType operand, int64_t bm, int64_t bn, int64_t bk, bool
 }
 
 int gemm_hopper_stages(DType operand, int64_t bm, int64_t bn, int64_t bk) {
+  // 16-bit operands with BK = 64, tf32 (f32 operands) with BK = 32: one 128-byte line per row.
   const bool sixteen = operand == DType::Float16 || operand == DType::BFloat16;
-  if (!sixteen || bm != 128 || bk != 64 || (bn != 128 && bn != 256)) return 0;
-  const size_t per_stage = static_cast<size_t>((bm * bk + bk * bn) * 2);
+  const bool tf32 = operand == DType::Float32;
+  if ((!sixteen && !tf32) || bm != 128 || bk * dtype_bytes(operand) != 128 || (bn != 128 && bn != 256)) return 0;
+  const size_t per_stage = static_cast<size_t>((bm * bk + bk * bn) * dtype_bytes(operand));
   return static_cast<int>(std::min<size_t>(4, (kHopperSmemBudget - 1024) / per_stage));
 }
 
 size_t gemm_hopper_smem_bytes(DType operand, int64_t bm, int64_t bn, int64_t bk, int hopper_stages) {
   if (hopper_stages == 0) return 0;
-  const size_t ring = static_cast<size_t>(hopper_stages) * static_cast<size_t>((bm * bk + bk * bn) * dtype_bytes(operand)) + 1024;
+  // The stages, up to 1024 bytes to align them, and two 8-byte mbarriers per stage (the TMA loop's).
+  const size_t ring = static_cast<size_t>(hopper_stages) * static_cast<size_t>((bm * bk + bk * bn) * dtype_bytes(operand)) +
+                      1024 + 16 * static_cast<size_t>(hopper_stages);
   return std::max(ring, static_cast<size_t>(bm * bn) * sizeof(float));
 }
 
