@@ -1,6 +1,7 @@
 #include "emit/layout_plan.hpp"
 
 #include "emit/mma_plan.hpp"
+#include "ir/passes/attention_loop.hpp"
 #include "ir/passes/gemm_loop.hpp"
 
 #include <fmt/format.h>
@@ -146,12 +147,18 @@ LayoutPlan plan_layouts(const ir::Function& fn) {
   bool has_mma = false;
   int64_t biggest = 0;
   for_each_op(fn.body, [&](const ir::Op& op) {
-    has_mma = has_mma || op.kind == ir::OpKind::Mma || op.kind == ir::OpKind::GemmLoop;
+    has_mma = has_mma || op.kind == ir::OpKind::Mma || op.kind == ir::OpKind::GemmLoop ||
+              op.kind == ir::OpKind::AttentionLoop;
   });
   for (const ir::ValueInfo* vp : live) biggest = std::max(biggest, ir::shape_elements(vp->type.shape));
   if (plan.threads == kMaxThreads && !has_mma && biggest >= kMaxThreads * kMaxElemsPerThread / 2 &&
       biggest <= kFewThreads * kMaxElemsPerThread)
     plan.threads = kFewThreads;
+
+  // A flash-attention main loop gives each warp 16 query rows (or a multiple): it sets the CTA.
+  for_each_op(fn.body, [&](const ir::Op& op) {
+    if (op.kind == ir::OpKind::AttentionLoop) plan.threads = ir::attention_threads(fn, op);
+  });
 
   for (const ir::ValueInfo* vp : live) {
     const ir::Shape& s = vp->type.shape;
@@ -172,6 +179,7 @@ LayoutPlan plan_layouts(const ir::Function& fn) {
     if (op.kind == ir::OpKind::Print) plan.smem_bytes = std::max(plan.smem_bytes, print_scratch_bytes(fn, op));
     plan.smem_bytes = std::max(plan.smem_bytes, shape_op_scratch_bytes(fn, op, plan.threads));
     if (op.kind == ir::OpKind::Mma) plan.smem_bytes = std::max(plan.smem_bytes, mma_smem_bytes(fn, op));
+    if (op.kind == ir::OpKind::AttentionLoop) plan.smem_bytes = std::max(plan.smem_bytes, attention_loop_smem_bytes(fn, op));
     if (op.kind == ir::OpKind::GemmLoop) {
       plan.smem_bytes = std::max(plan.smem_bytes, gemm_loop_smem_bytes(fn, op));
       plan.hopper_smem_bytes = std::max(plan.hopper_smem_bytes, gemm_hopper_smem_bytes(fn, op));
