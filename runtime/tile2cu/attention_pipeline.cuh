@@ -16,8 +16,9 @@
 // j_end, q, m, l, acc, score, smem), where `score(s, row, col, j)` is the elementwise part as a
 // lambda (row, col: the element's place in the BM x BN score tile). What it does (FlashAttention-2):
 //
-//   * Each warp owns kWarpRows rows of the BM query rows. q, m, l and acc move from the tiles'
-//     blocked layouts into mma.sync fragments once (through shared memory) and stay in registers.
+//   * Each warp owns kWarpRows rows of the BM query rows. m, l and acc move from the tiles'
+//     blocked layouts into mma.sync fragments once (through shared memory) and stay in registers;
+//     q stays in shared memory, its fragments read at each step (registers go to S and acc).
 //   * K and V tiles go through a ring of kStages shared-memory buffers that cp.async fills while
 //     the tensor cores work on earlier ones (rows padded by 16 bytes: ldmatrix without bank
 //     conflicts). Out-of-bounds rows are zero-filled, as padding_mode=ZERO says.
@@ -36,6 +37,7 @@
 #include "math.cuh"
 #include "mma_warp.cuh"
 #include "tile.cuh"
+#include "wgmma_shapes.cuh"
 
 namespace tile2cu {
 
@@ -62,7 +64,18 @@ struct AttentionMainLoop {
   static constexpr int kTileElems = BN * kLd;
   static constexpr int kRingBytes = Stages * 2 * kTileElems * int(sizeof(T));
   static constexpr int kExchangeBytes = (BM * D + 2 * BM) * int(sizeof(float));
-  static constexpr int kSmemBytes = kQBytes + (kRingBytes > kExchangeBytes ? kRingBytes : kExchangeBytes);
+  static constexpr int kMmaSyncBytes = kQBytes + (kRingBytes > kExchangeBytes ? kRingBytes : kExchangeBytes);
+
+  // On sm_90a the loop runs on wgmma when the tiles suit it (16-bit operands, BM = 128 on two
+  // warpgroups of 64 rows, BN and D of 64 or 128): q and the K/V stages unpadded in 128-byte
+  // swizzled lines (blocks of 64 columns), on a 1024-byte boundary.
+  static constexpr bool kWgmma = BM == 128 && Threads == 256 && (BN == 64 || BN == 128) && (D == 64 || D == 128);
+  static constexpr int kSwizzledQBytes = BM * D * int(sizeof(T)), kSwizzledTileBytes = BN * D * int(sizeof(T));
+  static constexpr int kSwizzledRingBytes = Stages * 2 * kSwizzledTileBytes;
+  static constexpr int kHopperBytes =
+      1024 + kSwizzledQBytes + (kSwizzledRingBytes > kExchangeBytes ? kSwizzledRingBytes : kExchangeBytes);
+  // One size for both paths (the launcher does not know which one the GPU runs).
+  static constexpr int kSmemBytes = kWgmma && kHopperBytes > kMmaSyncBytes ? kHopperBytes : kMmaSyncBytes;
 };
 
 // What the loop hands back: the carried values after it, in their blocked layouts.
@@ -88,7 +101,7 @@ TILE2CU_DEVICE uint32_t pack2(float lo, float hi) {
 
 template <bool Exp2>
 TILE2CU_DEVICE float softmax_exp(float x) {
-  if constexpr (Exp2) return detail::ex2_approx(x);
+  if constexpr (Exp2) return detail::ex2_approx_ftz(x);
   else return ::__expf(x);
 }
 
@@ -101,6 +114,188 @@ TILE2CU_DEVICE float quad_sum(float x) {
   x += __shfl_xor_sync(0xffffffffu, x, 1);
   return x + __shfl_xor_sync(0xffffffffu, x, 2);
 }
+
+// Thread `lane` of a warp owning 16 rows: its accumulator rows are g and g + 8 (g = lane / 4);
+// the exchange moves one warp's 16 rows of an fp32 tile between fragments and shared memory.
+template <int D>
+TILE2CU_DEVICE void fragments_from(float* o, const float* exchange, int row, int lane) {
+#pragma unroll
+  for (int d = 0; d < D / 8; ++d) {
+    const float* c = exchange + row * D + d * 8 + 2 * (lane % 4);
+    o[4 * d] = c[0], o[4 * d + 1] = c[1], o[4 * d + 2] = c[8 * D], o[4 * d + 3] = c[8 * D + 1];
+  }
+}
+template <int D>
+TILE2CU_DEVICE void fragments_to(float* exchange, const float* o, int row, int lane) {
+#pragma unroll
+  for (int d = 0; d < D / 8; ++d) {
+    float* c = exchange + row * D + d * 8 + 2 * (lane % 4);
+    c[0] = o[4 * d], c[1] = o[4 * d + 1], c[8 * D] = o[4 * d + 2], c[8 * D + 1] = o[4 * d + 3];
+  }
+}
+
+// One step of the online softmax on one 16-row slice of S (BN / 8 C fragments, s[4n + e]):
+// the score function, the new row max, P = exp(s - m) in place, the running sums, and alpha
+// (how much the old accumulator shrinks) for rows g and g + 8.
+template <bool Exp2, int BN, class Score>
+TILE2CU_DEVICE void online_softmax(float* s, float (&row_max)[2], float (&row_sum)[2], float (&alpha)[2],
+                                   const Score& score, int row, int lane, int32_t j) {
+  float tile_max[2] = {-INFINITY, -INFINITY};
+#pragma unroll
+  for (int n = 0; n < BN / 8; ++n)
+#pragma unroll
+    for (int e = 0; e < 4; ++e) {
+      s[4 * n + e] = score(s[4 * n + e], int32_t(row + 8 * (e / 2)), int32_t(n * 8 + 2 * (lane % 4) + e % 2), j);
+      tile_max[e / 2] = fmaxf(tile_max[e / 2], s[4 * n + e]);
+    }
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
+    const float m_new = fmaxf(row_max[h], quad_max(tile_max[h]));
+    alpha[h] = softmax_exp<Exp2>(row_max[h] - m_new);
+    row_max[h] = m_new;
+    row_sum[h] *= alpha[h];
+  }
+#pragma unroll
+  for (int n = 0; n < BN / 8; ++n)
+#pragma unroll
+    for (int e = 0; e < 4; ++e) {
+      s[4 * n + e] = softmax_exp<Exp2>(s[4 * n + e] - row_max[e / 2]);
+      row_sum[e / 2] += s[4 * n + e];
+    }
+}
+
+// P (16 x BN of C fragments) as BN / 16 A fragments of T: two neighbouring C fragments are one.
+template <class T, int BN>
+TILE2CU_DEVICE void p_fragments(uint32_t (&pf)[BN / 16][4], const float* s) {
+#pragma unroll
+  for (int kk = 0; kk < BN / 16; ++kk) {
+    pf[kk][0] = pack2<T>(s[8 * kk], s[8 * kk + 1]);
+    pf[kk][1] = pack2<T>(s[8 * kk + 2], s[8 * kk + 3]);
+    pf[kk][2] = pack2<T>(s[8 * kk + 4], s[8 * kk + 5]);
+    pf[kk][3] = pack2<T>(s[8 * kk + 6], s[8 * kk + 7]);
+  }
+}
+
+#if TILE2CU_HAS_WGMMA
+// The main loop on wgmma (sm_90a): warpgroup w computes query rows [64w, 64w + 64). S = q K^T
+// with q and K from swizzled shared memory; P V with P from registers and V (keys x D, D
+// contiguous) as the N-major B operand.
+template <class Config, class T, class LQ, class LM, class LL, class LA, class Score>
+TILE2CU_DEVICE AttentionState<LM, LL, LA> main_loop_wgmma(const gemm::MatrixView<T>& k_view,
+                                                         const gemm::MatrixView<T>& v_view, int64_t j_begin,
+                                                         int64_t tiles, const Tile<T, LQ>& q, const Tile<float, LM>& m_in,
+                                                         const Tile<float, LL>& l_in, const Tile<float, LA>& acc_in,
+                                                         const Score& score, unsigned char* smem) {
+  constexpr int BM = Config::kBM, BN = Config::kBN, D = Config::kD, S = Config::kStages;
+  constexpr int kQBytes = Config::kSwizzledQBytes, kTileBytes = Config::kSwizzledTileBytes;
+  unsigned char* sq = smem + ((1024 - reinterpret_cast<uintptr_t>(smem) % 1024) % 1024);
+  unsigned char* ring = sq + kQBytes;
+  float* exchange = reinterpret_cast<float*>(ring);
+  float* m_exchange = exchange + BM * D;
+  float* l_exchange = m_exchange + BM;
+  const int group = int(threadIdx.x) / 128, warp = (int(threadIdx.x) % 128) / 32, lane = int(threadIdx.x) % 32;
+  const int row = group * 64 + warp * 16 + lane / 4;  // this thread's first accumulator row
+
+  // 1. q into swizzled lines (row r, column c: block c / 64 of BM lines); acc, m, l to registers.
+  __syncthreads();
+#pragma unroll
+  for (int s = 0; s < LQ::kSlots; ++s)
+    if (LQ::owns(s)) {
+      const int r = LQ::element(s) / D, c = LQ::element(s) % D;
+      *reinterpret_cast<T*>(sq + (c / 64) * BM * 128 + wgmma::swizzle128(uint32_t(r * 128 + (c % 64) * 2))) = q.v[s];
+    }
+#pragma unroll
+  for (int s = 0; s < LA::kSlots; ++s)
+    if (LA::owns(s)) exchange[LA::element(s)] = acc_in.v[s];
+#pragma unroll
+  for (int s = 0; s < LM::kSlots; ++s)
+    if (LM::owns(s)) m_exchange[LM::element(s)] = m_in.v[s];
+#pragma unroll
+  for (int s = 0; s < LL::kSlots; ++s)
+    if (LL::owns(s)) l_exchange[LL::element(s)] = l_in.v[s];
+  wgmma::fence_shared_for_async();  // q's ordinary stores, read next by the tensor cores
+  __syncthreads();
+  float o[D / 2], row_max[2], row_sum[2];
+  fragments_from<D>(o, exchange, row, lane);
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
+    row_max[h] = m_exchange[row + 8 * h];
+    row_sum[h] = lane % 4 == 0 ? l_exchange[row + 8 * h] : 0.0f;
+  }
+  __syncthreads();
+
+  // 2. The K/V ring, as on mma.sync, in swizzled lines: one line per key, blocks of 64 of D.
+  auto fetch = [&](int64_t t) {
+    unsigned char* stage = ring + int(t % S) * 2 * kTileBytes;
+    const int64_t key0 = (j_begin + t) * BN;
+    gemm::copy_tile_swizzled<BN, D, Config::kThreads>(stage, BN * 128, k_view, key0, 0);
+    gemm::copy_tile_swizzled<BN, D, Config::kThreads>(stage + kTileBytes, BN * 128, v_view, key0, 0);
+  };
+#pragma unroll
+  for (int t = 0; t < S - 1; ++t) {
+    if (t < tiles) fetch(t);
+    gemm::cp_async_commit();
+  }
+  for (int64_t t = 0; t < tiles; ++t) {
+    gemm::cp_async_wait<S - 2>();
+    wgmma::fence_shared_for_async();
+    __syncthreads();
+    if (t + S - 1 < tiles) fetch(t + S - 1);
+    gemm::cp_async_commit();
+    const unsigned char* sk = ring + int(t % S) * 2 * kTileBytes;
+    const unsigned char* sv = sk + kTileBytes;
+
+    // S = q K^T: K's lines are keys, the K-major B operand (no transpose).
+    float sc[BN / 2];
+#pragma unroll
+    for (int i = 0; i < BN / 2; ++i) sc[i] = 0.0f;
+    wgmma::fence();
+#pragma unroll
+    for (int kk = 0; kk < D; kk += 16) {
+      const uint64_t dq = wgmma::descriptor(sq + (kk / 64) * BM * 128 + group * 64 * 128 + (kk % 64) * 2, 16, 1024);
+      const uint64_t dk = wgmma::descriptor(sk + (kk / 64) * BN * 128 + (kk % 64) * 2, 16, 1024);
+      wgmma::mma_64xNx16_ss<T, BN, 0>(sc, dq, dk);
+    }
+    wgmma::commit();
+    wgmma::wait<0>();
+
+    float alpha[2];
+    online_softmax<Config::kExp2, BN>(sc, row_max, row_sum, alpha, score, row, lane, int32_t(j_begin + t));
+#pragma unroll
+    for (int i = 0; i < D / 2; ++i) o[i] *= alpha[(i % 4) / 2];
+    uint32_t pf[BN / 16][4];
+    p_fragments<T, BN>(pf, sc);
+
+    // acc += P V: V's lines are keys (the k of this product), D contiguous: N-major B.
+    wgmma::fence();
+#pragma unroll
+    for (int kk = 0; kk < BN / 16; ++kk)
+      wgmma::mma_64xNx16_rs<T, D, 1>(o, pf[kk], wgmma::descriptor(sv + kk * 16 * 128, BN * 128, 1024));
+    wgmma::commit();
+    wgmma::wait<0>();
+  }
+  gemm::cp_async_wait<0>();
+  __syncthreads();
+
+  // 3. Registers -> shared memory -> the blocked layouts.
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
+    const float sum = quad_sum(row_sum[h]);
+    if (lane % 4 == 0) m_exchange[row + 8 * h] = row_max[h], l_exchange[row + 8 * h] = sum;
+  }
+  fragments_to<D>(exchange, o, row, lane);
+  __syncthreads();
+  AttentionState<LM, LL, LA> out;
+#pragma unroll
+  for (int s = 0; s < LA::kSlots; ++s) out.acc.v[s] = LA::owns(s) ? exchange[LA::element(s)] : acc_in.v[s];
+#pragma unroll
+  for (int s = 0; s < LM::kSlots; ++s) out.m.v[s] = LM::owns(s) ? m_exchange[LM::element(s)] : m_in.v[s];
+#pragma unroll
+  for (int s = 0; s < LL::kSlots; ++s) out.l.v[s] = LL::owns(s) ? l_exchange[LL::element(s)] : l_in.v[s];
+  __syncthreads();
+  return out;
+}
+#endif  // TILE2CU_HAS_WGMMA
 
 }  // namespace attention
 
@@ -117,6 +312,13 @@ TILE2CU_DEVICE AttentionState<LM, LL, LA> attention_main_loop(
   static_assert(std::is_same_v<TK, T> && std::is_same_v<TV, T>, "q, K and V share their type");
   static_assert(LQ::kElems == BM * D && LA::kElems == BM * D && LM::kElems == BM && LL::kElems == BM,
                 "q and acc are BM x D, m and l BM x 1");
+  const gemm::MatrixView<T> k_view = gemm::matrix_view(K, k_index);
+  const gemm::MatrixView<T> v_view = gemm::matrix_view(V, v_index);
+  const int64_t tiles = j_end > j_begin ? j_end - j_begin : 0;
+#if TILE2CU_HAS_WGMMA
+  if constexpr (Config::kWgmma)
+    return attention::main_loop_wgmma<Config>(k_view, v_view, j_begin, tiles, q, m_in, l_in, acc_in, score, smem);
+#endif
   const int warp_id = int(threadIdx.x) / 32, lane = int(threadIdx.x) % 32, g = lane / 4, t4 = lane % 4;
   const int warp_row = warp_id * Config::kWarpRows;
   T* sq = reinterpret_cast<T*>(smem);
@@ -142,7 +344,6 @@ TILE2CU_DEVICE AttentionState<LM, LL, LA> attention_main_loop(
   __syncthreads();
   float o[kFragsM][kFragsD][4];
   float row_max[kFragsM][2], row_sum[kFragsM][2];  // rows g and g + 8 of each 16-row fragment
-  uint32_t qf[kFragsM][D / 16][4];
 #pragma unroll
   for (int i = 0; i < kFragsM; ++i) {
 #pragma unroll
@@ -151,21 +352,11 @@ TILE2CU_DEVICE AttentionState<LM, LL, LA> attention_main_loop(
       row_max[i][h] = m_exchange[r];
       row_sum[i][h] = t4 == 0 ? l_exchange[r] : 0.0f;  // partial sums per lane; added up at the end
     }
-#pragma unroll
-    for (int d = 0; d < kFragsD; ++d) {
-      const float* c = exchange + (warp_row + i * 16 + g) * D + d * 8 + 2 * t4;
-      o[i][d][0] = c[0], o[i][d][1] = c[1], o[i][d][2] = c[8 * D], o[i][d][3] = c[8 * D + 1];
-    }
-#pragma unroll
-    for (int kk = 0; kk < D / 16; ++kk)
-      warp::ldmatrix_x4(qf[i][kk], sq + (warp_row + i * 16 + lane % 16) * kLd + kk * 16 + (lane / 16) * 8);
+    attention::fragments_from<D>(&o[i][0][0], exchange, warp_row + i * 16 + g, lane);
   }
-  __syncthreads();  // the exchange area becomes the ring
+  __syncthreads();  // the exchange area becomes the ring (q stays: its fragments are read every step)
 
   // 2. The K/V ring: stage s holds the K tile then the V tile of one j.
-  const gemm::MatrixView<T> k_view = gemm::matrix_view(K, k_index);
-  const gemm::MatrixView<T> v_view = gemm::matrix_view(V, v_index);
-  const int64_t tiles = j_end > j_begin ? j_end - j_begin : 0;
   auto fetch = [&](int64_t t) {
     T* stage = ring + int(t % S) * 2 * Config::kTileElems;
     const int64_t key0 = (j_begin + t) * BN;
@@ -193,7 +384,11 @@ TILE2CU_DEVICE AttentionState<LM, LL, LA> attention_main_loop(
 #pragma unroll
       for (int n = 0; n < kFragsN; ++n) sc[i][n][0] = sc[i][n][1] = sc[i][n][2] = sc[i][n][3] = 0.0f;
 #pragma unroll
-    for (int kk = 0; kk < D / 16; ++kk) {
+    for (int kk = 0; kk < D / 16; ++kk) {  // q's fragments come from shared memory each time: registers go to S and acc
+      uint32_t qf[kFragsM][4];
+#pragma unroll
+      for (int i = 0; i < kFragsM; ++i)
+        warp::ldmatrix_x4(qf[i], sq + (warp_row + i * 16 + lane % 16) * kLd + kk * 16 + (lane / 16) * 8);
 #pragma unroll
       for (int n = 0; n < kFragsN; n += 2) {
         uint32_t r[4];
@@ -201,51 +396,24 @@ TILE2CU_DEVICE AttentionState<LM, LL, LA> attention_main_loop(
         const uint32_t b0[2] = {r[0], r[1]}, b1[2] = {r[2], r[3]};
 #pragma unroll
         for (int i = 0; i < kFragsM; ++i) {
-          warp::mma_16x8x16<T>(sc[i][n], qf[i][kk], b0);
-          warp::mma_16x8x16<T>(sc[i][n + 1], qf[i][kk], b1);
+          warp::mma_16x8x16<T>(sc[i][n], qf[i], b0);
+          warp::mma_16x8x16<T>(sc[i][n + 1], qf[i], b1);
         }
       }
     }
 
-    // The elementwise ops on s, then the online softmax, row by row.
+    // The elementwise ops on s, then the online softmax, 16 rows at a time.
     uint32_t pf[kFragsM][BN / 16][4];
 #pragma unroll
     for (int i = 0; i < kFragsM; ++i) {
-      float tile_max[2] = {-INFINITY, -INFINITY};
-#pragma unroll
-      for (int n = 0; n < kFragsN; ++n)
-#pragma unroll
-        for (int e = 0; e < 4; ++e) {
-          sc[i][n][e] = score(sc[i][n][e], int32_t(warp_row + i * 16 + g + 8 * (e / 2)), int32_t(n * 8 + 2 * t4 + e % 2), j);
-          tile_max[e / 2] = fmaxf(tile_max[e / 2], sc[i][n][e]);
-        }
       float alpha[2];
-#pragma unroll
-      for (int h = 0; h < 2; ++h) {
-        const float m_new = fmaxf(row_max[i][h], attention::quad_max(tile_max[h]));
-        alpha[h] = attention::softmax_exp<Config::kExp2>(row_max[i][h] - m_new);
-        row_max[i][h] = m_new;
-        row_sum[i][h] *= alpha[h];
-      }
-#pragma unroll
-      for (int n = 0; n < kFragsN; ++n)
-#pragma unroll
-        for (int e = 0; e < 4; ++e) {
-          sc[i][n][e] = attention::softmax_exp<Config::kExp2>(sc[i][n][e] - row_max[i][e / 2]);
-          row_sum[i][e / 2] += sc[i][n][e];
-        }
+      attention::online_softmax<Config::kExp2, BN>(&sc[i][0][0], row_max[i], row_sum[i], alpha, score,
+                                                   warp_row + i * 16 + g, lane, j);
 #pragma unroll
       for (int d = 0; d < kFragsD; ++d)
 #pragma unroll
         for (int e = 0; e < 4; ++e) o[i][d][e] *= alpha[e / 2];
-      // Two neighbouring C fragments (16 x 16 of P) are one A fragment.
-#pragma unroll
-      for (int kk = 0; kk < BN / 16; ++kk) {
-        pf[i][kk][0] = attention::pack2<T>(sc[i][2 * kk][0], sc[i][2 * kk][1]);
-        pf[i][kk][1] = attention::pack2<T>(sc[i][2 * kk][2], sc[i][2 * kk][3]);
-        pf[i][kk][2] = attention::pack2<T>(sc[i][2 * kk + 1][0], sc[i][2 * kk + 1][1]);
-        pf[i][kk][3] = attention::pack2<T>(sc[i][2 * kk + 1][2], sc[i][2 * kk + 1][3]);
-      }
+      attention::p_fragments<T, BN>(pf[i], &sc[i][0][0]);
     }
 
     // acc += P V: V's rows are keys (D contiguous), read transposed.
@@ -276,11 +444,7 @@ TILE2CU_DEVICE AttentionState<LM, LL, LA> attention_main_loop(
       const float sum = attention::quad_sum(row_sum[i][h]);
       if (t4 == 0) m_exchange[r] = row_max[i][h], l_exchange[r] = sum;
     }
-#pragma unroll
-    for (int d = 0; d < kFragsD; ++d) {
-      float* c = exchange + (warp_row + i * 16 + g) * D + d * 8 + 2 * t4;
-      c[0] = o[i][d][0], c[1] = o[i][d][1], c[8 * D] = o[i][d][2], c[8 * D + 1] = o[i][d][3];
-    }
+    attention::fragments_to<D>(exchange, &o[i][0][0], warp_row + i * 16 + g, lane);
   }
   __syncthreads();
   AttentionState<LM, LL, LA> out;

@@ -30,11 +30,13 @@ std::string attention_loop_declarations(const ir::Function& fn) {
           "// The key loop at line {} is a flash-attention main loop (tile2cu/attention_pipeline.cuh):\n"
           "// each CTA takes {} query rows (one warp per {} rows) and walks the keys {} at a time, K and V\n"
           "// tiles (head dim {}) through a ring of {} shared-memory stages that cp.async fills while\n"
-          "// mma.sync ({}) computes S = q K^T and acc += P V with the online softmax ({}) in registers.\n"
+          "// mma.sync ({}) computes S = q K^T and acc += P V with the online softmax ({}) in registers{}.\n"
           "constexpr int k{}_Stages = {};\n"
           "using {} = AttentionMainLoop<{}, {}, {}, {}, k{}_Stages, kThreads, /*Exp2=*/{}>;\n",
           op.loc.line, t.bm, t.bm / (ir::attention_threads(fn, op) / 32), t.bn, t.d, op.stages,
-          dtype_name(operand), exp2 ? "exp2" : "exp", name, op.stages, name, dtype_cpp_name(operand), t.bm, t.bn,
+          dtype_name(operand), exp2 ? "exp2" : "exp",
+          ir::attention_uses_wgmma(fn, op) ? ";\n// on sm_90a wgmma instead: two warpgroups of 64 rows, q, K and V in 128-byte swizzled lines" : "",
+          name, op.stages, name, dtype_cpp_name(operand), t.bm, t.bn,
           t.d, name, exp2 ? "true" : "false");
     }
   };

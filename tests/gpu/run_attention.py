@@ -23,10 +23,12 @@ from pathlib import Path
 import torch
 import torch.nn.functional as F
 
-SPECS = [("attention_bf16_d64", torch.bfloat16, 64, False), ("attention_bf16_d64_causal", torch.bfloat16, 64, True),
-         ("attention_bf16_d128", torch.bfloat16, 128, False), ("attention_bf16_d128_causal", torch.bfloat16, 128, True),
-         ("attention_f16_d64", torch.float16, 64, False), ("attention_f16_d128_causal", torch.float16, 128, True)]
-BM = 64
+# (specialization, dtype, head dim, causal, BM: query rows per block, as samples/attention.sigs says)
+SPECS = [("attention_bf16_d64", torch.bfloat16, 64, False, 64), ("attention_bf16_d64_causal", torch.bfloat16, 64, True, 64),
+         ("attention_bf16_d128", torch.bfloat16, 128, False, 128),
+         ("attention_bf16_d128_causal", torch.bfloat16, 128, True, 128),
+         ("attention_f16_d64", torch.float16, 64, False, 64), ("attention_f16_d128_causal", torch.float16, 128, True, 128)]
+BLOCK_ROWS = {spec[0]: spec[4] for spec in SPECS}
 
 
 def build(gen, runtime):
@@ -43,7 +45,8 @@ def launch(lib, spec, q, k, v, o, scale):
     fn = getattr(lib, f"tile2cu_{spec}")
     fn.restype = ctypes.c_int
     bh, seq = q.shape[0], q.shape[1]
-    args = [ctypes.c_void_p(torch.cuda.current_stream().cuda_stream), ctypes.c_uint((seq + BM - 1) // BM),
+    bm = BLOCK_ROWS[spec]
+    args = [ctypes.c_void_p(torch.cuda.current_stream().cuda_stream), ctypes.c_uint((seq + bm - 1) // bm),
             ctypes.c_uint(bh), ctypes.c_uint(1)]
     for t in (q, k, v, o):
         args += [ctypes.c_void_p(t.data_ptr())] + [ctypes.c_int64(s) for s in t.shape] + [ctypes.c_int64(s) for s in t.stride()]
@@ -80,12 +83,13 @@ def main():
     p.add_argument("--gen", required=True)
     p.add_argument("--runtime", required=True)
     p.add_argument("--commit", default="")
-    p.add_argument("--bm", type=int, default=BM, help="query rows per block the specializations were built with")
+    p.add_argument("--bm", type=int, default=0, help="query rows per block of every specialization (a variant build)")
     args = p.parse_args()
-    globals()["BM"] = args.bm
+    if args.bm:
+        BLOCK_ROWS.update({spec: args.bm for spec in BLOCK_ROWS})
     lib = build(args.gen, args.runtime)
     failures, checks = [], 0
-    for spec, dt, d, causal in SPECS:
+    for spec, dt, d, causal, _ in SPECS:
         for bh, seq in [(3, 200), (2, 129), (1, 512)]:
             q, k, v = (torch.randn(bh, seq, d, device="cuda").to(dt) for _ in range(3))
             o = torch.full((bh, seq, d), float("nan"), device="cuda").to(dt)

@@ -464,10 +464,23 @@ int attention_pipeline_stages(DType operand, int64_t bm, int64_t bn, int64_t d) 
   return q + 2 * kv <= kAttentionSmemBudget ? 2 : 0;
 }
 
+bool attention_wgmma_tiles(DType operand, int64_t bm, int64_t bn, int64_t d) {
+  return is_half_like(operand) && bm == 128 && (bn == 64 || bn == 128) && (d == 64 || d == 128);
+}
+
 size_t attention_loop_smem_bytes(DType operand, int64_t bm, int64_t bn, int64_t d, int stages) {
+  const size_t e = static_cast<size_t>(dtype_bytes(operand));
   const size_t ring = static_cast<size_t>(stages) * 2 * padded_tile_bytes(operand, bn, d);
   const size_t exchange = static_cast<size_t>(bm * d + 2 * bm) * sizeof(float);
-  return padded_tile_bytes(operand, bm, d) + std::max(ring, exchange);
+  const size_t mma_sync = padded_tile_bytes(operand, bm, d) + std::max(ring, exchange);
+  if (!attention_wgmma_tiles(operand, bm, bn, d)) return mma_sync;
+  const size_t swizzled_ring = static_cast<size_t>(stages * 2 * bn * d) * e;
+  return std::max(mma_sync, 1024 + static_cast<size_t>(bm * d) * e + std::max(swizzled_ring, exchange));
+}
+
+bool attention_uses_wgmma(const Function& fn, const Op& op) {
+  AttentionTile t = attention_tile(fn, op);
+  return attention_wgmma_tiles(fn.arrays[op.param].dtype, t.bm, t.bn, t.d) && attention_threads(fn, op) == 256;
 }
 
 AttentionTile attention_tile(const Function& fn, const Op& op) {

@@ -31,7 +31,11 @@ void recognise_attention_loops(Function& fn);
 constexpr size_t kAttentionSmemBudget = 160 * 1024;  // fits sm_80 (164 KiB) as well as sm_90 (227 KiB)
 // K/V ring depth for these tiles: 2, or 0 when two stages do not fit.
 int attention_pipeline_stages(DType operand, int64_t bm, int64_t bn, int64_t d);
-// Shared-memory bytes of the main loop (mirrors AttentionMainLoop::kSmemBytes).
+// Whether tiles suit the sm_90a wgmma loop (mirrors AttentionMainLoop::kWgmma): 16-bit
+// operands, BM = 128 (two warpgroups), BN and D of 64 or 128.
+bool attention_wgmma_tiles(DType operand, int64_t bm, int64_t bn, int64_t d);
+// Shared-memory bytes of the main loop, the larger of its mma.sync and wgmma forms (mirrors
+// AttentionMainLoop::kSmemBytes).
 size_t attention_loop_smem_bytes(DType operand, int64_t bm, int64_t bn, int64_t d, int stages);
 size_t attention_loop_smem_bytes(const Function& fn, const Op& attention_loop);
 
@@ -40,5 +44,7 @@ struct AttentionTile { int64_t bm, bn, d; };
 AttentionTile attention_tile(const Function& fn, const Op& attention_loop);
 // The CTA's threads the main loop wants: one warp per 16 query rows, at most 8 warps.
 int attention_threads(const Function& fn, const Op& attention_loop);
+// Whether the op runs on wgmma when compiled for sm_90a.
+bool attention_uses_wgmma(const Function& fn, const Op& attention_loop);
 
 }  // namespace tile2cu::ir
