@@ -14,14 +14,14 @@ constexpr int kThreads = 128;
 using Layout_1x64x64 = BlockedLayout<Shape<1, 64, 64>, kThreads, 8>;
 using Layout_64x1 = BlockedLayout<Shape<64, 1>, kThreads, 1>;
 using Layout_64x64 = BlockedLayout<Shape<64, 64>, kThreads, 8>;
-// The key loop at line 32 is a flash-attention main loop (tile2cu/attention_pipeline.cuh):
+// The key loop at line 37 is a flash-attention main loop (tile2cu/attention_pipeline.cuh):
 // each CTA takes 64 query rows (one warp per 16 rows) and walks the keys 64 at a time, K and V
 // tiles (head dim 64) through a ring of 2 shared-memory stages that cp.async fills while
 // mma.sync (bfloat16) computes S = q K^T and acc += P V with the online softmax (exp2) in registers.
 constexpr int kAttentionLoop_64x64x64_Stages = 2;
 using AttentionLoop_64x64x64 = AttentionMainLoop<__nv_bfloat16, 64, 64, 64, kAttentionLoop_64x64x64_Stages, kThreads, /*Exp2=*/true>;
 
-__global__ void __launch_bounds__(kThreads) attention_fwd(
+__global__ void __launch_bounds__(kThreads, 2) attention_fwd(
     __nv_bfloat16* Q_data, int32_t Q_shape_0, int32_t Q_shape_1, int32_t Q_shape_2, int32_t Q_stride_0, int32_t Q_stride_1, int32_t Q_stride_2,
     __nv_bfloat16* K_data, int32_t K_shape_0, int32_t K_shape_1, int32_t K_shape_2, int32_t K_stride_0, int32_t K_stride_1, int32_t K_stride_2,
     __nv_bfloat16* V_data, int32_t V_shape_0, int32_t V_shape_1, int32_t V_shape_2, int32_t V_stride_0, int32_t V_stride_1, int32_t V_stride_2,
@@ -142,14 +142,14 @@ constexpr int kThreads = 128;
 using Layout_1x64x64 = BlockedLayout<Shape<1, 64, 64>, kThreads, 8>;
 using Layout_64x1 = BlockedLayout<Shape<64, 1>, kThreads, 1>;
 using Layout_64x64 = BlockedLayout<Shape<64, 64>, kThreads, 8>;
-// The key loop at line 32 is a flash-attention main loop (tile2cu/attention_pipeline.cuh):
+// The key loop at line 37 is a flash-attention main loop (tile2cu/attention_pipeline.cuh):
 // each CTA takes 64 query rows (one warp per 16 rows) and walks the keys 64 at a time, K and V
 // tiles (head dim 64) through a ring of 2 shared-memory stages that cp.async fills while
 // mma.sync (bfloat16) computes S = q K^T and acc += P V with the online softmax (exp2) in registers.
 constexpr int kAttentionLoop_64x64x64_Stages = 2;
 using AttentionLoop_64x64x64 = AttentionMainLoop<__nv_bfloat16, 64, 64, 64, kAttentionLoop_64x64x64_Stages, kThreads, /*Exp2=*/true>;
 
-__global__ void __launch_bounds__(kThreads) attention_fwd(
+__global__ void __launch_bounds__(kThreads, 2) attention_fwd(
     __nv_bfloat16* Q_data, int32_t Q_shape_0, int32_t Q_shape_1, int32_t Q_shape_2, int32_t Q_stride_0, int32_t Q_stride_1, int32_t Q_stride_2,
     __nv_bfloat16* K_data, int32_t K_shape_0, int32_t K_shape_1, int32_t K_shape_2, int32_t K_stride_0, int32_t K_stride_1, int32_t K_stride_2,
     __nv_bfloat16* V_data, int32_t V_shape_0, int32_t V_shape_1, int32_t V_shape_2, int32_t V_stride_0, int32_t V_stride_1, int32_t V_stride_2,
@@ -274,7 +274,7 @@ constexpr int kThreads = 256;
 using Layout_1x128x128 = BlockedLayout<Shape<1, 128, 128>, kThreads, 8>;
 using Layout_128x1 = BlockedLayout<Shape<128, 1>, kThreads, 1>;
 using Layout_128x128 = BlockedLayout<Shape<128, 128>, kThreads, 8>;
-// The key loop at line 32 is a flash-attention main loop (tile2cu/attention_pipeline.cuh):
+// The key loop at line 37 is a flash-attention main loop (tile2cu/attention_pipeline.cuh):
 // each CTA takes 128 query rows (one warp per 16 rows) and walks the keys 64 at a time, K and V
 // tiles (head dim 128) through a ring of 2 shared-memory stages that cp.async fills while
 // mma.sync (bfloat16) computes S = q K^T and acc += P V with the online softmax (exp2) in registers;
@@ -282,7 +282,7 @@ using Layout_128x128 = BlockedLayout<Shape<128, 128>, kThreads, 8>;
 constexpr int kAttentionLoop_128x64x128_Stages = 2;
 using AttentionLoop_128x64x128 = AttentionMainLoop<__nv_bfloat16, 128, 64, 128, kAttentionLoop_128x64x128_Stages, kThreads, /*Exp2=*/true>;
 
-__global__ void __launch_bounds__(kThreads) attention_fwd(
+__global__ void __launch_bounds__(kThreads, 2) attention_fwd(
     __nv_bfloat16* Q_data, int32_t Q_shape_0, int32_t Q_shape_1, int32_t Q_shape_2, int32_t Q_stride_0, int32_t Q_stride_1, int32_t Q_stride_2,
     __nv_bfloat16* K_data, int32_t K_shape_0, int32_t K_shape_1, int32_t K_shape_2, int32_t K_stride_0, int32_t K_stride_1, int32_t K_stride_2,
     __nv_bfloat16* V_data, int32_t V_shape_0, int32_t V_shape_1, int32_t V_shape_2, int32_t V_stride_0, int32_t V_stride_1, int32_t V_stride_2,
@@ -403,7 +403,7 @@ constexpr int kThreads = 256;
 using Layout_1x128x128 = BlockedLayout<Shape<1, 128, 128>, kThreads, 8>;
 using Layout_128x1 = BlockedLayout<Shape<128, 1>, kThreads, 1>;
 using Layout_128x128 = BlockedLayout<Shape<128, 128>, kThreads, 8>;
-// The key loop at line 32 is a flash-attention main loop (tile2cu/attention_pipeline.cuh):
+// The key loop at line 37 is a flash-attention main loop (tile2cu/attention_pipeline.cuh):
 // each CTA takes 128 query rows (one warp per 16 rows) and walks the keys 64 at a time, K and V
 // tiles (head dim 128) through a ring of 2 shared-memory stages that cp.async fills while
 // mma.sync (bfloat16) computes S = q K^T and acc += P V with the online softmax (exp2) in registers;
@@ -411,7 +411,7 @@ using Layout_128x128 = BlockedLayout<Shape<128, 128>, kThreads, 8>;
 constexpr int kAttentionLoop_128x64x128_Stages = 2;
 using AttentionLoop_128x64x128 = AttentionMainLoop<__nv_bfloat16, 128, 64, 128, kAttentionLoop_128x64x128_Stages, kThreads, /*Exp2=*/true>;
 
-__global__ void __launch_bounds__(kThreads) attention_fwd(
+__global__ void __launch_bounds__(kThreads, 2) attention_fwd(
     __nv_bfloat16* Q_data, int32_t Q_shape_0, int32_t Q_shape_1, int32_t Q_shape_2, int32_t Q_stride_0, int32_t Q_stride_1, int32_t Q_stride_2,
     __nv_bfloat16* K_data, int32_t K_shape_0, int32_t K_shape_1, int32_t K_shape_2, int32_t K_stride_0, int32_t K_stride_1, int32_t K_stride_2,
     __nv_bfloat16* V_data, int32_t V_shape_0, int32_t V_shape_1, int32_t V_shape_2, int32_t V_stride_0, int32_t V_stride_1, int32_t V_stride_2,
@@ -536,14 +536,14 @@ constexpr int kThreads = 128;
 using Layout_1x64x64 = BlockedLayout<Shape<1, 64, 64>, kThreads, 8>;
 using Layout_64x1 = BlockedLayout<Shape<64, 1>, kThreads, 1>;
 using Layout_64x64 = BlockedLayout<Shape<64, 64>, kThreads, 8>;
-// The key loop at line 32 is a flash-attention main loop (tile2cu/attention_pipeline.cuh):
+// The key loop at line 37 is a flash-attention main loop (tile2cu/attention_pipeline.cuh):
 // each CTA takes 64 query rows (one warp per 16 rows) and walks the keys 64 at a time, K and V
 // tiles (head dim 64) through a ring of 2 shared-memory stages that cp.async fills while
 // mma.sync (float16) computes S = q K^T and acc += P V with the online softmax (exp2) in registers.
 constexpr int kAttentionLoop_64x64x64_Stages = 2;
 using AttentionLoop_64x64x64 = AttentionMainLoop<__half, 64, 64, 64, kAttentionLoop_64x64x64_Stages, kThreads, /*Exp2=*/true>;
 
-__global__ void __launch_bounds__(kThreads) attention_fwd(
+__global__ void __launch_bounds__(kThreads, 2) attention_fwd(
     __half* Q_data, int32_t Q_shape_0, int32_t Q_shape_1, int32_t Q_shape_2, int32_t Q_stride_0, int32_t Q_stride_1, int32_t Q_stride_2,
     __half* K_data, int32_t K_shape_0, int32_t K_shape_1, int32_t K_shape_2, int32_t K_stride_0, int32_t K_stride_1, int32_t K_stride_2,
     __half* V_data, int32_t V_shape_0, int32_t V_shape_1, int32_t V_shape_2, int32_t V_stride_0, int32_t V_stride_1, int32_t V_stride_2,
@@ -664,7 +664,7 @@ constexpr int kThreads = 256;
 using Layout_1x128x128 = BlockedLayout<Shape<1, 128, 128>, kThreads, 8>;
 using Layout_128x1 = BlockedLayout<Shape<128, 1>, kThreads, 1>;
 using Layout_128x128 = BlockedLayout<Shape<128, 128>, kThreads, 8>;
-// The key loop at line 32 is a flash-attention main loop (tile2cu/attention_pipeline.cuh):
+// The key loop at line 37 is a flash-attention main loop (tile2cu/attention_pipeline.cuh):
 // each CTA takes 128 query rows (one warp per 16 rows) and walks the keys 64 at a time, K and V
 // tiles (head dim 128) through a ring of 2 shared-memory stages that cp.async fills while
 // mma.sync (float16) computes S = q K^T and acc += P V with the online softmax (exp2) in registers;
@@ -672,7 +672,7 @@ using Layout_128x128 = BlockedLayout<Shape<128, 128>, kThreads, 8>;
 constexpr int kAttentionLoop_128x64x128_Stages = 2;
 using AttentionLoop_128x64x128 = AttentionMainLoop<__half, 128, 64, 128, kAttentionLoop_128x64x128_Stages, kThreads, /*Exp2=*/true>;
 
-__global__ void __launch_bounds__(kThreads) attention_fwd(
+__global__ void __launch_bounds__(kThreads, 2) attention_fwd(
     __half* Q_data, int32_t Q_shape_0, int32_t Q_shape_1, int32_t Q_shape_2, int32_t Q_stride_0, int32_t Q_stride_1, int32_t Q_stride_2,
     __half* K_data, int32_t K_shape_0, int32_t K_shape_1, int32_t K_shape_2, int32_t K_stride_0, int32_t K_stride_1, int32_t K_stride_2,
     __half* V_data, int32_t V_shape_0, int32_t V_shape_1, int32_t V_shape_2, int32_t V_stride_0, int32_t V_stride_1, int32_t V_stride_2,
