@@ -225,11 +225,34 @@ TILE2CU_DEVICE AttentionState<LM, LL, LA> main_loop_wgmma(const gemm::MatrixView
   __syncthreads();
 
   // 2. The K/V ring, as on mma.sync, in swizzled lines: one line per key, blocks of 64 of D.
+  // Interior key tiles copy through addresses worked out once: thread t always copies the
+  // 16-byte chunk t % kChunksPerRow of rows t / kChunksPerRow + i * kRowsPerPass, and since
+  // kRowsPerPass is a multiple of 8 its swizzled place moves by a fixed kPassBytes per pass.
+  // Ragged edges and unaligned rows take copy_tile_swizzled, which checks every chunk.
+  constexpr int kVec = 16 / int(sizeof(T)), kChunksPerRow = D / kVec;
+  constexpr int kRowsPerPass = Config::kThreads / kChunksPerRow, kPasses = BN / kRowsPerPass;
+  constexpr int kPassBytes = kRowsPerPass * 128;
+  static_assert(kRowsPerPass % 8 == 0 && kPasses * kRowsPerPass == BN, "whole passes of whole swizzle groups");
+  const int first_row = int(threadIdx.x) / kChunksPerRow, chunk = int(threadIdx.x) % kChunksPerRow;
+  const uint32_t first_dst = uint32_t((chunk / 8) * BN * 128) + wgmma::swizzle128(uint32_t(first_row * 128 + (chunk % 8) * 16));
+  const T* k_first = k_view.data + first_row * k_view.row_stride + chunk * kVec;
+  const T* v_first = v_view.data + first_row * v_view.row_stride + chunk * kVec;
+  const bool vector_rows = k_view.vector_rows && v_view.vector_rows && k_view.cols >= D && v_view.cols >= D;
   auto fetch = [&](int64_t t) {
     unsigned char* stage = ring + int(t % S) * 2 * kTileBytes;
     const int64_t key0 = (j_begin + t) * BN;
-    gemm::copy_tile_swizzled<BN, D, Config::kThreads>(stage, BN * 128, k_view, key0, 0);
-    gemm::copy_tile_swizzled<BN, D, Config::kThreads>(stage + kTileBytes, BN * 128, v_view, key0, 0);
+    if (vector_rows && key0 + BN <= k_view.rows && key0 + BN <= v_view.rows) {
+      const T* k_src = k_first + key0 * k_view.row_stride;
+      const T* v_src = v_first + key0 * v_view.row_stride;
+#pragma unroll
+      for (int i = 0; i < kPasses; ++i) {
+        gemm::cp_async_16(stage + first_dst + i * kPassBytes, k_src + i * kRowsPerPass * k_view.row_stride, 16);
+        gemm::cp_async_16(stage + kTileBytes + first_dst + i * kPassBytes, v_src + i * kRowsPerPass * v_view.row_stride, 16);
+      }
+    } else {
+      gemm::copy_tile_swizzled<BN, D, Config::kThreads>(stage, BN * 128, k_view, key0, 0);
+      gemm::copy_tile_swizzled<BN, D, Config::kThreads>(stage + kTileBytes, BN * 128, v_view, key0, 0);
+    }
   };
 #pragma unroll
   for (int t = 0; t < S - 1; ++t) {

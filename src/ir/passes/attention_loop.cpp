@@ -423,8 +423,7 @@ struct Matcher {
   }
 };
 
-bool step_is_one(const Function& fn, const Block& scope, ValueId v) {
-  (void)fn;
+bool step_is_one(const Block& scope, ValueId v) {
   for (const Op& op : scope.ops)
     if (!op.results.empty() && op.results[0] == v && op.kind == OpKind::Constant)
       if (auto* i = std::get_if<__int128>(&op.literal)) return *i == 1;
@@ -438,7 +437,7 @@ void rewrite(Function& fn, Block& block, std::vector<const Block*> enclosing) {
     for (Block& r : op.regions) rewrite(fn, r, enclosing);
     if (op.kind != OpKind::For) continue;
     bool step_one = false;
-    for (const Block* b : enclosing) step_one |= step_is_one(fn, *b, op.operands[2]);
+    for (const Block* b : enclosing) step_one |= step_is_one(*b, op.operands[2]);
     if (!step_one) continue;
     const size_t values_before = fn.values.size();
     Matcher m{fn, block.ops[i]};
