@@ -115,6 +115,28 @@ TILE2CU_DEVICE float quad_sum(float x) {
   return x + __shfl_xor_sync(0xffffffffu, x, 2);
 }
 
+// Interior key tiles (every row inside the array, rows 16-byte aligned) copy through addresses
+// worked out once: thread t always copies the 16-byte chunk t % kChunksPerRow of rows
+// t / kChunksPerRow + i * kRowsPerPass, so its destination moves by a fixed number of bytes per
+// pass (the swizzle repeats every 8 rows). Ragged edges take the checked copies of gemm_pipeline.cuh.
+template <int BN, int D, int Threads, class T>
+struct KeyTileCopy {
+  static constexpr int kVec = 16 / int(sizeof(T)), kChunksPerRow = D / kVec;
+  static constexpr int kRowsPerPass = Threads / kChunksPerRow, kPasses = kRowsPerPass > 0 ? BN / kRowsPerPass : 0;
+  static constexpr bool kWholePasses = kPasses > 0 && kPasses * kRowsPerPass == BN && kRowsPerPass % 8 == 0;
+  static TILE2CU_DEVICE int first_row() { return int(threadIdx.x) / kChunksPerRow; }
+  static TILE2CU_DEVICE int chunk() { return int(threadIdx.x) % kChunksPerRow; }
+  static TILE2CU_DEVICE bool interior(const gemm::MatrixView<T>& m, int64_t key0) {
+    return kWholePasses && m.vector_rows && m.cols >= D && key0 + BN <= m.rows;
+  }
+  // `dst`: where this thread's first chunk goes; the next pass's lands `pass_bytes` further.
+  static TILE2CU_DEVICE void copy(unsigned char* dst, int pass_bytes, const gemm::MatrixView<T>& m, int64_t key0) {
+    const T* src = m.data + (key0 + first_row()) * m.row_stride + chunk() * kVec;
+#pragma unroll
+    for (int i = 0; i < kPasses; ++i) gemm::cp_async_16(dst + i * pass_bytes, src + i * kRowsPerPass * m.row_stride, 16);
+  }
+};
+
 // Thread `lane` of a warp owning 16 rows: its accumulator rows are g and g + 8 (g = lane / 4);
 // the exchange moves one warp's 16 rows of an fp32 tile between fragments and shared memory.
 template <int D>
@@ -225,30 +247,15 @@ TILE2CU_DEVICE AttentionState<LM, LL, LA> main_loop_wgmma(const gemm::MatrixView
   __syncthreads();
 
   // 2. The K/V ring, as on mma.sync, in swizzled lines: one line per key, blocks of 64 of D.
-  // Interior key tiles copy through addresses worked out once: thread t always copies the
-  // 16-byte chunk t % kChunksPerRow of rows t / kChunksPerRow + i * kRowsPerPass, and since
-  // kRowsPerPass is a multiple of 8 its swizzled place moves by a fixed kPassBytes per pass.
-  // Ragged edges and unaligned rows take copy_tile_swizzled, which checks every chunk.
-  constexpr int kVec = 16 / int(sizeof(T)), kChunksPerRow = D / kVec;
-  constexpr int kRowsPerPass = Config::kThreads / kChunksPerRow, kPasses = BN / kRowsPerPass;
-  constexpr int kPassBytes = kRowsPerPass * 128;
-  static_assert(kRowsPerPass % 8 == 0 && kPasses * kRowsPerPass == BN, "whole passes of whole swizzle groups");
-  const int first_row = int(threadIdx.x) / kChunksPerRow, chunk = int(threadIdx.x) % kChunksPerRow;
-  const uint32_t first_dst = uint32_t((chunk / 8) * BN * 128) + wgmma::swizzle128(uint32_t(first_row * 128 + (chunk % 8) * 16));
-  const T* k_first = k_view.data + first_row * k_view.row_stride + chunk * kVec;
-  const T* v_first = v_view.data + first_row * v_view.row_stride + chunk * kVec;
-  const bool vector_rows = k_view.vector_rows && v_view.vector_rows && k_view.cols >= D && v_view.cols >= D;
+  using Copy = KeyTileCopy<BN, D, Config::kThreads, T>;
+  const uint32_t first_dst = uint32_t((Copy::chunk() / 8) * BN * 128) +
+                             wgmma::swizzle128(uint32_t(Copy::first_row() * 128 + (Copy::chunk() % 8) * 16));
   auto fetch = [&](int64_t t) {
     unsigned char* stage = ring + int(t % S) * 2 * kTileBytes;
     const int64_t key0 = (j_begin + t) * BN;
-    if (vector_rows && key0 + BN <= k_view.rows && key0 + BN <= v_view.rows) {
-      const T* k_src = k_first + key0 * k_view.row_stride;
-      const T* v_src = v_first + key0 * v_view.row_stride;
-#pragma unroll
-      for (int i = 0; i < kPasses; ++i) {
-        gemm::cp_async_16(stage + first_dst + i * kPassBytes, k_src + i * kRowsPerPass * k_view.row_stride, 16);
-        gemm::cp_async_16(stage + kTileBytes + first_dst + i * kPassBytes, v_src + i * kRowsPerPass * v_view.row_stride, 16);
-      }
+    if (Copy::interior(k_view, key0) && Copy::interior(v_view, key0)) {
+      Copy::copy(stage + first_dst, Copy::kRowsPerPass * 128, k_view, key0);
+      Copy::copy(stage + kTileBytes + first_dst, Copy::kRowsPerPass * 128, v_view, key0);
     } else {
       gemm::copy_tile_swizzled<BN, D, Config::kThreads>(stage, BN * 128, k_view, key0, 0);
       gemm::copy_tile_swizzled<BN, D, Config::kThreads>(stage + kTileBytes, BN * 128, v_view, key0, 0);
@@ -380,11 +387,19 @@ TILE2CU_DEVICE AttentionState<LM, LL, LA> attention_main_loop(
   __syncthreads();  // the exchange area becomes the ring (q stays: its fragments are read every step)
 
   // 2. The K/V ring: stage s holds the K tile then the V tile of one j.
+  using Copy = attention::KeyTileCopy<BN, D, Config::kThreads, T>;
+  const int first_dst = (Copy::first_row() * kLd + Copy::chunk() * Copy::kVec) * int(sizeof(T));
   auto fetch = [&](int64_t t) {
     T* stage = ring + int(t % S) * 2 * Config::kTileElems;
     const int64_t key0 = (j_begin + t) * BN;
-    gemm::copy_tile_async<BN, D, Config::kThreads>(stage, kLd, k_view, key0, 0);
-    gemm::copy_tile_async<BN, D, Config::kThreads>(stage + Config::kTileElems, kLd, v_view, key0, 0);
+    if (Copy::interior(k_view, key0) && Copy::interior(v_view, key0)) {
+      unsigned char* bytes = reinterpret_cast<unsigned char*>(stage) + first_dst;
+      Copy::copy(bytes, Copy::kRowsPerPass * kLd * int(sizeof(T)), k_view, key0);
+      Copy::copy(bytes + Config::kTileElems * int(sizeof(T)), Copy::kRowsPerPass * kLd * int(sizeof(T)), v_view, key0);
+    } else {
+      gemm::copy_tile_async<BN, D, Config::kThreads>(stage, kLd, k_view, key0, 0);
+      gemm::copy_tile_async<BN, D, Config::kThreads>(stage + Config::kTileElems, kLd, v_view, key0, 0);
+    }
   };
 #pragma unroll
   for (int t = 0; t < S - 1; ++t) {
