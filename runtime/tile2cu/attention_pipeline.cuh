@@ -29,6 +29,9 @@
 //   * At the end m, l, acc go back to their blocked layouts, so the epilogue (acc / l, the store)
 //     is ordinary tile code.
 //
+// The exponentials are the approximate ex2 (2 ulp, flush to zero), as flash-attention kernels use;
+// the general path's exp2f is exact to 1 ulp. The row max ignores NaN (fmaxf), as ct.max does.
+//
 // It runs on sm_80 and up (mma.sync; Hopper runs it too).
 #pragma once
 

@@ -4,22 +4,23 @@
 
 #include <tile2cu/tile2cu.cuh>
 
-// ---- attention_bf16_d64: attention_fwd(Q=bfloat16[?, ?, 64], K=bfloat16[?, ?, 64], V=bfloat16[?, ?, 64], O=bfloat16[?, ?, 64], scale=float32, BM=64, BN=64, D=64, CAUSAL=False) ----
+// ---- attention_bf16_d64: attention_fwd(Q=bfloat16[?, ?, 64], K=bfloat16[?, ?, 64], V=bfloat16[?, ?, 64], O=bfloat16[?, ?, 64], scale=float32, BM=128, BN=64, D=64, CAUSAL=False) ----
 namespace attention_bf16_d64 {
 using namespace tile2cu;
 
 // One CTA runs one block. A tile lives in registers, spread over the CTA's threads in runs of
 // consecutive elements (see tile2cu/layout.cuh).
-constexpr int kThreads = 128;
-using Layout_1x64x64 = BlockedLayout<Shape<1, 64, 64>, kThreads, 8>;
-using Layout_64x1 = BlockedLayout<Shape<64, 1>, kThreads, 1>;
-using Layout_64x64 = BlockedLayout<Shape<64, 64>, kThreads, 8>;
+constexpr int kThreads = 256;
+using Layout_1x128x64 = BlockedLayout<Shape<1, 128, 64>, kThreads, 8>;
+using Layout_128x1 = BlockedLayout<Shape<128, 1>, kThreads, 1>;
+using Layout_128x64 = BlockedLayout<Shape<128, 64>, kThreads, 8>;
 // The key loop at line 37 is a flash-attention main loop (tile2cu/attention_pipeline.cuh):
-// each CTA takes 64 query rows (one warp per 16 rows) and walks the keys 64 at a time, K and V
+// each CTA takes 128 query rows (one warp per 16 rows) and walks the keys 64 at a time, K and V
 // tiles (head dim 64) through a ring of 2 shared-memory stages that cp.async fills while
-// mma.sync (bfloat16) computes S = q K^T and acc += P V with the online softmax (exp2) in registers.
-constexpr int kAttentionLoop_64x64x64_Stages = 2;
-using AttentionLoop_64x64x64 = AttentionMainLoop<__nv_bfloat16, 64, 64, 64, kAttentionLoop_64x64x64_Stages, kThreads, /*Exp2=*/true>;
+// mma.sync (bfloat16) computes S = q K^T and acc += P V with the online softmax (exp2) in registers;
+// on sm_90a wgmma instead: two warpgroups of 64 rows, q, K and V in 128-byte swizzled lines.
+constexpr int kAttentionLoop_128x64x64_Stages = 2;
+using AttentionLoop_128x64x64 = AttentionMainLoop<__nv_bfloat16, 128, 64, 64, kAttentionLoop_128x64x64_Stages, kThreads, /*Exp2=*/true>;
 
 __global__ void __launch_bounds__(kThreads, 2) attention_fwd(
     __nv_bfloat16* Q_data, int32_t Q_shape_0, int32_t Q_shape_1, int32_t Q_shape_2, int32_t Q_stride_0, int32_t Q_stride_1, int32_t Q_stride_2,
@@ -32,22 +33,22 @@ __global__ void __launch_bounds__(kThreads, 2) attention_fwd(
   const Array<__nv_bfloat16, 3> V{V_data, {V_shape_0, V_shape_1, V_shape_2}, {V_stride_0, V_stride_1, V_stride_2}};
   const Array<__nv_bfloat16, 3> O{O_data, {O_shape_0, O_shape_1, O_shape_2}, {O_stride_0, O_stride_1, O_stride_2}};
   // Scratch for moving tile elements between threads and staging mma operands:
-  // kSmemBytes = 46080 bytes of dynamic shared memory (more than the 48 KiB static limit).
+  // kSmemBytes = 55296 bytes of dynamic shared memory (more than the 48 KiB static limit).
   extern __shared__ __align__(128) unsigned char smem[];
   // block = ct.bid(0)
   const auto block = int32_t(blockIdx.x);
   // head = ct.bid(1)
   const auto head = int32_t(blockIdx.y);
   // q = ct.load(Q, index=(head, block, 0), shape=(1, BM, D), padding_mode=ct.PaddingMode.ZERO)
-  const auto q = load<Layout_1x64x64, PaddingMode::Zero>(Q, {head, block, 0});
+  const auto q = load<Layout_1x128x64, PaddingMode::Zero>(Q, {head, block, 0});
   // q = q.reshape((BM, D))
-  const auto q_2 = reshape<Layout_64x64>(q, smem);
+  const auto q_2 = reshape<Layout_128x64>(q, smem);
   // m = ct.full((BM, 1), -float("inf"), dtype=ct.float32)
-  const auto m = full<Layout_64x1>(-INFINITY);
+  const auto m = full<Layout_128x1>(-INFINITY);
   // l = ct.zeros((BM, 1), dtype=ct.float32)
-  const auto l = full<Layout_64x1>(0.0f);
+  const auto l = full<Layout_128x1>(0.0f);
   // acc = ct.zeros((BM, D), dtype=ct.float32)
-  const auto acc = full<Layout_64x64>(0.0f);
+  const auto acc = full<Layout_128x64>(0.0f);
   // qk_scale = scale * INV_LN2
   const auto qk_scale = scale * 1.442695f;
   // key_tiles = ct.cdiv(seq, BN)
@@ -67,7 +68,7 @@ __global__ void __launch_bounds__(kThreads, 2) attention_fwd(
   //     v = ct.load(V, index=(head, j, 0), shape=(1, BN, D), padding_mode=ct.PaddingMode.ZERO)
   //     acc = ct.mma(p.astype(Q.dtype), v.reshape((BN, D)), acc * alpha)
   //     m = m_new
-  const auto attention = attention_main_loop<AttentionLoop_64x64x64>(K, {head, 0, 0}, V, {head, 0, 0}, 0, key_tiles, q_2, m, l, acc,
+  const auto attention = attention_main_loop<AttentionLoop_128x64x64>(K, {head, 0, 0}, V, {head, 0, 0}, 0, key_tiles, q_2, m, l, acc,
     [&](float s, int32_t row, int32_t col, int32_t j) {
       const auto cols = j * 64 + col;
       const auto keep = cols < Q.shape[1];
@@ -76,9 +77,9 @@ __global__ void __launch_bounds__(kThreads, 2) attention_fwd(
       return s_3;
     }, smem);
   // out = acc / l
-  const auto out = attention.acc / broadcast_to<Layout_64x64>(attention.l, smem);
+  const auto out = attention.acc / broadcast_to<Layout_128x64>(attention.l, smem);
   // ct.store(O, index=(head, block, 0), tile=out.astype(O.dtype).reshape((1, BM, D)))
-  store(O, {head, block, 0}, reshape<Layout_1x64x64>(astype<__nv_bfloat16>(out), smem));
+  store(O, {head, block, 0}, reshape<Layout_1x128x64>(astype<__nv_bfloat16>(out), smem));
 }
 
 }  // namespace attention_bf16_d64
@@ -103,7 +104,7 @@ cudaError_t launch_attention_bf16_d64(
   tile2cu::Array<__nv_bfloat16, 3> O_arg;
   if (!tile2cu::to_device_array<int32_t>(O, O_arg)) return cudaErrorInvalidValue;
   if (O.shape[2] != 64) return cudaErrorInvalidValue;
-  constexpr int kSmemBytes = 46080;
+  constexpr int kSmemBytes = 55296;
   if (cudaError_t e = cudaFuncSetAttribute(attention_bf16_d64::attention_fwd, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes);
       e != cudaSuccess)
     return e;
@@ -132,22 +133,23 @@ extern "C" int tile2cu_attention_bf16_d64(
     scale));
 }
 
-// ---- attention_bf16_d64_causal: attention_fwd(Q=bfloat16[?, ?, 64], K=bfloat16[?, ?, 64], V=bfloat16[?, ?, 64], O=bfloat16[?, ?, 64], scale=float32, BM=64, BN=64, D=64, CAUSAL=True) ----
+// ---- attention_bf16_d64_causal: attention_fwd(Q=bfloat16[?, ?, 64], K=bfloat16[?, ?, 64], V=bfloat16[?, ?, 64], O=bfloat16[?, ?, 64], scale=float32, BM=128, BN=64, D=64, CAUSAL=True) ----
 namespace attention_bf16_d64_causal {
 using namespace tile2cu;
 
 // One CTA runs one block. A tile lives in registers, spread over the CTA's threads in runs of
 // consecutive elements (see tile2cu/layout.cuh).
-constexpr int kThreads = 128;
-using Layout_1x64x64 = BlockedLayout<Shape<1, 64, 64>, kThreads, 8>;
-using Layout_64x1 = BlockedLayout<Shape<64, 1>, kThreads, 1>;
-using Layout_64x64 = BlockedLayout<Shape<64, 64>, kThreads, 8>;
+constexpr int kThreads = 256;
+using Layout_1x128x64 = BlockedLayout<Shape<1, 128, 64>, kThreads, 8>;
+using Layout_128x1 = BlockedLayout<Shape<128, 1>, kThreads, 1>;
+using Layout_128x64 = BlockedLayout<Shape<128, 64>, kThreads, 8>;
 // The key loop at line 37 is a flash-attention main loop (tile2cu/attention_pipeline.cuh):
-// each CTA takes 64 query rows (one warp per 16 rows) and walks the keys 64 at a time, K and V
+// each CTA takes 128 query rows (one warp per 16 rows) and walks the keys 64 at a time, K and V
 // tiles (head dim 64) through a ring of 2 shared-memory stages that cp.async fills while
-// mma.sync (bfloat16) computes S = q K^T and acc += P V with the online softmax (exp2) in registers.
-constexpr int kAttentionLoop_64x64x64_Stages = 2;
-using AttentionLoop_64x64x64 = AttentionMainLoop<__nv_bfloat16, 64, 64, 64, kAttentionLoop_64x64x64_Stages, kThreads, /*Exp2=*/true>;
+// mma.sync (bfloat16) computes S = q K^T and acc += P V with the online softmax (exp2) in registers;
+// on sm_90a wgmma instead: two warpgroups of 64 rows, q, K and V in 128-byte swizzled lines.
+constexpr int kAttentionLoop_128x64x64_Stages = 2;
+using AttentionLoop_128x64x64 = AttentionMainLoop<__nv_bfloat16, 128, 64, 64, kAttentionLoop_128x64x64_Stages, kThreads, /*Exp2=*/true>;
 
 __global__ void __launch_bounds__(kThreads, 2) attention_fwd(
     __nv_bfloat16* Q_data, int32_t Q_shape_0, int32_t Q_shape_1, int32_t Q_shape_2, int32_t Q_stride_0, int32_t Q_stride_1, int32_t Q_stride_2,
@@ -160,28 +162,28 @@ __global__ void __launch_bounds__(kThreads, 2) attention_fwd(
   const Array<__nv_bfloat16, 3> V{V_data, {V_shape_0, V_shape_1, V_shape_2}, {V_stride_0, V_stride_1, V_stride_2}};
   const Array<__nv_bfloat16, 3> O{O_data, {O_shape_0, O_shape_1, O_shape_2}, {O_stride_0, O_stride_1, O_stride_2}};
   // Scratch for moving tile elements between threads and staging mma operands:
-  // kSmemBytes = 46080 bytes of dynamic shared memory (more than the 48 KiB static limit).
+  // kSmemBytes = 55296 bytes of dynamic shared memory (more than the 48 KiB static limit).
   extern __shared__ __align__(128) unsigned char smem[];
   // block = ct.bid(0)
   const auto block = int32_t(blockIdx.x);
   // head = ct.bid(1)
   const auto head = int32_t(blockIdx.y);
   // q = ct.load(Q, index=(head, block, 0), shape=(1, BM, D), padding_mode=ct.PaddingMode.ZERO)
-  const auto q = load<Layout_1x64x64, PaddingMode::Zero>(Q, {head, block, 0});
+  const auto q = load<Layout_1x128x64, PaddingMode::Zero>(Q, {head, block, 0});
   // q = q.reshape((BM, D))
-  const auto q_2 = reshape<Layout_64x64>(q, smem);
+  const auto q_2 = reshape<Layout_128x64>(q, smem);
   // m = ct.full((BM, 1), -float("inf"), dtype=ct.float32)
-  const auto m = full<Layout_64x1>(-INFINITY);
+  const auto m = full<Layout_128x1>(-INFINITY);
   // l = ct.zeros((BM, 1), dtype=ct.float32)
-  const auto l = full<Layout_64x1>(0.0f);
+  const auto l = full<Layout_128x1>(0.0f);
   // acc = ct.zeros((BM, D), dtype=ct.float32)
-  const auto acc = full<Layout_64x64>(0.0f);
+  const auto acc = full<Layout_128x64>(0.0f);
   // qk_scale = scale * INV_LN2
   const auto qk_scale = scale * 1.442695f;
   // rows = block * BM + ct.arange(BM, dtype=ct.int32).reshape((BM, 1))
-  const auto t = block * 64;
+  const auto t = block * 128;
   // key_tiles = ct.cdiv(min((block + 1) * BM, seq), BN)
-  const auto key_tiles = cdiv(minimum((block + 1) * 64, Q.shape[1]), 64);
+  const auto key_tiles = cdiv(minimum((block + 1) * 128, Q.shape[1]), 64);
   // for j in range(key_tiles):
   //     kt = ct.load(K, index=(head, 0, j), shape=(1, D, BN), order=(0, 2, 1), padding_mode=ct.PaddingMode.ZERO)
   //     s = ct.mma(q, kt.reshape((D, BN)), ct.zeros((BM, BN), dtype=ct.float32)) * qk_scale
@@ -197,7 +199,7 @@ __global__ void __launch_bounds__(kThreads, 2) attention_fwd(
   //     v = ct.load(V, index=(head, j, 0), shape=(1, BN, D), padding_mode=ct.PaddingMode.ZERO)
   //     acc = ct.mma(p.astype(Q.dtype), v.reshape((BN, D)), acc * alpha)
   //     m = m_new
-  const auto attention = attention_main_loop<AttentionLoop_64x64x64>(K, {head, 0, 0}, V, {head, 0, 0}, 0, key_tiles, q_2, m, l, acc,
+  const auto attention = attention_main_loop<AttentionLoop_128x64x64>(K, {head, 0, 0}, V, {head, 0, 0}, 0, key_tiles, q_2, m, l, acc,
     [&](float s, int32_t row, int32_t col, int32_t j) {
       const auto cols = j * 64 + col;
       const auto keep = cols < Q.shape[1];
@@ -208,9 +210,9 @@ __global__ void __launch_bounds__(kThreads, 2) attention_fwd(
       return s_3;
     }, smem);
   // out = acc / l
-  const auto out = attention.acc / broadcast_to<Layout_64x64>(attention.l, smem);
+  const auto out = attention.acc / broadcast_to<Layout_128x64>(attention.l, smem);
   // ct.store(O, index=(head, block, 0), tile=out.astype(O.dtype).reshape((1, BM, D)))
-  store(O, {head, block, 0}, reshape<Layout_1x64x64>(astype<__nv_bfloat16>(out), smem));
+  store(O, {head, block, 0}, reshape<Layout_1x128x64>(astype<__nv_bfloat16>(out), smem));
 }
 
 }  // namespace attention_bf16_d64_causal
@@ -235,7 +237,7 @@ cudaError_t launch_attention_bf16_d64_causal(
   tile2cu::Array<__nv_bfloat16, 3> O_arg;
   if (!tile2cu::to_device_array<int32_t>(O, O_arg)) return cudaErrorInvalidValue;
   if (O.shape[2] != 64) return cudaErrorInvalidValue;
-  constexpr int kSmemBytes = 46080;
+  constexpr int kSmemBytes = 55296;
   if (cudaError_t e = cudaFuncSetAttribute(attention_bf16_d64_causal::attention_fwd, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes);
       e != cudaSuccess)
     return e;

@@ -24,7 +24,7 @@ import torch
 import torch.nn.functional as F
 
 # (specialization, dtype, head dim, causal, BM: query rows per block, as samples/attention.sigs says)
-SPECS = [("attention_bf16_d64", torch.bfloat16, 64, False, 64), ("attention_bf16_d64_causal", torch.bfloat16, 64, True, 64),
+SPECS = [("attention_bf16_d64", torch.bfloat16, 64, False, 128), ("attention_bf16_d64_causal", torch.bfloat16, 64, True, 128),
          ("attention_bf16_d128", torch.bfloat16, 128, False, 128),
          ("attention_bf16_d128_causal", torch.bfloat16, 128, True, 128),
          ("attention_f16_d64", torch.float16, 64, False, 64), ("attention_f16_d128_causal", torch.float16, 128, True, 128)]
@@ -101,15 +101,22 @@ def main():
             if not err <= 2e-2 or torch.isnan(o).any():
                 failures.append(f"{spec} bh={bh} seq={seq}: max error {err:.3g}")
     rows = []
-    b, h, s, d = 4, 16, 8192, 128
-    q, k, v = (torch.randn(b, h, s, d, device="cuda", dtype=torch.bfloat16) for _ in range(3))
-    o = torch.empty_like(q)
-    scale = 1 / math.sqrt(d)
-    for spec, causal in [("attention_bf16_d128", False), ("attention_bf16_d128_causal", True)]:
+    b, h, s = 4, 16, 8192
+    for spec, causal, d in [("attention_bf16_d128", False, 128), ("attention_bf16_d128_causal", True, 128),
+                            ("attention_bf16_d64", False, 64)]:
+        q, k, v = (torch.randn(b, h, s, d, device="cuda", dtype=torch.bfloat16) for _ in range(3))
+        o = torch.empty_like(q)
+        scale = 1 / math.sqrt(d)
         flop = 4.0 * b * h * s * s * d / (2 if causal else 1)
         ours = bench(lambda: launch(lib, spec, q.view(b * h, s, d), k.view(b * h, s, d), v.view(b * h, s, d),
                                     o.view(b * h, s, d), scale), 10)
         row = {"spec": spec, "shape": f"b{b} h{h} s{s} d{d}", "ms": ours, "tflops": flop / ours / 1e9}
+        o.fill_(float("nan"))  # the timed shape is checked too, against SDPA's output
+        launch(lib, spec, q.view(b * h, s, d), k.view(b * h, s, d), v.view(b * h, s, d), o.view(b * h, s, d), scale)
+        err = (o.float() - F.scaled_dot_product_attention(q, k, v, is_causal=causal).float()).abs().max().item()
+        checks += 1
+        if not err <= 2e-2:
+            failures.append(f"{spec} b{b} h{h} s{s}: max error {err:.3g} against SDPA")
         for name, backend in [("flash", "FLASH_ATTENTION"), ("cudnn", "CUDNN_ATTENTION"), ("efficient", "EFFICIENT_ATTENTION")]:
             try:
                 with torch.nn.attention.sdpa_kernel(getattr(torch.nn.attention.SDPBackend, backend)):

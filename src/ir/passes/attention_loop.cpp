@@ -120,7 +120,7 @@ struct Matcher {
 
   // A binary op `kind` of x and something; the something, or kNoValue.
   ValueId other_operand(const Op* op, BinaryKind kind, ValueId x) const {
-    if (!op || op->kind != OpKind::Binary || op->binary != kind) return kNoValue;
+    if (!op || op->kind != OpKind::Binary || op->binary != kind || op->propagate_nan) return kNoValue;
     if (op->operands[0] == x) return op->operands[1];
     if (op->operands[1] == x) return op->operands[0];
     return kNoValue;
@@ -128,7 +128,7 @@ struct Matcher {
 
   const Op* row_reduce(ValueId v, BinaryKind kind, ValueId of) const {
     const Op* r = body_def(v, OpKind::Reduce);
-    if (!r || !r->regions.empty() || r->arg || r->binary != kind || r->axes != std::vector<int>{1} ||
+    if (!r || !r->regions.empty() || r->arg || r->propagate_nan || r->binary != kind || r->axes != std::vector<int>{1} ||
         r->operands[0] != of)
       return nullptr;
     return r;
