@@ -23,6 +23,7 @@
 //   wgmma.cuh        Hopper warpgroup mma (sm_90a), descriptors, 128-byte swizzle
 //   tma.cuh          Hopper's copy engine (cp.async.bulk.tensor), mbarriers, host tensor-map encoding
 //   gemm_pipeline.cuh the pipelined main loop (cp.async ring + mma.sync) of a recognised GEMM k-loop
+//   attention_pipeline.cuh the flash-attention main loop (K/V cp.async ring, mma.sync, online softmax)
 //   host.hpp         ArrayView, ArrayViewList, to_device_array, grid_ok (plain C++, for launchers)
 //
 // Everything is in namespace tile2cu. Call the scalar forms qualified (tile2cu::exp(x)): for a
@@ -50,4 +51,5 @@
 #include "block_uniform.cuh"
 #include "mma.cuh"
 #include "gemm_pipeline.cuh"
+#include "attention_pipeline.cuh"
 #include "host.hpp"

@@ -9,6 +9,7 @@
 #include "frontend/ast_printer.hpp"
 #include "frontend/parser.hpp"
 #include "ir/passes/dce.hpp"
+#include "ir/passes/attention_loop.hpp"
 #include "ir/passes/gemm_loop.hpp"
 #include "ir/printer.hpp"
 #include "ir/verifier.hpp"
@@ -77,6 +78,8 @@ TranspileResult transpile(const std::string& path, const std::string& source,
       ir::eliminate_dead_code(fn);
       ir::verify(fn);
       ir::recognise_gemm_loops(fn);
+      ir::verify(fn);
+      ir::recognise_attention_loops(fn);
       ir::verify(fn);
       functions.push_back(std::move(fn));
     }

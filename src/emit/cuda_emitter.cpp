@@ -4,6 +4,7 @@
 
 #include <map>
 
+#include "emit/emit_attention.hpp"
 #include "emit/emit_gemm.hpp"
 #include "emit/kernel_body.hpp"
 #include "emit/layout_plan.hpp"
@@ -206,6 +207,7 @@ EmittedFiles emit_cuda(const std::vector<ir::Function>& specs, const EmitOptions
                              fmt::join(dims, ", "), l.vec);
     }
     layouts += gemm_loop_declarations(fn);
+    layouts += attention_loop_declarations(fn);
     HostInterface h = host_interface(fn);
     std::string prologue = h.prologue;
     // Beyond kMaxStaticScratch a CTA's shared memory must be dynamic, and the launcher must opt in.

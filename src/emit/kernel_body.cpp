@@ -10,6 +10,7 @@
 
 #include "emit/emit_debug.hpp"
 #include "emit/element_memory_call.hpp"
+#include "emit/emit_attention.hpp"
 #include "emit/emit_gemm.hpp"
 #include "ir/printer.hpp"
 
@@ -107,7 +108,7 @@ class BodyEmitter {
       case OpKind::For: case OpKind::If: case OpKind::While: case OpKind::Store: case OpKind::Scatter:
       case OpKind::Yield: case OpKind::Condition: case OpKind::Break: case OpKind::Continue:
       case OpKind::Return: case OpKind::ListItem: case OpKind::ArraySlice: case OpKind::Print:
-      case OpKind::Assert:
+      case OpKind::Assert: case OpKind::AttentionLoop:
         return false;
       default:
         return true;
@@ -457,14 +458,14 @@ class BodyEmitter {
 
   // A combiner region as a C++ lambda: "[](float a, float b) { return a + b; }", or one line per
   // named intermediate when the helper had several statements.
-  std::string combiner_lambda(const Op& op) {
+  // `capture` is "&" for a region that reads values from around it (the attention score).
+  std::string combiner_lambda(const Op& op, const char* capture = "") {
     const ir::Block& region = op.regions[0];
-    std::string type = dtype_cpp_name(fn_.type(region.args[0]).dtype);
     std::vector<std::string> params;
     for (ValueId a : region.args) {
       std::string name = fresh_name(fn_.values[a].name);
       exprs_[a] = {name};
-      params.push_back(fmt::format("{} {}", type, name));
+      params.push_back(fmt::format("{} {}", dtype_cpp_name(fn_.type(a).dtype), name));
     }
     std::string saved = std::move(out_);
     out_.clear();
@@ -477,7 +478,7 @@ class BodyEmitter {
     next_op_ = next;
     std::string body = std::move(out_);
     out_ = std::move(saved);
-    std::string head = fmt::format("[]({})", fmt::join(params, ", "));
+    std::string head = fmt::format("[{}]({})", capture, fmt::join(params, ", "));
     if (std::count(body.begin(), body.end(), '\n') == 1) {  // only the return: one line
       size_t start = body.find_first_not_of(' ');
       return fmt::format("{} {{ {} }}", head, body.substr(start, body.size() - start - 1));
@@ -672,6 +673,27 @@ class BodyEmitter {
         line(depth, "}");
         region_owner_.pop_back();
         last_comment_line_ = -1;
+        return;
+      }
+      case OpKind::AttentionLoop: {
+        // One call runs the whole key loop; its three results are members of what it returns.
+        source_comment(op, depth, false, true);
+        const int rk = fn_.arrays[op.param].rank, rv = fn_.arrays[op.param_b].rank;
+        std::vector<std::string> k_index, v_index;
+        for (int d = 0; d < rk; ++d) k_index.push_back(expr(op.operands[3 + d]).text);
+        for (int d = 0; d < rv; ++d) v_index.push_back(expr(op.operands[3 + rk + d]).text);
+        const size_t inits = op.operands.size() - 3;
+        depth_ = depth;
+        std::string score = combiner_lambda(op, "&");
+        std::string name = fresh_name("attention");
+        line(depth, fmt::format("const auto {} = attention_main_loop<{}>({}, {{{}}}, {}, {{{}}}, {}, {}, {}, {}, {}, {},\n{}{}, smem);",
+                                name, attention_loop_config_name(fn_, op), fn_.arrays[op.param].name,
+                                fmt::join(k_index, ", "), fn_.arrays[op.param_b].name, fmt::join(v_index, ", "),
+                                expr(op.operands[0]).text, expr(op.operands[1]).text, expr(op.operands[2]).text,
+                                expr(op.operands[inits]).text, expr(op.operands[inits + 1]).text,
+                                expr(op.operands[inits + 2]).text, std::string(static_cast<size_t>(depth + 1) * 2, ' '), score));
+        const char* members[] = {"m", "l", "acc"};
+        for (size_t k = 0; k < 3; ++k) exprs_[op.results[k]] = {fmt::format("{}.{}", name, members[k])};
         return;
       }
       case OpKind::Yield: {

@@ -1,6 +1,7 @@
 #include "emit/layout_plan.hpp"
 
 #include "emit/mma_plan.hpp"
+#include "ir/passes/attention_loop.hpp"
 #include "ir/passes/gemm_loop.hpp"
 
 #include <fmt/format.h>
@@ -151,12 +152,18 @@ LayoutPlan plan_layouts(const ir::Function& fn) {
   for (const ir::ValueInfo* vp : live) biggest = std::max(biggest, ir::shape_elements(vp->type.shape));
   int biggest_loads = 0;
   for_each_op(fn.body, [&](const ir::Op& op) {
-    has_mma = has_mma || op.kind == ir::OpKind::Mma || op.kind == ir::OpKind::GemmLoop;
+    has_mma = has_mma || op.kind == ir::OpKind::Mma || op.kind == ir::OpKind::GemmLoop ||
+              op.kind == ir::OpKind::AttentionLoop;
     if (op.kind == ir::OpKind::Load && ir::shape_elements(op.tile_shape) == biggest) ++biggest_loads;
   });
   if (plan.threads == kMaxThreads && !has_mma && biggest >= kMaxThreads * kMaxElemsPerThread / 2 &&
       biggest <= kFewThreads * kMaxElemsPerThread && biggest_loads >= kFewThreadsMinBigLoads)
     plan.threads = kFewThreads;
+
+  // A flash-attention main loop gives each warp 16 query rows (or a multiple): it sets the CTA.
+  for_each_op(fn.body, [&](const ir::Op& op) {
+    if (op.kind == ir::OpKind::AttentionLoop) plan.threads = ir::attention_threads(fn, op);
+  });
 
   for (const ir::ValueInfo* vp : live) {
     const ir::Shape& s = vp->type.shape;
@@ -177,6 +184,7 @@ LayoutPlan plan_layouts(const ir::Function& fn) {
     if (op.kind == ir::OpKind::Print) plan.smem_bytes = std::max(plan.smem_bytes, print_scratch_bytes(fn, op));
     plan.smem_bytes = std::max(plan.smem_bytes, shape_op_scratch_bytes(fn, op, plan.threads));
     if (op.kind == ir::OpKind::Mma) plan.smem_bytes = std::max(plan.smem_bytes, mma_smem_bytes(fn, op));
+    if (op.kind == ir::OpKind::AttentionLoop) plan.smem_bytes = std::max(plan.smem_bytes, attention_loop_smem_bytes(fn, op));
     if (op.kind == ir::OpKind::GemmLoop) {
       plan.smem_bytes = std::max(plan.smem_bytes, gemm_loop_smem_bytes(fn, op));
       plan.hopper_smem_bytes = std::max(plan.hopper_smem_bytes, gemm_hopper_smem_bytes(fn, op));

@@ -64,6 +64,7 @@ const char* op_kind_name(OpKind k) {
     case OpKind::Assert: return "assert";
     case OpKind::Mma: return "mma";
     case OpKind::GemmLoop: return "gemm_loop";
+    case OpKind::AttentionLoop: return "attention_loop";
   }
   return "?";
 }

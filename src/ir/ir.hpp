@@ -114,6 +114,12 @@ enum class OpKind {
                 // entry is k_begin), B's index (rank B), acc init. Attrs: param (A), param_b (B),
                 // tile_shape (A's), tile_shape_b (B's), stages, hopper_stages, order ((1, 0)
                 // when B is loaded transposed, else empty). Result: acc after the loop.
+  AttentionLoop,  // a recognised flash-attention loop (passes/attention_loop.hpp). Operands:
+                // j_begin, j_end, q (BM x D), K's index (rank K, tile order; its j entry is
+                // j_begin), V's index (rank V), m, l, acc inits. Attrs: param (K), param_b (V),
+                // tile_shape (K's, (.., D, BN)), tile_shape_b (V's), order (K's), stages, unary
+                // (exp2 or exp). Region 0: the score function, args (s f32, row i32, col i32, j),
+                // ends in Yield of the new s. Results: m, l, acc after the loop.
 };
 
 enum class BinaryKind { Add, Sub, Mul, Div, FloorDiv, Mod, CeilDiv, Pow, Min, Max, BitAnd, BitOr, BitXor, Shl, Shr, Atan2 };
@@ -167,7 +173,7 @@ struct Op {
   AtomicKind atomic = AtomicKind::Add;
   MemoryOrder memory_order = MemoryOrder::AcqRel;
   MemoryScope memory_scope = MemoryScope::Device;
-  int param_b = -1;             // GemmLoop: B's array param
+  int param_b = -1;             // GemmLoop: B's array param (AttentionLoop: V's)
   Shape tile_shape_b;           // GemmLoop: B's tile shape
   int stages = 0;               // GemmLoop: shared-memory pipeline depth (mma.sync, any arch)
   int hopper_stages = 0;        // GemmLoop: pipeline depth of the sm_90a wgmma loop, 0 if none

@@ -98,6 +98,10 @@ class Printer {
                            fn_.arrays[op.param_b].name, shape_string(op.tile_shape_b), op.stages,
                            op.hopper_stages ? fmt::format(" hopper_stages={}", op.hopper_stages) : "") +
                (op.order.empty() ? "" : fmt::format(" b_order=({})", fmt::join(op.order, ", ")));
+      case OpKind::AttentionLoop:
+        return fmt::format(" {} shape={} order=({}) x {} shape={} stages={} {}", fn_.arrays[op.param].name,
+                           shape_string(op.tile_shape), fmt::join(op.order, ", "), fn_.arrays[op.param_b].name,
+                           shape_string(op.tile_shape_b), op.stages, unary_kind_name(op.unary));
       case OpKind::Load: case OpKind::Store: {
         std::string s = fmt::format(" {} shape={}", fn_.arrays[op.param].name,
                                     shape_string(op.tile_shape));
@@ -172,6 +176,12 @@ class Printer {
         print_block(op.regions[0], depth + 1);
         line(depth, fmt::format("}} do iter({}) {{", values(op.regions[1].args)));
         print_block(op.regions[1], depth + 1);
+        line(depth, "}");
+        return;
+      case OpKind::AttentionLoop:  // the score function: (s, row, col, j) -> the new s
+        line(depth, fmt::format("{}{}{} {}{} score({}) {{", results_prefix(op), op_kind_name(op.kind), attributes(op),
+                                values(op.operands), result_types(op), values(op.regions[0].args)));
+        print_block(op.regions[0], depth + 1);
         line(depth, "}");
         return;
       case OpKind::Reduce: case OpKind::Scan:

@@ -230,6 +230,20 @@ class Verifier {
         expect(op.stages >= 2, op, "a pipeline needs two stages or more");
         break;
       }
+      case OpKind::AttentionLoop: {
+        const ArrayParam& k = fn_.arrays.at(op.param);
+        const ArrayParam& v = fn_.arrays.at(op.param_b);
+        expect(static_cast<int>(n) == 3 + k.rank + v.rank + 3 && op.results.size() == 3, op,
+               "j bounds, q, K index, V index, m, l, acc inits; m, l, acc back");
+        for (size_t i = 0; i < 3 && op.results.size() == 3; ++i)
+          expect(type(op.results[i]) == type(op.operands[n - 3 + i]), op, "results have the inits' types");
+        expect(op.stages >= 2, op, "a pipeline needs two stages or more");
+        expect(op.regions.size() == 1 && op.regions[0].args.size() == 4, op, "a score region of (s, row, col, j)");
+        terminator(op.regions[0], OpKind::Yield, 1, op);
+        expect(type(op.regions[0].ops.back().operands[0]) == TileType{DType::Float32, {}}, op,
+               "the score region gives back one float32");
+        break;
+      }
       case OpKind::Mma: {
         expect(n == 3 && type(op.results[0]) == type(op.operands[2]), op, "result must have acc's type");
         const Shape& x = type(op.operands[0]).shape;

@@ -4,20 +4,25 @@
 
 #include <tile2cu/tile2cu.cuh>
 
-// ---- attention_bf16_d64: attention_fwd(Q=bfloat16[?, ?, 64], K=bfloat16[?, ?, 64], V=bfloat16[?, ?, 64], O=bfloat16[?, ?, 64], scale=float32, BM=64, BN=64, D=64, CAUSAL=False) ----
+// ---- attention_bf16_d64: attention_fwd(Q=bfloat16[?, ?, 64], K=bfloat16[?, ?, 64], V=bfloat16[?, ?, 64], O=bfloat16[?, ?, 64], scale=float32, BM=128, BN=64, D=64, CAUSAL=False) ----
 namespace attention_bf16_d64 {
 using namespace tile2cu;
 
 // One CTA runs one block. A tile lives in registers, spread over the CTA's threads in runs of
 // consecutive elements (see tile2cu/layout.cuh).
 constexpr int kThreads = 256;
-using Layout_1x64 = BlockedLayout<Shape<1, 64>, kThreads, 8>;
-using Layout_1x64x64 = BlockedLayout<Shape<1, 64, 64>, kThreads, 8>;
-using Layout_64 = BlockedLayout<Shape<64>, kThreads, 8>;
-using Layout_64x1 = BlockedLayout<Shape<64, 1>, kThreads, 1>;
-using Layout_64x64 = BlockedLayout<Shape<64, 64>, kThreads, 8>;
+using Layout_1x128x64 = BlockedLayout<Shape<1, 128, 64>, kThreads, 8>;
+using Layout_128x1 = BlockedLayout<Shape<128, 1>, kThreads, 1>;
+using Layout_128x64 = BlockedLayout<Shape<128, 64>, kThreads, 8>;
+// The key loop at line 37 is a flash-attention main loop (tile2cu/attention_pipeline.cuh):
+// each CTA takes 128 query rows (one warp per 16 rows) and walks the keys 64 at a time, K and V
+// tiles (head dim 64) through a ring of 2 shared-memory stages that cp.async fills while
+// mma.sync (bfloat16) computes S = q K^T and acc += P V with the online softmax (exp2) in registers;
+// on sm_90a wgmma instead: two warpgroups of 64 rows, q, K and V in 128-byte swizzled lines.
+constexpr int kAttentionLoop_128x64x64_Stages = 2;
+using AttentionLoop_128x64x64 = AttentionMainLoop<__nv_bfloat16, 128, 64, 64, kAttentionLoop_128x64x64_Stages, kThreads, /*Exp2=*/true>;
 
-__global__ void __launch_bounds__(kThreads) attention_fwd(
+__global__ void __launch_bounds__(kThreads, 2) attention_fwd(
     __nv_bfloat16* Q_data, int32_t Q_shape_0, int32_t Q_shape_1, int32_t Q_shape_2, int32_t Q_stride_0, int32_t Q_stride_1, int32_t Q_stride_2,
     __nv_bfloat16* K_data, int32_t K_shape_0, int32_t K_shape_1, int32_t K_shape_2, int32_t K_stride_0, int32_t K_stride_1, int32_t K_stride_2,
     __nv_bfloat16* V_data, int32_t V_shape_0, int32_t V_shape_1, int32_t V_shape_2, int32_t V_stride_0, int32_t V_stride_1, int32_t V_stride_2,
@@ -27,56 +32,54 @@ __global__ void __launch_bounds__(kThreads) attention_fwd(
   const Array<__nv_bfloat16, 3> K{K_data, {K_shape_0, K_shape_1, K_shape_2}, {K_stride_0, K_stride_1, K_stride_2}};
   const Array<__nv_bfloat16, 3> V{V_data, {V_shape_0, V_shape_1, V_shape_2}, {V_stride_0, V_stride_1, V_stride_2}};
   const Array<__nv_bfloat16, 3> O{O_data, {O_shape_0, O_shape_1, O_shape_2}, {O_stride_0, O_stride_1, O_stride_2}};
-  // Scratch for moving tile elements between threads (broadcasts, reshapes).
-  __shared__ alignas(16) unsigned char smem[34816];
+  // Scratch for moving tile elements between threads and staging mma operands:
+  // kSmemBytes = 55296 bytes of dynamic shared memory (more than the 48 KiB static limit).
+  extern __shared__ __align__(128) unsigned char smem[];
   // block = ct.bid(0)
   const auto block = int32_t(blockIdx.x);
   // head = ct.bid(1)
   const auto head = int32_t(blockIdx.y);
   // q = ct.load(Q, index=(head, block, 0), shape=(1, BM, D), padding_mode=ct.PaddingMode.ZERO)
-  const auto q = load<Layout_1x64x64, PaddingMode::Zero>(Q, {head, block, 0});
+  const auto q = load<Layout_1x128x64, PaddingMode::Zero>(Q, {head, block, 0});
   // q = q.reshape((BM, D))
-  const auto q_2 = reshape<Layout_64x64>(q, smem);
+  const auto q_2 = reshape<Layout_128x64>(q, smem);
   // m = ct.full((BM, 1), -float("inf"), dtype=ct.float32)
-  auto m = full<Layout_64x1>(-INFINITY);
+  const auto m = full<Layout_128x1>(-INFINITY);
   // l = ct.zeros((BM, 1), dtype=ct.float32)
-  auto l = full<Layout_64x1>(0.0f);
+  const auto l = full<Layout_128x1>(0.0f);
   // acc = ct.zeros((BM, D), dtype=ct.float32)
-  auto acc = full<Layout_64x64>(0.0f);
+  const auto acc = full<Layout_128x64>(0.0f);
   // qk_scale = scale * INV_LN2
   const auto qk_scale = scale * 1.442695f;
   // key_tiles = ct.cdiv(seq, BN)
   const auto key_tiles = cdiv(Q.shape[1], 64);
   // for j in range(key_tiles):
-  for (int32_t j = 0; j < key_tiles; j += 1) {
-    // kt = ct.load(K, index=(head, 0, j), shape=(1, D, BN), order=(0, 2, 1), padding_mode=ct.PaddingMode.ZERO)
-    const auto kt = load<Layout_1x64x64, PaddingMode::Zero, Order<0, 2, 1>>(K, {head, 0, j});
-    // s = ct.mma(q, kt.reshape((D, BN)), ct.zeros((BM, BN), dtype=ct.float32)) * qk_scale
-    const auto s = mma(q_2, reshape<Layout_64x64>(kt, smem), full<Layout_64x64>(0.0f), smem) * qk_scale;
-    // cols = j * BN + ct.arange(BN, dtype=ct.int32).reshape((1, BN))
-    const auto cols = j * 64 + reshape<Layout_1x64>(arange<Layout_64, int32_t>(0, 1), smem);
-    // keep = cols < seq
-    const auto keep = cols < Q.shape[1];
-    // s = ct.where(keep, s, -float("inf"))
-    const auto s_2 = where(broadcast_to<Layout_64x64>(keep, smem), s, -INFINITY);
-    // m_new = ct.maximum(m, ct.max(s, axis=1, keepdims=True))
-    const auto m_new = maximum(m, reduce_max<Axes<1>, Layout_64x1>(s_2, smem));
-    // p = ct.exp2(s - m_new)
-    const auto p = tile2cu::exp2(s_2 - broadcast_to<Layout_64x64>(m_new, smem));
-    // alpha = ct.exp2(m - m_new)
-    const auto alpha = tile2cu::exp2(m - m_new);
-    // l = l * alpha + ct.sum(p, axis=1, keepdims=True)
-    l = l * alpha + reduce_sum<Axes<1>, Layout_64x1>(p, smem);
-    // v = ct.load(V, index=(head, j, 0), shape=(1, BN, D), padding_mode=ct.PaddingMode.ZERO)
-    const auto v = load<Layout_1x64x64, PaddingMode::Zero>(V, {head, j, 0});
-    // acc = ct.mma(p.astype(Q.dtype), v.reshape((BN, D)), acc * alpha)
-    acc = mma(astype<__nv_bfloat16>(p), reshape<Layout_64x64>(v, smem), acc * broadcast_to<Layout_64x64>(alpha, smem), smem);
-    m = m_new;
-  }
+  //     kt = ct.load(K, index=(head, 0, j), shape=(1, D, BN), order=(0, 2, 1), padding_mode=ct.PaddingMode.ZERO)
+  //     s = ct.mma(q, kt.reshape((D, BN)), ct.zeros((BM, BN), dtype=ct.float32)) * qk_scale
+  //     cols = j * BN + ct.arange(BN, dtype=ct.int32).reshape((1, BN))
+  //     keep = cols < seq
+  //     if CAUSAL:
+  //         keep = keep & (cols <= rows)
+  //     s = ct.where(keep, s, -float("inf"))
+  //     m_new = ct.maximum(m, ct.max(s, axis=1, keepdims=True))
+  //     p = ct.exp2(s - m_new)
+  //     alpha = ct.exp2(m - m_new)
+  //     l = l * alpha + ct.sum(p, axis=1, keepdims=True)
+  //     v = ct.load(V, index=(head, j, 0), shape=(1, BN, D), padding_mode=ct.PaddingMode.ZERO)
+  //     acc = ct.mma(p.astype(Q.dtype), v.reshape((BN, D)), acc * alpha)
+  //     m = m_new
+  const auto attention = attention_main_loop<AttentionLoop_128x64x64>(K, {head, 0, 0}, V, {head, 0, 0}, 0, key_tiles, q_2, m, l, acc,
+    [&](float s, int32_t row, int32_t col, int32_t j) {
+      const auto cols = j * 64 + col;
+      const auto keep = cols < Q.shape[1];
+      const auto s_2 = s * qk_scale;
+      const auto s_3 = where(keep, s_2, -INFINITY);
+      return s_3;
+    }, smem);
   // out = acc / l
-  const auto out = acc / broadcast_to<Layout_64x64>(l, smem);
+  const auto out = attention.acc / broadcast_to<Layout_128x64>(attention.l, smem);
   // ct.store(O, index=(head, block, 0), tile=out.astype(O.dtype).reshape((1, BM, D)))
-  store(O, {head, block, 0}, reshape<Layout_1x64x64>(astype<__nv_bfloat16>(out), smem));
+  store(O, {head, block, 0}, reshape<Layout_1x128x64>(astype<__nv_bfloat16>(out), smem));
 }
 
 }  // namespace attention_bf16_d64
@@ -101,7 +104,11 @@ cudaError_t launch_attention_bf16_d64(
   tile2cu::Array<__nv_bfloat16, 3> O_arg;
   if (!tile2cu::to_device_array<int32_t>(O, O_arg)) return cudaErrorInvalidValue;
   if (O.shape[2] != 64) return cudaErrorInvalidValue;
-  attention_bf16_d64::attention_fwd<<<grid, attention_bf16_d64::kThreads, 0, stream>>>(
+  constexpr int kSmemBytes = 55296;
+  if (cudaError_t e = cudaFuncSetAttribute(attention_bf16_d64::attention_fwd, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes);
+      e != cudaSuccess)
+    return e;
+  attention_bf16_d64::attention_fwd<<<grid, attention_bf16_d64::kThreads, kSmemBytes, stream>>>(
     Q_arg.data, Q_arg.shape[0], Q_arg.shape[1], Q_arg.shape[2], Q_arg.stride[0], Q_arg.stride[1], Q_arg.stride[2],
     K_arg.data, K_arg.shape[0], K_arg.shape[1], K_arg.shape[2], K_arg.stride[0], K_arg.stride[1], K_arg.stride[2],
     V_arg.data, V_arg.shape[0], V_arg.shape[1], V_arg.shape[2], V_arg.stride[0], V_arg.stride[1], V_arg.stride[2],
@@ -126,20 +133,25 @@ extern "C" int tile2cu_attention_bf16_d64(
     scale));
 }
 
-// ---- attention_bf16_d64_causal: attention_fwd(Q=bfloat16[?, ?, 64], K=bfloat16[?, ?, 64], V=bfloat16[?, ?, 64], O=bfloat16[?, ?, 64], scale=float32, BM=64, BN=64, D=64, CAUSAL=True) ----
+// ---- attention_bf16_d64_causal: attention_fwd(Q=bfloat16[?, ?, 64], K=bfloat16[?, ?, 64], V=bfloat16[?, ?, 64], O=bfloat16[?, ?, 64], scale=float32, BM=128, BN=64, D=64, CAUSAL=True) ----
 namespace attention_bf16_d64_causal {
 using namespace tile2cu;
 
 // One CTA runs one block. A tile lives in registers, spread over the CTA's threads in runs of
 // consecutive elements (see tile2cu/layout.cuh).
 constexpr int kThreads = 256;
-using Layout_1x64 = BlockedLayout<Shape<1, 64>, kThreads, 8>;
-using Layout_1x64x64 = BlockedLayout<Shape<1, 64, 64>, kThreads, 8>;
-using Layout_64 = BlockedLayout<Shape<64>, kThreads, 8>;
-using Layout_64x1 = BlockedLayout<Shape<64, 1>, kThreads, 1>;
-using Layout_64x64 = BlockedLayout<Shape<64, 64>, kThreads, 8>;
+using Layout_1x128x64 = BlockedLayout<Shape<1, 128, 64>, kThreads, 8>;
+using Layout_128x1 = BlockedLayout<Shape<128, 1>, kThreads, 1>;
+using Layout_128x64 = BlockedLayout<Shape<128, 64>, kThreads, 8>;
+// The key loop at line 37 is a flash-attention main loop (tile2cu/attention_pipeline.cuh):
+// each CTA takes 128 query rows (one warp per 16 rows) and walks the keys 64 at a time, K and V
+// tiles (head dim 64) through a ring of 2 shared-memory stages that cp.async fills while
+// mma.sync (bfloat16) computes S = q K^T and acc += P V with the online softmax (exp2) in registers;
+// on sm_90a wgmma instead: two warpgroups of 64 rows, q, K and V in 128-byte swizzled lines.
+constexpr int kAttentionLoop_128x64x64_Stages = 2;
+using AttentionLoop_128x64x64 = AttentionMainLoop<__nv_bfloat16, 128, 64, 64, kAttentionLoop_128x64x64_Stages, kThreads, /*Exp2=*/true>;
 
-__global__ void __launch_bounds__(kThreads) attention_fwd(
+__global__ void __launch_bounds__(kThreads, 2) attention_fwd(
     __nv_bfloat16* Q_data, int32_t Q_shape_0, int32_t Q_shape_1, int32_t Q_shape_2, int32_t Q_stride_0, int32_t Q_stride_1, int32_t Q_stride_2,
     __nv_bfloat16* K_data, int32_t K_shape_0, int32_t K_shape_1, int32_t K_shape_2, int32_t K_stride_0, int32_t K_stride_1, int32_t K_stride_2,
     __nv_bfloat16* V_data, int32_t V_shape_0, int32_t V_shape_1, int32_t V_shape_2, int32_t V_stride_0, int32_t V_stride_1, int32_t V_stride_2,
@@ -149,60 +161,58 @@ __global__ void __launch_bounds__(kThreads) attention_fwd(
   const Array<__nv_bfloat16, 3> K{K_data, {K_shape_0, K_shape_1, K_shape_2}, {K_stride_0, K_stride_1, K_stride_2}};
   const Array<__nv_bfloat16, 3> V{V_data, {V_shape_0, V_shape_1, V_shape_2}, {V_stride_0, V_stride_1, V_stride_2}};
   const Array<__nv_bfloat16, 3> O{O_data, {O_shape_0, O_shape_1, O_shape_2}, {O_stride_0, O_stride_1, O_stride_2}};
-  // Scratch for moving tile elements between threads (broadcasts, reshapes).
-  __shared__ alignas(16) unsigned char smem[34816];
+  // Scratch for moving tile elements between threads and staging mma operands:
+  // kSmemBytes = 55296 bytes of dynamic shared memory (more than the 48 KiB static limit).
+  extern __shared__ __align__(128) unsigned char smem[];
   // block = ct.bid(0)
   const auto block = int32_t(blockIdx.x);
   // head = ct.bid(1)
   const auto head = int32_t(blockIdx.y);
   // q = ct.load(Q, index=(head, block, 0), shape=(1, BM, D), padding_mode=ct.PaddingMode.ZERO)
-  const auto q = load<Layout_1x64x64, PaddingMode::Zero>(Q, {head, block, 0});
+  const auto q = load<Layout_1x128x64, PaddingMode::Zero>(Q, {head, block, 0});
   // q = q.reshape((BM, D))
-  const auto q_2 = reshape<Layout_64x64>(q, smem);
+  const auto q_2 = reshape<Layout_128x64>(q, smem);
   // m = ct.full((BM, 1), -float("inf"), dtype=ct.float32)
-  auto m = full<Layout_64x1>(-INFINITY);
+  const auto m = full<Layout_128x1>(-INFINITY);
   // l = ct.zeros((BM, 1), dtype=ct.float32)
-  auto l = full<Layout_64x1>(0.0f);
+  const auto l = full<Layout_128x1>(0.0f);
   // acc = ct.zeros((BM, D), dtype=ct.float32)
-  auto acc = full<Layout_64x64>(0.0f);
+  const auto acc = full<Layout_128x64>(0.0f);
   // qk_scale = scale * INV_LN2
   const auto qk_scale = scale * 1.442695f;
   // rows = block * BM + ct.arange(BM, dtype=ct.int32).reshape((BM, 1))
-  const auto rows = block * 64 + reshape<Layout_64x1>(arange<Layout_64, int32_t>(0, 1), smem);
+  const auto t = block * 128;
   // key_tiles = ct.cdiv(min((block + 1) * BM, seq), BN)
-  const auto key_tiles = cdiv(minimum((block + 1) * 64, Q.shape[1]), 64);
+  const auto key_tiles = cdiv(minimum((block + 1) * 128, Q.shape[1]), 64);
   // for j in range(key_tiles):
-  for (int32_t j = 0; j < key_tiles; j += 1) {
-    // kt = ct.load(K, index=(head, 0, j), shape=(1, D, BN), order=(0, 2, 1), padding_mode=ct.PaddingMode.ZERO)
-    const auto kt = load<Layout_1x64x64, PaddingMode::Zero, Order<0, 2, 1>>(K, {head, 0, j});
-    // s = ct.mma(q, kt.reshape((D, BN)), ct.zeros((BM, BN), dtype=ct.float32)) * qk_scale
-    const auto s = mma(q_2, reshape<Layout_64x64>(kt, smem), full<Layout_64x64>(0.0f), smem) * qk_scale;
-    // cols = j * BN + ct.arange(BN, dtype=ct.int32).reshape((1, BN))
-    const auto cols = j * 64 + reshape<Layout_1x64>(arange<Layout_64, int32_t>(0, 1), smem);
-    // keep = cols < seq
-    const auto keep = cols < Q.shape[1];
-    // keep = keep & (cols <= rows)
-    const auto keep_2 = broadcast_to<Layout_64x64>(keep, smem) & (broadcast_to<Layout_64x64>(cols, smem) <= broadcast_to<Layout_64x64>(rows, smem));
-    // s = ct.where(keep, s, -float("inf"))
-    const auto s_2 = where(keep_2, s, -INFINITY);
-    // m_new = ct.maximum(m, ct.max(s, axis=1, keepdims=True))
-    const auto m_new = maximum(m, reduce_max<Axes<1>, Layout_64x1>(s_2, smem));
-    // p = ct.exp2(s - m_new)
-    const auto p = tile2cu::exp2(s_2 - broadcast_to<Layout_64x64>(m_new, smem));
-    // alpha = ct.exp2(m - m_new)
-    const auto alpha = tile2cu::exp2(m - m_new);
-    // l = l * alpha + ct.sum(p, axis=1, keepdims=True)
-    l = l * alpha + reduce_sum<Axes<1>, Layout_64x1>(p, smem);
-    // v = ct.load(V, index=(head, j, 0), shape=(1, BN, D), padding_mode=ct.PaddingMode.ZERO)
-    const auto v = load<Layout_1x64x64, PaddingMode::Zero>(V, {head, j, 0});
-    // acc = ct.mma(p.astype(Q.dtype), v.reshape((BN, D)), acc * alpha)
-    acc = mma(astype<__nv_bfloat16>(p), reshape<Layout_64x64>(v, smem), acc * broadcast_to<Layout_64x64>(alpha, smem), smem);
-    m = m_new;
-  }
+  //     kt = ct.load(K, index=(head, 0, j), shape=(1, D, BN), order=(0, 2, 1), padding_mode=ct.PaddingMode.ZERO)
+  //     s = ct.mma(q, kt.reshape((D, BN)), ct.zeros((BM, BN), dtype=ct.float32)) * qk_scale
+  //     cols = j * BN + ct.arange(BN, dtype=ct.int32).reshape((1, BN))
+  //     keep = cols < seq
+  //     if CAUSAL:
+  //         keep = keep & (cols <= rows)
+  //     s = ct.where(keep, s, -float("inf"))
+  //     m_new = ct.maximum(m, ct.max(s, axis=1, keepdims=True))
+  //     p = ct.exp2(s - m_new)
+  //     alpha = ct.exp2(m - m_new)
+  //     l = l * alpha + ct.sum(p, axis=1, keepdims=True)
+  //     v = ct.load(V, index=(head, j, 0), shape=(1, BN, D), padding_mode=ct.PaddingMode.ZERO)
+  //     acc = ct.mma(p.astype(Q.dtype), v.reshape((BN, D)), acc * alpha)
+  //     m = m_new
+  const auto attention = attention_main_loop<AttentionLoop_128x64x64>(K, {head, 0, 0}, V, {head, 0, 0}, 0, key_tiles, q_2, m, l, acc,
+    [&](float s, int32_t row, int32_t col, int32_t j) {
+      const auto cols = j * 64 + col;
+      const auto keep = cols < Q.shape[1];
+      const auto rows = t + row;
+      const auto keep_2 = bitwise_and(keep, cols <= rows);
+      const auto s_2 = s * qk_scale;
+      const auto s_3 = where(keep_2, s_2, -INFINITY);
+      return s_3;
+    }, smem);
   // out = acc / l
-  const auto out = acc / broadcast_to<Layout_64x64>(l, smem);
+  const auto out = attention.acc / broadcast_to<Layout_128x64>(attention.l, smem);
   // ct.store(O, index=(head, block, 0), tile=out.astype(O.dtype).reshape((1, BM, D)))
-  store(O, {head, block, 0}, reshape<Layout_1x64x64>(astype<__nv_bfloat16>(out), smem));
+  store(O, {head, block, 0}, reshape<Layout_1x128x64>(astype<__nv_bfloat16>(out), smem));
 }
 
 }  // namespace attention_bf16_d64_causal
@@ -227,7 +237,11 @@ cudaError_t launch_attention_bf16_d64_causal(
   tile2cu::Array<__nv_bfloat16, 3> O_arg;
   if (!tile2cu::to_device_array<int32_t>(O, O_arg)) return cudaErrorInvalidValue;
   if (O.shape[2] != 64) return cudaErrorInvalidValue;
-  attention_bf16_d64_causal::attention_fwd<<<grid, attention_bf16_d64_causal::kThreads, 0, stream>>>(
+  constexpr int kSmemBytes = 55296;
+  if (cudaError_t e = cudaFuncSetAttribute(attention_bf16_d64_causal::attention_fwd, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes);
+      e != cudaSuccess)
+    return e;
+  attention_bf16_d64_causal::attention_fwd<<<grid, attention_bf16_d64_causal::kThreads, kSmemBytes, stream>>>(
     Q_arg.data, Q_arg.shape[0], Q_arg.shape[1], Q_arg.shape[2], Q_arg.stride[0], Q_arg.stride[1], Q_arg.stride[2],
     K_arg.data, K_arg.shape[0], K_arg.shape[1], K_arg.shape[2], K_arg.stride[0], K_arg.stride[1], K_arg.stride[2],
     V_arg.data, V_arg.shape[0], V_arg.shape[1], V_arg.shape[2], V_arg.stride[0], V_arg.stride[1], V_arg.stride[2],
@@ -252,23 +266,25 @@ extern "C" int tile2cu_attention_bf16_d64_causal(
     scale));
 }
 
-// ---- attention_bf16_d128: attention_fwd(Q=bfloat16[?, ?, 128], K=bfloat16[?, ?, 128], V=bfloat16[?, ?, 128], O=bfloat16[?, ?, 128], scale=float32, BM=64, BN=64, D=128, CAUSAL=False) ----
+// ---- attention_bf16_d128: attention_fwd(Q=bfloat16[?, ?, 128], K=bfloat16[?, ?, 128], V=bfloat16[?, ?, 128], O=bfloat16[?, ?, 128], scale=float32, BM=128, BN=64, D=128, CAUSAL=False) ----
 namespace attention_bf16_d128 {
 using namespace tile2cu;
 
 // One CTA runs one block. A tile lives in registers, spread over the CTA's threads in runs of
 // consecutive elements (see tile2cu/layout.cuh).
 constexpr int kThreads = 256;
-using Layout_1x64 = BlockedLayout<Shape<1, 64>, kThreads, 8>;
-using Layout_1x64x128 = BlockedLayout<Shape<1, 64, 128>, kThreads, 8>;
-using Layout_1x128x64 = BlockedLayout<Shape<1, 128, 64>, kThreads, 8>;
-using Layout_64 = BlockedLayout<Shape<64>, kThreads, 8>;
-using Layout_64x1 = BlockedLayout<Shape<64, 1>, kThreads, 1>;
-using Layout_64x64 = BlockedLayout<Shape<64, 64>, kThreads, 8>;
-using Layout_64x128 = BlockedLayout<Shape<64, 128>, kThreads, 8>;
-using Layout_128x64 = BlockedLayout<Shape<128, 64>, kThreads, 8>;
+using Layout_1x128x128 = BlockedLayout<Shape<1, 128, 128>, kThreads, 8>;
+using Layout_128x1 = BlockedLayout<Shape<128, 1>, kThreads, 1>;
+using Layout_128x128 = BlockedLayout<Shape<128, 128>, kThreads, 8>;
+// The key loop at line 37 is a flash-attention main loop (tile2cu/attention_pipeline.cuh):
+// each CTA takes 128 query rows (one warp per 16 rows) and walks the keys 64 at a time, K and V
+// tiles (head dim 128) through a ring of 2 shared-memory stages that cp.async fills while
+// mma.sync (bfloat16) computes S = q K^T and acc += P V with the online softmax (exp2) in registers;
+// on sm_90a wgmma instead: two warpgroups of 64 rows, q, K and V in 128-byte swizzled lines.
+constexpr int kAttentionLoop_128x64x128_Stages = 2;
+using AttentionLoop_128x64x128 = AttentionMainLoop<__nv_bfloat16, 128, 64, 128, kAttentionLoop_128x64x128_Stages, kThreads, /*Exp2=*/true>;
 
-__global__ void __launch_bounds__(kThreads) attention_fwd(
+__global__ void __launch_bounds__(kThreads, 2) attention_fwd(
     __nv_bfloat16* Q_data, int32_t Q_shape_0, int32_t Q_shape_1, int32_t Q_shape_2, int32_t Q_stride_0, int32_t Q_stride_1, int32_t Q_stride_2,
     __nv_bfloat16* K_data, int32_t K_shape_0, int32_t K_shape_1, int32_t K_shape_2, int32_t K_stride_0, int32_t K_stride_1, int32_t K_stride_2,
     __nv_bfloat16* V_data, int32_t V_shape_0, int32_t V_shape_1, int32_t V_shape_2, int32_t V_stride_0, int32_t V_stride_1, int32_t V_stride_2,
@@ -279,56 +295,53 @@ __global__ void __launch_bounds__(kThreads) attention_fwd(
   const Array<__nv_bfloat16, 3> V{V_data, {V_shape_0, V_shape_1, V_shape_2}, {V_stride_0, V_stride_1, V_stride_2}};
   const Array<__nv_bfloat16, 3> O{O_data, {O_shape_0, O_shape_1, O_shape_2}, {O_stride_0, O_stride_1, O_stride_2}};
   // Scratch for moving tile elements between threads and staging mma operands:
-  // kSmemBytes = 59392 bytes of dynamic shared memory (more than the 48 KiB static limit).
+  // kSmemBytes = 104448 bytes of dynamic shared memory (more than the 48 KiB static limit).
   extern __shared__ __align__(128) unsigned char smem[];
   // block = ct.bid(0)
   const auto block = int32_t(blockIdx.x);
   // head = ct.bid(1)
   const auto head = int32_t(blockIdx.y);
   // q = ct.load(Q, index=(head, block, 0), shape=(1, BM, D), padding_mode=ct.PaddingMode.ZERO)
-  const auto q = load<Layout_1x64x128, PaddingMode::Zero>(Q, {head, block, 0});
+  const auto q = load<Layout_1x128x128, PaddingMode::Zero>(Q, {head, block, 0});
   // q = q.reshape((BM, D))
-  const auto q_2 = reshape<Layout_64x128>(q, smem);
+  const auto q_2 = reshape<Layout_128x128>(q, smem);
   // m = ct.full((BM, 1), -float("inf"), dtype=ct.float32)
-  auto m = full<Layout_64x1>(-INFINITY);
+  const auto m = full<Layout_128x1>(-INFINITY);
   // l = ct.zeros((BM, 1), dtype=ct.float32)
-  auto l = full<Layout_64x1>(0.0f);
+  const auto l = full<Layout_128x1>(0.0f);
   // acc = ct.zeros((BM, D), dtype=ct.float32)
-  auto acc = full<Layout_64x128>(0.0f);
+  const auto acc = full<Layout_128x128>(0.0f);
   // qk_scale = scale * INV_LN2
   const auto qk_scale = scale * 1.442695f;
   // key_tiles = ct.cdiv(seq, BN)
   const auto key_tiles = cdiv(Q.shape[1], 64);
   // for j in range(key_tiles):
-  for (int32_t j = 0; j < key_tiles; j += 1) {
-    // kt = ct.load(K, index=(head, 0, j), shape=(1, D, BN), order=(0, 2, 1), padding_mode=ct.PaddingMode.ZERO)
-    const auto kt = load<Layout_1x128x64, PaddingMode::Zero, Order<0, 2, 1>>(K, {head, 0, j});
-    // s = ct.mma(q, kt.reshape((D, BN)), ct.zeros((BM, BN), dtype=ct.float32)) * qk_scale
-    const auto s = mma(q_2, reshape<Layout_128x64>(kt, smem), full<Layout_64x64>(0.0f), smem) * qk_scale;
-    // cols = j * BN + ct.arange(BN, dtype=ct.int32).reshape((1, BN))
-    const auto cols = j * 64 + reshape<Layout_1x64>(arange<Layout_64, int32_t>(0, 1), smem);
-    // keep = cols < seq
-    const auto keep = cols < Q.shape[1];
-    // s = ct.where(keep, s, -float("inf"))
-    const auto s_2 = where(broadcast_to<Layout_64x64>(keep, smem), s, -INFINITY);
-    // m_new = ct.maximum(m, ct.max(s, axis=1, keepdims=True))
-    const auto m_new = maximum(m, reduce_max<Axes<1>, Layout_64x1>(s_2, smem));
-    // p = ct.exp2(s - m_new)
-    const auto p = tile2cu::exp2(s_2 - broadcast_to<Layout_64x64>(m_new, smem));
-    // alpha = ct.exp2(m - m_new)
-    const auto alpha = tile2cu::exp2(m - m_new);
-    // l = l * alpha + ct.sum(p, axis=1, keepdims=True)
-    l = l * alpha + reduce_sum<Axes<1>, Layout_64x1>(p, smem);
-    // v = ct.load(V, index=(head, j, 0), shape=(1, BN, D), padding_mode=ct.PaddingMode.ZERO)
-    const auto v = load<Layout_1x64x128, PaddingMode::Zero>(V, {head, j, 0});
-    // acc = ct.mma(p.astype(Q.dtype), v.reshape((BN, D)), acc * alpha)
-    acc = mma(astype<__nv_bfloat16>(p), reshape<Layout_64x128>(v, smem), acc * broadcast_to<Layout_64x128>(alpha, smem), smem);
-    m = m_new;
-  }
+  //     kt = ct.load(K, index=(head, 0, j), shape=(1, D, BN), order=(0, 2, 1), padding_mode=ct.PaddingMode.ZERO)
+  //     s = ct.mma(q, kt.reshape((D, BN)), ct.zeros((BM, BN), dtype=ct.float32)) * qk_scale
+  //     cols = j * BN + ct.arange(BN, dtype=ct.int32).reshape((1, BN))
+  //     keep = cols < seq
+  //     if CAUSAL:
+  //         keep = keep & (cols <= rows)
+  //     s = ct.where(keep, s, -float("inf"))
+  //     m_new = ct.maximum(m, ct.max(s, axis=1, keepdims=True))
+  //     p = ct.exp2(s - m_new)
+  //     alpha = ct.exp2(m - m_new)
+  //     l = l * alpha + ct.sum(p, axis=1, keepdims=True)
+  //     v = ct.load(V, index=(head, j, 0), shape=(1, BN, D), padding_mode=ct.PaddingMode.ZERO)
+  //     acc = ct.mma(p.astype(Q.dtype), v.reshape((BN, D)), acc * alpha)
+  //     m = m_new
+  const auto attention = attention_main_loop<AttentionLoop_128x64x128>(K, {head, 0, 0}, V, {head, 0, 0}, 0, key_tiles, q_2, m, l, acc,
+    [&](float s, int32_t row, int32_t col, int32_t j) {
+      const auto cols = j * 64 + col;
+      const auto keep = cols < Q.shape[1];
+      const auto s_2 = s * qk_scale;
+      const auto s_3 = where(keep, s_2, -INFINITY);
+      return s_3;
+    }, smem);
   // out = acc / l
-  const auto out = acc / broadcast_to<Layout_64x128>(l, smem);
+  const auto out = attention.acc / broadcast_to<Layout_128x128>(attention.l, smem);
   // ct.store(O, index=(head, block, 0), tile=out.astype(O.dtype).reshape((1, BM, D)))
-  store(O, {head, block, 0}, reshape<Layout_1x64x128>(astype<__nv_bfloat16>(out), smem));
+  store(O, {head, block, 0}, reshape<Layout_1x128x128>(astype<__nv_bfloat16>(out), smem));
 }
 
 }  // namespace attention_bf16_d128
@@ -353,7 +366,7 @@ cudaError_t launch_attention_bf16_d128(
   tile2cu::Array<__nv_bfloat16, 3> O_arg;
   if (!tile2cu::to_device_array<int32_t>(O, O_arg)) return cudaErrorInvalidValue;
   if (O.shape[2] != 128) return cudaErrorInvalidValue;
-  constexpr int kSmemBytes = 59392;
+  constexpr int kSmemBytes = 104448;
   if (cudaError_t e = cudaFuncSetAttribute(attention_bf16_d128::attention_fwd, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes);
       e != cudaSuccess)
     return e;
@@ -382,23 +395,25 @@ extern "C" int tile2cu_attention_bf16_d128(
     scale));
 }
 
-// ---- attention_bf16_d128_causal: attention_fwd(Q=bfloat16[?, ?, 128], K=bfloat16[?, ?, 128], V=bfloat16[?, ?, 128], O=bfloat16[?, ?, 128], scale=float32, BM=64, BN=64, D=128, CAUSAL=True) ----
+// ---- attention_bf16_d128_causal: attention_fwd(Q=bfloat16[?, ?, 128], K=bfloat16[?, ?, 128], V=bfloat16[?, ?, 128], O=bfloat16[?, ?, 128], scale=float32, BM=128, BN=64, D=128, CAUSAL=True) ----
 namespace attention_bf16_d128_causal {
 using namespace tile2cu;
 
 // One CTA runs one block. A tile lives in registers, spread over the CTA's threads in runs of
 // consecutive elements (see tile2cu/layout.cuh).
 constexpr int kThreads = 256;
-using Layout_1x64 = BlockedLayout<Shape<1, 64>, kThreads, 8>;
-using Layout_1x64x128 = BlockedLayout<Shape<1, 64, 128>, kThreads, 8>;
-using Layout_1x128x64 = BlockedLayout<Shape<1, 128, 64>, kThreads, 8>;
-using Layout_64 = BlockedLayout<Shape<64>, kThreads, 8>;
-using Layout_64x1 = BlockedLayout<Shape<64, 1>, kThreads, 1>;
-using Layout_64x64 = BlockedLayout<Shape<64, 64>, kThreads, 8>;
-using Layout_64x128 = BlockedLayout<Shape<64, 128>, kThreads, 8>;
-using Layout_128x64 = BlockedLayout<Shape<128, 64>, kThreads, 8>;
+using Layout_1x128x128 = BlockedLayout<Shape<1, 128, 128>, kThreads, 8>;
+using Layout_128x1 = BlockedLayout<Shape<128, 1>, kThreads, 1>;
+using Layout_128x128 = BlockedLayout<Shape<128, 128>, kThreads, 8>;
+// The key loop at line 37 is a flash-attention main loop (tile2cu/attention_pipeline.cuh):
+// each CTA takes 128 query rows (one warp per 16 rows) and walks the keys 64 at a time, K and V
+// tiles (head dim 128) through a ring of 2 shared-memory stages that cp.async fills while
+// mma.sync (bfloat16) computes S = q K^T and acc += P V with the online softmax (exp2) in registers;
+// on sm_90a wgmma instead: two warpgroups of 64 rows, q, K and V in 128-byte swizzled lines.
+constexpr int kAttentionLoop_128x64x128_Stages = 2;
+using AttentionLoop_128x64x128 = AttentionMainLoop<__nv_bfloat16, 128, 64, 128, kAttentionLoop_128x64x128_Stages, kThreads, /*Exp2=*/true>;
 
-__global__ void __launch_bounds__(kThreads) attention_fwd(
+__global__ void __launch_bounds__(kThreads, 2) attention_fwd(
     __nv_bfloat16* Q_data, int32_t Q_shape_0, int32_t Q_shape_1, int32_t Q_shape_2, int32_t Q_stride_0, int32_t Q_stride_1, int32_t Q_stride_2,
     __nv_bfloat16* K_data, int32_t K_shape_0, int32_t K_shape_1, int32_t K_shape_2, int32_t K_stride_0, int32_t K_stride_1, int32_t K_stride_2,
     __nv_bfloat16* V_data, int32_t V_shape_0, int32_t V_shape_1, int32_t V_shape_2, int32_t V_stride_0, int32_t V_stride_1, int32_t V_stride_2,
@@ -409,60 +424,57 @@ __global__ void __launch_bounds__(kThreads) attention_fwd(
   const Array<__nv_bfloat16, 3> V{V_data, {V_shape_0, V_shape_1, V_shape_2}, {V_stride_0, V_stride_1, V_stride_2}};
   const Array<__nv_bfloat16, 3> O{O_data, {O_shape_0, O_shape_1, O_shape_2}, {O_stride_0, O_stride_1, O_stride_2}};
   // Scratch for moving tile elements between threads and staging mma operands:
-  // kSmemBytes = 59392 bytes of dynamic shared memory (more than the 48 KiB static limit).
+  // kSmemBytes = 104448 bytes of dynamic shared memory (more than the 48 KiB static limit).
   extern __shared__ __align__(128) unsigned char smem[];
   // block = ct.bid(0)
   const auto block = int32_t(blockIdx.x);
   // head = ct.bid(1)
   const auto head = int32_t(blockIdx.y);
   // q = ct.load(Q, index=(head, block, 0), shape=(1, BM, D), padding_mode=ct.PaddingMode.ZERO)
-  const auto q = load<Layout_1x64x128, PaddingMode::Zero>(Q, {head, block, 0});
+  const auto q = load<Layout_1x128x128, PaddingMode::Zero>(Q, {head, block, 0});
   // q = q.reshape((BM, D))
-  const auto q_2 = reshape<Layout_64x128>(q, smem);
+  const auto q_2 = reshape<Layout_128x128>(q, smem);
   // m = ct.full((BM, 1), -float("inf"), dtype=ct.float32)
-  auto m = full<Layout_64x1>(-INFINITY);
+  const auto m = full<Layout_128x1>(-INFINITY);
   // l = ct.zeros((BM, 1), dtype=ct.float32)
-  auto l = full<Layout_64x1>(0.0f);
+  const auto l = full<Layout_128x1>(0.0f);
   // acc = ct.zeros((BM, D), dtype=ct.float32)
-  auto acc = full<Layout_64x128>(0.0f);
+  const auto acc = full<Layout_128x128>(0.0f);
   // qk_scale = scale * INV_LN2
   const auto qk_scale = scale * 1.442695f;
   // rows = block * BM + ct.arange(BM, dtype=ct.int32).reshape((BM, 1))
-  const auto rows = block * 64 + reshape<Layout_64x1>(arange<Layout_64, int32_t>(0, 1), smem);
+  const auto t = block * 128;
   // key_tiles = ct.cdiv(min((block + 1) * BM, seq), BN)
-  const auto key_tiles = cdiv(minimum((block + 1) * 64, Q.shape[1]), 64);
+  const auto key_tiles = cdiv(minimum((block + 1) * 128, Q.shape[1]), 64);
   // for j in range(key_tiles):
-  for (int32_t j = 0; j < key_tiles; j += 1) {
-    // kt = ct.load(K, index=(head, 0, j), shape=(1, D, BN), order=(0, 2, 1), padding_mode=ct.PaddingMode.ZERO)
-    const auto kt = load<Layout_1x128x64, PaddingMode::Zero, Order<0, 2, 1>>(K, {head, 0, j});
-    // s = ct.mma(q, kt.reshape((D, BN)), ct.zeros((BM, BN), dtype=ct.float32)) * qk_scale
-    const auto s = mma(q_2, reshape<Layout_128x64>(kt, smem), full<Layout_64x64>(0.0f), smem) * qk_scale;
-    // cols = j * BN + ct.arange(BN, dtype=ct.int32).reshape((1, BN))
-    const auto cols = j * 64 + reshape<Layout_1x64>(arange<Layout_64, int32_t>(0, 1), smem);
-    // keep = cols < seq
-    const auto keep = cols < Q.shape[1];
-    // keep = keep & (cols <= rows)
-    const auto keep_2 = broadcast_to<Layout_64x64>(keep, smem) & (broadcast_to<Layout_64x64>(cols, smem) <= broadcast_to<Layout_64x64>(rows, smem));
-    // s = ct.where(keep, s, -float("inf"))
-    const auto s_2 = where(keep_2, s, -INFINITY);
-    // m_new = ct.maximum(m, ct.max(s, axis=1, keepdims=True))
-    const auto m_new = maximum(m, reduce_max<Axes<1>, Layout_64x1>(s_2, smem));
-    // p = ct.exp2(s - m_new)
-    const auto p = tile2cu::exp2(s_2 - broadcast_to<Layout_64x64>(m_new, smem));
-    // alpha = ct.exp2(m - m_new)
-    const auto alpha = tile2cu::exp2(m - m_new);
-    // l = l * alpha + ct.sum(p, axis=1, keepdims=True)
-    l = l * alpha + reduce_sum<Axes<1>, Layout_64x1>(p, smem);
-    // v = ct.load(V, index=(head, j, 0), shape=(1, BN, D), padding_mode=ct.PaddingMode.ZERO)
-    const auto v = load<Layout_1x64x128, PaddingMode::Zero>(V, {head, j, 0});
-    // acc = ct.mma(p.astype(Q.dtype), v.reshape((BN, D)), acc * alpha)
-    acc = mma(astype<__nv_bfloat16>(p), reshape<Layout_64x128>(v, smem), acc * broadcast_to<Layout_64x128>(alpha, smem), smem);
-    m = m_new;
-  }
+  //     kt = ct.load(K, index=(head, 0, j), shape=(1, D, BN), order=(0, 2, 1), padding_mode=ct.PaddingMode.ZERO)
+  //     s = ct.mma(q, kt.reshape((D, BN)), ct.zeros((BM, BN), dtype=ct.float32)) * qk_scale
+  //     cols = j * BN + ct.arange(BN, dtype=ct.int32).reshape((1, BN))
+  //     keep = cols < seq
+  //     if CAUSAL:
+  //         keep = keep & (cols <= rows)
+  //     s = ct.where(keep, s, -float("inf"))
+  //     m_new = ct.maximum(m, ct.max(s, axis=1, keepdims=True))
+  //     p = ct.exp2(s - m_new)
+  //     alpha = ct.exp2(m - m_new)
+  //     l = l * alpha + ct.sum(p, axis=1, keepdims=True)
+  //     v = ct.load(V, index=(head, j, 0), shape=(1, BN, D), padding_mode=ct.PaddingMode.ZERO)
+  //     acc = ct.mma(p.astype(Q.dtype), v.reshape((BN, D)), acc * alpha)
+  //     m = m_new
+  const auto attention = attention_main_loop<AttentionLoop_128x64x128>(K, {head, 0, 0}, V, {head, 0, 0}, 0, key_tiles, q_2, m, l, acc,
+    [&](float s, int32_t row, int32_t col, int32_t j) {
+      const auto cols = j * 64 + col;
+      const auto keep = cols < Q.shape[1];
+      const auto rows = t + row;
+      const auto keep_2 = bitwise_and(keep, cols <= rows);
+      const auto s_2 = s * qk_scale;
+      const auto s_3 = where(keep_2, s_2, -INFINITY);
+      return s_3;
+    }, smem);
   // out = acc / l
-  const auto out = acc / broadcast_to<Layout_64x128>(l, smem);
+  const auto out = attention.acc / broadcast_to<Layout_128x128>(attention.l, smem);
   // ct.store(O, index=(head, block, 0), tile=out.astype(O.dtype).reshape((1, BM, D)))
-  store(O, {head, block, 0}, reshape<Layout_1x64x128>(astype<__nv_bfloat16>(out), smem));
+  store(O, {head, block, 0}, reshape<Layout_1x128x128>(astype<__nv_bfloat16>(out), smem));
 }
 
 }  // namespace attention_bf16_d128_causal
@@ -487,7 +499,7 @@ cudaError_t launch_attention_bf16_d128_causal(
   tile2cu::Array<__nv_bfloat16, 3> O_arg;
   if (!tile2cu::to_device_array<int32_t>(O, O_arg)) return cudaErrorInvalidValue;
   if (O.shape[2] != 128) return cudaErrorInvalidValue;
-  constexpr int kSmemBytes = 59392;
+  constexpr int kSmemBytes = 104448;
   if (cudaError_t e = cudaFuncSetAttribute(attention_bf16_d128_causal::attention_fwd, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes);
       e != cudaSuccess)
     return e;
@@ -522,14 +534,18 @@ using namespace tile2cu;
 
 // One CTA runs one block. A tile lives in registers, spread over the CTA's threads in runs of
 // consecutive elements (see tile2cu/layout.cuh).
-constexpr int kThreads = 256;
-using Layout_1x64 = BlockedLayout<Shape<1, 64>, kThreads, 8>;
+constexpr int kThreads = 128;
 using Layout_1x64x64 = BlockedLayout<Shape<1, 64, 64>, kThreads, 8>;
-using Layout_64 = BlockedLayout<Shape<64>, kThreads, 8>;
 using Layout_64x1 = BlockedLayout<Shape<64, 1>, kThreads, 1>;
 using Layout_64x64 = BlockedLayout<Shape<64, 64>, kThreads, 8>;
+// The key loop at line 37 is a flash-attention main loop (tile2cu/attention_pipeline.cuh):
+// each CTA takes 64 query rows (one warp per 16 rows) and walks the keys 64 at a time, K and V
+// tiles (head dim 64) through a ring of 2 shared-memory stages that cp.async fills while
+// mma.sync (float16) computes S = q K^T and acc += P V with the online softmax (exp2) in registers.
+constexpr int kAttentionLoop_64x64x64_Stages = 2;
+using AttentionLoop_64x64x64 = AttentionMainLoop<__half, 64, 64, 64, kAttentionLoop_64x64x64_Stages, kThreads, /*Exp2=*/true>;
 
-__global__ void __launch_bounds__(kThreads) attention_fwd(
+__global__ void __launch_bounds__(kThreads, 2) attention_fwd(
     __half* Q_data, int32_t Q_shape_0, int32_t Q_shape_1, int32_t Q_shape_2, int32_t Q_stride_0, int32_t Q_stride_1, int32_t Q_stride_2,
     __half* K_data, int32_t K_shape_0, int32_t K_shape_1, int32_t K_shape_2, int32_t K_stride_0, int32_t K_stride_1, int32_t K_stride_2,
     __half* V_data, int32_t V_shape_0, int32_t V_shape_1, int32_t V_shape_2, int32_t V_stride_0, int32_t V_stride_1, int32_t V_stride_2,
@@ -539,8 +555,9 @@ __global__ void __launch_bounds__(kThreads) attention_fwd(
   const Array<__half, 3> K{K_data, {K_shape_0, K_shape_1, K_shape_2}, {K_stride_0, K_stride_1, K_stride_2}};
   const Array<__half, 3> V{V_data, {V_shape_0, V_shape_1, V_shape_2}, {V_stride_0, V_stride_1, V_stride_2}};
   const Array<__half, 3> O{O_data, {O_shape_0, O_shape_1, O_shape_2}, {O_stride_0, O_stride_1, O_stride_2}};
-  // Scratch for moving tile elements between threads (broadcasts, reshapes).
-  __shared__ alignas(16) unsigned char smem[34816];
+  // Scratch for moving tile elements between threads and staging mma operands:
+  // kSmemBytes = 46080 bytes of dynamic shared memory (more than the 48 KiB static limit).
+  extern __shared__ __align__(128) unsigned char smem[];
   // block = ct.bid(0)
   const auto block = int32_t(blockIdx.x);
   // head = ct.bid(1)
@@ -550,43 +567,40 @@ __global__ void __launch_bounds__(kThreads) attention_fwd(
   // q = q.reshape((BM, D))
   const auto q_2 = reshape<Layout_64x64>(q, smem);
   // m = ct.full((BM, 1), -float("inf"), dtype=ct.float32)
-  auto m = full<Layout_64x1>(-INFINITY);
+  const auto m = full<Layout_64x1>(-INFINITY);
   // l = ct.zeros((BM, 1), dtype=ct.float32)
-  auto l = full<Layout_64x1>(0.0f);
+  const auto l = full<Layout_64x1>(0.0f);
   // acc = ct.zeros((BM, D), dtype=ct.float32)
-  auto acc = full<Layout_64x64>(0.0f);
+  const auto acc = full<Layout_64x64>(0.0f);
   // qk_scale = scale * INV_LN2
   const auto qk_scale = scale * 1.442695f;
   // key_tiles = ct.cdiv(seq, BN)
   const auto key_tiles = cdiv(Q.shape[1], 64);
   // for j in range(key_tiles):
-  for (int32_t j = 0; j < key_tiles; j += 1) {
-    // kt = ct.load(K, index=(head, 0, j), shape=(1, D, BN), order=(0, 2, 1), padding_mode=ct.PaddingMode.ZERO)
-    const auto kt = load<Layout_1x64x64, PaddingMode::Zero, Order<0, 2, 1>>(K, {head, 0, j});
-    // s = ct.mma(q, kt.reshape((D, BN)), ct.zeros((BM, BN), dtype=ct.float32)) * qk_scale
-    const auto s = mma(q_2, reshape<Layout_64x64>(kt, smem), full<Layout_64x64>(0.0f), smem) * qk_scale;
-    // cols = j * BN + ct.arange(BN, dtype=ct.int32).reshape((1, BN))
-    const auto cols = j * 64 + reshape<Layout_1x64>(arange<Layout_64, int32_t>(0, 1), smem);
-    // keep = cols < seq
-    const auto keep = cols < Q.shape[1];
-    // s = ct.where(keep, s, -float("inf"))
-    const auto s_2 = where(broadcast_to<Layout_64x64>(keep, smem), s, -INFINITY);
-    // m_new = ct.maximum(m, ct.max(s, axis=1, keepdims=True))
-    const auto m_new = maximum(m, reduce_max<Axes<1>, Layout_64x1>(s_2, smem));
-    // p = ct.exp2(s - m_new)
-    const auto p = tile2cu::exp2(s_2 - broadcast_to<Layout_64x64>(m_new, smem));
-    // alpha = ct.exp2(m - m_new)
-    const auto alpha = tile2cu::exp2(m - m_new);
-    // l = l * alpha + ct.sum(p, axis=1, keepdims=True)
-    l = l * alpha + reduce_sum<Axes<1>, Layout_64x1>(p, smem);
-    // v = ct.load(V, index=(head, j, 0), shape=(1, BN, D), padding_mode=ct.PaddingMode.ZERO)
-    const auto v = load<Layout_1x64x64, PaddingMode::Zero>(V, {head, j, 0});
-    // acc = ct.mma(p.astype(Q.dtype), v.reshape((BN, D)), acc * alpha)
-    acc = mma(astype<__half>(p), reshape<Layout_64x64>(v, smem), acc * broadcast_to<Layout_64x64>(alpha, smem), smem);
-    m = m_new;
-  }
+  //     kt = ct.load(K, index=(head, 0, j), shape=(1, D, BN), order=(0, 2, 1), padding_mode=ct.PaddingMode.ZERO)
+  //     s = ct.mma(q, kt.reshape((D, BN)), ct.zeros((BM, BN), dtype=ct.float32)) * qk_scale
+  //     cols = j * BN + ct.arange(BN, dtype=ct.int32).reshape((1, BN))
+  //     keep = cols < seq
+  //     if CAUSAL:
+  //         keep = keep & (cols <= rows)
+  //     s = ct.where(keep, s, -float("inf"))
+  //     m_new = ct.maximum(m, ct.max(s, axis=1, keepdims=True))
+  //     p = ct.exp2(s - m_new)
+  //     alpha = ct.exp2(m - m_new)
+  //     l = l * alpha + ct.sum(p, axis=1, keepdims=True)
+  //     v = ct.load(V, index=(head, j, 0), shape=(1, BN, D), padding_mode=ct.PaddingMode.ZERO)
+  //     acc = ct.mma(p.astype(Q.dtype), v.reshape((BN, D)), acc * alpha)
+  //     m = m_new
+  const auto attention = attention_main_loop<AttentionLoop_64x64x64>(K, {head, 0, 0}, V, {head, 0, 0}, 0, key_tiles, q_2, m, l, acc,
+    [&](float s, int32_t row, int32_t col, int32_t j) {
+      const auto cols = j * 64 + col;
+      const auto keep = cols < Q.shape[1];
+      const auto s_2 = s * qk_scale;
+      const auto s_3 = where(keep, s_2, -INFINITY);
+      return s_3;
+    }, smem);
   // out = acc / l
-  const auto out = acc / broadcast_to<Layout_64x64>(l, smem);
+  const auto out = attention.acc / broadcast_to<Layout_64x64>(attention.l, smem);
   // ct.store(O, index=(head, block, 0), tile=out.astype(O.dtype).reshape((1, BM, D)))
   store(O, {head, block, 0}, reshape<Layout_1x64x64>(astype<__half>(out), smem));
 }
@@ -613,7 +627,11 @@ cudaError_t launch_attention_f16_d64(
   tile2cu::Array<__half, 3> O_arg;
   if (!tile2cu::to_device_array<int32_t>(O, O_arg)) return cudaErrorInvalidValue;
   if (O.shape[2] != 64) return cudaErrorInvalidValue;
-  attention_f16_d64::attention_fwd<<<grid, attention_f16_d64::kThreads, 0, stream>>>(
+  constexpr int kSmemBytes = 46080;
+  if (cudaError_t e = cudaFuncSetAttribute(attention_f16_d64::attention_fwd, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes);
+      e != cudaSuccess)
+    return e;
+  attention_f16_d64::attention_fwd<<<grid, attention_f16_d64::kThreads, kSmemBytes, stream>>>(
     Q_arg.data, Q_arg.shape[0], Q_arg.shape[1], Q_arg.shape[2], Q_arg.stride[0], Q_arg.stride[1], Q_arg.stride[2],
     K_arg.data, K_arg.shape[0], K_arg.shape[1], K_arg.shape[2], K_arg.stride[0], K_arg.stride[1], K_arg.stride[2],
     V_arg.data, V_arg.shape[0], V_arg.shape[1], V_arg.shape[2], V_arg.stride[0], V_arg.stride[1], V_arg.stride[2],
@@ -638,23 +656,25 @@ extern "C" int tile2cu_attention_f16_d64(
     scale));
 }
 
-// ---- attention_f16_d128_causal: attention_fwd(Q=float16[?, ?, 128], K=float16[?, ?, 128], V=float16[?, ?, 128], O=float16[?, ?, 128], scale=float32, BM=64, BN=64, D=128, CAUSAL=True) ----
+// ---- attention_f16_d128_causal: attention_fwd(Q=float16[?, ?, 128], K=float16[?, ?, 128], V=float16[?, ?, 128], O=float16[?, ?, 128], scale=float32, BM=128, BN=64, D=128, CAUSAL=True) ----
 namespace attention_f16_d128_causal {
 using namespace tile2cu;
 
 // One CTA runs one block. A tile lives in registers, spread over the CTA's threads in runs of
 // consecutive elements (see tile2cu/layout.cuh).
 constexpr int kThreads = 256;
-using Layout_1x64 = BlockedLayout<Shape<1, 64>, kThreads, 8>;
-using Layout_1x64x128 = BlockedLayout<Shape<1, 64, 128>, kThreads, 8>;
-using Layout_1x128x64 = BlockedLayout<Shape<1, 128, 64>, kThreads, 8>;
-using Layout_64 = BlockedLayout<Shape<64>, kThreads, 8>;
-using Layout_64x1 = BlockedLayout<Shape<64, 1>, kThreads, 1>;
-using Layout_64x64 = BlockedLayout<Shape<64, 64>, kThreads, 8>;
-using Layout_64x128 = BlockedLayout<Shape<64, 128>, kThreads, 8>;
-using Layout_128x64 = BlockedLayout<Shape<128, 64>, kThreads, 8>;
+using Layout_1x128x128 = BlockedLayout<Shape<1, 128, 128>, kThreads, 8>;
+using Layout_128x1 = BlockedLayout<Shape<128, 1>, kThreads, 1>;
+using Layout_128x128 = BlockedLayout<Shape<128, 128>, kThreads, 8>;
+// The key loop at line 37 is a flash-attention main loop (tile2cu/attention_pipeline.cuh):
+// each CTA takes 128 query rows (one warp per 16 rows) and walks the keys 64 at a time, K and V
+// tiles (head dim 128) through a ring of 2 shared-memory stages that cp.async fills while
+// mma.sync (float16) computes S = q K^T and acc += P V with the online softmax (exp2) in registers;
+// on sm_90a wgmma instead: two warpgroups of 64 rows, q, K and V in 128-byte swizzled lines.
+constexpr int kAttentionLoop_128x64x128_Stages = 2;
+using AttentionLoop_128x64x128 = AttentionMainLoop<__half, 128, 64, 128, kAttentionLoop_128x64x128_Stages, kThreads, /*Exp2=*/true>;
 
-__global__ void __launch_bounds__(kThreads) attention_fwd(
+__global__ void __launch_bounds__(kThreads, 2) attention_fwd(
     __half* Q_data, int32_t Q_shape_0, int32_t Q_shape_1, int32_t Q_shape_2, int32_t Q_stride_0, int32_t Q_stride_1, int32_t Q_stride_2,
     __half* K_data, int32_t K_shape_0, int32_t K_shape_1, int32_t K_shape_2, int32_t K_stride_0, int32_t K_stride_1, int32_t K_stride_2,
     __half* V_data, int32_t V_shape_0, int32_t V_shape_1, int32_t V_shape_2, int32_t V_stride_0, int32_t V_stride_1, int32_t V_stride_2,
@@ -665,60 +685,57 @@ __global__ void __launch_bounds__(kThreads) attention_fwd(
   const Array<__half, 3> V{V_data, {V_shape_0, V_shape_1, V_shape_2}, {V_stride_0, V_stride_1, V_stride_2}};
   const Array<__half, 3> O{O_data, {O_shape_0, O_shape_1, O_shape_2}, {O_stride_0, O_stride_1, O_stride_2}};
   // Scratch for moving tile elements between threads and staging mma operands:
-  // kSmemBytes = 59392 bytes of dynamic shared memory (more than the 48 KiB static limit).
+  // kSmemBytes = 104448 bytes of dynamic shared memory (more than the 48 KiB static limit).
   extern __shared__ __align__(128) unsigned char smem[];
   // block = ct.bid(0)
   const auto block = int32_t(blockIdx.x);
   // head = ct.bid(1)
   const auto head = int32_t(blockIdx.y);
   // q = ct.load(Q, index=(head, block, 0), shape=(1, BM, D), padding_mode=ct.PaddingMode.ZERO)
-  const auto q = load<Layout_1x64x128, PaddingMode::Zero>(Q, {head, block, 0});
+  const auto q = load<Layout_1x128x128, PaddingMode::Zero>(Q, {head, block, 0});
   // q = q.reshape((BM, D))
-  const auto q_2 = reshape<Layout_64x128>(q, smem);
+  const auto q_2 = reshape<Layout_128x128>(q, smem);
   // m = ct.full((BM, 1), -float("inf"), dtype=ct.float32)
-  auto m = full<Layout_64x1>(-INFINITY);
+  const auto m = full<Layout_128x1>(-INFINITY);
   // l = ct.zeros((BM, 1), dtype=ct.float32)
-  auto l = full<Layout_64x1>(0.0f);
+  const auto l = full<Layout_128x1>(0.0f);
   // acc = ct.zeros((BM, D), dtype=ct.float32)
-  auto acc = full<Layout_64x128>(0.0f);
+  const auto acc = full<Layout_128x128>(0.0f);
   // qk_scale = scale * INV_LN2
   const auto qk_scale = scale * 1.442695f;
   // rows = block * BM + ct.arange(BM, dtype=ct.int32).reshape((BM, 1))
-  const auto rows = block * 64 + reshape<Layout_64x1>(arange<Layout_64, int32_t>(0, 1), smem);
+  const auto t = block * 128;
   // key_tiles = ct.cdiv(min((block + 1) * BM, seq), BN)
-  const auto key_tiles = cdiv(minimum((block + 1) * 64, Q.shape[1]), 64);
+  const auto key_tiles = cdiv(minimum((block + 1) * 128, Q.shape[1]), 64);
   // for j in range(key_tiles):
-  for (int32_t j = 0; j < key_tiles; j += 1) {
-    // kt = ct.load(K, index=(head, 0, j), shape=(1, D, BN), order=(0, 2, 1), padding_mode=ct.PaddingMode.ZERO)
-    const auto kt = load<Layout_1x128x64, PaddingMode::Zero, Order<0, 2, 1>>(K, {head, 0, j});
-    // s = ct.mma(q, kt.reshape((D, BN)), ct.zeros((BM, BN), dtype=ct.float32)) * qk_scale
-    const auto s = mma(q_2, reshape<Layout_128x64>(kt, smem), full<Layout_64x64>(0.0f), smem) * qk_scale;
-    // cols = j * BN + ct.arange(BN, dtype=ct.int32).reshape((1, BN))
-    const auto cols = j * 64 + reshape<Layout_1x64>(arange<Layout_64, int32_t>(0, 1), smem);
-    // keep = cols < seq
-    const auto keep = cols < Q.shape[1];
-    // keep = keep & (cols <= rows)
-    const auto keep_2 = broadcast_to<Layout_64x64>(keep, smem) & (broadcast_to<Layout_64x64>(cols, smem) <= broadcast_to<Layout_64x64>(rows, smem));
-    // s = ct.where(keep, s, -float("inf"))
-    const auto s_2 = where(keep_2, s, -INFINITY);
-    // m_new = ct.maximum(m, ct.max(s, axis=1, keepdims=True))
-    const auto m_new = maximum(m, reduce_max<Axes<1>, Layout_64x1>(s_2, smem));
-    // p = ct.exp2(s - m_new)
-    const auto p = tile2cu::exp2(s_2 - broadcast_to<Layout_64x64>(m_new, smem));
-    // alpha = ct.exp2(m - m_new)
-    const auto alpha = tile2cu::exp2(m - m_new);
-    // l = l * alpha + ct.sum(p, axis=1, keepdims=True)
-    l = l * alpha + reduce_sum<Axes<1>, Layout_64x1>(p, smem);
-    // v = ct.load(V, index=(head, j, 0), shape=(1, BN, D), padding_mode=ct.PaddingMode.ZERO)
-    const auto v = load<Layout_1x64x128, PaddingMode::Zero>(V, {head, j, 0});
-    // acc = ct.mma(p.astype(Q.dtype), v.reshape((BN, D)), acc * alpha)
-    acc = mma(astype<__half>(p), reshape<Layout_64x128>(v, smem), acc * broadcast_to<Layout_64x128>(alpha, smem), smem);
-    m = m_new;
-  }
+  //     kt = ct.load(K, index=(head, 0, j), shape=(1, D, BN), order=(0, 2, 1), padding_mode=ct.PaddingMode.ZERO)
+  //     s = ct.mma(q, kt.reshape((D, BN)), ct.zeros((BM, BN), dtype=ct.float32)) * qk_scale
+  //     cols = j * BN + ct.arange(BN, dtype=ct.int32).reshape((1, BN))
+  //     keep = cols < seq
+  //     if CAUSAL:
+  //         keep = keep & (cols <= rows)
+  //     s = ct.where(keep, s, -float("inf"))
+  //     m_new = ct.maximum(m, ct.max(s, axis=1, keepdims=True))
+  //     p = ct.exp2(s - m_new)
+  //     alpha = ct.exp2(m - m_new)
+  //     l = l * alpha + ct.sum(p, axis=1, keepdims=True)
+  //     v = ct.load(V, index=(head, j, 0), shape=(1, BN, D), padding_mode=ct.PaddingMode.ZERO)
+  //     acc = ct.mma(p.astype(Q.dtype), v.reshape((BN, D)), acc * alpha)
+  //     m = m_new
+  const auto attention = attention_main_loop<AttentionLoop_128x64x128>(K, {head, 0, 0}, V, {head, 0, 0}, 0, key_tiles, q_2, m, l, acc,
+    [&](float s, int32_t row, int32_t col, int32_t j) {
+      const auto cols = j * 64 + col;
+      const auto keep = cols < Q.shape[1];
+      const auto rows = t + row;
+      const auto keep_2 = bitwise_and(keep, cols <= rows);
+      const auto s_2 = s * qk_scale;
+      const auto s_3 = where(keep_2, s_2, -INFINITY);
+      return s_3;
+    }, smem);
   // out = acc / l
-  const auto out = acc / broadcast_to<Layout_64x128>(l, smem);
+  const auto out = attention.acc / broadcast_to<Layout_128x128>(attention.l, smem);
   // ct.store(O, index=(head, block, 0), tile=out.astype(O.dtype).reshape((1, BM, D)))
-  store(O, {head, block, 0}, reshape<Layout_1x64x128>(astype<__half>(out), smem));
+  store(O, {head, block, 0}, reshape<Layout_1x128x128>(astype<__half>(out), smem));
 }
 
 }  // namespace attention_f16_d128_causal
@@ -743,7 +760,7 @@ cudaError_t launch_attention_f16_d128_causal(
   tile2cu::Array<__half, 3> O_arg;
   if (!tile2cu::to_device_array<int32_t>(O, O_arg)) return cudaErrorInvalidValue;
   if (O.shape[2] != 128) return cudaErrorInvalidValue;
-  constexpr int kSmemBytes = 59392;
+  constexpr int kSmemBytes = 104448;
   if (cudaError_t e = cudaFuncSetAttribute(attention_f16_d128_causal::attention_fwd, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes);
       e != cudaSuccess)
     return e;

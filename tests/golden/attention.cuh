@@ -9,7 +9,7 @@
 #include <tile2cu/dispatch.hpp>
 #include <tile2cu/host.hpp>
 
-// attention_fwd(Q=bfloat16[?, ?, 64], K=bfloat16[?, ?, 64], V=bfloat16[?, ?, 64], O=bfloat16[?, ?, 64], scale=float32, BM=64, BN=64, D=64, CAUSAL=False)
+// attention_fwd(Q=bfloat16[?, ?, 64], K=bfloat16[?, ?, 64], V=bfloat16[?, ?, 64], O=bfloat16[?, ?, 64], scale=float32, BM=128, BN=64, D=64, CAUSAL=False)
 // Arrays are passed as views (pointer, shape, strides in elements); the launcher returns an
 // error instead of launching when they break what this specialization assumes.
 cudaError_t launch_attention_bf16_d64(
@@ -27,7 +27,7 @@ extern "C" int tile2cu_attention_bf16_d64(
     void* O_data, int64_t O_shape_0, int64_t O_shape_1, int64_t O_shape_2, int64_t O_stride_0, int64_t O_stride_1, int64_t O_stride_2,
     float scale);
 
-// attention_fwd(Q=bfloat16[?, ?, 64], K=bfloat16[?, ?, 64], V=bfloat16[?, ?, 64], O=bfloat16[?, ?, 64], scale=float32, BM=64, BN=64, D=64, CAUSAL=True)
+// attention_fwd(Q=bfloat16[?, ?, 64], K=bfloat16[?, ?, 64], V=bfloat16[?, ?, 64], O=bfloat16[?, ?, 64], scale=float32, BM=128, BN=64, D=64, CAUSAL=True)
 // Arrays are passed as views (pointer, shape, strides in elements); the launcher returns an
 // error instead of launching when they break what this specialization assumes.
 cudaError_t launch_attention_bf16_d64_causal(
@@ -45,7 +45,7 @@ extern "C" int tile2cu_attention_bf16_d64_causal(
     void* O_data, int64_t O_shape_0, int64_t O_shape_1, int64_t O_shape_2, int64_t O_stride_0, int64_t O_stride_1, int64_t O_stride_2,
     float scale);
 
-// attention_fwd(Q=bfloat16[?, ?, 128], K=bfloat16[?, ?, 128], V=bfloat16[?, ?, 128], O=bfloat16[?, ?, 128], scale=float32, BM=64, BN=64, D=128, CAUSAL=False)
+// attention_fwd(Q=bfloat16[?, ?, 128], K=bfloat16[?, ?, 128], V=bfloat16[?, ?, 128], O=bfloat16[?, ?, 128], scale=float32, BM=128, BN=64, D=128, CAUSAL=False)
 // Arrays are passed as views (pointer, shape, strides in elements); the launcher returns an
 // error instead of launching when they break what this specialization assumes.
 cudaError_t launch_attention_bf16_d128(
@@ -63,7 +63,7 @@ extern "C" int tile2cu_attention_bf16_d128(
     void* O_data, int64_t O_shape_0, int64_t O_shape_1, int64_t O_shape_2, int64_t O_stride_0, int64_t O_stride_1, int64_t O_stride_2,
     float scale);
 
-// attention_fwd(Q=bfloat16[?, ?, 128], K=bfloat16[?, ?, 128], V=bfloat16[?, ?, 128], O=bfloat16[?, ?, 128], scale=float32, BM=64, BN=64, D=128, CAUSAL=True)
+// attention_fwd(Q=bfloat16[?, ?, 128], K=bfloat16[?, ?, 128], V=bfloat16[?, ?, 128], O=bfloat16[?, ?, 128], scale=float32, BM=128, BN=64, D=128, CAUSAL=True)
 // Arrays are passed as views (pointer, shape, strides in elements); the launcher returns an
 // error instead of launching when they break what this specialization assumes.
 cudaError_t launch_attention_bf16_d128_causal(
@@ -99,7 +99,7 @@ extern "C" int tile2cu_attention_f16_d64(
     void* O_data, int64_t O_shape_0, int64_t O_shape_1, int64_t O_shape_2, int64_t O_stride_0, int64_t O_stride_1, int64_t O_stride_2,
     float scale);
 
-// attention_fwd(Q=float16[?, ?, 128], K=float16[?, ?, 128], V=float16[?, ?, 128], O=float16[?, ?, 128], scale=float32, BM=64, BN=64, D=128, CAUSAL=True)
+// attention_fwd(Q=float16[?, ?, 128], K=float16[?, ?, 128], V=float16[?, ?, 128], O=float16[?, ?, 128], scale=float32, BM=128, BN=64, D=128, CAUSAL=True)
 // Arrays are passed as views (pointer, shape, strides in elements); the launcher returns an
 // error instead of launching when they break what this specialization assumes.
 cudaError_t launch_attention_f16_d128_causal(

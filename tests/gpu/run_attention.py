@@ -23,10 +23,12 @@ from pathlib import Path
 import torch
 import torch.nn.functional as F
 
-SPECS = [("attention_bf16_d64", torch.bfloat16, 64, False), ("attention_bf16_d64_causal", torch.bfloat16, 64, True),
-         ("attention_bf16_d128", torch.bfloat16, 128, False), ("attention_bf16_d128_causal", torch.bfloat16, 128, True),
-         ("attention_f16_d64", torch.float16, 64, False), ("attention_f16_d128_causal", torch.float16, 128, True)]
-BM = 64
+# (specialization, dtype, head dim, causal, BM: query rows per block, as samples/attention.sigs says)
+SPECS = [("attention_bf16_d64", torch.bfloat16, 64, False, 128), ("attention_bf16_d64_causal", torch.bfloat16, 64, True, 128),
+         ("attention_bf16_d128", torch.bfloat16, 128, False, 128),
+         ("attention_bf16_d128_causal", torch.bfloat16, 128, True, 128),
+         ("attention_f16_d64", torch.float16, 64, False, 64), ("attention_f16_d128_causal", torch.float16, 128, True, 128)]
+BLOCK_ROWS = {spec[0]: spec[4] for spec in SPECS}
 
 
 def build(gen, runtime):
@@ -43,7 +45,8 @@ def launch(lib, spec, q, k, v, o, scale):
     fn = getattr(lib, f"tile2cu_{spec}")
     fn.restype = ctypes.c_int
     bh, seq = q.shape[0], q.shape[1]
-    args = [ctypes.c_void_p(torch.cuda.current_stream().cuda_stream), ctypes.c_uint((seq + BM - 1) // BM),
+    bm = BLOCK_ROWS[spec]
+    args = [ctypes.c_void_p(torch.cuda.current_stream().cuda_stream), ctypes.c_uint((seq + bm - 1) // bm),
             ctypes.c_uint(bh), ctypes.c_uint(1)]
     for t in (q, k, v, o):
         args += [ctypes.c_void_p(t.data_ptr())] + [ctypes.c_int64(s) for s in t.shape] + [ctypes.c_int64(s) for s in t.stride()]
@@ -80,10 +83,13 @@ def main():
     p.add_argument("--gen", required=True)
     p.add_argument("--runtime", required=True)
     p.add_argument("--commit", default="")
+    p.add_argument("--bm", type=int, default=0, help="query rows per block of every specialization (a variant build)")
     args = p.parse_args()
+    if args.bm:
+        BLOCK_ROWS.update({spec: args.bm for spec in BLOCK_ROWS})
     lib = build(args.gen, args.runtime)
     failures, checks = [], 0
-    for spec, dt, d, causal in SPECS:
+    for spec, dt, d, causal, _ in SPECS:
         for bh, seq in [(3, 200), (2, 129), (1, 512)]:
             q, k, v = (torch.randn(bh, seq, d, device="cuda").to(dt) for _ in range(3))
             o = torch.full((bh, seq, d), float("nan"), device="cuda").to(dt)
@@ -95,24 +101,39 @@ def main():
             if not err <= 2e-2 or torch.isnan(o).any():
                 failures.append(f"{spec} bh={bh} seq={seq}: max error {err:.3g}")
     rows = []
-    b, h, s, d = 4, 16, 8192, 128
-    q, k, v = (torch.randn(b, h, s, d, device="cuda", dtype=torch.bfloat16) for _ in range(3))
-    o = torch.empty_like(q)
-    scale = 1 / math.sqrt(d)
-    for spec, causal in [("attention_bf16_d128", False), ("attention_bf16_d128_causal", True)]:
+    b, h, s = 4, 16, 8192
+    for spec, causal, d in [("attention_bf16_d128", False, 128), ("attention_bf16_d128_causal", True, 128),
+                            ("attention_bf16_d64", False, 64)]:
+        q, k, v = (torch.randn(b, h, s, d, device="cuda", dtype=torch.bfloat16) for _ in range(3))
+        o = torch.empty_like(q)
+        scale = 1 / math.sqrt(d)
         flop = 4.0 * b * h * s * s * d / (2 if causal else 1)
         ours = bench(lambda: launch(lib, spec, q.view(b * h, s, d), k.view(b * h, s, d), v.view(b * h, s, d),
-                                    o.view(b * h, s, d), scale), 3)
-        with torch.nn.attention.sdpa_kernel(torch.nn.attention.SDPBackend.FLASH_ATTENTION):
-            theirs = bench(lambda: F.scaled_dot_product_attention(q, k, v, is_causal=causal), 10)
-        rows.append({"spec": spec, "shape": f"b{b} h{h} s{s} d{d}", "ms": ours, "sdpa_flash_ms": theirs,
-                     "tflops": flop / ours / 1e9, "sdpa_flash_tflops": flop / theirs / 1e9,
-                     "ratio_vs_sdpa_flash": theirs / ours})
+                                    o.view(b * h, s, d), scale), 10)
+        row = {"spec": spec, "shape": f"b{b} h{h} s{s} d{d}", "ms": ours, "tflops": flop / ours / 1e9}
+        o.fill_(float("nan"))  # the timed shape is checked too, against SDPA's output
+        launch(lib, spec, q.view(b * h, s, d), k.view(b * h, s, d), v.view(b * h, s, d), o.view(b * h, s, d), scale)
+        err = (o.float() - F.scaled_dot_product_attention(q, k, v, is_causal=causal).float()).abs().max().item()
+        checks += 1
+        if not err <= 2e-2:
+            failures.append(f"{spec} b{b} h{h} s{s}: max error {err:.3g} against SDPA")
+        for name, backend in [("flash", "FLASH_ATTENTION"), ("cudnn", "CUDNN_ATTENTION"), ("efficient", "EFFICIENT_ATTENTION")]:
+            try:
+                with torch.nn.attention.sdpa_kernel(getattr(torch.nn.attention.SDPBackend, backend)):
+                    theirs = bench(lambda: F.scaled_dot_product_attention(q, k, v, is_causal=causal), 10)
+            except Exception as e:  # a backend this torch build or GPU does not offer
+                print(f"SDPA {name}: not available ({type(e).__name__})")
+                continue
+            row.update({f"sdpa_{name}_ms": theirs, f"sdpa_{name}_tflops": flop / theirs / 1e9,
+                        f"ratio_vs_sdpa_{name}": theirs / ours})
+        rows.append(row)
     print(f"checks: {checks - len(failures)}/{checks} pass")
     for f in failures:
         print("FAIL", f)
     for r in rows:
-        print(f"| {r['spec']} | {r['shape']} | {r['ms']:.2f} ms | {r['tflops']:.1f} TFLOP/s | SDPA flash {r['sdpa_flash_tflops']:.0f} TFLOP/s | ratio {r['ratio_vs_sdpa_flash']:.3f} |")
+        others = " | ".join(f"SDPA {n} {r[f'sdpa_{n}_tflops']:.0f} TFLOP/s, ratio {r[f'ratio_vs_sdpa_{n}']:.3f}"
+                            for n in ("flash", "cudnn", "efficient") if f"sdpa_{n}_ms" in r)
+        print(f"| {r['spec']} | {r['shape']} | {r['ms']:.2f} ms | {r['tflops']:.1f} TFLOP/s | {others} |")
     result = {"device": torch.cuda.get_device_name(0), "date": datetime.datetime.now(datetime.timezone.utc).isoformat(),
               "commit": args.commit, "torch": torch.__version__, "checks": checks, "failures": failures, "timings": rows}
     if os.environ.get("OUT"):

@@ -1,0 +1,47 @@
+#include "emit/emit_attention.hpp"
+
+#include <fmt/format.h>
+
+#include <functional>
+#include <set>
+
+#include "ir/passes/attention_loop.hpp"
+
+namespace tile2cu {
+
+std::string attention_loop_config_name(const ir::Function& fn, const ir::Op& op) {
+  ir::AttentionTile t = ir::attention_tile(fn, op);
+  return fmt::format("AttentionLoop_{}x{}x{}", t.bm, t.bn, t.d);
+}
+
+std::string attention_loop_declarations(const ir::Function& fn) {
+  std::string out;
+  std::set<std::string> declared;
+  std::function<void(const ir::Block&)> walk = [&](const ir::Block& b) {
+    for (const ir::Op& op : b.ops) {
+      for (const ir::Block& r : op.regions) walk(r);
+      if (op.kind != ir::OpKind::AttentionLoop) continue;
+      std::string name = attention_loop_config_name(fn, op);
+      if (!declared.insert(name).second) continue;
+      ir::AttentionTile t = ir::attention_tile(fn, op);
+      DType operand = fn.arrays[op.param].dtype;
+      const bool exp2 = op.unary == ir::UnaryKind::Exp2;
+      out += fmt::format(
+          "// The key loop at line {} is a flash-attention main loop (tile2cu/attention_pipeline.cuh):\n"
+          "// each CTA takes {} query rows (one warp per {} rows) and walks the keys {} at a time, K and V\n"
+          "// tiles (head dim {}) through a ring of {} shared-memory stages that cp.async fills while\n"
+          "// mma.sync ({}) computes S = q K^T and acc += P V with the online softmax ({}) in registers{}.\n"
+          "constexpr int k{}_Stages = {};\n"
+          "using {} = AttentionMainLoop<{}, {}, {}, {}, k{}_Stages, kThreads, /*Exp2=*/{}>;\n",
+          op.loc.line, t.bm, t.bm / (ir::attention_threads(fn, op) / 32), t.bn, t.d, op.stages,
+          dtype_name(operand), exp2 ? "exp2" : "exp",
+          ir::attention_uses_wgmma(fn, op) ? ";\n// on sm_90a wgmma instead: two warpgroups of 64 rows, q, K and V in 128-byte swizzled lines" : "",
+          name, op.stages, name, dtype_cpp_name(operand), t.bm, t.bn,
+          t.d, name, exp2 ? "true" : "false");
+    }
+  };
+  walk(fn.body);
+  return out;
+}
+
+}  // namespace tile2cu
