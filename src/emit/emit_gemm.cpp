@@ -23,10 +23,14 @@ void for_each_gemm_loop(const ir::Block& b, const std::function<void(const ir::O
   }
 }
 
+// The host encodes tensor maps from the launch's arguments, so only a kernel parameter itself
+// qualifies: a list item or an Array.slice view gets its base inside the kernel.
+bool host_known(const ir::ArrayParam& a) { return a.rank == 2 && a.list_of < 0 && a.slice_of < 0; }
+
 bool fed_by_tma(const ir::Function& fn, const ir::Op& op) {
   const DType t = fn.arrays[op.param].dtype;  // tensor maps here describe 16-bit operands
-  return op.hopper_stages > 0 && (t == DType::Float16 || t == DType::BFloat16) && fn.arrays[op.param].rank == 2 &&
-         fn.arrays[op.param_b].rank == 2;
+  return op.hopper_stages > 0 && (t == DType::Float16 || t == DType::BFloat16) && host_known(fn.arrays[op.param]) &&
+         host_known(fn.arrays[op.param_b]);
 }
 
 }  // namespace

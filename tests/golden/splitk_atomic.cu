@@ -26,7 +26,8 @@ using GemmLoop_128x128x64 = GemmMainLoop<__nv_bfloat16, 128, 128, 64, kGemmLoop_
 __global__ void __launch_bounds__(kThreads) splitk_atomic(
     __nv_bfloat16* A_data, int32_t A_shape_0, int32_t A_shape_1, int32_t A_stride_0, int32_t A_stride_1,
     __nv_bfloat16* B_data, int32_t B_shape_0, int32_t B_shape_1, int32_t B_stride_0, int32_t B_stride_1,
-    float* C_data, int32_t C_shape_0, int32_t C_shape_1, int32_t C_stride_0, int32_t C_stride_1) {
+    float* C_data, int32_t C_shape_0, int32_t C_shape_1, int32_t C_stride_0, int32_t C_stride_1,
+    const __grid_constant__ GemmTensorMaps A_B_tma) {
   const Array<__nv_bfloat16, 2> A{A_data, {A_shape_0, A_shape_1}, {A_stride_0, A_stride_1}};
   const Array<__nv_bfloat16, 2> B{B_data, {B_shape_0, B_shape_1}, {B_stride_0, B_stride_1}};
   const Array<float, 2> C{C_data, {C_shape_0, C_shape_1}, {C_stride_0, C_stride_1}};
@@ -48,7 +49,7 @@ __global__ void __launch_bounds__(kThreads) splitk_atomic(
   // b = ct.load(B, index=(k, col), shape=(BK, BN), padding_mode=ZERO)
   // acc = ct.mma(a, b, acc)
   const auto t = s * per_split;
-  const auto acc_2 = gemm_main_loop<GemmLoop_128x128x64>(A, {row, t}, B, {t, col}, t, minimum((s + 1) * per_split, k_tiles), acc, smem);
+  const auto acc_2 = gemm_main_loop<GemmLoop_128x128x64>(A, {row, t}, B, {t, col}, t, minimum((s + 1) * per_split, k_tiles), acc, smem, &A_B_tma);
   // rows = row * BM + ct.arange(BM, dtype=ct.int32)
   const auto rows = row * 128 + arange<Layout_128, int32_t>(0, 1);
   // cols = col * BN + ct.arange(BN, dtype=ct.int32)
@@ -71,14 +72,23 @@ cudaError_t launch_splitk_atomic_bf16(
   if (!tile2cu::to_device_array<int32_t>(B, B_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<float, 2> C_arg;
   if (!tile2cu::to_device_array<int32_t>(C, C_arg)) return cudaErrorInvalidValue;
+  // sm_90 and up run the GEMM main loop on wgmma.
+  int device = 0, major = 0;
+  if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
+  if (cudaError_t e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device); e != cudaSuccess)
+    return e;
   constexpr int kSmemBytes = 143360;
   if (cudaError_t e = cudaFuncSetAttribute(splitk_atomic_bf16::splitk_atomic, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes);
       e != cudaSuccess)
     return e;
+  // On sm_90 the copy engine (TMA) fills the main loop's stages: A's and B's tensor maps
+  // (usable = 0 where it cannot describe them: the kernel then copies with cp.async).
+  const tile2cu::GemmTensorMaps A_B_tma = tile2cu::gemm_tensor_maps<splitk_atomic_bf16::GemmLoop_128x128x64>(A_arg, B_arg, major);
   splitk_atomic_bf16::splitk_atomic<<<grid, splitk_atomic_bf16::kThreads, kSmemBytes, stream>>>(
     A_arg.data, A_arg.shape[0], A_arg.shape[1], A_arg.stride[0], A_arg.stride[1],
     B_arg.data, B_arg.shape[0], B_arg.shape[1], B_arg.stride[0], B_arg.stride[1],
-    C_arg.data, C_arg.shape[0], C_arg.shape[1], C_arg.stride[0], C_arg.stride[1]);
+    C_arg.data, C_arg.shape[0], C_arg.shape[1], C_arg.stride[0], C_arg.stride[1],
+    A_B_tma);
   return cudaGetLastError();
 }
 
@@ -118,7 +128,8 @@ __global__ void __launch_bounds__(kThreads) splitk_atomic_epilogue(
     __nv_bfloat16* B_data, int32_t B_shape_0, int32_t B_shape_1, int32_t B_stride_0, int32_t B_stride_1,
     __nv_bfloat16* C_data, int32_t C_shape_0, int32_t C_shape_1, int32_t C_stride_0, int32_t C_stride_1,
     float* workspace_data, int32_t workspace_shape_0, int32_t workspace_shape_1, int32_t workspace_stride_0, int32_t workspace_stride_1,
-    int32_t* counters_data, int32_t counters_shape_0, int32_t counters_shape_1, int32_t counters_stride_0, int32_t counters_stride_1) {
+    int32_t* counters_data, int32_t counters_shape_0, int32_t counters_shape_1, int32_t counters_stride_0, int32_t counters_stride_1,
+    const __grid_constant__ GemmTensorMaps A_B_tma) {
   const Array<__nv_bfloat16, 2> A{A_data, {A_shape_0, A_shape_1}, {A_stride_0, A_stride_1}};
   const Array<__nv_bfloat16, 2> B{B_data, {B_shape_0, B_shape_1}, {B_stride_0, B_stride_1}};
   const Array<__nv_bfloat16, 2> C{C_data, {C_shape_0, C_shape_1}, {C_stride_0, C_stride_1}};
@@ -142,7 +153,7 @@ __global__ void __launch_bounds__(kThreads) splitk_atomic_epilogue(
   // b = ct.load(B, index=(k, col), shape=(BK, BN), padding_mode=ZERO)
   // acc = ct.mma(a, b, acc)
   const auto t = s * per_split;
-  const auto acc_2 = gemm_main_loop<GemmLoop_128x128x64>(A, {row, t}, B, {t, col}, t, minimum((s + 1) * per_split, k_tiles), acc, smem);
+  const auto acc_2 = gemm_main_loop<GemmLoop_128x128x64>(A, {row, t}, B, {t, col}, t, minimum((s + 1) * per_split, k_tiles), acc, smem, &A_B_tma);
   // rows = row * BM + ct.arange(BM, dtype=ct.int32)
   const auto rows = row * 128 + arange<Layout_128, int32_t>(0, 1);
   // cols = col * BN + ct.arange(BN, dtype=ct.int32)
@@ -185,16 +196,25 @@ cudaError_t launch_splitk_atomic_epilogue_bf16(
   if (!tile2cu::to_device_array<int32_t>(workspace, workspace_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<int32_t, 2> counters_arg;
   if (!tile2cu::to_device_array<int32_t>(counters, counters_arg)) return cudaErrorInvalidValue;
+  // sm_90 and up run the GEMM main loop on wgmma.
+  int device = 0, major = 0;
+  if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
+  if (cudaError_t e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device); e != cudaSuccess)
+    return e;
   constexpr int kSmemBytes = 143360;
   if (cudaError_t e = cudaFuncSetAttribute(splitk_atomic_epilogue_bf16::splitk_atomic_epilogue, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes);
       e != cudaSuccess)
     return e;
+  // On sm_90 the copy engine (TMA) fills the main loop's stages: A's and B's tensor maps
+  // (usable = 0 where it cannot describe them: the kernel then copies with cp.async).
+  const tile2cu::GemmTensorMaps A_B_tma = tile2cu::gemm_tensor_maps<splitk_atomic_epilogue_bf16::GemmLoop_128x128x64>(A_arg, B_arg, major);
   splitk_atomic_epilogue_bf16::splitk_atomic_epilogue<<<grid, splitk_atomic_epilogue_bf16::kThreads, kSmemBytes, stream>>>(
     A_arg.data, A_arg.shape[0], A_arg.shape[1], A_arg.stride[0], A_arg.stride[1],
     B_arg.data, B_arg.shape[0], B_arg.shape[1], B_arg.stride[0], B_arg.stride[1],
     C_arg.data, C_arg.shape[0], C_arg.shape[1], C_arg.stride[0], C_arg.stride[1],
     workspace_arg.data, workspace_arg.shape[0], workspace_arg.shape[1], workspace_arg.stride[0], workspace_arg.stride[1],
-    counters_arg.data, counters_arg.shape[0], counters_arg.shape[1], counters_arg.stride[0], counters_arg.stride[1]);
+    counters_arg.data, counters_arg.shape[0], counters_arg.shape[1], counters_arg.stride[0], counters_arg.stride[1],
+    A_B_tma);
   return cudaGetLastError();
 }
 
@@ -236,7 +256,8 @@ using GemmLoop_128x128x64 = GemmMainLoop<__nv_bfloat16, 128, 128, 64, kGemmLoop_
 __global__ void __launch_bounds__(kThreads) splitk_atomic(
     __nv_bfloat16* A_data, int32_t A_shape_0, int32_t A_shape_1, int32_t A_stride_0, int32_t A_stride_1,
     __nv_bfloat16* B_data, int32_t B_shape_0, int32_t B_shape_1, int32_t B_stride_0, int32_t B_stride_1,
-    float* C_data, int32_t C_shape_0, int32_t C_shape_1, int32_t C_stride_0, int32_t C_stride_1) {
+    float* C_data, int32_t C_shape_0, int32_t C_shape_1, int32_t C_stride_0, int32_t C_stride_1,
+    const __grid_constant__ GemmTensorMaps A_B_tma) {
   const Array<__nv_bfloat16, 2> A{A_data, {A_shape_0, A_shape_1}, {A_stride_0, A_stride_1}};
   const Array<__nv_bfloat16, 2> B{B_data, {B_shape_0, B_shape_1}, {B_stride_0, B_stride_1}};
   const Array<float, 2> C{C_data, {C_shape_0, C_shape_1}, {C_stride_0, C_stride_1}};
@@ -258,7 +279,7 @@ __global__ void __launch_bounds__(kThreads) splitk_atomic(
   // b = ct.load(B, index=(k, col), shape=(BK, BN), padding_mode=ZERO)
   // acc = ct.mma(a, b, acc)
   const auto t = s * per_split;
-  const auto acc_2 = gemm_main_loop<GemmLoop_128x128x64>(A, {row, t}, B, {t, col}, t, minimum((s + 1) * per_split, k_tiles), acc, smem);
+  const auto acc_2 = gemm_main_loop<GemmLoop_128x128x64>(A, {row, t}, B, {t, col}, t, minimum((s + 1) * per_split, k_tiles), acc, smem, &A_B_tma);
   // rows = row * BM + ct.arange(BM, dtype=ct.int32)
   const auto rows = row * 128 + arange<Layout_128, int32_t>(0, 1);
   // cols = col * BN + ct.arange(BN, dtype=ct.int32)
@@ -281,14 +302,23 @@ cudaError_t launch_splitk_atomic_bf16_s8(
   if (!tile2cu::to_device_array<int32_t>(B, B_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<float, 2> C_arg;
   if (!tile2cu::to_device_array<int32_t>(C, C_arg)) return cudaErrorInvalidValue;
+  // sm_90 and up run the GEMM main loop on wgmma.
+  int device = 0, major = 0;
+  if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
+  if (cudaError_t e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device); e != cudaSuccess)
+    return e;
   constexpr int kSmemBytes = 143360;
   if (cudaError_t e = cudaFuncSetAttribute(splitk_atomic_bf16_s8::splitk_atomic, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes);
       e != cudaSuccess)
     return e;
+  // On sm_90 the copy engine (TMA) fills the main loop's stages: A's and B's tensor maps
+  // (usable = 0 where it cannot describe them: the kernel then copies with cp.async).
+  const tile2cu::GemmTensorMaps A_B_tma = tile2cu::gemm_tensor_maps<splitk_atomic_bf16_s8::GemmLoop_128x128x64>(A_arg, B_arg, major);
   splitk_atomic_bf16_s8::splitk_atomic<<<grid, splitk_atomic_bf16_s8::kThreads, kSmemBytes, stream>>>(
     A_arg.data, A_arg.shape[0], A_arg.shape[1], A_arg.stride[0], A_arg.stride[1],
     B_arg.data, B_arg.shape[0], B_arg.shape[1], B_arg.stride[0], B_arg.stride[1],
-    C_arg.data, C_arg.shape[0], C_arg.shape[1], C_arg.stride[0], C_arg.stride[1]);
+    C_arg.data, C_arg.shape[0], C_arg.shape[1], C_arg.stride[0], C_arg.stride[1],
+    A_B_tma);
   return cudaGetLastError();
 }
 
