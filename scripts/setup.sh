@@ -15,4 +15,10 @@ if [ ${#missing[@]} -gt 0 ]; then
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
+# CMake's tests run under the python3 first on PATH, which need not be Debian's (a pyenv one
+# has no python3-pytest): give that interpreter pytest from PyPI when it lacks it.
+if ! python3 -c 'import pytest' 2>/dev/null; then
+  echo "setup: installing pytest for $(command -v python3)"
+  python3 -m pip install --disable-pip-version-check -q pytest
+fi
 "$root/scripts/fetch-deps.sh"
