@@ -13,8 +13,12 @@
 //         acc = ct.mma(p.astype(T), v, acc * alpha);  m = m_new
 //
 // and replaces it with one call, attention_main_loop<Config>(K, k_index, V, v_index, j_begin,
-// j_end, q, m, l, acc, score, smem), where `score(s, row, col, j)` is the elementwise part as a
-// lambda (row, col: the element's place in the BM x BN score tile). What it does (FlashAttention-2):
+// j_end, q, m, l, acc, mask, score, smem), where `score(s, row, col, j, interior)` is the
+// elementwise part as a lambda (row, col: the element's place in the BM x BN score tile) and
+// `mask(row, col, j)` the conjunction of the score's affine masks (causal, sequence end), which
+// hold on a whole tile iff they hold at its corners (src/ir/passes/attention_mask.hpp): on such
+// an interior tile the score runs with interior = true and its masks fold away.
+// What it does (FlashAttention-2):
 //
 //   * Each warp owns kWarpRows rows of the BM query rows. m, l and acc move from the tiles'
 //     blocked layouts into mma.sync fragments once (through shared memory) and stay in registers;
@@ -189,6 +193,28 @@ TILE2CU_DEVICE void online_softmax(float* s, float (&row_max)[2], float (&row_su
     }
 }
 
+// Whether every element of the BM x BN score tile j passes the score's masks: they are affine
+// comparisons, so checking the four corners is exact.
+template <int BM, int BN, class Mask>
+TILE2CU_DEVICE bool tile_is_interior(const Mask& mask, int32_t j) {
+  return mask(0, 0, j) && mask(0, BN - 1, j) && mask(BM - 1, 0, j) && mask(BM - 1, BN - 1, j);
+}
+
+// online_softmax with the score's masks on or off: one copy of the step for each, so the
+// compiler drops the mask arithmetic (interior || ... is true) from the copy interior tiles run.
+template <bool Exp2, int BN, class Score>
+TILE2CU_DEVICE void online_softmax(bool interior, float* s, float (&row_max)[2], float (&row_sum)[2],
+                                   float (&alpha)[2], const Score& score, int row, int lane, int32_t j) {
+  if (interior)
+    online_softmax<Exp2, BN>(s, row_max, row_sum, alpha,
+                             [&](float v, int32_t r, int32_t c, int32_t jj) { return score(v, r, c, jj, true); },
+                             row, lane, j);
+  else
+    online_softmax<Exp2, BN>(s, row_max, row_sum, alpha,
+                             [&](float v, int32_t r, int32_t c, int32_t jj) { return score(v, r, c, jj, false); },
+                             row, lane, j);
+}
+
 // P (16 x BN of C fragments) as BN / 16 A fragments of T: two neighbouring C fragments are one.
 template <class T, int BN>
 TILE2CU_DEVICE void p_fragments(uint32_t (&pf)[BN / 16][4], const float* s) {
@@ -205,12 +231,12 @@ TILE2CU_DEVICE void p_fragments(uint32_t (&pf)[BN / 16][4], const float* s) {
 // The main loop on wgmma (sm_90a): warpgroup w computes query rows [64w, 64w + 64). S = q K^T
 // with q and K from swizzled shared memory; P V with P from registers and V (keys x D, D
 // contiguous) as the N-major B operand.
-template <class Config, class T, class LQ, class LM, class LL, class LA, class Score>
+template <class Config, class T, class LQ, class LM, class LL, class LA, class Mask, class Score>
 TILE2CU_DEVICE AttentionState<LM, LL, LA> main_loop_wgmma(const gemm::MatrixView<T>& k_view,
                                                          const gemm::MatrixView<T>& v_view, int64_t j_begin,
                                                          int64_t tiles, const Tile<T, LQ>& q, const Tile<float, LM>& m_in,
                                                          const Tile<float, LL>& l_in, const Tile<float, LA>& acc_in,
-                                                         const Score& score, unsigned char* smem) {
+                                                         const Mask& mask, const Score& score, unsigned char* smem) {
   constexpr int BM = Config::kBM, BN = Config::kBN, D = Config::kD, S = Config::kStages;
   constexpr int kQBytes = Config::kSwizzledQBytes, kTileBytes = Config::kSwizzledTileBytes;
   unsigned char* sq = smem + ((1024 - reinterpret_cast<uintptr_t>(smem) % 1024) % 1024);
@@ -293,7 +319,8 @@ TILE2CU_DEVICE AttentionState<LM, LL, LA> main_loop_wgmma(const gemm::MatrixView
     wgmma::wait<0>();
 
     float alpha[2];
-    online_softmax<Config::kExp2, BN>(sc, row_max, row_sum, alpha, score, row, lane, int32_t(j_begin + t));
+    const int32_t j = int32_t(j_begin + t);
+    online_softmax<Config::kExp2, BN>(tile_is_interior<BM, BN>(mask, j), sc, row_max, row_sum, alpha, score, row, lane, j);
 #pragma unroll
     for (int i = 0; i < D / 2; ++i) o[i] *= alpha[(i % 4) / 2];
     uint32_t pf[BN / 16][4];
@@ -333,11 +360,11 @@ TILE2CU_DEVICE AttentionState<LM, LL, LA> main_loop_wgmma(const gemm::MatrixView
 }  // namespace attention
 
 template <class Config, class TK, int RK, class IK, class TV, int RV, class IV, class LQ, class LM, class LL, class LA,
-          class Score>
+          class Mask, class Score>
 TILE2CU_DEVICE AttentionState<LM, LL, LA> attention_main_loop(
     const Array<TK, RK, IK>& K, const int64_t (&k_index)[RK], const Array<TV, RV, IV>& V,
     const int64_t (&v_index)[RV], int64_t j_begin, int64_t j_end, const Tile<typename Config::operand_type, LQ>& q,
-    const Tile<float, LM>& m_in, const Tile<float, LL>& l_in, const Tile<float, LA>& acc_in, Score score,
+    const Tile<float, LM>& m_in, const Tile<float, LL>& l_in, const Tile<float, LA>& acc_in, Mask mask, Score score,
     unsigned char* smem) {
   using T = typename Config::operand_type;
   constexpr int BM = Config::kBM, BN = Config::kBN, D = Config::kD, S = Config::kStages, kLd = Config::kLd;
@@ -350,7 +377,7 @@ TILE2CU_DEVICE AttentionState<LM, LL, LA> attention_main_loop(
   const int64_t tiles = j_end > j_begin ? j_end - j_begin : 0;
 #if TILE2CU_HAS_WGMMA
   if constexpr (Config::kWgmma)
-    return attention::main_loop_wgmma<Config>(k_view, v_view, j_begin, tiles, q, m_in, l_in, acc_in, score, smem);
+    return attention::main_loop_wgmma<Config>(k_view, v_view, j_begin, tiles, q, m_in, l_in, acc_in, mask, score, smem);
 #endif
   const int warp_id = int(threadIdx.x) / 32, lane = int(threadIdx.x) % 32, g = lane / 4, t4 = lane % 4;
   const int warp_row = warp_id * Config::kWarpRows;
@@ -445,10 +472,11 @@ TILE2CU_DEVICE AttentionState<LM, LL, LA> attention_main_loop(
 
     // The elementwise ops on s, then the online softmax, 16 rows at a time.
     uint32_t pf[kFragsM][BN / 16][4];
+    const bool interior = attention::tile_is_interior<BM, BN>(mask, j);
 #pragma unroll
     for (int i = 0; i < kFragsM; ++i) {
       float alpha[2];
-      attention::online_softmax<Config::kExp2, BN>(&sc[i][0][0], row_max[i], row_sum[i], alpha, score,
+      attention::online_softmax<Config::kExp2, BN>(interior, &sc[i][0][0], row_max[i], row_sum[i], alpha, score,
                                                    warp_row + i * 16 + g, lane, j);
 #pragma unroll
       for (int d = 0; d < kFragsD; ++d)

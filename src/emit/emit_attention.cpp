@@ -31,6 +31,7 @@ std::string attention_loop_declarations(const ir::Function& fn) {
           "// each CTA takes {} query rows (one warp per {} rows) and walks the keys {} at a time, K and V\n"
           "// tiles (head dim {}) through a ring of {} shared-memory stages that cp.async fills while\n"
           "// mma.sync ({}) computes S = q K^T and acc += P V with the online softmax ({}) in registers{}.\n"
+          "// The score's masks run only on tiles where `mask` fails at a corner; elsewhere interior = true.\n"
           "constexpr int k{}_Stages = {};\n"
           "using {} = AttentionMainLoop<{}, {}, {}, {}, k{}_Stages, kThreads, /*Exp2=*/{}>;\n",
           op.loc.line, t.bm, t.bm / (ir::attention_threads(fn, op) / 32), t.bn, t.d, op.stages,

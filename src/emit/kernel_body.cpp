@@ -459,8 +459,8 @@ class BodyEmitter {
   // A combiner region as a C++ lambda: "[](float a, float b) { return a + b; }", or one line per
   // named intermediate when the helper had several statements.
   // `capture` is "&" for a region that reads values from around it (the attention score).
-  std::string combiner_lambda(const Op& op, const char* capture = "") {
-    const ir::Block& region = op.regions[0];
+  std::string combiner_lambda(const Op& op, const char* capture = "", size_t region_index = 0) {
+    const ir::Block& region = op.regions[region_index];
     std::vector<std::string> params;
     for (ValueId a : region.args) {
       std::string name = fresh_name(fn_.values[a].name);
@@ -684,14 +684,16 @@ class BodyEmitter {
         for (int d = 0; d < rv; ++d) v_index.push_back(expr(op.operands[3 + rk + d]).text);
         const size_t inits = op.operands.size() - 3;
         depth_ = depth;
-        std::string score = combiner_lambda(op, "&");
+        std::string score = combiner_lambda(op, "&", 1);  // first, so the score's names get no suffix
+        std::string mask = combiner_lambda(op, "&", 0);
         std::string name = fresh_name("attention");
-        line(depth, fmt::format("const auto {} = attention_main_loop<{}>({}, {{{}}}, {}, {{{}}}, {}, {}, {}, {}, {}, {},\n{}{}, smem);",
+        const std::string indent(static_cast<size_t>(depth + 1) * 2, ' ');
+        line(depth, fmt::format("const auto {} = attention_main_loop<{}>({}, {{{}}}, {}, {{{}}}, {}, {}, {}, {}, {}, {},\n{}{},\n{}{}, smem);",
                                 name, attention_loop_config_name(fn_, op), fn_.arrays[op.param].name,
                                 fmt::join(k_index, ", "), fn_.arrays[op.param_b].name, fmt::join(v_index, ", "),
                                 expr(op.operands[0]).text, expr(op.operands[1]).text, expr(op.operands[2]).text,
                                 expr(op.operands[inits]).text, expr(op.operands[inits + 1]).text,
-                                expr(op.operands[inits + 2]).text, std::string(static_cast<size_t>(depth + 1) * 2, ' '), score));
+                                expr(op.operands[inits + 2]).text, indent, mask, indent, score));
         const char* members[] = {"m", "l", "acc"};
         for (size_t k = 0; k < 3; ++k) exprs_[op.results[k]] = {fmt::format("{}.{}", name, members[k])};
         return;

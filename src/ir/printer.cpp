@@ -178,10 +178,12 @@ class Printer {
         print_block(op.regions[1], depth + 1);
         line(depth, "}");
         return;
-      case OpKind::AttentionLoop:  // the score function: (s, row, col, j) -> the new s
-        line(depth, fmt::format("{}{}{} {}{} score({}) {{", results_prefix(op), op_kind_name(op.kind), attributes(op),
+      case OpKind::AttentionLoop:  // mask: (row, col, j) -> whether it holds; score: (s, row, col, j, interior) -> s
+        line(depth, fmt::format("{}{}{} {}{} mask({}) {{", results_prefix(op), op_kind_name(op.kind), attributes(op),
                                 values(op.operands), result_types(op), values(op.regions[0].args)));
         print_block(op.regions[0], depth + 1);
+        line(depth, fmt::format("}} score({}) {{", values(op.regions[1].args)));
+        print_block(op.regions[1], depth + 1);
         line(depth, "}");
         return;
       case OpKind::Reduce: case OpKind::Scan:

@@ -238,9 +238,14 @@ class Verifier {
         for (size_t i = 0; i < 3 && op.results.size() == 3; ++i)
           expect(type(op.results[i]) == type(op.operands[n - 3 + i]), op, "results have the inits' types");
         expect(op.stages >= 2, op, "a pipeline needs two stages or more");
-        expect(op.regions.size() == 1 && op.regions[0].args.size() == 4, op, "a score region of (s, row, col, j)");
+        expect(op.regions.size() == 2 && op.regions[0].args.size() == 3 && op.regions[1].args.size() == 5, op,
+               "a mask region of (row, col, j) and a score region of (s, row, col, j, interior)");
+        if (op.regions.size() != 2) break;
         terminator(op.regions[0], OpKind::Yield, 1, op);
-        expect(type(op.regions[0].ops.back().operands[0]) == TileType{DType::Float32, {}}, op,
+        expect(type(op.regions[0].ops.back().operands[0]) == TileType{DType::Bool, {}}, op,
+               "the mask region gives back one bool");
+        terminator(op.regions[1], OpKind::Yield, 1, op);
+        expect(type(op.regions[1].ops.back().operands[0]) == TileType{DType::Float32, {}}, op,
                "the score region gives back one float32");
         break;
       }

@@ -19,6 +19,7 @@ using Layout_128x64 = BlockedLayout<Shape<128, 64>, kThreads, 8>;
 // tiles (head dim 64) through a ring of 2 shared-memory stages that cp.async fills while
 // mma.sync (bfloat16) computes S = q K^T and acc += P V with the online softmax (exp2) in registers;
 // on sm_90a wgmma instead: two warpgroups of 64 rows, q, K and V in 128-byte swizzled lines.
+// The score's masks run only on tiles where `mask` fails at a corner; elsewhere interior = true.
 constexpr int kAttentionLoop_128x64x64_Stages = 2;
 using AttentionLoop_128x64x64 = AttentionMainLoop<__nv_bfloat16, 128, 64, 64, kAttentionLoop_128x64x64_Stages, kThreads, /*Exp2=*/true>;
 
@@ -69,11 +70,16 @@ __global__ void __launch_bounds__(kThreads, 2) attention_fwd(
   //     acc = ct.mma(p.astype(Q.dtype), v.reshape((BN, D)), acc * alpha)
   //     m = m_new
   const auto attention = attention_main_loop<AttentionLoop_128x64x64>(K, {head, 0, 0}, V, {head, 0, 0}, 0, key_tiles, q_2, m, l, acc,
-    [&](float s, int32_t row, int32_t col, int32_t j) {
+    [&](int32_t row_2, int32_t col_2, int32_t j_2) {
+      const auto cols_2 = j_2 * 64 + col_2;
+      const auto keep_2 = cols_2 < Q.shape[1];
+      return keep_2;
+    },
+    [&](float s, int32_t row, int32_t col, int32_t j, bool interior) {
       const auto cols = j * 64 + col;
       const auto keep = cols < Q.shape[1];
       const auto s_2 = s * qk_scale;
-      const auto s_3 = where(keep, s_2, -INFINITY);
+      const auto s_3 = where(bitwise_or(interior, keep), s_2, -INFINITY);
       return s_3;
     }, smem);
   // out = acc / l
@@ -148,6 +154,7 @@ using Layout_128x64 = BlockedLayout<Shape<128, 64>, kThreads, 8>;
 // tiles (head dim 64) through a ring of 2 shared-memory stages that cp.async fills while
 // mma.sync (bfloat16) computes S = q K^T and acc += P V with the online softmax (exp2) in registers;
 // on sm_90a wgmma instead: two warpgroups of 64 rows, q, K and V in 128-byte swizzled lines.
+// The score's masks run only on tiles where `mask` fails at a corner; elsewhere interior = true.
 constexpr int kAttentionLoop_128x64x64_Stages = 2;
 using AttentionLoop_128x64x64 = AttentionMainLoop<__nv_bfloat16, 128, 64, 64, kAttentionLoop_128x64x64_Stages, kThreads, /*Exp2=*/true>;
 
@@ -200,13 +207,20 @@ __global__ void __launch_bounds__(kThreads, 2) attention_fwd(
   //     acc = ct.mma(p.astype(Q.dtype), v.reshape((BN, D)), acc * alpha)
   //     m = m_new
   const auto attention = attention_main_loop<AttentionLoop_128x64x64>(K, {head, 0, 0}, V, {head, 0, 0}, 0, key_tiles, q_2, m, l, acc,
-    [&](float s, int32_t row, int32_t col, int32_t j) {
+    [&](int32_t row_2, int32_t col_2, int32_t j_2) {
+      const auto cols_2 = j_2 * 64 + col_2;
+      const auto keep_3 = cols_2 < Q.shape[1];
+      const auto rows_2 = t + row_2;
+      const auto keep_4 = bitwise_and(keep_3, cols_2 <= rows_2);
+      return keep_4;
+    },
+    [&](float s, int32_t row, int32_t col, int32_t j, bool interior) {
       const auto cols = j * 64 + col;
       const auto keep = cols < Q.shape[1];
       const auto rows = t + row;
       const auto keep_2 = bitwise_and(keep, cols <= rows);
       const auto s_2 = s * qk_scale;
-      const auto s_3 = where(keep_2, s_2, -INFINITY);
+      const auto s_3 = where(bitwise_or(interior, keep_2), s_2, -INFINITY);
       return s_3;
     }, smem);
   // out = acc / l
@@ -281,6 +295,7 @@ using Layout_128x128 = BlockedLayout<Shape<128, 128>, kThreads, 8>;
 // tiles (head dim 128) through a ring of 2 shared-memory stages that cp.async fills while
 // mma.sync (bfloat16) computes S = q K^T and acc += P V with the online softmax (exp2) in registers;
 // on sm_90a wgmma instead: two warpgroups of 64 rows, q, K and V in 128-byte swizzled lines.
+// The score's masks run only on tiles where `mask` fails at a corner; elsewhere interior = true.
 constexpr int kAttentionLoop_128x64x128_Stages = 2;
 using AttentionLoop_128x64x128 = AttentionMainLoop<__nv_bfloat16, 128, 64, 128, kAttentionLoop_128x64x128_Stages, kThreads, /*Exp2=*/true>;
 
@@ -331,11 +346,16 @@ __global__ void __launch_bounds__(kThreads, 2) attention_fwd(
   //     acc = ct.mma(p.astype(Q.dtype), v.reshape((BN, D)), acc * alpha)
   //     m = m_new
   const auto attention = attention_main_loop<AttentionLoop_128x64x128>(K, {head, 0, 0}, V, {head, 0, 0}, 0, key_tiles, q_2, m, l, acc,
-    [&](float s, int32_t row, int32_t col, int32_t j) {
+    [&](int32_t row_2, int32_t col_2, int32_t j_2) {
+      const auto cols_2 = j_2 * 64 + col_2;
+      const auto keep_2 = cols_2 < Q.shape[1];
+      return keep_2;
+    },
+    [&](float s, int32_t row, int32_t col, int32_t j, bool interior) {
       const auto cols = j * 64 + col;
       const auto keep = cols < Q.shape[1];
       const auto s_2 = s * qk_scale;
-      const auto s_3 = where(keep, s_2, -INFINITY);
+      const auto s_3 = where(bitwise_or(interior, keep), s_2, -INFINITY);
       return s_3;
     }, smem);
   // out = acc / l
@@ -410,6 +430,7 @@ using Layout_128x128 = BlockedLayout<Shape<128, 128>, kThreads, 8>;
 // tiles (head dim 128) through a ring of 2 shared-memory stages that cp.async fills while
 // mma.sync (bfloat16) computes S = q K^T and acc += P V with the online softmax (exp2) in registers;
 // on sm_90a wgmma instead: two warpgroups of 64 rows, q, K and V in 128-byte swizzled lines.
+// The score's masks run only on tiles where `mask` fails at a corner; elsewhere interior = true.
 constexpr int kAttentionLoop_128x64x128_Stages = 2;
 using AttentionLoop_128x64x128 = AttentionMainLoop<__nv_bfloat16, 128, 64, 128, kAttentionLoop_128x64x128_Stages, kThreads, /*Exp2=*/true>;
 
@@ -462,13 +483,20 @@ __global__ void __launch_bounds__(kThreads, 2) attention_fwd(
   //     acc = ct.mma(p.astype(Q.dtype), v.reshape((BN, D)), acc * alpha)
   //     m = m_new
   const auto attention = attention_main_loop<AttentionLoop_128x64x128>(K, {head, 0, 0}, V, {head, 0, 0}, 0, key_tiles, q_2, m, l, acc,
-    [&](float s, int32_t row, int32_t col, int32_t j) {
+    [&](int32_t row_2, int32_t col_2, int32_t j_2) {
+      const auto cols_2 = j_2 * 64 + col_2;
+      const auto keep_3 = cols_2 < Q.shape[1];
+      const auto rows_2 = t + row_2;
+      const auto keep_4 = bitwise_and(keep_3, cols_2 <= rows_2);
+      return keep_4;
+    },
+    [&](float s, int32_t row, int32_t col, int32_t j, bool interior) {
       const auto cols = j * 64 + col;
       const auto keep = cols < Q.shape[1];
       const auto rows = t + row;
       const auto keep_2 = bitwise_and(keep, cols <= rows);
       const auto s_2 = s * qk_scale;
-      const auto s_3 = where(keep_2, s_2, -INFINITY);
+      const auto s_3 = where(bitwise_or(interior, keep_2), s_2, -INFINITY);
       return s_3;
     }, smem);
   // out = acc / l
@@ -542,6 +570,7 @@ using Layout_64x64 = BlockedLayout<Shape<64, 64>, kThreads, 8>;
 // each CTA takes 64 query rows (one warp per 16 rows) and walks the keys 64 at a time, K and V
 // tiles (head dim 64) through a ring of 2 shared-memory stages that cp.async fills while
 // mma.sync (float16) computes S = q K^T and acc += P V with the online softmax (exp2) in registers.
+// The score's masks run only on tiles where `mask` fails at a corner; elsewhere interior = true.
 constexpr int kAttentionLoop_64x64x64_Stages = 2;
 using AttentionLoop_64x64x64 = AttentionMainLoop<__half, 64, 64, 64, kAttentionLoop_64x64x64_Stages, kThreads, /*Exp2=*/true>;
 
@@ -592,11 +621,16 @@ __global__ void __launch_bounds__(kThreads, 2) attention_fwd(
   //     acc = ct.mma(p.astype(Q.dtype), v.reshape((BN, D)), acc * alpha)
   //     m = m_new
   const auto attention = attention_main_loop<AttentionLoop_64x64x64>(K, {head, 0, 0}, V, {head, 0, 0}, 0, key_tiles, q_2, m, l, acc,
-    [&](float s, int32_t row, int32_t col, int32_t j) {
+    [&](int32_t row_2, int32_t col_2, int32_t j_2) {
+      const auto cols_2 = j_2 * 64 + col_2;
+      const auto keep_2 = cols_2 < Q.shape[1];
+      return keep_2;
+    },
+    [&](float s, int32_t row, int32_t col, int32_t j, bool interior) {
       const auto cols = j * 64 + col;
       const auto keep = cols < Q.shape[1];
       const auto s_2 = s * qk_scale;
-      const auto s_3 = where(keep, s_2, -INFINITY);
+      const auto s_3 = where(bitwise_or(interior, keep), s_2, -INFINITY);
       return s_3;
     }, smem);
   // out = acc / l
@@ -671,6 +705,7 @@ using Layout_128x128 = BlockedLayout<Shape<128, 128>, kThreads, 8>;
 // tiles (head dim 128) through a ring of 2 shared-memory stages that cp.async fills while
 // mma.sync (float16) computes S = q K^T and acc += P V with the online softmax (exp2) in registers;
 // on sm_90a wgmma instead: two warpgroups of 64 rows, q, K and V in 128-byte swizzled lines.
+// The score's masks run only on tiles where `mask` fails at a corner; elsewhere interior = true.
 constexpr int kAttentionLoop_128x64x128_Stages = 2;
 using AttentionLoop_128x64x128 = AttentionMainLoop<__half, 128, 64, 128, kAttentionLoop_128x64x128_Stages, kThreads, /*Exp2=*/true>;
 
@@ -723,13 +758,20 @@ __global__ void __launch_bounds__(kThreads, 2) attention_fwd(
   //     acc = ct.mma(p.astype(Q.dtype), v.reshape((BN, D)), acc * alpha)
   //     m = m_new
   const auto attention = attention_main_loop<AttentionLoop_128x64x128>(K, {head, 0, 0}, V, {head, 0, 0}, 0, key_tiles, q_2, m, l, acc,
-    [&](float s, int32_t row, int32_t col, int32_t j) {
+    [&](int32_t row_2, int32_t col_2, int32_t j_2) {
+      const auto cols_2 = j_2 * 64 + col_2;
+      const auto keep_3 = cols_2 < Q.shape[1];
+      const auto rows_2 = t + row_2;
+      const auto keep_4 = bitwise_and(keep_3, cols_2 <= rows_2);
+      return keep_4;
+    },
+    [&](float s, int32_t row, int32_t col, int32_t j, bool interior) {
       const auto cols = j * 64 + col;
       const auto keep = cols < Q.shape[1];
       const auto rows = t + row;
       const auto keep_2 = bitwise_and(keep, cols <= rows);
       const auto s_2 = s * qk_scale;
-      const auto s_3 = where(keep_2, s_2, -INFINITY);
+      const auto s_3 = where(bitwise_or(interior, keep_2), s_2, -INFINITY);
       return s_3;
     }, smem);
   // out = acc / l

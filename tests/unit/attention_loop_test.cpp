@@ -81,7 +81,54 @@ TEST(AttentionLoop, SampleLoopBecomesOneOpWithItsMaskScalarised) {
   EXPECT_NE(r.cu.find("constexpr int kThreads = 128;"), std::string::npos) << r.cu;  // a warp per 16 rows
   EXPECT_NE(r.cu.find("attention_main_loop<AttentionLoop_64x64x128>(K, {head, 0, 0}, V, {head, 0, 0}, 0, key_tiles"),
             std::string::npos) << r.cu;
-  EXPECT_NE(r.cu.find("[&](float s, int32_t row, int32_t col, int32_t j) {"), std::string::npos) << r.cu;
+  EXPECT_NE(r.cu.find("[&](float s, int32_t row, int32_t col, int32_t j, bool interior) {"), std::string::npos) << r.cu;
+}
+
+// The masks of the score, split out so that the main loop skips them on tiles they cannot
+// change (src/ir/passes/attention_mask.cpp): causal and sequence-end masks are affine in the
+// element's row and column, so their conjunction is checked at a tile's corners.
+TEST(AttentionMask, AffineMasksBecomeTheMaskRegion) {
+  TranspileResult r = transpile_attention(attention_kernel());
+  ASSERT_TRUE(r.ok) << r.diagnostics;
+  const size_t mask = r.ir.find(" mask(");
+  const size_t score = r.ir.find("} score(");
+  ASSERT_NE(mask, std::string::npos) << r.ir;
+  ASSERT_NE(score, std::string::npos) << r.ir;
+  const std::string mask_region = r.ir.substr(mask, score - mask);
+  EXPECT_NE(mask_region.find("compare lt"), std::string::npos) << mask_region;  // cols < seq
+  EXPECT_NE(mask_region.find("compare le"), std::string::npos) << mask_region;  // cols <= rows
+  EXPECT_NE(mask_region.find("binary bitwise_and"), std::string::npos) << mask_region;
+  EXPECT_EQ(mask_region.find(".s ="), std::string::npos) << mask_region;        // no score arithmetic
+  // The score's where reads `interior | keep`; the main loop gets both lambdas.
+  EXPECT_NE(r.ir.find("binary bitwise_or %"), std::string::npos) << r.ir;
+  EXPECT_NE(r.cu.find("where(bitwise_or(interior, keep"), std::string::npos) << r.cu;
+  EXPECT_NE(r.cu.find("[&](int32_t row_2, int32_t col_2, int32_t j_2) {"), std::string::npos) << r.cu;
+}
+
+TEST(AttentionMask, AMaskThatIsNotAffineStaysInEveryTile) {
+  for (const char* where : {"        s = ct.where(keep & (cols % 2 == 0), s, -float('inf'))\n",  // modulo
+                            "        s = ct.where(cols != rows, s, -float('inf'))\n",            // != is not convex
+                            "        s = ct.where(cols * cols < seq, s, -float('inf'))\n",       // quadratic
+                            "        s = ct.where(s > 0.0, s, -float('inf'))\n"}) {              // data-dependent
+    TranspileResult r = transpile_attention(attention_kernel(kSoftmax, where));
+    ASSERT_TRUE(r.ok) << r.diagnostics;
+    ASSERT_NE(r.ir.find("attention_loop"), std::string::npos) << where << r.ir;
+    EXPECT_EQ(r.ir.find("bitwise_or"), std::string::npos) << where << r.ir;
+    // Every tile counts as interior, and the mask is left to the score, element by element.
+    EXPECT_NE(r.cu.find("[&](int32_t row_2, int32_t col_2, int32_t j_2) { return true; }"), std::string::npos)
+        << where << r.cu;
+  }
+}
+
+TEST(AttentionMask, ASlidingWindowIsAffineToo) {
+  // Keys within 256 positions before the query: cols > rows - 256, and scaled rows (2 * rows).
+  TranspileResult r = transpile_attention(attention_kernel(
+      kSoftmax, "        s = ct.where(keep & (cols > rows - 256) & (cols <= 2 * rows), s, -float('inf'))\n"));
+  ASSERT_TRUE(r.ok) << r.diagnostics;
+  const std::string mask_region = r.ir.substr(r.ir.find(" mask("), r.ir.find("} score(") - r.ir.find(" mask("));
+  EXPECT_NE(mask_region.find("compare gt"), std::string::npos) << mask_region;
+  EXPECT_NE(mask_region.find("binary mul"), std::string::npos) << mask_region;
+  EXPECT_NE(r.cu.find("where(bitwise_or(interior, "), std::string::npos) << r.cu;
 }
 
 TEST(AttentionLoop, NonCausalAndExpVariantsMatchToo) {

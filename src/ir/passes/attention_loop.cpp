@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "ir/passes/attention_mask.hpp"
 #include "ir/passes/dce.hpp"
 
 namespace tile2cu::ir {
@@ -417,6 +418,8 @@ struct Matcher {
     for (ValueId v : lv->operands) a.operands.push_back(v == iv() ? loop.operands[0] : v);
     for (int k : {m_k, l_k, acc_k}) a.operands.push_back(loop.operands[3 + k]);
     a.results = {loop.results[m_k], loop.results[l_k], loop.results[acc_k]};
+    Block mask = split_tile_mask(fn, region, loop.loc);
+    a.regions.push_back(std::move(mask));
     a.regions.push_back(std::move(region));
     *out = std::move(a);
     return true;
