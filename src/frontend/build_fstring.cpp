@@ -81,6 +81,8 @@ void Lowerer::append_replacement_field(std::vector<ast::FStringPiece>& pieces, T
     size_t equals = src_.end(*expression);
     for (const Child& child : children_of(field))
       if (!ts_node_is_named(child.node) && type_of(child.node) == "=") equals = src_.end(child.node);
+    // The text runs through the blanks after `=`, as Python's does.
+    while (equals < src_.text().size() && (src_.text()[equals] == ' ' || src_.text()[equals] == '\t')) ++equals;
     append_text(pieces, normalize_newlines(src_.text().substr(open, equals - open)));
     if (!piece.conversion && !piece.has_format_spec) piece.conversion = 'r';
   }
