@@ -670,7 +670,8 @@ TEST(Frontend, FStringsBecomeLiteralAndFieldPieces) {
   EXPECT_EQ(expr_str("f'{a + b = }'"), "(fstring \"a + b = \" (field (binop + (name a) (name b)) !r))");
   EXPECT_EQ(expr_str("f'{t, u}'"), "(fstring (field (tuple (name t) (name u))))");
   EXPECT_EQ(expr_str("f'{x:}'"), "(fstring (field (name x) (spec)))");
-  const auto& f = as<ast::FString>(parse_expr("f'ab{x:5d}'"));
+  ast::ExprPtr e = parse_expr("f'ab{x:5d}'");
+  const auto& f = as<ast::FString>(e);
   ASSERT_EQ(f.pieces.size(), 2u);
   EXPECT_EQ(range_str(f.pieces[1].range), "1:5-1:11");
   EXPECT_EQ(f.pieces[1].format_spec.at(0).text, "5d");
