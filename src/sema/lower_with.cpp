@@ -122,6 +122,9 @@ Flow KernelLowering::exec_with(const ast::With& w, SourceRange range) {
     SourceRange item_range;
   };
   std::vector<Suspended> entered;
+  // Ops of the items carry the `with ...:` line, not the whole statement, as an if's condition.
+  const SourceRange header{range.line, range.col, w.items.back().range.end_line, w.items.back().range.end_col};
+  stmt_range_ = header;
   for (const ast::WithItem& item : w.items) {
     Value manager = eval(item.context);
     auto* cm = manager.as<ContextManagerValue>();
@@ -146,7 +149,6 @@ Flow KernelLowering::exec_with(const ast::With& w, SourceRange range) {
       for (const auto& t : a->targets) assign(t, make(NoneValue{}), yield_stmt.range);
     Env names = leave_helper(std::move(caller));
     entered.push_back({cm->helper, std::move(names), at + 1, item.range});
-    stmt_range_ = range;
     if (item.target) assign(item.target, yielded, item.range);
   }
 
