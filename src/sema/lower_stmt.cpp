@@ -141,7 +141,7 @@ void KernelLowering::guard_stack(SourceRange range) const {
 void KernelLowering::unsupported(SourceRange range, const std::string& what) const {
   // Constructs real cuTile accepts but tile2cu does not handle yet, as opposed to Python that
   // is outside the tile language altogether.
-  static const char* kNotYet[] = {"with statement", "f-string", "generator expression",
+  static const char* kNotYet[] = {"generator expression",
                                   "** unpacking", "**kwargs at a call site"};
   for (const char* w : kNotYet)
     if (what == w)
