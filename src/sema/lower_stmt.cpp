@@ -93,6 +93,14 @@ bool same_value(const Value& a, const Value& b) {
   if (auto* x = a.as<BuiltinValue>()) return x->name == b.as<BuiltinValue>()->name;
   if (auto* x = a.as<ModuleValue>()) return x->path == b.as<ModuleValue>()->path;
   if (a.is<NoneValue>()) return true;
+  if (auto* x = a.as<ContextManagerValue>()) return x->entered == b.as<ContextManagerValue>()->entered;
+  if (auto* x = a.as<FormattedStrValue>()) {
+    auto* y = b.as<FormattedStrValue>();
+    if (x->texts != y->texts || x->fields.size() != y->fields.size()) return false;
+    for (size_t i = 0; i < x->fields.size(); ++i)
+      if (x->fields[i].spec != y->fields[i].spec || !same_value(*x->fields[i].value, *y->fields[i].value)) return false;
+    return true;
+  }
   if (auto* x = a.as<TupleValue>()) {
     auto* y = b.as<TupleValue>();
     if (x->items.size() != y->items.size()) return false;

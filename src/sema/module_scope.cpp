@@ -66,8 +66,8 @@ class ModuleEvaluator {
       for (const auto& alias : from->names) {
         std::string local = alias.asname.empty() ? alias.name : alias.asname;
         std::string dotted = mod + "." + alias.name;
-        if (from->level == 0 && (dotted == "cuda.tile" || mod == "cuda.tile" || mod == "math" || mod == "contextlib" ||
-                                 mod == "numpy" || mod == "torch")) {
+        if (from->level == 0 && (dotted == "cuda.tile" || mod == "cuda.tile" || mod == "math" ||
+                                 mod == "numpy" || mod == "torch" || mod == "contextlib")) {
           try {
             KernelLowering lowering(*scope_, dummy_signature());
             bind(local, lowering.attribute(make(ModuleValue{mod}), alias.name, alias.range),

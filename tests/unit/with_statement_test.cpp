@@ -70,6 +70,16 @@ TEST(WithStatement, ManagersAreValuesEnteredOnce) {
                                           "        pass\n"),
                                    kSig);
   EXPECT_EQ(prints(fn), (std::vector<std::string>{"made\n", "enter kept\n", "exit kept\n"}));
+  // A manager (and an f-string) kept across a run-time if is still the same value after it.
+  fn = compile_kernel(module(kRegion,
+                             "    cm = region('kept')\n"
+                             "    msg = f'block {bid}'\n"
+                             "    if bid > 0:\n"
+                             "        print('positive')\n"
+                             "    with cm:\n"
+                             "        print(msg)\n"),
+                      kSig);
+  EXPECT_EQ(prints(fn), (std::vector<std::string>{"positive\n", "enter kept\n", "block %d\n", "exit kept\n"}));
   EXPECT_KERNEL_ERROR(module(kRegion, "    cm = region('x')\n    with cm:\n        pass\n    with cm:\n        pass\n"),
                       kSig, ErrorKind::Type, "Context manager cannot be reused");
 }
