@@ -57,13 +57,29 @@ struct ListExpr { std::vector<ExprPtr> elts; };
 struct EllipsisLit {};
 // `lambda x: e`, kept as a function named "<lambda>" whose body is `return e`.
 struct Lambda { std::shared_ptr<const FunctionDef> def; };
-// A construct the front end recognises but tile code cannot use (lambda, dict, f-string, ...).
+// One piece of an f-string: literal text, or a replacement field `{value!conversion:spec}`.
+struct FStringPiece {
+  std::string text;      // the literal text (escapes and doubled braces decoded); value is null
+  ExprPtr value;         // the replacement field's expression; null for literal text
+  char conversion = 0;   // 'r', 's' or 'a' after `!`; 0 when there is none
+  // The format spec after `:` as pieces of its own: Python lets it hold replacement fields
+  // (`{x:{width}}`), which cuTile refuses; sema decides. Empty when there is no spec.
+  std::vector<FStringPiece> format_spec;
+  bool has_format_spec = false;
+  SourceRange range;     // the replacement field, braces included
+};
+// f"..." (implicitly concatenated pieces included): literal text and replacement fields.
+struct FString { std::vector<FStringPiece> pieces; };
+// `yield v` (`value` may be null): only a @contextlib.contextmanager helper may use it.
+struct Yield { ExprPtr value; };
+// A construct the front end recognises but tile code cannot use (dict, set, walrus, ...).
 struct UnsupportedExpr { std::string what; };
 
 struct Expr {
   using Kind = std::variant<Name, IntLit, FloatLit, BoolLit, NoneLit, StrLit, Attribute, Slice,
                             Subscript, Starred, Call, Binary, Unary, BoolChain, Compare, IfExp,
-                            TupleExpr, ListExpr, EllipsisLit, Lambda, UnsupportedExpr>;
+                            TupleExpr, ListExpr, EllipsisLit, Lambda, FString, Yield,
+                            UnsupportedExpr>;
   Kind kind;
   SourceRange range;
   template <class T> const T* as() const { return std::get_if<T>(&kind); }
@@ -100,11 +116,14 @@ struct FunctionDef {
 struct ImportAlias { std::string name; std::string asname; SourceRange range; };  // dotted name
 struct Import { std::vector<ImportAlias> names; };
 struct ImportFrom { std::string module; int level = 0; std::vector<ImportAlias> names; };
-struct UnsupportedStmt { std::string what; };  // try, with, global, class, ...
+// `with a() as x, b():` — `target` is null where there is no `as`.
+struct WithItem { ExprPtr context; ExprPtr target; SourceRange range; };
+struct With { std::vector<WithItem> items; Body body; };
+struct UnsupportedStmt { std::string what; };  // try, global, class, ...
 
 struct Stmt {
   using Kind = std::variant<ExprStmt, Assign, AugAssign, AnnAssign, If, For, While, Break,
-                            Continue, Pass, Return, FunctionDef, Import, ImportFrom,
+                            Continue, Pass, Return, FunctionDef, Import, ImportFrom, With,
                             UnsupportedStmt>;
   Kind kind;
   SourceRange range;

@@ -2,7 +2,8 @@
 // (ast.hpp). Constructs outside the tile subset become Unsupported nodes; sema rejects them
 // where they matter. Internal to the front end; Lowerer's members are spread over
 //   build_stmt.cpp  statements, function definitions, imports, assignment targets;
-//   build_expr.cpp  expressions and literals.
+//   build_expr.cpp  expressions and literals;
+//   build_fstring.cpp  f-strings.
 #pragma once
 
 #include <memory>
@@ -60,6 +61,7 @@ class Lowerer {
   ast::StmtPtr lower_for(TSNode node);
   ast::StmtPtr lower_while(TSNode node);
   ast::StmtPtr lower_return(TSNode node);
+  ast::StmtPtr lower_with(TSNode node);
   ast::StmtPtr lower_function(TSNode node, std::vector<ast::ExprPtr> decorators);
   ast::StmtPtr lower_decorated(TSNode node);
   ast::StmtPtr lower_import(TSNode node);
@@ -79,6 +81,14 @@ class Lowerer {
   ast::ExprPtr lower_integer(TSNode node);
   ast::ExprPtr lower_float(TSNode node);
   ast::ExprPtr lower_string(TSNode node);
+
+  // f-strings (build_fstring.cpp)
+  void append_fstring(std::vector<ast::FStringPiece>& pieces, TSNode string, bool raw,
+                      bool& named_escape);
+  void append_replacement_field(std::vector<ast::FStringPiece>& pieces, TSNode field, bool raw,
+                                bool& named_escape);
+  void append_fstring_text(std::vector<ast::FStringPiece>& pieces, size_t begin, size_t end,
+                           bool raw, TSNode owner, bool& named_escape);
   ast::ExprPtr lower_sequence(TSNode node, bool is_list);
   ast::ExprPtr lower_parenthesized(TSNode node);
   ast::ExprPtr lower_subscript(TSNode node);

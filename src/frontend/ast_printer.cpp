@@ -54,6 +54,23 @@ std::string join_exprs(const std::vector<ast::ExprPtr>& exprs) {
   return out;
 }
 
+// f"a{x!r:>{w}}" prints as (fstring "a" (field (name x) !r (spec ">" (field (name w))))).
+std::string fstring_pieces(const std::vector<ast::FStringPiece>& pieces) {
+  std::string out;
+  for (const ast::FStringPiece& piece : pieces) {
+    out += ' ';
+    if (!piece.value) {
+      out += quote(piece.text);
+      continue;
+    }
+    out += "(field " + print_expr(piece.value);
+    if (piece.conversion) out += std::string(" !") + piece.conversion;
+    if (piece.has_format_spec) out += " (spec" + fstring_pieces(piece.format_spec) + ")";
+    out += ")";
+  }
+  return out;
+}
+
 std::string expr_text(const ast::Expr& e) {
   return std::visit(
       Overloaded{
@@ -115,6 +132,10 @@ std::string expr_text(const ast::Expr& e) {
           [](const ast::TupleExpr& n) { return "(tuple" + join_exprs(n.elts) + ")"; },
           [](const ast::ListExpr& n) { return "(list" + join_exprs(n.elts) + ")"; },
           [](const ast::EllipsisLit&) { return std::string("..."); },
+          [](const ast::FString& n) { return "(fstring" + fstring_pieces(n.pieces) + ")"; },
+          [](const ast::Yield& n) {
+            return n.value ? "(yield " + print_expr(n.value) + ")" : std::string("(yield)");
+          },
           [](const ast::UnsupportedExpr& n) { return "(unsupported " + quote(n.what) + ")"; },
       },
       e.kind);
@@ -237,6 +258,16 @@ class Printer {
                 text += alias_text(a);
               }
               stmt_line(indent, text + ")", s);
+            },
+            [&](const ast::With& n) {
+              std::string text = "(with";
+              for (const ast::WithItem& item : n.items) {
+                text += " (item " + print_expr(item.context);
+                if (item.target) text += " as " + print_expr(item.target);
+                text += ")";
+              }
+              stmt_line(indent, text + ")", s);
+              body(n.body, indent + 1);
             },
             [&](const ast::UnsupportedStmt& n) {
               stmt_line(indent, "(unsupported " + quote(n.what) + ")", s);

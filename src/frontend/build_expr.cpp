@@ -46,7 +46,6 @@ std::string unsupported_expression_name(string_view type) {
   if (type == "generator_expression") return "generator expression";
   if (type == "named_expression") return "walrus operator";
   if (type == "await") return "await";
-  if (type == "yield") return "yield";
   if (type == "dictionary_splat") return "** unpacking";
   std::string name(type);
   std::replace(name.begin(), name.end(), '_', ' ');
@@ -119,6 +118,12 @@ ast::ExprPtr Lowerer::lower_expr(TSNode node) {
     return expr(ast::Starred{lower_expr(value[0])}, r);
   }
   if (t == "lambda") return lower_lambda(node);
+  if (t == "yield") {
+    std::vector<TSNode> value = named_children_of(node);
+    if (value.size() > 1 || has_anonymous_child(node, "from"))
+      return expr(ast::UnsupportedExpr{"yield from"}, r);
+    return expr(ast::Yield{value.empty() ? nullptr : lower_expr(value[0])}, r);
+  }
   return expr(ast::UnsupportedExpr{unsupported_expression_name(t)}, r);
 }
 
@@ -142,40 +147,49 @@ ast::ExprPtr Lowerer::lower_float(TSNode node) {
   return expr(ast::FloatLit{float_literal_value(text)}, r);
 }
 
-// One node for "a" 'b' """c""": the pieces are decoded and joined. f-strings and bytes are
-// outside the tile subset; mixing bytes with str is a syntax error in Python.
+// One node for "a" 'b' """c""": the pieces are decoded and joined. With an f"..." among them
+// the whole is one FString (build_fstring.cpp). Bytes are outside the tile subset; mixing bytes
+// with str is a syntax error in Python.
 ast::ExprPtr Lowerer::lower_string(TSNode node) {
   SourceRange r = src_.range(node);
-  std::vector<TSNode> pieces =
+  std::vector<TSNode> strings =
       is_type(node, "concatenated_string") ? named_children_of(node) : std::vector{node};
-  std::string value;
+  std::vector<ast::FStringPiece> pieces;
   bool any_bytes = false, any_str = false, any_format = false, named_escape = false;
-  for (TSNode piece : pieces) {
-    std::vector<Child> parts = children_of(piece);
+  for (TSNode string : strings) {
+    std::vector<Child> parts = children_of(string);
     if (parts.size() < 2 || !is_type(parts.front().node, "string_start") ||
         !is_type(parts.back().node, "string_end"))
-      src_.error(piece, "invalid syntax");
+      src_.error(string, "invalid syntax");
     string_view start = src_.text_of(parts.front().node);
     StringPrefix prefix = parse_string_prefix(start.substr(0, start.find_first_of("'\"")));
     (prefix.bytes ? any_bytes : any_str) = true;
     any_format |= prefix.format;
+    if (prefix.format) {
+      append_fstring(pieces, string, prefix.raw, named_escape);
+      continue;
+    }
     size_t body_begin = src_.end(parts.front().node);
     size_t body_end = src_.begin(parts.back().node);
     std::string body = normalize_newlines(src_.text().substr(body_begin, body_end - body_begin));
-    if (prefix.raw || prefix.format || prefix.bytes) {
-      value += body;
-      continue;
+    if (!prefix.raw && !prefix.bytes) {
+      DecodedString decoded = decode_escapes(body);
+      if (!decoded.error.empty()) src_.error(string, decoded.error);
+      named_escape |= decoded.named_escape;
+      body = std::move(decoded.value);
     }
-    DecodedString decoded = decode_escapes(body);
-    if (!decoded.error.empty()) src_.error(piece, decoded.error);
-    named_escape |= decoded.named_escape;
-    value += decoded.value;
+    if (!pieces.empty() && !pieces.back().value) {
+      pieces.back().text += body;
+    } else {
+      pieces.emplace_back();
+      pieces.back().text = std::move(body);
+    }
   }
   if (any_bytes && any_str) src_.error(r, "cannot mix bytes and nonbytes literals");
-  if (any_format) return expr(ast::UnsupportedExpr{"f-string"}, r);
   if (any_bytes) return expr(ast::UnsupportedExpr{"bytes literal"}, r);
   if (named_escape) return expr(ast::UnsupportedExpr{"\\N{...} escape in string"}, r);
-  return expr(ast::StrLit{std::move(value)}, r);
+  if (any_format) return expr(ast::FString{std::move(pieces)}, r);
+  return expr(ast::StrLit{pieces.empty() ? std::string() : std::move(pieces[0].text)}, r);
 }
 
 // ---- displays, subscripts and calls ---------------------------------------------------------

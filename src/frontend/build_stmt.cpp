@@ -48,6 +48,7 @@ ast::StmtPtr Lowerer::lower_stmt(TSNode node) {
   if (t == "function_definition") return lower_function(node, {});
   if (t == "decorated_definition") return lower_decorated(node);
   if (t == "import_statement") return lower_import(node);
+  if (t == "with_statement" && !has_anonymous_child(node, "async")) return lower_with(node);
   if (t == "import_from_statement" || t == "future_import_statement")
     return lower_import_from(node);
   std::string what = unsupported_statement_name(t, has_anonymous_child(node, "async"));
@@ -118,6 +119,38 @@ ast::StmtPtr Lowerer::lower_return(TSNode node) {
   std::vector<TSNode> values = named_children_of(node);
   ast::ExprPtr value = values.empty() ? nullptr : lower_expr(values[0]);
   return stmt(ast::Return{value}, src_.range(node));
+}
+
+// `with a() as x, b() as (y, z):` and its parenthesized form `with (a() as x, b()):`.
+ast::StmtPtr Lowerer::lower_with(TSNode node) {
+  auto body = field_of(node, "body");
+  std::optional<TSNode> clause;
+  for (TSNode child : named_children_of(node))
+    if (is_type(child, "with_clause")) clause = child;
+  if (!body || !clause) src_.error(node, "invalid syntax");
+  ast::With with;
+  for (TSNode item : named_children_of(*clause)) {
+    if (!is_type(item, "with_item")) src_.error(item, "invalid syntax");
+    auto value = field_of(item, "value");
+    if (!value) src_.error(item, "invalid syntax");
+    ast::WithItem lowered;
+    lowered.range = src_.range(item);
+    if (is_type(*value, "as_pattern")) {
+      std::vector<TSNode> context = named_children_of(*value);
+      auto alias = field_of(*value, "alias");
+      if (context.empty() || !alias) src_.error(*value, "invalid syntax");
+      std::vector<TSNode> target = named_children_of(*alias);
+      if (target.size() != 1) src_.error(*alias, "invalid syntax");
+      lowered.context = lower_expr(context[0]);
+      lowered.target = lower_target(target[0]);
+    } else {
+      lowered.context = lower_expr(*value);
+    }
+    with.items.push_back(std::move(lowered));
+  }
+  if (with.items.empty()) src_.error(node, "invalid syntax");
+  with.body = lower_body(*body);
+  return stmt(std::move(with), src_.range(node));
 }
 
 // elif clauses become nested Ifs in orelse, built back to front so that a long elif chain

@@ -6,6 +6,7 @@
 
 #include <cctype>
 #include <cstring>
+#include <functional>
 
 #include "sema/lowering.hpp"
 
@@ -39,7 +40,23 @@ std::optional<Value> KernelLowering::debug_call(const std::string& name, CallArg
   std::vector<std::string> text{""};
   std::vector<ir::ValueId> values;
   // Appends a value: constants become text, run-time values a conversion.
-  auto add_value = [&](const Value& v, SourceRange r, const std::string& conversion) {
+  std::function<void(const Value&, SourceRange, const std::string&)> add_value;
+  // An f-string: its fields print through the conversions their specs make; constant fields
+  // are printed here, at compile time, exactly as printf would print them on the device.
+  auto add_formatted = [&](const FormattedStrValue& f) {
+    text.back() += escape_percent(f.texts[0]);
+    for (size_t i = 0; i < f.fields.size(); ++i) {
+      const FormattedStrValue::Field& field = f.fields[i];
+      const Value& v = *field.value;
+      DType dtype = default_dtype(v, field.range);
+      std::string conversion = field.spec ? printf_conversion(*field.spec, dtype, field.range) : default_conversion(dtype);
+      if (v.is<Runtime>()) add_value(v, field.range, conversion);
+      else text.back() += escape_percent(fold_printed_constant(v, conversion, field.range));
+      text.back() += escape_percent(f.texts[i + 1]);
+    }
+  };
+  add_value = [&](const Value& v, SourceRange r, const std::string& conversion) {
+    if (auto* f = v.as<FormattedStrValue>()) return add_formatted(*f);
     if (v.is<Runtime>()) {
       values.push_back(v.as<Runtime>()->id);
       text.push_back(conversion.empty() ? default_conversion(type_of(values.back()).dtype) : conversion);
@@ -84,20 +101,23 @@ std::optional<Value> KernelLowering::debug_call(const std::string& name, CallArg
   }
 
   if (python_print) {
-    std::string sep = " ", end = "\n";
+    Value sep = make(StrValue{" "}), end = make(StrValue{"\n"});
+    SourceRange sep_range = range, end_range = range;
     for (size_t i = 0; i < args.keywords.size(); ++i) {
       const auto& [key, v] = args.keywords[i];
-      auto* s = v.as<StrValue>();
-      if ((key != "sep" && key != "end") || !(s || v.is<NoneValue>()))
+      bool text_like = v.is<StrValue>() || v.is<FormattedStrValue>();
+      if ((key != "sep" && key != "end") || !(text_like || v.is<NoneValue>()))
         error(ErrorKind::Type, args.keyword_ranges[i],
-              fmt::format("{}() takes only the keywords sep and end, as constant strings", name));
-      if (s) (key == "sep" ? sep : end) = s->value;
+              fmt::format("{}() takes only the keywords sep and end, as strings", name));
+      if (!text_like) continue;
+      (key == "sep" ? sep : end) = v;
+      (key == "sep" ? sep_range : end_range) = args.keyword_ranges[i];
     }
     for (size_t i = 0; i < args.positional.size(); ++i) {
-      if (i) text.back() += escape_percent(sep);
+      if (i) add_value(sep, sep_range, "");
       add_value(args.positional[i], args.positional_ranges[i], "");
     }
-    text.back() += escape_percent(end);
+    add_value(end, end_range, "");
   } else {  // ct.printf(format, *args)
     if (args.positional.empty() || !args.positional[0].is<StrValue>() || !args.keywords.empty())
       error(ErrorKind::Type, range, "ct.printf() takes a constant format string and the values to print");

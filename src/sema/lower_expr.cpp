@@ -87,6 +87,7 @@ Value KernelLowering::attribute(const Value& base, const std::string& attr, Sour
       error(ErrorKind::Type, range, fmt::format("Module '{}' has no attribute '{}' usable in tile code", path, attr));
     }
     if (path == "operator") return make(BuiltinValue{"operator." + attr});  // checked when called
+    if (path == "contextlib" && attr == "contextmanager") return make(BuiltinValue{"contextlib.contextmanager"});
     error(ErrorKind::UnsupportedFeature, range,
           fmt::format("module '{}' is not supported in tile code yet (only cuda.tile, math, operator, "
                       "numpy and torch dtypes are)", path));
@@ -184,6 +185,8 @@ std::string KernelLowering::describe(const Value& v) const {
   if (auto* f = v.as<FunctionValue>()) return fmt::format("function {}", f->def->name);
   if (auto* b = v.as<BuiltinValue>()) return fmt::format("function {}", b->name);
   if (auto* m = v.as<MethodValue>()) return fmt::format("method {}", m->name);
+  if (v.is<FormattedStrValue>()) return "formatted string";
+  if (auto* c = v.as<ContextManagerValue>()) return fmt::format("context manager {}()", c->helper.def->name);
   return "value";
 }
 
@@ -348,6 +351,11 @@ Value KernelLowering::eval(const ast::ExprPtr& e) {
           error(ErrorKind::Syntax, r, "a starred expression is only allowed in a call's arguments");
         } else if constexpr (std::is_same_v<T, ast::Slice> || std::is_same_v<T, ast::EllipsisLit>) {
           error(ErrorKind::Syntax, r, "a slice is only allowed inside a subscript");
+        } else if constexpr (std::is_same_v<T, ast::FString>) {
+          return formatted_string(node);
+        } else if constexpr (std::is_same_v<T, ast::Yield>) {
+          // A context manager's own yield is taken apart by the with statement (lower_with.cpp).
+          error(ErrorKind::UnsupportedFeature, r, "yield inside an expression is not supported yet by tile2cu; write `yield value` as a statement");
         } else {
           unsupported(r, node.what);
         }

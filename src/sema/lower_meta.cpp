@@ -43,6 +43,8 @@ const ast::Stmt* forbidden_jump(const ast::Body& body, bool in_inner_loop) {
       if (auto* j = forbidden_jump(f->body, true)) return j;
     } else if (auto* w = s->as<ast::While>()) {
       if (auto* j = forbidden_jump(w->body, true)) return j;
+    } else if (auto* w = s->as<ast::With>()) {
+      if (auto* j = forbidden_jump(w->body, in_inner_loop)) return j;
     }
   }
   return nullptr;

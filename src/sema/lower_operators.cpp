@@ -100,6 +100,16 @@ Value KernelLowering::binary(ast::BinaryOp op, const Value& lhs, const Value& rh
   }
   if (auto* a = lhs.as<StrValue>(); a && op == ast::BinaryOp::Add)
     if (auto* b = rhs.as<StrValue>()) return make(StrValue{a->value + b->value});  // messages
+  // A string joined to an f-string stays a formatted string (cuTile's string_concat).
+  bool text_operands = (lhs.is<StrValue>() || lhs.is<FormattedStrValue>()) &&
+                       (rhs.is<StrValue>() || rhs.is<FormattedStrValue>());
+  if (text_operands && op == ast::BinaryOp::Add) {
+    FormattedStrValue joined;
+    joined.texts.emplace_back();
+    append_formatted(joined, lhs, std::nullopt, range);
+    append_formatted(joined, rhs, std::nullopt, range);
+    return make(std::move(joined));
+  }
   if (lhs.is_loose() && rhs.is_loose()) {
     bool both_int = !lhs.is<LooseFloat>() && !rhs.is<LooseFloat>();
     if (both_int) {

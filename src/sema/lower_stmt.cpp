@@ -60,6 +60,10 @@ void collect_assigned(const ast::Body& body, std::set<std::string>& out) {
     else if (auto* i = s->as<ast::If>()) { collect_assigned(i->body, out); collect_assigned(i->orelse, out); }
     else if (auto* f = s->as<ast::For>()) { collect_assigned(f->target, out); collect_assigned(f->body, out); }
     else if (auto* w = s->as<ast::While>()) collect_assigned(w->body, out);
+    else if (auto* w = s->as<ast::With>()) {
+      for (const auto& item : w->items) if (item.target) collect_assigned(item.target, out);
+      collect_assigned(w->body, out);
+    }
   }
 }
 
@@ -89,6 +93,14 @@ bool same_value(const Value& a, const Value& b) {
   if (auto* x = a.as<BuiltinValue>()) return x->name == b.as<BuiltinValue>()->name;
   if (auto* x = a.as<ModuleValue>()) return x->path == b.as<ModuleValue>()->path;
   if (a.is<NoneValue>()) return true;
+  if (auto* x = a.as<ContextManagerValue>()) return x->entered == b.as<ContextManagerValue>()->entered;
+  if (auto* x = a.as<FormattedStrValue>()) {
+    auto* y = b.as<FormattedStrValue>();
+    if (x->texts != y->texts || x->fields.size() != y->fields.size()) return false;
+    for (size_t i = 0; i < x->fields.size(); ++i)
+      if (x->fields[i].spec != y->fields[i].spec || !same_value(*x->fields[i].value, *y->fields[i].value)) return false;
+    return true;
+  }
   if (auto* x = a.as<TupleValue>()) {
     auto* y = b.as<TupleValue>();
     if (x->items.size() != y->items.size()) return false;
@@ -137,7 +149,7 @@ void KernelLowering::guard_stack(SourceRange range) const {
 void KernelLowering::unsupported(SourceRange range, const std::string& what) const {
   // Constructs real cuTile accepts but tile2cu does not handle yet, as opposed to Python that
   // is outside the tile language altogether.
-  static const char* kNotYet[] = {"with statement", "f-string", "generator expression",
+  static const char* kNotYet[] = {"generator expression",
                                   "** unpacking", "**kwargs at a call site"};
   for (const char* w : kNotYet)
     if (what == w)
@@ -184,12 +196,30 @@ ir::ValueId KernelLowering::emit1(ir::Op op, const ir::TileType& type, const std
 
 // ---- syntax check of a whole function, done before lowering it ---------------------------------
 
-void KernelLowering::check_syntax(const ast::FunctionDef& def) const {
-  std::function<void(const ast::ExprPtr&)> expr = [&](const ast::ExprPtr& e) {
+void KernelLowering::check_syntax(const ast::FunctionDef& def, bool context_manager) const {
+  std::function<void(const ast::ExprPtr&)> expr;
+  // cuTile reads replacement fields when it translates the function (ast2hir), dead code too.
+  std::function<void(const std::vector<ast::FStringPiece>&)> fstring =
+      [&](const std::vector<ast::FStringPiece>& pieces) {
+        for (const auto& piece : pieces) {
+          if (!piece.value) continue;
+          if (piece.conversion)
+            error(ErrorKind::Syntax, piece.range, "f-string: !r, !s, !a conversions are not supported");
+          if (piece.format_spec.size() > 1 || (piece.format_spec.size() == 1 && piece.format_spec[0].value))
+            error(ErrorKind::Syntax, piece.range, "f-string: format spec must be a literal string");
+          expr(piece.value);
+        }
+      };
+  expr = [&](const ast::ExprPtr& e) {
     if (!e) return;
     std::visit([&](const auto& n) {
       using T = std::decay_t<decltype(n)>;
       if constexpr (std::is_same_v<T, ast::UnsupportedExpr>) unsupported(e->range, n.what);
+      else if constexpr (std::is_same_v<T, ast::FString>) fstring(n.pieces);
+      else if constexpr (std::is_same_v<T, ast::Yield>) {
+        if (!context_manager) error(ErrorKind::Syntax, e->range, "unsupported construct in tile code: yield (only a @contextlib.contextmanager helper may yield)");
+        expr(n.value);
+      }
       else if constexpr (std::is_same_v<T, ast::Attribute>) expr(n.value);
       else if constexpr (std::is_same_v<T, ast::Subscript>) { expr(n.value); expr(n.index); }
       else if constexpr (std::is_same_v<T, ast::Slice>) { expr(n.lower); expr(n.upper); expr(n.step); }
@@ -222,8 +252,14 @@ void KernelLowering::check_syntax(const ast::FunctionDef& def) const {
         } else if constexpr (std::is_same_v<T, ast::While>) {
           if (!n.orelse.empty()) error(ErrorKind::Syntax, s->range, "while ... else is not supported in tile code");
           expr(n.cond); body(n.body);
-        } else if constexpr (std::is_same_v<T, ast::Return>) expr(n.value);
-        else if constexpr (std::is_same_v<T, ast::FunctionDef>) {
+        } else if constexpr (std::is_same_v<T, ast::Return>) {
+          if (context_manager)
+            error(ErrorKind::Syntax, s->range, "Returning from a generator-based context manager is not supported");
+          expr(n.value);
+        } else if constexpr (std::is_same_v<T, ast::With>) {
+          for (const auto& item : n.items) { expr(item.context); expr(item.target); }
+          body(n.body);
+        } else if constexpr (std::is_same_v<T, ast::FunctionDef>) {
           // Its body is checked when it is called, like any helper.
           if (!n.decorators.empty())
             error(ErrorKind::Syntax, n.decorators[0]->range, "decorators on nested functions are not supported");
@@ -327,6 +363,8 @@ Flow KernelLowering::exec(const ast::Stmt& s) {
   }
   if (s.as<ast::Pass>()) return Flow::Normal;
   if (auto* ret = s.as<ast::Return>()) {
+    if (!with_bodies_.empty())
+      error(ErrorKind::UnsupportedFeature, r, "return inside a with body is not supported yet by tile2cu");
     Value v = ret->value ? eval(ret->value) : make(NoneValue{});
     if (!in_helper_) {
       if (!v.is<NoneValue>()) error(ErrorKind::Type, r, "Tile kernels cannot return values");
@@ -344,6 +382,9 @@ Flow KernelLowering::exec(const ast::Stmt& s) {
   if (s.as<ast::Break>() || s.as<ast::Continue>()) {
     bool is_break = s.as<ast::Break>() != nullptr;
     if (loops_.empty()) error(ErrorKind::Syntax, r, fmt::format("'{}' outside loop", is_break ? "break" : "continue"));
+    if (!with_bodies_.empty() && with_bodies_.back() == loops_.size())
+      error(ErrorKind::UnsupportedFeature, r,
+            fmt::format("{} out of a with body is not supported yet by tile2cu", is_break ? "break" : "continue"));
     std::vector<ir::ValueId> carried;
     for (const auto& name : loops_.back().carried) carried.push_back(to_runtime(env_.at(name), r));
     emit(make_op(is_break ? ir::OpKind::Break : ir::OpKind::Continue, std::move(carried)), {});
@@ -358,6 +399,7 @@ Flow KernelLowering::exec(const ast::Stmt& s) {
   }
   if (auto* f = s.as<ast::For>()) return exec_for(*f, r);
   if (auto* w = s.as<ast::While>()) return exec_while(*w, r);
+  if (auto* w = s.as<ast::With>()) return exec_with(*w, r);
   if (auto* def = s.as<ast::FunctionDef>()) {
     env_[def->name] = make(FunctionValue{def, current_scope_, std::make_shared<const Env>(env_)});
     return Flow::Normal;
@@ -667,19 +709,23 @@ Flow KernelLowering::exec_while(const ast::While& w, SourceRange range) {
 Value KernelLowering::call_function(const FunctionValue& f, CallArgs args, SourceRange range) {
   if (scope_.kernels.count(f.def->name) && scope_.kernels.at(f.def->name).def == f.def)
     error(ErrorKind::Type, range, "a kernel cannot be called from tile code; call a helper function instead");
-  if (helper_depth_ >= kMaxInlineDepth)
-    error(ErrorKind::Recursion, range,
-          fmt::format("helper inlining is deeper than {} calls (recursion?)", kMaxInlineDepth));
-  if (++inlined_calls_ > kMaxInlinedCalls)
-    error(ErrorKind::Recursion, range,
-          fmt::format("more than {} helper calls inlined into one kernel (helpers that call helpers "
-                      "several times grow exponentially)", kMaxInlinedCalls));
+  // A generator-based context manager runs nothing when called: a with statement enters it.
+  if (f.scope && f.scope->context_managers.count(f.def))
+    return make(ContextManagerValue{f, std::make_shared<const CallArgs>(std::move(args)), range,
+                                    std::make_shared<bool>(false)});
+  HelperFrame caller = enter_helper(f, bind_arguments(f, args, range), range);
+  exec_body(f.def->body);
+  Value result = return_value_ ? *return_value_ : make(NoneValue{});
+  leave_helper(std::move(caller));
+  return result;
+}
+
+Env KernelLowering::bind_arguments(const FunctionValue& f, const CallArgs& args, SourceRange range) {
   const ast::FunctionDef& def = *f.def;
   for (const auto& d : def.decorators) (void)d;  // functools.wraps-style decorators are transparent
   Env callee_env;
   size_t next = 0;
   std::set<std::string> bound;
-  std::vector<Value> extra_positional;
   for (const auto& p : def.params) {
     if (p.kind == ast::Param::Kind::VarArgs) {
       std::vector<Value> rest(args.positional.begin() + std::min(next, args.positional.size()), args.positional.end());
@@ -722,32 +768,51 @@ Value KernelLowering::call_function(const FunctionValue& f, CallArgs args, Sourc
     callee_env[p.name] = eval(p.default_value);
   }
   locals_ = std::move(caller_locals);
+  env_ = std::move(saved_env);
+  current_scope_ = saved_scope;
+  Env entry = f.closure ? *f.closure : Env{};
+  for (auto& [name, v] : callee_env) entry[name] = std::move(v);
+  return entry;
+}
+
+KernelLowering::HelperFrame KernelLowering::enter_helper(const FunctionValue& f, Env callee_env,
+                                                         SourceRange range, bool context_manager) {
+  if (helper_depth_ >= kMaxInlineDepth)
+    error(ErrorKind::Recursion, range,
+          fmt::format("helper inlining is deeper than {} calls (recursion?)", kMaxInlineDepth));
+  if (++inlined_calls_ > kMaxInlinedCalls)
+    error(ErrorKind::Recursion, range,
+          fmt::format("more than {} helper calls inlined into one kernel (helpers that call helpers "
+                      "several times grow exponentially)", kMaxInlinedCalls));
+  const ast::FunctionDef& def = *f.def;
   call_stack_.push_back({def.name, range, file_});
   ++helper_depth_;
-  check_syntax(def);
-  bool saved_in_helper = in_helper_;
-  auto saved_loops = std::move(loops_);
-  auto saved_locals = std::move(locals_);
+  check_syntax(def, context_manager);
+  HelperFrame caller{current_scope_, std::move(env_), std::move(loops_), std::move(locals_),
+                     return_value_, in_helper_, stmt_range_, std::move(with_bodies_)};
   locals_ = function_locals(def);
-  auto saved_return = return_value_;
-  SourceRange saved_stmt = stmt_range_;
   loops_.clear();
+  with_bodies_.clear();
   in_helper_ = true;
   return_value_.reset();
-  env_ = f.closure ? *f.closure : Env{};
-  for (auto& [name, v] : callee_env) env_[name] = std::move(v);
-  exec_body(def.body);
-  Value result = return_value_ ? *return_value_ : make(NoneValue{});
-  env_ = std::move(saved_env);
-  loops_ = std::move(saved_loops);
-  locals_ = std::move(saved_locals);
-  return_value_ = saved_return;
-  in_helper_ = saved_in_helper;
-  stmt_range_ = saved_stmt;
-  current_scope_ = saved_scope;
+  current_scope_ = f.scope;
+  env_ = std::move(callee_env);
+  return caller;
+}
+
+Env KernelLowering::leave_helper(HelperFrame frame) {
+  Env helper_env = std::move(env_);
+  env_ = std::move(frame.env);
+  loops_ = std::move(frame.loops);
+  locals_ = std::move(frame.locals);
+  return_value_ = std::move(frame.return_value);
+  in_helper_ = frame.in_helper;
+  stmt_range_ = frame.stmt_range;
+  current_scope_ = frame.scope;
+  with_bodies_ = std::move(frame.with_bodies);
   --helper_depth_;
   call_stack_.pop_back();
-  return result;
+  return helper_env;
 }
 
 // ---- kernel entry ------------------------------------------------------------------------------

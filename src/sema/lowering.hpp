@@ -30,6 +30,7 @@ struct CallArgs {
 
 class KernelLowering {
  public:
+  struct LoopContext { std::vector<std::string> carried; bool is_for; };
   KernelLowering(const ModuleScope& scope, const KernelSignature& sig);
   ir::Function run();
 
@@ -132,12 +133,45 @@ class KernelLowering {
                  const MmaRanges& ranges);
   Value matmul(const Value& x, const Value& y, const MmaRanges& ranges);
 
+  // f-strings (lower_fstring.cpp): the value of f"...", and a Python format spec as the
+  // printf conversion cuTile makes of it for a value of `dtype` ("{x:>8.3f}" -> "%8.3f").
+  Value formatted_string(const ast::FString& f);
+  void append_formatted(FormattedStrValue& out, const Value& v, const std::optional<std::string>& spec,
+                        SourceRange range);
+  std::string printf_conversion(const std::string& spec, DType dtype, SourceRange range) const;
+  // A numeric constant printed through `conversion` as the device's printf would print it.
+  std::string fold_printed_constant(const Value& v, const std::string& conversion, SourceRange range) const;
+
+  // Helper inlining (lower_stmt.cpp). A frame is the caller's state while a helper's body
+  // runs; a with statement leaves a context manager's frame at its yield and comes back.
+  struct HelperFrame {
+    const ModuleScope* scope;
+    Env env;
+    std::vector<LoopContext> loops;
+    std::set<std::string> locals;
+    std::optional<Value> return_value;
+    bool in_helper;
+    SourceRange stmt_range;
+    std::vector<size_t> with_bodies;
+  };
+  // The callee's names at entry: its closure, its arguments bound to its parameters, defaults.
+  Env bind_arguments(const FunctionValue& f, const CallArgs& args, SourceRange range);
+  HelperFrame enter_helper(const FunctionValue& f, Env callee_env, SourceRange range,
+                           bool context_manager = false);
+  // Leaves the helper; returns the helper's names as they are now.
+  Env leave_helper(HelperFrame frame);
+
+  // with over @contextlib.contextmanager helpers (lower_with.cpp)
+  Flow exec_with(const ast::With& w, SourceRange range);
+  // The helper's top-level statement that yields, after checking it is the only yield.
+  size_t context_manager_yield(const ast::FunctionDef& def, SourceRange with_range) const;
+
   // Statements (lower_stmt.cpp)
   Flow exec_body(const ast::Body& body);
   Flow exec(const ast::Stmt& s);
   void assign(const ast::ExprPtr& target, const Value& v, SourceRange range);
   [[noreturn]] void item_assignment(const ast::Subscript& target, SourceRange range);
-  void check_syntax(const ast::FunctionDef& def) const;
+  void check_syntax(const ast::FunctionDef& def, bool context_manager = false) const;
   void kernel_options(const ast::Call& call);
   Flow exec_runtime_if(ir::ValueId cond, const ast::Body& then_body, const ast::Body& else_body,
                        SourceRange range);
@@ -164,8 +198,10 @@ class KernelLowering {
   std::set<std::string> locals_;  // names the current function assigns: local everywhere in it
   std::vector<ir::Block*> blocks_;
   SourceRange stmt_range_;       // the statement being lowered, for op locations
-  struct LoopContext { std::vector<std::string> carried; bool is_for; };
   std::vector<LoopContext> loops_;
+  // For each with body being lowered in the current function, loops_.size() at its start:
+  // break / continue / return must not leave one (its helper's exit would be skipped).
+  std::vector<size_t> with_bodies_;
   struct CallFrame { std::string function; SourceRange call_range; std::shared_ptr<const SourceFile> file; };
   std::vector<CallFrame> call_stack_;
   std::shared_ptr<const SourceFile> file_;

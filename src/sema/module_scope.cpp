@@ -23,6 +23,11 @@ bool is_kernel_decorator(const Value& v) {
   return b && b->name == "ct.kernel";
 }
 
+bool is_context_manager_decorator(const Value& v) {
+  auto* b = v.as<BuiltinValue>();
+  return b && b->name == "contextlib.contextmanager";
+}
+
 class ModuleEvaluator {
  public:
   explicit ModuleEvaluator(std::shared_ptr<const ast::Module> module)
@@ -62,7 +67,7 @@ class ModuleEvaluator {
         std::string local = alias.asname.empty() ? alias.name : alias.asname;
         std::string dotted = mod + "." + alias.name;
         if (from->level == 0 && (dotted == "cuda.tile" || mod == "cuda.tile" || mod == "math" ||
-                                 mod == "numpy" || mod == "torch")) {
+                                 mod == "numpy" || mod == "torch" || mod == "contextlib")) {
           try {
             KernelLowering lowering(*scope_, dummy_signature());
             bind(local, lowering.attribute(make(ModuleValue{mod}), alias.name, alias.range),
@@ -97,7 +102,8 @@ class ModuleEvaluator {
     bind(def.name, make(FunctionValue{&def, scope_.get()}), def.name_range);
     for (const auto& deco : def.decorators) {
       KernelLowering lowering(*scope_, dummy_signature());
-      // `@ct.kernel` or `@ct.kernel(...)`; other decorators (markers) are ignored.
+      // `@ct.kernel` or `@ct.kernel(...)`, `@contextlib.contextmanager`; other decorators
+      // (markers) are ignored.
       const ast::Expr* target = deco.get();
       const ast::Call* call = deco->as<ast::Call>();
       if (call) target = call->func.get();
@@ -107,6 +113,7 @@ class ModuleEvaluator {
       } catch (const CompileError&) {
         continue;
       }
+      if (!call && is_context_manager_decorator(v)) scope_->context_managers.insert(&def);
       if (!is_kernel_decorator(v)) continue;
       KernelInfo info{&def, call};
       if (!scope_->kernels.count(def.name)) scope_->kernel_order.push_back(def.name);

@@ -5,6 +5,8 @@
 
 #include <map>
 #include <memory>
+#include <optional>
+#include <set>
 #include <string>
 #include <variant>
 #include <vector>
@@ -16,6 +18,7 @@ namespace tile2cu::sema {
 
 struct ModuleScope;
 struct Value;
+struct CallArgs;
 
 // Python literals stay loosely typed until they meet a typed operand (spec b.3).
 struct LooseInt { __int128 value; };
@@ -41,13 +44,34 @@ struct FunctionValue {
 };
 struct BuiltinValue { std::string name; };     // "ct.load", "range", "math.sqrt", "ct.Constant"
 struct MethodValue { std::shared_ptr<const Value> self; std::string name; };  // t.astype, ...
+// An f-string's value (spec a.5): literal text around replacement fields. As in cuTile it
+// stays unformatted until printed, where constant fields fold into the text and tiles and
+// scalars become printf conversions; so it is no constant string (ct.assert_ refuses it).
+struct FormattedStrValue {
+  std::vector<std::string> texts;  // texts[i] precedes fields[i]; the last one ends the string
+  struct Field {
+    std::shared_ptr<const Value> value;  // a tile, scalar or numeric constant
+    std::optional<std::string> spec;     // its literal format spec, e.g. ".3f"
+    SourceRange range;
+  };
+  std::vector<Field> fields;
+};
+// `helper(args)` where helper is an @contextlib.contextmanager generator: the call runs
+// nothing; a `with` enters it, once (spec a.5).
+struct ContextManagerValue {
+  FunctionValue helper;
+  std::shared_ptr<const CallArgs> args;
+  SourceRange call_range;
+  std::shared_ptr<bool> entered;  // shared by the copies of one manager
+};
 // A name whose type depends on the path taken: fine until someone reads it.
 struct PoisonValue { std::string message; };
 
 struct Value {
   using Kind = std::variant<LooseInt, LooseFloat, LooseBool, NoneValue, StrValue, Runtime,
                             ArrayValue, ListValue, TupleValue, DTypeValue, EnumValue, EnumClassValue,
-                            ModuleValue, FunctionValue, BuiltinValue, MethodValue, PoisonValue>;
+                            ModuleValue, FunctionValue, BuiltinValue, MethodValue, FormattedStrValue,
+                            ContextManagerValue, PoisonValue>;
   Kind kind;
   template <class T> const T* as() const { return std::get_if<T>(&kind); }
   template <class T> bool is() const { return std::holds_alternative<T>(kind); }
@@ -74,6 +98,8 @@ struct ModuleScope {
   std::map<std::string, Global> globals;
   std::map<std::string, KernelInfo> kernels;
   std::vector<std::string> kernel_order;  // as written in the file
+  // Functions decorated @contextlib.contextmanager: calling one makes a ContextManagerValue.
+  std::set<const ast::FunctionDef*> context_managers;
 };
 
 }  // namespace tile2cu::sema

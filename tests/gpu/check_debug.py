@@ -6,6 +6,8 @@
 Builds the generated file into a library, then runs each case in a child process (device printf
 goes to the process's stdout, and a failed assertion leaves the CUDA context unusable):
   * print: 5 blocks print one line each per print call (block order free), the values match
+    (f-strings with format specs included, printed inside a with over a contextmanager helper,
+    whose enter / exit lines come before / after the body's line of the same block)
     the input (tile elements to the printed %f precision), ragged last tile padded with zeros;
     a 64-element tile (over the 32-argument printf limit) still prints all 64 values;
   * assert: only blocks whose tile holds a negative value report, once each, and the launch
@@ -95,6 +97,17 @@ def check_print(lib, wide):
             problems.append(f"{l} != {ref:.3f}")
     if len(sums) != blocks:
         problems.append(f"{len(sums)} sum lines for {blocks} blocks")
+    # f-strings inside a with over a contextmanager helper: enter, body, exit, per block.
+    for b in range(blocks):
+        mine = [l for l in lines if l in (f"enter {b}", f"exit {b}") or l.startswith(f"fmt {b:>3}|")]
+        if [l.split()[0] for l in mine] != ["enter", "fmt", "exit"]:
+            problems.append(f"block {b}: with/f-string lines {mine}")
+            continue
+        ref = sum(inp[i] for i in range(b * tile, min(n, (b + 1) * tile)))
+        fields = mine[1].split("|")  # "fmt   b", "00<2b>", sum, TILE, n in hex
+        if (len(fields) != 5 or fields[:2] != [f"fmt {b:>3}", f"{2 * b:03d}"]
+                or abs(float(fields[2]) - ref) > 1e-2 or fields[3:] != [str(tile), f"{4242:x}"]):
+            problems.append(f"block {b}: {mine[1]!r} != 'fmt {b:>3}|{2 * b:03d}|{ref:.2f}|{tile}|{4242:x}'")
     return problems, lines
 
 
@@ -104,7 +117,7 @@ def check_assert(lib, failing):
     status = next((l for l in lines if l.startswith("RC ")), "no status: " + err[-300:])
     problems = []
     if failing:
-        want = sorted(f"debug_kernels.py:17: assertion failed: inputs must be non-negative (block {b}, 0, 0)"
+        want = sorted(f"debug_kernels.py:28: assertion failed: inputs must be non-negative (block {b}, 0, 0)"
                       for b in (1, 7))
         # The trap of the first failing block may end the grid before a later block reports.
         if not reports or any(r not in want for r in reports) or len(set(reports)) != len(reports):

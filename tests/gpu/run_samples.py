@@ -617,6 +617,23 @@ class Gelu(Sample):
         return lambda: torch.nn.functional.gelu(x, approximate="tanh")
 
 
+class TracedScale(Sample):
+    # Block 0 also prints three trace lines (f-strings in a with over a contextmanager helper);
+    # this check covers the stored values, tests/gpu/check_debug.py the printing.
+    name, kernel, outputs = "traced_scale", "traced_scale", ("y",)
+
+    def build(self, spec, case, ctx):
+        n = case["n"]
+        return {"x": ctx.randn((n,), spec.dtype("x")), "y": ctx.out("y", (n,), spec.dtype("y"))}
+
+    def reference(self, spec, case, args):
+        return {"y": 2.0 * args["x"].double()}
+
+    def torch_fn(self, spec, args):
+        x = args["x"]
+        return lambda: x * 2.0
+
+
 class PadProbe(Sample):
     name, kernel = "ragged_padding", "pad_probe"
     outputs = ("out_zero", "out_negz", "out_ninf", "out_pinf", "out_nan", "xt")
@@ -1299,7 +1316,7 @@ class AtomicMix(Sample):
         return ref
 
 
-SAMPLES = {s.name: s for s in (VectorAdd(), RowBiasScale(), FusedExpMulAdd(), Gelu(), PadProbe(),
+SAMPLES = {s.name: s for s in (VectorAdd(), RowBiasScale(), FusedExpMulAdd(), Gelu(), TracedScale(), PadProbe(),
                                IntSemantics(), BatchedAffine(), TileWalk(), UnaryMath(), Softmax(),
                                RmsNorm(), RowStats(), GroupedAxpy())}
 # Samples whose file holds several kernels: a dict from kernel name to its description (one

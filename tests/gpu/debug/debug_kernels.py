@@ -1,5 +1,14 @@
 # Kernels for tests/gpu/check_debug.py: ct.print / print / ct.printf / ct.assert_ on the device.
+import contextlib
+
 import cuda.tile as ct
+
+
+@contextlib.contextmanager
+def labelled(bid):
+    print(f"enter {bid}")
+    yield bid * 2
+    print(f"exit {bid}")
 
 
 @ct.kernel
@@ -9,6 +18,8 @@ def print_demo(x, n: int, TILE: ct.Constant[int]):
     print("block", bid, "of", ct.num_blocks(0), "n =", n)
     ct.print("tile", bid, t)
     ct.printf("sum %d %.3f\n", bid, ct.sum(t))
+    with labelled(bid) as twice:
+        print(f"fmt {bid:>3}|{twice:03d}|{ct.sum(t):.2f}|{TILE}|{n:x}")
 
 
 @ct.kernel

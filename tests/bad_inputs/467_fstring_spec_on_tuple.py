@@ -1,6 +1,6 @@
-# case: f-string in a kernel (print takes values as arguments; f-strings are not parsed yet)
+# case: f-string format spec applied to a tuple
 # sig: a=float32[?], b=float32[?], TILE=16
-# expect: 11:11: TileUnsupportedFeatureError: f-string
+# expect: 11:17: TileTypeError: f-string: cannot apply format spec to a value of type tuple
 import cuda.tile as ct
 
 
@@ -8,5 +8,5 @@ import cuda.tile as ct
 def k(a, b, TILE: ct.Constant[int]):
     bid = ct.bid(0)
     t = ct.load(a, index=(bid,), shape=(TILE,))
-    msg = f"block {bid}"
+    print(f"ids {(bid, TILE):d}")
     ct.store(b, index=(bid,), tile=t)
