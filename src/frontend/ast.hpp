@@ -97,14 +97,24 @@ struct FunctionDef {
   Body body;
   SourceRange name_range;
 };
+// A class statement. Classes at module level are tile-code values (frozen dataclasses and
+// enums, spec a.6); sema decides what the decorators and bases make of one.
+struct ClassDef {
+  std::string name;
+  std::vector<ExprPtr> bases;       // `class C(Base, enum.Enum)`
+  std::vector<Keyword> keywords;    // `class C(Base, metaclass=M)`
+  std::vector<ExprPtr> decorators;
+  Body body;
+  SourceRange name_range;
+};
 struct ImportAlias { std::string name; std::string asname; SourceRange range; };  // dotted name
 struct Import { std::vector<ImportAlias> names; };
 struct ImportFrom { std::string module; int level = 0; std::vector<ImportAlias> names; };
-struct UnsupportedStmt { std::string what; };  // try, with, global, class, ...
+struct UnsupportedStmt { std::string what; };  // try, with, global, ...
 
 struct Stmt {
   using Kind = std::variant<ExprStmt, Assign, AugAssign, AnnAssign, If, For, While, Break,
-                            Continue, Pass, Return, FunctionDef, Import, ImportFrom,
+                            Continue, Pass, Return, FunctionDef, ClassDef, Import, ImportFrom,
                             UnsupportedStmt>;
   Kind kind;
   SourceRange range;

@@ -62,6 +62,7 @@ class Lowerer {
   ast::StmtPtr lower_return(TSNode node);
   ast::StmtPtr lower_function(TSNode node, std::vector<ast::ExprPtr> decorators);
   ast::StmtPtr lower_decorated(TSNode node);
+  ast::StmtPtr lower_class(TSNode node, std::vector<ast::ExprPtr> decorators);
   ast::StmtPtr lower_import(TSNode node);
   ast::StmtPtr lower_import_from(TSNode node);
   ast::Body lower_else(TSNode node);
