@@ -113,17 +113,27 @@ struct FunctionDef {
   Body body;
   SourceRange name_range;
 };
+// A class statement. Classes at module level are tile-code values (frozen dataclasses and
+// enums, spec a.6); sema decides what the decorators and bases make of one.
+struct ClassDef {
+  std::string name;
+  std::vector<ExprPtr> bases;       // `class C(Base, enum.Enum)`
+  std::vector<Keyword> keywords;    // `class C(Base, metaclass=M)`
+  std::vector<ExprPtr> decorators;
+  Body body;
+  SourceRange name_range;
+};
 struct ImportAlias { std::string name; std::string asname; SourceRange range; };  // dotted name
 struct Import { std::vector<ImportAlias> names; };
 struct ImportFrom { std::string module; int level = 0; std::vector<ImportAlias> names; };
 // `with a() as x, b():` — `target` is null where there is no `as`.
 struct WithItem { ExprPtr context; ExprPtr target; SourceRange range; };
 struct With { std::vector<WithItem> items; Body body; };
-struct UnsupportedStmt { std::string what; };  // try, global, class, ...
+struct UnsupportedStmt { std::string what; };  // try, global, ...
 
 struct Stmt {
   using Kind = std::variant<ExprStmt, Assign, AugAssign, AnnAssign, If, For, While, Break,
-                            Continue, Pass, Return, FunctionDef, Import, ImportFrom, With,
+                            Continue, Pass, Return, FunctionDef, ClassDef, Import, ImportFrom, With,
                             UnsupportedStmt>;
   Kind kind;
   SourceRange range;

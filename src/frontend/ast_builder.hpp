@@ -64,6 +64,7 @@ class Lowerer {
   ast::StmtPtr lower_with(TSNode node);
   ast::StmtPtr lower_function(TSNode node, std::vector<ast::ExprPtr> decorators);
   ast::StmtPtr lower_decorated(TSNode node);
+  ast::StmtPtr lower_class(TSNode node, std::vector<ast::ExprPtr> decorators);
   ast::StmtPtr lower_import(TSNode node);
   ast::StmtPtr lower_import_from(TSNode node);
   ast::Body lower_else(TSNode node);

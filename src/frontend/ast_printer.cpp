@@ -242,6 +242,14 @@ class Printer {
               stmt_line(indent, text + ")", s);
               body(n.body, indent + 1);
             },
+            [&](const ast::ClassDef& n) {
+              std::string text = "(class " + n.name + " (bases" + join_exprs(n.bases);
+              for (const ast::Keyword& k : n.keywords) text += " (kw " + k.name + " " + print_expr(k.value) + ")";
+              text += ")";
+              if (!n.decorators.empty()) text += " (decorators" + join_exprs(n.decorators) + ")";
+              stmt_line(indent, text + ")", s);
+              body(n.body, indent + 1);
+            },
             [&](const ast::Import& n) {
               std::string text = "(import";
               for (const ast::ImportAlias& a : n.names) {

@@ -17,7 +17,6 @@ std::string unsupported_statement_name(string_view type, bool is_async) {
   if (type == "assert_statement") return "assert statement";
   if (type == "with_statement") return is_async ? "async with statement" : "with statement";
   if (type == "try_statement") return "try/except";
-  if (type == "class_definition") return "class definition";
   if (type == "match_statement") return "match statement";
   if (type == "type_alias_statement") return "type alias";
   std::string name(type);
@@ -46,15 +45,13 @@ ast::StmtPtr Lowerer::lower_stmt(TSNode node) {
   if (t == "for_statement") return lower_for(node);
   if (t == "while_statement") return lower_while(node);
   if (t == "function_definition") return lower_function(node, {});
+  if (t == "class_definition") return lower_class(node, {});
   if (t == "decorated_definition") return lower_decorated(node);
   if (t == "import_statement") return lower_import(node);
   if (t == "with_statement" && !has_anonymous_child(node, "async")) return lower_with(node);
   if (t == "import_from_statement" || t == "future_import_statement")
     return lower_import_from(node);
   std::string what = unsupported_statement_name(t, has_anonymous_child(node, "async"));
-  // A class keeps its name, so that sema can say why a kernel cannot use it.
-  if (t == "class_definition")
-    if (auto name = field_of(node, "name")) what += " " + std::string(src_.text_of(*name));
   return stmt(ast::UnsupportedStmt{std::move(what)}, r);
 }
 
@@ -260,7 +257,36 @@ ast::StmtPtr Lowerer::lower_decorated(TSNode node) {
   if (!definition) src_.error(node, "invalid syntax");
   if (is_type(*definition, "function_definition"))
     return lower_function(*definition, std::move(decorators));
-  return lower_stmt(*definition);  // a decorated class: unsupported, by name
+  if (is_type(*definition, "class_definition"))
+    return lower_class(*definition, std::move(decorators));
+  return lower_stmt(*definition);
+}
+
+ast::StmtPtr Lowerer::lower_class(TSNode node, std::vector<ast::ExprPtr> decorators) {
+  SourceRange r = src_.range(node);
+  if (field_of(node, "type_parameters"))
+    return stmt(ast::UnsupportedStmt{"generic class (type parameters)"}, r);
+  auto name = field_of(node, "name");
+  auto body = field_of(node, "body");
+  if (!name || !body) src_.error(node, "invalid syntax");
+  ast::ClassDef def;
+  def.name = std::string(src_.text_of(*name));
+  def.name_range = src_.range(*name);
+  def.decorators = std::move(decorators);
+  if (auto bases = field_of(node, "superclasses")) {
+    for (TSNode arg : named_children_of(*bases)) {
+      if (is_type(arg, "keyword_argument")) {
+        auto key = field_of(arg, "name");
+        if (!key) src_.error(arg, "invalid syntax");
+        def.keywords.push_back(
+            {std::string(src_.text_of(*key)), lower_required(arg, "value"), src_.range(arg)});
+      } else {
+        def.bases.push_back(lower_expr(arg));  // `*bases` stays a Starred, refused by sema
+      }
+    }
+  }
+  def.body = lower_body(*body);
+  return stmt(std::move(def), r);
 }
 
 // Joined from the identifiers, since Python allows `a . b` and comments between them.

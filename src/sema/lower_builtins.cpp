@@ -121,6 +121,7 @@ ir::Shape KernelLowering::tile_shape_arg(const Value& v, SourceRange range, cons
 
 Value KernelLowering::builtin_call(const std::string& name, CallArgs& args, SourceRange range) {
   if (auto v = debug_call(name, args, range)) return *v;
+  if (name == "dataclasses.replace") return dataclass_replace(args, range);
   auto runtime_int = [&](const Value& v, SourceRange r, const std::string& what) -> ir::ValueId {
     auto dt = value_dtype(v);
     if (!dt || !value_shape(v).empty() || (!v.is_loose() && !is_integer(*dt)) || v.is<LooseFloat>())
@@ -172,17 +173,17 @@ Value KernelLowering::builtin_call(const std::string& name, CallArgs& args, Sour
     const Value* mo = b.get("memory_order");
     if (mo) {
       auto* e = mo->as<EnumValue>();
-      if (!e || e->kind != EnumKind::MemoryOrder)
+      if (!e || e->cls->builtin != EnumKind::MemoryOrder)
         error(ErrorKind::Type, b.range_of("memory_order"), "memory_order must be a ct.MemoryOrder");
-      if (e->name != "WEAK")
+      if (e->cls->member_name(e->member) != "WEAK")
         error(ErrorKind::UnsupportedFeature, b.range_of("memory_order"),
-              fmt::format("{} with memory_order={} is not supported yet by tile2cu", is_load ? "load" : "store", e->name));
+              fmt::format("{} with memory_order={} is not supported yet by tile2cu", is_load ? "load" : "store", e->cls->member_name(e->member)));
     }
     if (const Value* ms = b.get("memory_scope")) {
       auto* e = ms->as<EnumValue>();
-      if (!e || e->kind != EnumKind::MemoryScope)
+      if (!e || e->cls->builtin != EnumKind::MemoryScope)
         error(ErrorKind::Type, b.range_of("memory_scope"), "memory_scope must be a ct.MemoryScope");
-      if (e->name != "NONE")
+      if (e->cls->member_name(e->member) != "NONE")
         error(ErrorKind::Type, b.range_of("memory_scope"),
               "a load or store with WEAK memory ordering cannot specify a memory scope");
     }
@@ -277,13 +278,13 @@ Value KernelLowering::builtin_call(const std::string& name, CallArgs& args, Sour
       ir::PaddingMode pad = ir::PaddingMode::Undetermined;
       if (const Value* pm = b.get("padding_mode")) {
         auto* e = pm->as<EnumValue>();
-        if (!e || e->kind != EnumKind::PaddingMode)
+        if (!e || e->cls->builtin != EnumKind::PaddingMode)
           error(ErrorKind::Type, b.range_of("padding_mode"), "padding_mode must be a ct.PaddingMode");
-        pad = static_cast<ir::PaddingMode>(e->value);
+        pad = static_cast<ir::PaddingMode>(e->member);
         if (!is_float(p.dtype) && (pad == ir::PaddingMode::Nan || pad == ir::PaddingMode::PosInf ||
                                    pad == ir::PaddingMode::NegInf))
           error(ErrorKind::Type, b.range_of("padding_mode"),
-                fmt::format("padding mode {} needs a float array, got {}", e->name, dtype_name(p.dtype)));
+                fmt::format("padding mode {} needs a float array, got {}", e->cls->member_name(e->member), dtype_name(p.dtype)));
       }
       ir::Op o = make_op(ir::OpKind::Load, tile_index(b, p, op));
       o.param = a->param;
@@ -452,16 +453,16 @@ Value KernelLowering::builtin_call(const std::string& name, CallArgs& args, Sour
       ir::Rounding rounding = ir::Rounding::Default;
       if (rm && !rm->is<NoneValue>()) {
         auto* e = rm->as<EnumValue>();
-        if (!e || e->kind != EnumKind::RoundingMode)
+        if (!e || e->cls->builtin != EnumKind::RoundingMode)
           error(ErrorKind::Type, b.range_of("rounding_mode"), "rounding_mode must be a ct.RoundingMode");
         static const std::map<std::string, ir::Rounding> kModes = {
             {"RN", ir::Rounding::RN}, {"RZ", ir::Rounding::RZ}, {"RM", ir::Rounding::RM},
             {"RP", ir::Rounding::RP}, {"FULL", ir::Rounding::Full}, {"APPROX", ir::Rounding::Approx}};
-        auto it = kModes.find(e->name);
+        auto it = kModes.find(e->cls->member_name(e->member));
         auto allowed = math_options(opname).roundings;
         if (it == kModes.end() || std::find(allowed.begin(), allowed.end(), it->second) == allowed.end())
           error(ErrorKind::Type, b.range_of("rounding_mode"),
-                fmt::format("Rounding mode {} is not supported for {}", e->name, opname));
+                fmt::format("Rounding mode {} is not supported for {}", e->cls->member_name(e->member), opname));
         rounding = it->second;
       }
       if (!result.is<Runtime>()) return result;  // folded constants ignore options

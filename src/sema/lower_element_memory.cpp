@@ -160,18 +160,18 @@ Value KernelLowering::element_memory(const std::string& op, CallArgs& args, Sour
   o.atomic = atomic->kind;
   if (const Value* mo = b.get("memory_order")) {
     auto* e = mo->as<EnumValue>();
-    if (!e || e->kind != EnumKind::MemoryOrder)
+    if (!e || e->cls->builtin != EnumKind::MemoryOrder)
       error(ErrorKind::Type, b.range_of("memory_order"), fmt::format("Invalid argument \"memory_order\" of {}(): Expected a ct.MemoryOrder, got {}", op, describe(*mo)));
-    o.memory_order = static_cast<ir::MemoryOrder>(e->value);
+    o.memory_order = static_cast<ir::MemoryOrder>(e->member);
     if (o.memory_order == ir::MemoryOrder::Weak)
       error(ErrorKind::Type, b.range_of("memory_order"),
             fmt::format("Invalid argument \"memory_order\" of {}(): an atomic needs RELAXED, ACQUIRE, RELEASE or ACQ_REL, not WEAK", op));
   }
   if (const Value* ms = b.get("memory_scope")) {
     auto* e = ms->as<EnumValue>();
-    if (!e || e->kind != EnumKind::MemoryScope)
+    if (!e || e->cls->builtin != EnumKind::MemoryScope)
       error(ErrorKind::Type, b.range_of("memory_scope"), fmt::format("Invalid argument \"memory_scope\" of {}(): Expected a ct.MemoryScope, got {}", op, describe(*ms)));
-    o.memory_scope = static_cast<ir::MemoryScope>(e->value);
+    o.memory_scope = static_cast<ir::MemoryScope>(e->member);
     if (o.memory_scope == ir::MemoryScope::None)
       error(ErrorKind::Type, b.range_of("memory_scope"),
             fmt::format("Invalid argument \"memory_scope\" of {}(): an atomic needs BLOCK, DEVICE or SYS, not NONE", op));

@@ -13,7 +13,7 @@ namespace tile2cu::sema {
 
 Value KernelLowering::eval_name(const std::string& name, SourceRange range) {
   if (auto it = env_.find(name); it != env_.end()) {
-    if (auto* p = it->second.as<PoisonValue>()) error(ErrorKind::Type, range, p->message);
+    if (auto* p = it->second.as<PoisonValue>()) error(p->kind, range, p->message);
     return it->second;
   }
   if (locals_.count(name))  // assigned somewhere in this function, so never the global
@@ -54,10 +54,10 @@ Value KernelLowering::attribute(const Value& base, const std::string& attr, Sour
                                        attr != "short" && attr.size() > 3)
         return make(DTypeValue{*dt});
       if (attr == "bool_") return make(DTypeValue{DType::Bool});
-      if (attr == "PaddingMode") return make(EnumClassValue{EnumKind::PaddingMode});
-      if (attr == "RoundingMode") return make(EnumClassValue{EnumKind::RoundingMode});
-      if (attr == "MemoryOrder") return make(EnumClassValue{EnumKind::MemoryOrder});
-      if (attr == "MemoryScope") return make(EnumClassValue{EnumKind::MemoryScope});
+      if (attr == "PaddingMode") return make(EnumClassValue{builtin_enum(EnumKind::PaddingMode)});
+      if (attr == "RoundingMode") return make(EnumClassValue{builtin_enum(EnumKind::RoundingMode)});
+      if (attr == "MemoryOrder") return make(EnumClassValue{builtin_enum(EnumKind::MemoryOrder)});
+      if (attr == "MemoryScope") return make(EnumClassValue{builtin_enum(EnumKind::MemoryScope)});
       static const char* kRestricted[] = {"tfloat32", "float8_e4m3fn", "float8_e5m2",
                                           "float8_e8m0fnu", "float8_e5m3fnu", "float4_e2m1fn"};
       for (const char* r : kRestricted)
@@ -88,21 +88,18 @@ Value KernelLowering::attribute(const Value& base, const std::string& attr, Sour
     }
     if (path == "operator") return make(BuiltinValue{"operator." + attr});  // checked when called
     if (path == "contextlib" && attr == "contextmanager") return make(BuiltinValue{"contextlib.contextmanager"});
+    // What class statements and tile code use of these: enum.Enum / IntEnum / auto as bases
+    // and member values, dataclasses.dataclass / field / KW_ONLY in class bodies,
+    // dataclasses.replace in tile code. Anything else is refused where it is used.
+    if (path == "enum" || path == "dataclasses") return make(BuiltinValue{path + "." + attr});
     error(ErrorKind::UnsupportedFeature, range,
           fmt::format("module '{}' is not supported in tile code yet (only cuda.tile, math, operator, "
                       "numpy and torch dtypes are)", path));
   }
-  if (auto* e = base.as<EnumClassValue>()) {
-    static const std::vector<std::vector<std::string>> kMembers = {
-        {"UNDETERMINED", "ZERO", "NEG_ZERO", "NAN", "POS_INF", "NEG_INF"},
-        {"RN", "RZ", "RM", "RP", "RA", "FULL", "APPROX", "RZI"},
-        {"WEAK", "RELAXED", "ACQUIRE", "RELEASE", "ACQ_REL"},
-        {"NONE", "BLOCK", "CLUSTER", "DEVICE", "SYS"}};
-    const auto& members = kMembers[static_cast<int>(e->kind)];
-    for (size_t i = 0; i < members.size(); ++i)
-      if (members[i] == attr) return make(EnumValue{e->kind, static_cast<int>(i), attr});
-    error(ErrorKind::Type, range, fmt::format("enum has no member '{}'", attr));
-  }
+  if (auto* e = base.as<EnumClassValue>()) return enum_class_attribute(*e, attr, range);
+  if (auto v = enum_member_attribute(base, attr, range)) return *v;
+  if (auto* c = base.as<ClassValue>()) return class_attribute(*c, attr, range);
+  if (base.is<DataclassValue>()) return dataclass_attribute(base, attr, range);
   if (auto* a = base.as<ArrayValue>()) {
     const ir::ArrayParam& p = fn_.arrays[a->param];
     if (attr == "dtype") return make(DTypeValue{p.dtype});
@@ -149,10 +146,6 @@ Value KernelLowering::attribute(const Value& base, const std::string& attr, Sour
   if (auto* d = base.as<DTypeValue>()) {
     if (attr == "name") return make(StrValue{dtype_name(d->dtype)});
   }
-  if (auto* e = base.as<EnumValue>()) {
-    if (attr == "name") return make(StrValue{e->name});
-    if (attr == "value") return make(LooseInt{e->value});
-  }
   error(ErrorKind::Type, range, fmt::format("{} has no attribute '{}'", describe(base), attr));
 }
 
@@ -179,8 +172,16 @@ std::string KernelLowering::describe(const Value& v) const {
     return fmt::format("List[Array[{},{}-d]]", dtype_name(p.dtype), p.rank);
   }
   if (auto* d = v.as<DTypeValue>()) return fmt::format("dtype {}", dtype_name(d->dtype));
-  if (v.is<EnumValue>()) return "enum value";
-  if (v.is<EnumClassValue>()) return "enum class";
+  if (auto* e = v.as<EnumValue>())
+    return fmt::format("<enum constant {}.{}>", e->cls->name, e->cls->member_name(e->member));
+  if (auto* e = v.as<EnumClassValue>()) return fmt::format("enum class {}", e->cls->name);
+  if (auto* c = v.as<ClassValue>()) return fmt::format("class {}", c->cls->name);
+  if (auto* d = v.as<DataclassValue>()) {  // as cuTile names a dataclass type: Cfg[scale: ..., ...]
+    std::vector<std::string> fields;
+    for (size_t k = 0; k < d->fields.size(); ++k)
+      fields.push_back(fmt::format("{}: {}", d->cls->fields[k].name, describe(d->fields[k])));
+    return fmt::format("{}[{}]", d->cls->name, fmt::join(fields, ", "));
+  }
   if (auto* m = v.as<ModuleValue>()) return fmt::format("module '{}'", m->path);
   if (auto* f = v.as<FunctionValue>()) return fmt::format("function {}", f->def->name);
   if (auto* b = v.as<BuiltinValue>()) return fmt::format("function {}", b->name);
@@ -440,6 +441,13 @@ Value KernelLowering::subscript(const Value& base, const ast::ExprPtr& index, So
   }
   if (base.is<ArrayValue>())
     error(ErrorKind::Type, range, "Arrays are not directly subscriptable. Use load() or gather() instead.");
+  if (auto* d = base.as<DataclassValue>()) {
+    if (index->as<ast::Slice>())
+      error(ErrorKind::UnsupportedFeature, index->range,
+            "a slice as the index of a dataclass instance is not supported yet by tile2cu");
+    if (auto v = call_dunder(base, "__getitem__", {eval(index)}, range)) return *v;
+    error(ErrorKind::Type, range, fmt::format("'{}' object is not subscriptable", d->cls->name));
+  }
   if (auto* l = base.as<ListValue>()) {
     if (index->as<ast::Slice>()) error(ErrorKind::Type, index->range, "a list of arrays can be indexed, not sliced");
     return list_item(*l, eval(index), index->range, range);
@@ -491,6 +499,16 @@ Value KernelLowering::call(const Value& callee, CallArgs args, SourceRange range
   if (auto* b = callee.as<BuiltinValue>()) return builtin_call(b->name, args, range);
   if (auto* f = callee.as<FunctionValue>()) return call_function(*f, std::move(args), range);
   if (auto* m = callee.as<MethodValue>()) return method_call(*m->self, m->name, args, range);
+  if (auto* e = callee.as<EnumClassValue>()) return construct_enum(*e, args, range);
+  if (auto* c = callee.as<ClassValue>()) return construct_dataclass(*c, args, range);
+  if (auto* d = callee.as<DataclassValue>()) {
+    if (const Value* m = d->cls->find("__call__"); m && m->is<FunctionValue>()) {
+      args.positional.insert(args.positional.begin(), callee);
+      args.positional_ranges.insert(args.positional_ranges.begin(), range);
+      return call_function(*m->as<FunctionValue>(), std::move(args), range);
+    }
+    error(ErrorKind::Type, range, fmt::format("Cannot call an object of type {}", describe(callee)));
+  }
   if (auto* d = callee.as<DTypeValue>()) {
     // ct.float16(0.5): a strictly typed constant, or a cast of a runtime scalar.
     if (args.positional.size() != 1 || !args.keywords.empty())

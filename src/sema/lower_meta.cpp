@@ -55,28 +55,61 @@ const ast::Stmt* forbidden_jump(const ast::Body& body, bool in_inner_loop) {
 // Python's str() of a compile-time value, for static_assert messages.
 std::string python_str(const Value& v) {
   if (auto* s = v.as<StrValue>()) return s->value;
-  if (auto* i = v.as<LooseInt>()) return ast::int128_to_string(i->value);
-  if (auto* f = v.as<LooseFloat>()) return fmt::format("{}", f->value);
+  if (auto* i = v.as<LooseInt>()) return ast::int128_to_string(i->value);  // an IntEnum's too (3.11)
+  if (auto* f = v.as<LooseFloat>()) {
+    std::string text = fmt::format("{}", f->value);  // shortest round trip, as Python's repr
+    if (text.find_first_of(".en") == std::string::npos) text += ".0";  // 2.0, not 2
+    return text;
+  }
   if (auto* b = v.as<LooseBool>()) return b->value ? "True" : "False";
   if (v.is<NoneValue>()) return "None";
   if (auto* d = v.as<DTypeValue>()) return dtype_name(d->dtype);
-  if (auto* e = v.as<EnumValue>()) return e->name;
+  if (auto* e = v.as<EnumValue>()) return fmt::format("{}.{}", e->cls->name, e->cls->member_name(e->member));
   if (auto* t = v.as<TupleValue>()) {
     std::vector<std::string> items;
-    for (const auto& item : t->items) items.push_back(python_str(item));
+    for (const auto& item : t->items) items.push_back(python_repr(item));
     return fmt::format("({}{})", fmt::join(items, ", "), items.size() == 1 ? "," : "");
+  }
+  if (auto* d = v.as<DataclassValue>()) {  // the generated __repr__
+    std::vector<std::string> fields;
+    for (size_t k = 0; k < d->fields.size(); ++k)
+      fields.push_back(fmt::format("{}={}", d->cls->fields[k].name, python_repr(d->fields[k])));
+    return fmt::format("{}({})", d->cls->name, fmt::join(fields, ", "));
   }
   return "<value>";
 }
 
+std::string python_repr(const Value& v) {
+  if (auto* s = v.as<StrValue>()) {
+    bool single = s->value.find('\'') != std::string::npos && s->value.find('"') == std::string::npos;
+    char quote = single ? '"' : '\'';
+    std::string out(1, quote);
+    for (char c : s->value) {
+      if (c == '\\' || c == quote) out += '\\';
+      out += c;
+    }
+    return out + quote;
+  }
+  if (auto* e = v.as<EnumValue>()) {
+    const Value& value = e->cls->members.at(e->member).value;
+    return fmt::format("<{}.{}: {}>", e->cls->name, e->cls->member_name(e->member), python_repr(value));
+  }
+  return python_str(v);
+}
+
 bool KernelLowering::is_constant(const Value& v) const {
   if (v.is_loose() || v.is<NoneValue>() || v.is<StrValue>() || v.is<DTypeValue>() ||
-      v.is<EnumValue>() || v.is<EnumClassValue>() || v.is<ModuleValue>() ||
+      v.is<EnumValue>() || v.is<EnumClassValue>() || v.is<ClassValue>() || v.is<ModuleValue>() ||
       v.is<FunctionValue>() || v.is<BuiltinValue>())
     return true;
   if (auto* t = v.as<TupleValue>()) {
     for (const auto& item : t->items)
       if (!is_constant(item)) return false;
+    return true;
+  }
+  if (auto* d = v.as<DataclassValue>()) {
+    for (const auto& field : d->fields)
+      if (!is_constant(field)) return false;
     return true;
   }
   if (auto* r = v.as<Runtime>()) {  // a strictly typed constant such as ct.int16(5)
@@ -176,11 +209,17 @@ std::optional<Value> KernelLowering::meta_call(const std::string& name, const as
     error(ErrorKind::Syntax, range, "ct.static_iter() can only be the iterable of a for loop");
   if ((name == "str" || name == "repr") && call.args.size() == 1 && call.keywords.empty()) {
     Value v = eval(call.args[0]);
+    // The user's __str__ (else __repr__, as Python falls back) or __repr__.
+    for (const char* dunder : {name == "str" ? "__str__" : "__repr__", "__repr__"}) {
+      auto text = call_dunder(v, dunder, {}, range);
+      if (!text) continue;
+      if (!text->is<StrValue>())
+        error(ErrorKind::Type, range, fmt::format("Expected {}() to return a string, got {}", dunder, describe(*text)));
+      return *text;
+    }
     if (!is_constant(v) || v.is<FunctionValue>() || v.is<ModuleValue>() || v.is<BuiltinValue>() || v.is<EnumClassValue>())
       error(ErrorKind::Type, call.args[0]->range, fmt::format("{}() in tile code needs a compile-time constant, got {}", name, describe(v)));
-    std::string text = python_str(v);
-    if (name == "repr" && v.is<StrValue>()) text = "'" + text + "'";
-    return make(StrValue{text});
+    return make(StrValue{name == "repr" ? python_repr(v) : python_str(v)});
   }
   if (static_eval_depth_ == 0) return std::nullopt;
   // Python builtins that build tuples, available inside a static evaluation only.

@@ -90,6 +90,7 @@ void KernelLowering::require_arithmetic(DType dtype, SourceRange range, const st
 
 Value KernelLowering::binary(ast::BinaryOp op, const Value& lhs, const Value& rhs, SourceRange range) {
   const char* token = ast::binary_op_token(op);
+  if (auto v = dataclass_binary(op, lhs, rhs, range)) return *v;
   if (op == ast::BinaryOp::MatMul) return matmul(lhs, rhs, {range, range, range, range});
   if (auto* a = lhs.as<TupleValue>()) {
     if (auto* b = rhs.as<TupleValue>(); b && op == ast::BinaryOp::Add) {
@@ -267,11 +268,8 @@ Value KernelLowering::compare(ast::CompareOp op, const Value& lhs, const Value& 
     if (!equality) error(ErrorKind::Type, range, "dtypes only compare with == and !=");
     return fold(b && a->dtype == b->dtype ? 0 : 1);
   }
-  if (auto* a = lhs.as<EnumValue>()) {
-    auto* b = rhs.as<EnumValue>();
-    if (!equality) error(ErrorKind::Type, range, "enum values only compare with == and !=");
-    return fold(b && a->kind == b->kind && a->value == b->value ? 0 : 1);
-  }
+  if (auto v = compare_dataclasses(op, lhs, rhs, range)) return *v;
+  if (lhs.is<EnumValue>() || rhs.is<EnumValue>()) return compare_enums(op, lhs, rhs, range);
   if (auto* a = lhs.as<StrValue>()) {
     auto* b = rhs.as<StrValue>();
     if (!equality) error(ErrorKind::Type, range, "strings only compare with == and !=");

@@ -87,7 +87,16 @@ bool same_value(const Value& a, const Value& b) {
   if (auto* x = a.as<ArrayValue>()) return x->param == b.as<ArrayValue>()->param;
   if (auto* x = a.as<ListValue>()) return x->param == b.as<ListValue>()->param;
   if (auto* x = a.as<DTypeValue>()) return x->dtype == b.as<DTypeValue>()->dtype;
-  if (auto* x = a.as<EnumValue>()) return x->kind == b.as<EnumValue>()->kind && x->value == b.as<EnumValue>()->value;
+  if (auto* x = a.as<EnumValue>()) return x->cls == b.as<EnumValue>()->cls && x->member == b.as<EnumValue>()->member;
+  if (auto* x = a.as<EnumClassValue>()) return x->cls == b.as<EnumClassValue>()->cls;
+  if (auto* x = a.as<ClassValue>()) return x->cls == b.as<ClassValue>()->cls;
+  if (auto* x = a.as<DataclassValue>()) {
+    auto* y = b.as<DataclassValue>();
+    if (x->cls != y->cls) return false;
+    for (size_t i = 0; i < x->fields.size(); ++i)
+      if (!same_value(x->fields[i], y->fields[i])) return false;
+    return true;
+  }
   if (auto* x = a.as<StrValue>()) return x->value == b.as<StrValue>()->value;
   if (auto* x = a.as<FunctionValue>()) return x->def == b.as<FunctionValue>()->def;
   if (auto* x = a.as<BuiltinValue>()) return x->name == b.as<BuiltinValue>()->name;
@@ -266,6 +275,8 @@ void KernelLowering::check_syntax(const ast::FunctionDef& def, bool context_mana
         }
         else if constexpr (std::is_same_v<T, ast::Import> || std::is_same_v<T, ast::ImportFrom>)
           unsupported(s->range, "import inside tile code");
+        else if constexpr (std::is_same_v<T, ast::ClassDef>)  // classes are module-level only
+          unsupported(s->range, "class definition");
       }, s->kind);
     }
   };
@@ -305,7 +316,17 @@ void KernelLowering::assign(const ast::ExprPtr& target, const Value& v, SourceRa
     for (size_t i = 0; i < elts->size(); ++i) assign((*elts)[i], tuple->items[i], range);
     return;
   }
-  if (auto* sub = target->as<ast::Subscript>()) item_assignment(*sub, target->range);
+  if (auto* sub = target->as<ast::Subscript>()) {
+    Value base = eval(sub->value);
+    if (base.is<DataclassValue>()) {  // the user's __setitem__, if the class has one
+      if (call_dunder(base, "__setitem__", {eval(sub->index), v}, range)) return;
+    }
+    item_assignment(*sub, target->range);
+  }
+  if (target->as<ast::Attribute>())
+    error(ErrorKind::Syntax, target->range,
+          "assigning an attribute is not supported in tile code (dataclass instances are frozen: "
+          "use dataclasses.replace)");
   if (target->as<ast::Starred>()) unsupported(target->range, "starred assignment target");
   error(ErrorKind::Syntax, target->range, "cannot assign to this expression in tile code");
 }
@@ -314,6 +335,12 @@ void KernelLowering::item_assignment(const ast::Subscript& target, SourceRange r
   Value base = eval(target.value);
   if (base.is<TupleValue>())
     error(ErrorKind::Type, range, "Tuples are immutable: item assignment is not supported.");
+  if (auto* d = base.as<DataclassValue>()) {
+    if (d->cls->find("__setitem__"))  // reached from `obj[k] += v`
+      error(ErrorKind::UnsupportedFeature, range,
+            "augmented assignment to an item of a dataclass instance is not supported yet by tile2cu");
+    error(ErrorKind::Type, range, fmt::format("'{}' object does not support item assignment", d->cls->name));
+  }
   if (base.is<ArrayValue>())
     error(ErrorKind::Type, range, "Arrays are not directly subscriptable. Use store() or scatter() instead.");
   error(ErrorKind::Type, range, "Tiles are immutable: item assignment is not supported.");
@@ -405,6 +432,7 @@ Flow KernelLowering::exec(const ast::Stmt& s) {
     return Flow::Normal;
   }
   if (auto* u = s.as<ast::UnsupportedStmt>()) unsupported(r, u->what);
+  if (s.as<ast::ClassDef>()) unsupported(r, "class definition");
   unsupported(r, "this statement");
 }
 
@@ -481,6 +509,13 @@ Flow KernelLowering::exec_runtime_if(ir::ValueId cond, const ast::Body& then_bod
         if (any->is_loose() || (live[0] && live[1])) { env_[n] = *any; continue; }
       }
       if (!(live[0] ? is_numeric(*vals[0]) : true) || !(live[1] ? is_numeric(*vals[1]) : true)) {
+        if ((vals[0] && vals[0]->is<DataclassValue>()) || (vals[1] && vals[1]->is<DataclassValue>())) {
+          env_[n] = make(PoisonValue{
+              fmt::format("`{}` holds a dataclass instance that differs between the paths of a run-time if: "
+                          "this is not supported yet by tile2cu (assign its fields to variables instead)", n),
+              ErrorKind::UnsupportedFeature});
+          continue;
+        }
         env_[n] = make(PoisonValue{fmt::format("Type of `{}` depends on path taken", n)});
         continue;
       }
@@ -566,7 +601,14 @@ void KernelLowering::finish_loop_scope(const Env& before, const std::vector<std:
     auto it = before.find(n);
     if (it == before.end()) {
       env_[n] = make(PoisonValue{fmt::format("Undefined variable {} used (it is assigned only inside a loop, which may run zero times)", n)});
-    } else if (!same_value(it->second, env_.count(n) ? env_.at(n) : it->second)) {
+    } else if (const Value& after = env_.count(n) ? env_.at(n) : it->second; !same_value(it->second, after)) {
+      if (it->second.is<DataclassValue>() || after.is<DataclassValue>()) {
+        env_[n] = make(PoisonValue{
+            fmt::format("Variable {} holds a dataclass instance that changes inside a loop: loop-carried "
+                        "dataclasses are not supported yet by tile2cu (carry its fields in variables instead)", n),
+            ErrorKind::UnsupportedFeature});
+        continue;
+      }
       env_[n] = make(PoisonValue{fmt::format("Variable {} is not a tile or scalar and cannot change inside a loop", n)});
     } else {
       env_[n] = it->second;
@@ -720,8 +762,15 @@ Value KernelLowering::call_function(const FunctionValue& f, CallArgs args, Sourc
   return result;
 }
 
-Env KernelLowering::bind_arguments(const FunctionValue& f, const CallArgs& args, SourceRange range) {
+Env KernelLowering::bind_arguments(const FunctionValue& f, const CallArgs& passed, SourceRange range) {
   const ast::FunctionDef& def = *f.def;
+  CallArgs with_self;
+  if (f.bound_self) {  // a method read from a dataclass instance
+    with_self = passed;
+    with_self.positional.insert(with_self.positional.begin(), *f.bound_self);
+    with_self.positional_ranges.insert(with_self.positional_ranges.begin(), range);
+  }
+  const CallArgs& args = f.bound_self ? with_self : passed;
   for (const auto& d : def.decorators) (void)d;  // functools.wraps-style decorators are transparent
   Env callee_env;
   size_t next = 0;

@@ -105,6 +105,23 @@ class KernelLowering {
   // Debugging (lower_debug.cpp): ct.print / print / ct.printf / ct.assert_; nullopt otherwise.
   std::optional<Value> debug_call(const std::string& name, CallArgs& args, SourceRange range);
 
+  // Enums (lower_enums.cpp): members of ct's enums and of the module's own
+  Value enum_class_attribute(const EnumClassValue& e, const std::string& attr, SourceRange range) const;
+  std::optional<Value> enum_member_attribute(const Value& v, const std::string& attr, SourceRange range) const;
+  Value construct_enum(const EnumClassValue& e, const CallArgs& args, SourceRange range);
+  Value compare_enums(ast::CompareOp op, const Value& lhs, const Value& rhs, SourceRange range) const;
+
+  // Frozen dataclasses (lower_dataclasses.cpp)
+  Value construct_dataclass(const ClassValue& c, const CallArgs& args, SourceRange range);
+  Value dataclass_attribute(const Value& self, const std::string& attr, SourceRange range);
+  Value class_attribute(const ClassValue& c, const std::string& attr, SourceRange range) const;
+  Value dataclass_replace(const CallArgs& args, SourceRange range);
+  // The user's method `name` called on a dataclass instance; nullopt when `self` is none or
+  // its class has no such method.
+  std::optional<Value> call_dunder(const Value& self, const char* name, std::vector<Value> args, SourceRange range);
+  std::optional<Value> compare_dataclasses(ast::CompareOp op, const Value& lhs, const Value& rhs, SourceRange range);
+  std::optional<Value> dataclass_binary(ast::BinaryOp op, const Value& lhs, const Value& rhs, SourceRange range);
+
   // Lists of arrays (lower_lists.cpp)
   Value list_item(const ListValue& list, const Value& index, SourceRange index_range, SourceRange range);
   Value list_length(const ListValue& list, SourceRange range);
@@ -219,8 +236,20 @@ class KernelLowering {
   std::map<ir::ValueId, ir::ValueId> splats_;
 };
 
-// Python's str() of a compile-time value (messages, print); "<value>" for others.
+// Python's str() and repr() of a compile-time value (messages, print); "<value>" for others.
 std::string python_str(const Value& v);
+std::string python_repr(const Value& v);
+
+// Python's == on compile-time constants (1 == 1.0; enum members by identity).
+bool constants_equal(const Value& a, const Value& b);
+
+// ct.PaddingMode & co.; a member of an enum class as a value (an int for an IntEnum).
+std::shared_ptr<const EnumClassInfo> builtin_enum(EnumKind kind);
+Value enum_member(const std::shared_ptr<const EnumClassInfo>& cls, int member);
+
+// A module-level class statement evaluated (module_classes.cpp): an EnumClassValue or a
+// ClassValue. `module_level` evaluates decorators, bases and class-level values.
+Value define_class(KernelLowering& module_level, const ast::ClassDef& def, const ModuleScope* scope);
 
 // Whether ct.<op> is one of element_memory's.
 bool is_element_memory_op(const std::string& op);

@@ -67,7 +67,8 @@ class ModuleEvaluator {
         std::string local = alias.asname.empty() ? alias.name : alias.asname;
         std::string dotted = mod + "." + alias.name;
         if (from->level == 0 && (dotted == "cuda.tile" || mod == "cuda.tile" || mod == "math" ||
-                                 mod == "numpy" || mod == "torch" || mod == "contextlib")) {
+                                 mod == "numpy" || mod == "torch" || mod == "contextlib" || mod == "enum" ||
+                                 mod == "dataclasses")) {
           try {
             KernelLowering lowering(*scope_, dummy_signature());
             bind(local, lowering.attribute(make(ModuleValue{mod}), alias.name, alias.range),
@@ -85,15 +86,13 @@ class ModuleEvaluator {
       assign(as->targets, as->value, s.range);
     } else if (auto* ann = s.as<ast::AnnAssign>()) {
       if (ann->value) assign({ann->target}, ann->value, s.range);
-    } else if (auto* u = s.as<ast::UnsupportedStmt>(); u && u->what.rfind("class definition ", 0) == 0) {
-      // Frozen dataclasses and enums are tile-code values in cuTile; not in tile2cu yet.
-      std::string name = u->what.substr(std::string("class definition ").size());
-      CompileError e(ErrorKind::UnsupportedFeature,
-                     fmt::format("class {} is defined here: classes (frozen dataclasses, enums) are "
-                                 "not supported yet by tile2cu",
-                                 name),
-                     scope_->module->file, s.range);
-      bind_error(name, std::make_exception_ptr(e), s.range);
+    } else if (auto* cls = s.as<ast::ClassDef>()) {
+      try {
+        KernelLowering lowering(*scope_, dummy_signature());
+        bind(cls->name, define_class(lowering, *cls, scope_.get()), cls->name_range);
+      } catch (const CompileError&) {
+        bind_error(cls->name, std::current_exception(), s.range);
+      }
     }
     // Other top-level statements (host code, `if __name__ == "__main__":`) are not tile code.
   }

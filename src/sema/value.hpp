@@ -13,15 +13,24 @@
 
 #include "frontend/ast.hpp"
 #include "ir/ir.hpp"
+#include "support/diagnostic.hpp"
 
 namespace tile2cu::sema {
 
 struct ModuleScope;
 struct Value;
 struct CallArgs;
+struct EnumClassInfo;
+struct ClassInfo;
 
-// Python literals stay loosely typed until they meet a typed operand (spec b.3).
-struct LooseInt { __int128 value; };
+// Python literals stay loosely typed until they meet a typed operand (spec b.3). A member of
+// an IntEnum is such an int too (it is one in Python, and cuTile types it so); it remembers
+// its class and member for `.name`.
+struct LooseInt {
+  __int128 value;
+  std::shared_ptr<const EnumClassInfo> int_enum = nullptr;
+  int member = -1;
+};
 struct LooseFloat { double value; };
 struct LooseBool { bool value; };
 struct NoneValue {};
@@ -31,16 +40,27 @@ struct ArrayValue { int param; };              // an array kernel parameter (or 
 struct ListValue { int param; };               // a list-of-arrays kernel parameter
 struct TupleValue { std::vector<Value> items; };
 struct DTypeValue { DType dtype; };
+// The enums that ct functions take as options; user enums have no kind.
 enum class EnumKind { PaddingMode, RoundingMode, MemoryOrder, MemoryScope };
-struct EnumValue { EnumKind kind; int value; std::string name; };
-struct EnumClassValue { EnumKind kind; };      // ct.PaddingMode itself
+// One representation for ct.PaddingMode.ZERO and a user's Color.RED, as cuTile has one enum
+// type for both: a member is its class and its index there (EnumClassInfo::members).
+struct EnumValue { std::shared_ptr<const EnumClassInfo> cls; int member; };
+struct EnumClassValue { std::shared_ptr<const EnumClassInfo> cls; };   // ct.PaddingMode, Color
+// A class of the kernel's module that is no enum: a dataclass (or a plain class, which tile
+// code can only name). Called, it builds a DataclassValue.
+struct ClassValue { std::shared_ptr<const ClassInfo> cls; };
+// An instance of a frozen dataclass: a compile-time record of values, like a tuple whose
+// items have names. Fields may be tiles; nothing of the record itself reaches the IR.
+struct DataclassValue { std::shared_ptr<const ClassInfo> cls; std::vector<Value> fields; };
 struct ModuleValue { std::string path; };      // "cuda.tile", "math", "numpy", a user module
 // A helper; nested defs and lambdas also carry the enclosing names as they were at the
 // definition (spec a.4: captured values are frozen there).
+// A method read from a dataclass instance carries the instance as its first argument.
 struct FunctionValue {
   const ast::FunctionDef* def;
   const ModuleScope* scope;
   std::shared_ptr<const std::map<std::string, Value>> closure = nullptr;
+  std::shared_ptr<const Value> bound_self = nullptr;
 };
 struct BuiltinValue { std::string name; };     // "ct.load", "range", "math.sqrt", "ct.Constant"
 struct MethodValue { std::shared_ptr<const Value> self; std::string name; };  // t.astype, ...
@@ -65,13 +85,13 @@ struct ContextManagerValue {
   std::shared_ptr<bool> entered;  // shared by the copies of one manager
 };
 // A name whose type depends on the path taken: fine until someone reads it.
-struct PoisonValue { std::string message; };
+struct PoisonValue { std::string message; ErrorKind kind = ErrorKind::Type; };
 
 struct Value {
   using Kind = std::variant<LooseInt, LooseFloat, LooseBool, NoneValue, StrValue, Runtime,
                             ArrayValue, ListValue, TupleValue, DTypeValue, EnumValue, EnumClassValue,
-                            ModuleValue, FunctionValue, BuiltinValue, MethodValue, FormattedStrValue,
-                            ContextManagerValue, PoisonValue>;
+                            ClassValue, DataclassValue, ModuleValue, FunctionValue, BuiltinValue,
+                            MethodValue, FormattedStrValue, ContextManagerValue, PoisonValue>;
   Kind kind;
   template <class T> const T* as() const { return std::get_if<T>(&kind); }
   template <class T> bool is() const { return std::holds_alternative<T>(kind); }
@@ -79,6 +99,55 @@ struct Value {
 };
 
 inline Value make(Value::Kind k) { return Value{std::move(k)}; }
+
+struct EnumClassInfo {
+  struct Member { std::string name; Value value; };
+  std::string name;
+  std::optional<EnumKind> builtin;    // the ct enums
+  bool int_enum = false;              // enum.IntEnum: members are ints (LooseInt)
+  std::vector<Member> members;        // in definition order; aliases are not members
+  std::map<std::string, int> by_name;  // every member name and alias
+  const std::string& member_name(int i) const { return members.at(i).name; }
+};
+
+// A class statement of a module, evaluated when the module is (as Python does at import).
+// What makes a class unusable in tile code (not frozen, default_factory, ...) is kept and
+// raised where a kernel builds an instance, which is where cuTile checks it.
+struct ClassInfo {
+  struct Field {
+    std::string name;
+    std::optional<Value> default_value;
+    bool kw_only = false;
+  };
+  std::string name;
+  const ast::ClassDef* def = nullptr;
+  bool is_dataclass = false;
+  bool eq = true;  // @dataclass(eq=False): == falls back to identity, which tile code lacks
+  std::optional<std::pair<ErrorKind, std::string>> unusable;
+  std::vector<Field> fields;  // dataclasses.fields() order: a base's fields first
+  // Class-level names, own ones shadowing the base's: methods (FunctionValue), constants,
+  // field defaults. A name that cannot be used holds a PoisonValue with the reason.
+  std::map<std::string, Value> attributes;
+  std::set<std::string> properties;
+  std::shared_ptr<const ClassInfo> base;
+  const Value* find(const std::string& attr) const {
+    for (const ClassInfo* c = this; c; c = c->base.get())
+      if (auto it = c->attributes.find(attr); it != c->attributes.end()) return &it->second;
+    return nullptr;
+  }
+  bool is_property(const std::string& attr) const {
+    for (const ClassInfo* c = this; c; c = c->base.get()) {
+      if (c->properties.count(attr)) return true;
+      if (c->attributes.count(attr)) return false;
+    }
+    return false;
+  }
+  int field_index(const std::string& field) const {
+    for (size_t i = 0; i < fields.size(); ++i)
+      if (fields[i].name == field) return static_cast<int>(i);
+    return -1;
+  }
+};
 
 // Module-level names, evaluated once per file. A global that could not be evaluated keeps
 // its error, raised only when a kernel reads it (host code at module level is normal).

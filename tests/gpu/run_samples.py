@@ -941,6 +941,50 @@ class RmsNorm(Sample):
         return lambda: torch.nn.functional.rms_norm(x, (n,), w, eps)
 
 
+
+class NormActivation(Sample):
+    """samples/norm_activation.py: RMS normalisation, then the activation ACT picks (an enum
+    member in the kernel, selected through a frozen dataclass)."""
+    name, kernel, outputs = "norm_activation", "norm_activation", ("y",)
+    K = math.sqrt(2.0 / math.pi)
+    EPS = 1e-5  # NormActivation.eps, the sample's default
+
+    def cases(self, spec, quick):
+        tn = spec.const("TN")
+        shapes = [(1, 1), (3, tn), (100, tn - 1), (37, tn // 2 + 3)]
+        if not quick:
+            shapes += [(1000, max(1, tn // 3))]
+        return [{"label": fmt_shape(s), "shape": s} for s in shapes]
+
+    def bench_case(self, spec):
+        return {"label": fmt_shape((32768, spec.const("TN"))), "shape": (32768, spec.const("TN"))}
+
+    def grid(self, spec, case, args):
+        return (case["shape"][0],)
+
+    def build(self, spec, case, ctx):
+        m, n = case["shape"]
+        return {"x": ctx.randn((m, n), spec.dtype("x")), "y": ctx.out("y", (m, n), spec.dtype("y"))}
+
+    def reference(self, spec, case, args):
+        x = args["x"].double()
+        z = x * torch.rsqrt((x * x).mean(dim=1, keepdim=True) + f32(self.EPS))
+        act = spec.const("ACT")
+        if act == 0:
+            ref = z.clamp_min(0.0)
+        elif act == 1:
+            ref = 0.5 * z * (1.0 + torch.tanh(self.K * (z + 0.044715 * z ** 3)))
+        else:
+            ref = z / (1.0 + torch.exp(-z))
+        return {"y": {"ref": ref, "slack": 64 * F32_ULP * (z.abs() + 1.0)}}
+
+    def torch_fn(self, spec, args):
+        x = args["x"]
+        n = x.shape[1]
+        act = {0: torch.relu, 1: lambda z: torch.nn.functional.gelu(z, approximate="tanh"),
+               2: torch.nn.functional.silu}[spec.const("ACT")]
+        return lambda: act(torch.nn.functional.rms_norm(x, (n,), None, self.EPS))
+
 class RowStats(Sample):
     name, kernel = "row_stats", "row_stats"
     outputs = ("total", "top1", "col_min", "row_max")
@@ -1318,7 +1362,7 @@ class AtomicMix(Sample):
 
 SAMPLES = {s.name: s for s in (VectorAdd(), RowBiasScale(), FusedExpMulAdd(), Gelu(), TracedScale(), PadProbe(),
                                IntSemantics(), BatchedAffine(), TileWalk(), UnaryMath(), Softmax(),
-                               RmsNorm(), RowStats(), GroupedAxpy())}
+                               RmsNorm(), NormActivation(), RowStats(), GroupedAxpy())}
 # Samples whose file holds several kernels: a dict from kernel name to its description (one
 # description may serve several kernels).
 SAMPLES.update({"histogram": Histogram(), "embedding": Embedding(), "atomic_mix": AtomicMix(),

@@ -96,8 +96,9 @@ TEST(Meta, StaticAssertPassesAndFailsWithItsMessage) {
                  kSig);
   EXPECT_KERNEL_ERROR(kernel("    ct.static_assert(TILE > 100, 'TILE too small')\n"), kSig, ErrorKind::StaticAssertion,
                       "Static assertion failed: TILE too small");
-  EXPECT_KERNEL_ERROR(kernel("    ct.static_assert(TILE > 100, (TILE, 'x'))\n"), kSig, ErrorKind::StaticAssertion,
-                      "Static assertion failed: (64, x)");
+  // Python's str() of a tuple shows its items' repr(), as cuTile's message does.
+  EXPECT_KERNEL_ERROR(kernel("    ct.static_assert(TILE > 100, (TILE, 'x', 2.0))\n"), kSig, ErrorKind::StaticAssertion,
+                      "Static assertion failed: (64, 'x', 2.0)");
   testing::CompileFailure f = testing::compile_kernel_failure(kernel("    ct.static_assert(TILE > 100)\n"), kSig);
   EXPECT_EQ(f.message, "Static assertion failed");
   EXPECT_KERNEL_ERROR(kernel("    ct.static_assert(ct.bid(0) > 0)\n"), kSig, ErrorKind::StaticEval,

@@ -1,6 +1,6 @@
-# case: a frozen dataclass used in a kernel (cuTile allows it; tile2cu does not yet)
+# case: dataclasses.replace() with a field the dataclass does not have
 # sig: a=float32[?], TILE=16
-# expect: 16:11: TileUnsupportedFeatureError: class Cfg is defined here: classes (frozen dataclasses, enums) are not supported yet by tile2cu
+# expect: 17:11: TileTypeError: Dataclass 'Cfg' has no such field 'bias'
 import dataclasses
 
 import cuda.tile as ct
@@ -14,5 +14,6 @@ class Cfg:
 @ct.kernel
 def k(a, TILE: ct.Constant[int]):
     cfg = Cfg(2.0)
+    cfg = dataclasses.replace(cfg, bias=1.0)
     t = ct.load(a, index=(0,), shape=(TILE,))
     ct.store(a, index=(0,), tile=t * cfg.scale)
