@@ -221,7 +221,7 @@ using Layout_128x128 = BlockedLayout<Shape<128, 128>, kThreads, 4>;
 // The k-loop at line 47 is a GEMM main loop (tile2cu/gemm_pipeline.cuh): each CTA computes a
 // 128 x 128 tile, K in steps of 32, through a ring of 4 shared-memory stages that cp.async fills
 // while mma.sync (tf32) works on the previous ones;
-// on sm_90a, 4 unpadded stages feed wgmma (two warpgroups of 64 x 128),
+// on sm_90a, 4 stages (B's rows padded by 8 floats) feed wgmma (two warpgroups of 64 x 128),
 // computing C^T = B^T A^T: B^T from registers, A's tile as the K-major operand (tf32 wgmma
 // reads shared-memory operands K-major only).
 constexpr int kGemmLoop_128x128x32_Stages = 4;
@@ -315,7 +315,7 @@ using Layout_128x256 = BlockedLayout<Shape<128, 256>, kThreads, 4>;
 // The k-loop at line 47 is a GEMM main loop (tile2cu/gemm_pipeline.cuh): each CTA computes a
 // 128 x 256 tile, K in steps of 32, through a ring of 3 shared-memory stages that cp.async fills
 // while mma.sync (tf32) works on the previous ones;
-// on sm_90a, 4 unpadded stages feed wgmma (two warpgroups of 64 x 256),
+// on sm_90a, 4 stages (B's rows padded by 8 floats) feed wgmma (two warpgroups of 64 x 256),
 // computing C^T = B^T A^T: B^T from registers, A's tile as the K-major operand (tf32 wgmma
 // reads shared-memory operands K-major only).
 constexpr int kGemmLoop_128x256x32_Stages = 3;
