@@ -25,7 +25,8 @@
 //
 // It runs on sm_80 and up (mma.sync is Ampere's instruction; Hopper runs it too). On sm_90a the
 // math is wgmma (main_loop_wgmma), and for 16-bit matrices the launcher's tensor maps let the
-// copy engine fill the stages (main_loop_tma); tf32 wgmma gets B transposed as it is copied.
+// copy engine fill the stages (main_loop_tma); tf32 with an N-major B computes C^T = B^T A^T with
+// B^T from registers (main_loop_wgmma_tf32).
 #pragma once
 
 #include "array.cuh"
@@ -33,6 +34,7 @@
 #include "tile.cuh"
 #include "tma.cuh"
 #include "wgmma.cuh"
+#include "wgmma_shapes.cuh"
 
 namespace tile2cu {
 
@@ -83,12 +85,19 @@ struct GemmMainLoop {
   // warpgroups of 64 x BN each, one 128-byte swizzled line per operand row, unpadded stages on a
   // 1024-byte boundary. Its shared memory is kHopperSmemBytes (the launcher asks for it on sm_90).
   static constexpr int kHopperStages = HopperStages;
-  static constexpr int kWgmmaStageBytes = (BM * BK + BK * BN) * int(sizeof(T));
   static constexpr bool kWgmma = HopperStages >= 3;
   static_assert(!kWgmma || (Threads == 256 && BM == 128 && BK * int(sizeof(T)) == 128 && (BN == 256 || BN == 128)),
                 "the wgmma main loop handles 128 x {128, 256} tiles, K steps of one 128-byte line, on 256 threads");
-  // tf32 wgmma reads both operands K-major: an N-major B is transposed while it is copied in.
-  static constexpr bool kTransposeBOnCopy = kWgmma && !kSixteenBit && !BTransposed;
+  // tf32 wgmma reads shared-memory operands K-major only, and an N-major B is not. So for tf32
+  // with an N-major B the loop computes C^T = B^T A^T (main_loop_wgmma_tf32): B^T is wgmma's A
+  // operand, taken from registers (no major-ness constraint there), read from B's stage as it
+  // lies in memory (rows of BN floats, padded by kPadBRegs floats so the reads are free of bank
+  // conflicts); A's tile, one swizzled line per row, is exactly a K-major B operand of N = BM.
+  static constexpr bool kTf32RegisterB = kWgmma && !kSixteenBit && !BTransposed;
+  static constexpr int kPadBRegs = 8;
+  static constexpr int kWgmmaStageBytes =
+      kTf32RegisterB ? (BM * BK + BK * (BN + kPadBRegs)) * 4 : (BM * BK + BK * BN) * int(sizeof(T));
+  static_assert(kWgmmaStageBytes % 1024 == 0, "every stage starts on a 1024-byte boundary (the swizzle's)");
   // The ring starts at the first 1024-byte boundary; behind it, the TMA loop's mbarriers (a
   // "full" and an "empty" one per stage).
   static constexpr int kRingBytes = HopperStages * kWgmmaStageBytes;
@@ -204,32 +213,6 @@ TILE2CU_DEVICE void copy_tile_swizzled(unsigned char* dst, int block_stride, con
   }
 }
 
-// Copies the Rows x Cols window at (row0, col0) of the 4-byte matrix `m` transposed into
-// 128-byte swizzled lines, one line per column (Rows * 4 == 128 bytes), element by element,
-// zero-filling what lies outside: tf32 wgmma's B, which must be K-major. Warp w copies rows
-// 4w .. 4w + 3; its lanes take 8 columns x 4 rows at a time, so each read is four 32-byte
-// pieces of rows and the 32 writes land in 32 different banks (the swizzle spreads the lines).
-template <int Rows, int Cols, int Threads, class T>
-TILE2CU_DEVICE void copy_tile_transposed(unsigned char* dst, const MatrixView<T>& m, int64_t row0, int64_t col0) {
-  static_assert(sizeof(T) == 4 && Rows * 4 == 128 && Rows == 4 * (Threads / 32) && Cols % 8 == 0,
-                "one 128-byte line per column, four rows per warp");
-  const int lane = int(threadIdx.x) % 32, warp = int(threadIdx.x) / 32;
-  const int dn = lane % 8, r = 4 * warp + lane / 8;
-  const int64_t gr = row0 + r;
-  const bool row_in = gr >= 0 && gr < m.rows;
-  const bool all_in = row_in && col0 >= 0 && col0 + Cols <= m.cols;
-  const T* src = m.data + (row_in ? gr * m.row_stride : 0) + (col0 + dn) * m.col_stride;
-  const int64_t step = 8 * m.col_stride;
-  // Column 8i + dn, row r: line 8i + dn, 16-byte chunk r / 4 = warp (swizzled by the line's dn).
-  const uint32_t d0 = warp::smem_address(dst) + uint32_t(dn * 128 + ((warp ^ dn) * 16) + (lane / 8) * 4);
-#pragma unroll
-  for (int i = 0; i < Cols / 8; ++i) {
-    const bool in = all_in || (row_in && col0 + 8 * i + dn < m.cols);
-    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(d0 + uint32_t(i * 1024)),
-                 "l"(in ? src + i * step : m.data), "r"(in ? 4 : 0));
-  }
-}
-
 // The wgmma loops' shared pieces. Stage layout: A (BM x 64, one swizzled line per row) then B
 // (64 x BN as BN/64 blocks of 64 lines, or BN lines of B^T). Warpgroup g computes rows
 // [64g, 64g + 64) into d[BN / 2] (the fragment layout wgmma.cuh describes).
@@ -285,7 +268,7 @@ TILE2CU_DEVICE void wgmma_k_tile(float (&d)[Config::kBN / 2], const unsigned cha
   using S = WgmmaStage<Config>;
   const int group = int(threadIdx.x) / 128;
   wgmma::fence();
-  if constexpr (!Config::kSixteenBit) {  // tf32: B is K-major (B^T lines) either way
+  if constexpr (!Config::kSixteenBit) {  // tf32 here has B stored transposed (B^T lines, K-major)
 #pragma unroll
     for (int kk = 0; kk < Config::kBK; kk += 8) {
       const uint64_t da = wgmma::descriptor(stage + group * 64 * 128 + kk * 4, 16, 1024);
@@ -327,9 +310,8 @@ TILE2CU_DEVICE Tile<TC, LC> main_loop_wgmma(const MatrixView<T>& a, const Matrix
   // math. Edge tiles take copy_tile_swizzled, which checks every chunk.
   constexpr int kVec = 16 / int(sizeof(T));
   constexpr int kChunksA = BM * BK / kVec / Config::kThreads;
-  constexpr int kChunksB = Config::kTransposeBOnCopy ? 1 : BK * BN / kVec / Config::kThreads;
-  static_assert(kChunksA * kVec * Config::kThreads == BM * BK &&
-                    (Config::kTransposeBOnCopy || kChunksB * kVec * Config::kThreads == BK * BN),
+  constexpr int kChunksB = BK * BN / kVec / Config::kThreads;
+  static_assert(kChunksA * kVec * Config::kThreads == BM * BK && kChunksB * kVec * Config::kThreads == BK * BN,
                 "every thread copies the same number of chunks");
   uint32_t a_dst[kChunksA], b_dst[kChunksB];
   const T* a_src[kChunksA];
@@ -343,9 +325,7 @@ TILE2CU_DEVICE Tile<TC, LC> main_loop_wgmma(const MatrixView<T>& a, const Matrix
 #pragma unroll
   for (int i = 0; i < kChunksB; ++i) {
     const int c = int(threadIdx.x) + i * Config::kThreads;
-    if constexpr (Config::kTransposeBOnCopy) {  // copy_tile_transposed does B
-      b_dst[i] = 0, b_src[i] = b.data;
-    } else if constexpr (Config::kBTransposed) {  // lines are rows of B^T, like A's
+    if constexpr (Config::kBTransposed) {  // lines are rows of B^T, like A's
       const int r = c / (BK / kVec), chunk = c % (BK / kVec);
       b_dst[i] = uint32_t(kBytesA) + wgmma::swizzle128(uint32_t(r * 128 + chunk * 16));
       b_src[i] = b.data + (n0 + r) * b.row_stride + chunk * kVec;
@@ -355,21 +335,13 @@ TILE2CU_DEVICE Tile<TC, LC> main_loop_wgmma(const MatrixView<T>& a, const Matrix
       b_src[i] = b.data + r * b.row_stride + n0 + chunk * kVec;
     }
   }
-  const bool rows_inside = a.vector_rows && (Config::kTransposeBOnCopy || b.vector_rows) && m0 + BM <= a.rows &&
+  const bool rows_inside = a.vector_rows && b.vector_rows && m0 + BM <= a.rows &&
                            (Config::kBTransposed ? n0 + BN <= b.rows : n0 + BN <= b.cols);
   auto fetch = [&](int64_t t) {
     unsigned char* stage = ring + int(t % S) * Config::kWgmmaStageBytes;
     const int64_t k0 = (k_begin + t) * BK;
     const bool k_inside = k0 >= 0 && k0 + BK <= a.cols && k0 + BK <= (Config::kBTransposed ? b.cols : b.rows);
-    if constexpr (Config::kTransposeBOnCopy) {
-      if (rows_inside && k_inside) {
-#pragma unroll
-        for (int i = 0; i < kChunksA; ++i) cp_async_16(stage + a_dst[i], a_src[i] + k0, 16);
-      } else {
-        copy_tile_swizzled<BM, BK, Config::kThreads>(stage, 0, a, m0, k0);
-      }
-      copy_tile_transposed<BK, BN, Config::kThreads>(stage + kBytesA, b, k0, n0);
-    } else if (rows_inside && k_inside) {
+    if (rows_inside && k_inside) {
 #pragma unroll
       for (int i = 0; i < kChunksA; ++i) cp_async_16(stage + a_dst[i], a_src[i] + k0, 16);
       const int64_t b_step = Config::kBTransposed ? k0 : k0 * b.row_stride;
@@ -398,6 +370,172 @@ TILE2CU_DEVICE Tile<TC, LC> main_loop_wgmma(const MatrixView<T>& a, const Matrix
   wgmma::wait<0>();
   cp_async_wait<0>();
   return wgmma_to_accumulator<Config>(d, acc, exchange);
+}
+
+// tf32 with an N-major B on wgmma (Config::kTf32RegisterB): the loop computes C^T = B^T A^T.
+//   * wgmma's A operand is B^T (N x K), from registers. B's k-tile lies in its stage as in memory,
+//     BK rows of BN floats, each row padded by kPadBRegs floats (so 16-byte cp.async copies it).
+//     Thread (warp w of warpgroup g, lane) needs B[k][n] for k = lane % 4 (+ 4) and n = n_g +
+//     16w + lane / 4 (+ 8): the bank of k * (BN + 8) + n is 8k + n mod 32, a different one for
+//     each lane, so the 32-bit reads are free of conflicts. Each value is rounded to tf32
+//     (cvt.rna, as astype(ct.tfloat32) does).
+//   * wgmma's B operand is A^T (K x BM): A's tile, one 128-byte swizzled line per row of A, is a
+//     K-major operand of N = BM as it is (the tensor cores read its raw f32 bits: the low 13
+//     mantissa bits are dropped, not rounded).
+//   * Warpgroup g owns columns [g BN / 2, (g + 1) BN / 2) of C, in slabs of 64 (one m64n128k8
+//     per slab and 8-deep k step), and all BM rows: its accumulator holds C^T fragments, which
+//     the exchange with the blocked tile writes back transposed.
+template <class Config>
+struct Tf32RegisterB {
+  static constexpr int kLdB = Config::kBN + Config::kPadBRegs;      // floats per row of B's stage
+  static constexpr int kBytesA = Config::kBM * Config::kBK * 4;     // A's tile, then B's
+  static constexpr int kSlabs = Config::kBN / 128;                  // 64-column slabs per warpgroup
+  static constexpr int kFrag = Config::kBM / 2;                     // accumulator floats per slab
+  static_assert(Config::kBM == 128, "one m64n128k8 per slab: N = BM = 128");
+  // This thread's first column of C (the C^T row of its a[0] / d[4i]) in slab j.
+  TILE2CU_DEVICE static int column(int j) {
+    const int t = int(threadIdx.x);
+    return (t / 128) * (Config::kBN / 2) + 64 * j + ((t / 32) % 4) * 16 + (t % 32) / 4;
+  }
+};
+
+// d[j][4i + {0, 1, 2, 3}] = C^T at (column(j) + {0, 0, 8, 8}, 8i + 2 (lane % 4) + {0, 1, 0, 1}):
+// the accumulator tile (blocked layout) -> this thread's fragments, through shared memory ...
+template <class Config, class TC, class LC>
+TILE2CU_DEVICE void accumulator_to_wgmma_transposed(float (&d)[Tf32RegisterB<Config>::kSlabs][Tf32RegisterB<Config>::kFrag],
+                                                     const Tile<TC, LC>& acc, float* exchange) {
+  using R = Tf32RegisterB<Config>;
+  constexpr int BN = Config::kBN;
+  const int q = int(threadIdx.x) % 4;
+  __syncthreads();
+#pragma unroll
+  for (int s = 0; s < LC::kSlots; ++s)
+    if (LC::owns(s)) exchange[LC::element(s)] = convert<float>(acc.v[s]);
+  __syncthreads();
+#pragma unroll
+  for (int j = 0; j < R::kSlabs; ++j)
+#pragma unroll
+    for (int i = 0; i < Config::kBM / 8; ++i) {
+      const float* c = exchange + (8 * i + 2 * q) * BN + R::column(j);
+      d[j][4 * i] = c[0], d[j][4 * i + 1] = c[BN], d[j][4 * i + 2] = c[8], d[j][4 * i + 3] = c[BN + 8];
+    }
+  __syncthreads();
+}
+
+// ... and back (once all wgmma work is done).
+template <class Config, class TC, class LC>
+TILE2CU_DEVICE Tile<TC, LC> wgmma_transposed_to_accumulator(
+    const float (&d)[Tf32RegisterB<Config>::kSlabs][Tf32RegisterB<Config>::kFrag], const Tile<TC, LC>& acc, float* exchange) {
+  using R = Tf32RegisterB<Config>;
+  constexpr int BN = Config::kBN;
+  const int q = int(threadIdx.x) % 4;
+  __syncthreads();
+#pragma unroll
+  for (int j = 0; j < R::kSlabs; ++j)
+#pragma unroll
+    for (int i = 0; i < Config::kBM / 8; ++i) {
+      float* c = exchange + (8 * i + 2 * q) * BN + R::column(j);
+      c[0] = d[j][4 * i], c[BN] = d[j][4 * i + 1], c[8] = d[j][4 * i + 2], c[BN + 8] = d[j][4 * i + 3];
+    }
+  __syncthreads();
+  Tile<TC, LC> out;
+#pragma unroll
+  for (int s = 0; s < LC::kSlots; ++s) out.v[s] = LC::owns(s) ? convert<TC>(exchange[LC::element(s)]) : acc.v[s];
+  __syncthreads();
+  return out;
+}
+
+// The tf32 main loop on wgmma with B from registers (see Tf32RegisterB), stages filled by
+// cp.async from every thread, the same ring as main_loop_wgmma: while the tensor cores work on
+// k-tile t (and may still finish t - 1), tiles t + 1 .. t + S - 2 are in flight.
+template <class Config, class TC, class LC>
+TILE2CU_DEVICE Tile<TC, LC> main_loop_wgmma_tf32(const MatrixView<float>& a, const MatrixView<float>& b, int64_t m0,
+                                                 int64_t n0, int64_t k_begin, int64_t tiles, const Tile<TC, LC>& acc,
+                                                 unsigned char* smem) {
+  using R = Tf32RegisterB<Config>;
+  constexpr int BM = Config::kBM, BN = Config::kBN, BK = Config::kBK, S = Config::kHopperStages;
+  constexpr int kLdB = R::kLdB, kBytesA = R::kBytesA;
+  unsigned char* ring = smem + ((1024 - reinterpret_cast<uintptr_t>(smem) % 1024) % 1024);
+  float* exchange = reinterpret_cast<float*>(smem);
+  float d[R::kSlabs][R::kFrag];
+  accumulator_to_wgmma_transposed<Config>(d, acc, exchange);
+
+  // Interior k-tiles copy through addresses worked out once: A's 16-byte chunks into swizzled
+  // lines, B's into its padded rows. Edge tiles check every chunk (zero fill, element copies).
+  constexpr int kChunksA = BM * BK / 4 / Config::kThreads, kChunksB = BK * BN / 4 / Config::kThreads;
+  static_assert(kChunksA * 4 * Config::kThreads == BM * BK && kChunksB * 4 * Config::kThreads == BK * BN,
+                "every thread copies the same number of chunks");
+  uint32_t a_dst[kChunksA], b_dst[kChunksB];
+  const float* a_src[kChunksA];
+  const float* b_src[kChunksB];
+#pragma unroll
+  for (int i = 0; i < kChunksA; ++i) {
+    const int c = int(threadIdx.x) + i * Config::kThreads, r = c / (BK / 4), chunk = c % (BK / 4);
+    a_dst[i] = wgmma::swizzle128(uint32_t(r * 128 + chunk * 16));
+    a_src[i] = a.data + (m0 + r) * a.row_stride + chunk * 4;
+  }
+#pragma unroll
+  for (int i = 0; i < kChunksB; ++i) {
+    const int c = int(threadIdx.x) + i * Config::kThreads, r = c / (BN / 4), col = (c % (BN / 4)) * 4;
+    b_dst[i] = uint32_t(kBytesA + (r * kLdB + col) * 4);
+    b_src[i] = b.data + r * b.row_stride + n0 + col;
+  }
+  const bool rows_inside = a.vector_rows && b.vector_rows && m0 + BM <= a.rows && n0 + BN <= b.cols;
+  auto fetch = [&](int64_t t) {
+    unsigned char* stage = ring + int(t % S) * Config::kWgmmaStageBytes;
+    const int64_t k0 = (k_begin + t) * BK;
+    if (rows_inside && k0 >= 0 && k0 + BK <= a.cols && k0 + BK <= b.rows) {
+#pragma unroll
+      for (int i = 0; i < kChunksA; ++i) cp_async_16(stage + a_dst[i], a_src[i] + k0, 16);
+      const int64_t b_step = k0 * b.row_stride;
+#pragma unroll
+      for (int i = 0; i < kChunksB; ++i) cp_async_16(stage + b_dst[i], b_src[i] + b_step, 16);
+    } else {
+      copy_tile_swizzled<BM, BK, Config::kThreads>(stage, 0, a, m0, k0);
+      copy_tile_async<BK, BN, Config::kThreads>(reinterpret_cast<float*>(stage + kBytesA), kLdB, b, k0, n0);
+    }
+  };
+
+  // This thread's fragment reads: B[q][column(0)] of the stage, q = lane % 4.
+  const int b_read = (int(threadIdx.x) % 4) * kLdB + R::column(0);
+#pragma unroll
+  for (int t = 0; t < S - 2; ++t) {
+    if (t < tiles) fetch(t);
+    cp_async_commit();  // one group per k-tile, empty or not, so the wait counts stay exact
+  }
+  for (int64_t t = 0; t < tiles; ++t) {
+    cp_async_wait<S - 3>();           // k-tile t has landed (this thread's copies) ...
+    wgmma::fence_shared_for_async();  // ... is visible to the tensor cores ...
+    __syncthreads();                  // ... and everyone's is; every warpgroup is done with t - 2
+    const unsigned char* stage = ring + int(t % S) * Config::kWgmmaStageBytes;
+    const float* sb = reinterpret_cast<const float*>(stage + kBytesA) + b_read;
+    uint32_t fa[BK / 8][R::kSlabs][4];
+#pragma unroll
+    for (int kk = 0; kk < BK / 8; ++kk)
+#pragma unroll
+      for (int j = 0; j < R::kSlabs; ++j) {
+        const float* p = sb + 8 * kk * kLdB + 64 * j;
+        fa[kk][j][0] = __float_as_uint(round_to_tf32(p[0]));
+        fa[kk][j][1] = __float_as_uint(round_to_tf32(p[8]));
+        fa[kk][j][2] = __float_as_uint(round_to_tf32(p[4 * kLdB]));
+        fa[kk][j][3] = __float_as_uint(round_to_tf32(p[4 * kLdB + 8]));
+      }
+    wgmma::fence();  // the fragments (and the accumulators) are written before the wgmmas read them
+#pragma unroll
+    for (int kk = 0; kk < BK / 8; ++kk) {
+      // A^T: all BM lines of A's tile, K offset 8 kk (32 bytes a step inside the swizzled line).
+      const uint64_t db = wgmma::descriptor(stage + kk * 32, 16, 1024);
+#pragma unroll
+      for (int j = 0; j < R::kSlabs; ++j) wgmma::mma_64x128x8_tf32_rs(d[j], fa[kk][j], db);
+    }
+    wgmma::commit();
+    wgmma::wait<1>();  // k-tile t - 1's math is done (t's may still run)
+    if (t + S - 2 < tiles) fetch(t + S - 2);
+    cp_async_commit();
+  }
+  wgmma::wait<0>();
+  cp_async_wait<0>();
+  return wgmma_transposed_to_accumulator<Config>(d, acc, exchange);
 }
 
 // The main loop on wgmma fed by the copy engine (TMA). Thread 0 issues one bulk tensor copy per
@@ -483,11 +621,16 @@ TILE2CU_DEVICE Tile<TC, LC> gemm_main_loop(const Array<TA, RA, IA>& A, const int
 #if TILE2CU_HAS_WGMMA
   if constexpr (Config::kWgmma) {
     const int64_t tiles = k_end > k_begin ? k_end - k_begin : 0;
-    if constexpr (RA == 2 && RB == 2)
-      if (maps != nullptr && maps->usable)
-        return gemm::main_loop_tma<Config>(*maps, a_index[0] * BM, b_index[1] * BN, k_begin, tiles, acc, smem);
-    return gemm::main_loop_wgmma<Config>(gemm::matrix_view(A, a_index), gemm::matrix_view(B, b_index),
-                                         a_index[RA - 2] * BM, b_index[RB - 1] * BN, k_begin, tiles, acc, smem);
+    if constexpr (Config::kTf32RegisterB) {
+      return gemm::main_loop_wgmma_tf32<Config>(gemm::matrix_view(A, a_index), gemm::matrix_view(B, b_index),
+                                                a_index[RA - 2] * BM, b_index[RB - 1] * BN, k_begin, tiles, acc, smem);
+    } else {
+      if constexpr (RA == 2 && RB == 2)
+        if (maps != nullptr && maps->usable)
+          return gemm::main_loop_tma<Config>(*maps, a_index[0] * BM, b_index[1] * BN, k_begin, tiles, acc, smem);
+      return gemm::main_loop_wgmma<Config>(gemm::matrix_view(A, a_index), gemm::matrix_view(B, b_index),
+                                           a_index[RA - 2] * BM, b_index[RB - 1] * BN, k_begin, tiles, acc, smem);
+    }
   }
 #endif
   const int warp_id = int(threadIdx.x) / 32, lane = int(threadIdx.x) % 32;

@@ -1,7 +1,8 @@
 // tile2cu/wgmma_shapes.cuh: wgmma forms the flash-attention main loop needs beyond the GEMM's
 // (wgmma.cuh): m64n64k16 with both operands in shared memory, and the register-A forms
 // (m64n64k16, m64n128k16) whose A fragment sits in registers (four 32-bit registers a thread:
-// the mma.sync m16n8k16 A fragment of the thread's warp, rows 16w .. 16w + 15). Descriptors,
+// the mma.sync m16n8k16 A fragment of the thread's warp, rows 16w .. 16w + 15); and the tf32
+// register-A form m64n128k8 the tf32 GEMM main loop uses (gemm_pipeline.cuh). Descriptors,
 // swizzle and the fence / commit / wait wrappers are wgmma.cuh's. sm_90a only.
 //
 // `accumulate` false overwrites d (d = A * B) instead of adding to it.
@@ -129,6 +130,32 @@ template <class T, int N, int TransB>
 TILE2CU_DEVICE void mma_64xNx16_rs(float (&d)[N / 2], const uint32_t (&a)[4], uint64_t b) {
   if constexpr (N == 64) mma_64x64x16_rs<T, TransB>(d, a, b);
   else mma_64x128x16_rs<T, TransB>(d, a, b);
+}
+
+// d (64 x 128, per warpgroup) (+)= A (64 x 8, registers) * B (8 x 128, shared memory, K-major), tf32.
+// The A fragment (four registers a thread, PTX ISA "Matrix Fragments for wgmma.mma_async.m64nNk8";
+// CUTLASS's ALayout_64x8): thread t of the warpgroup, warp w = t / 32, lane: a[0] at (row 16w +
+// lane / 4, col lane % 4), a[1] eight rows down, a[2] and a[3] the same rows four columns right:
+// the mma.sync m16n8k8 tf32 A fragment of the thread's warp. The registers should hold tf32
+// values (cvt.rna.tf32.f32); tf32 has no transposed forms, so B is K-major.
+TILE2CU_DEVICE void mma_64x128x8_tf32_rs(float (&d)[64], const uint32_t (&a)[4], uint64_t b, int accumulate = 1) {
+  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %69, 0;\n"
+               "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 "
+               "{"
+               "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
+               "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
+               "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
+               "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
+               "}, {%64, %65, %66, %67}, %68, p, 1, 1;\n}\n"
+               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+                 "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+                 "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+                 "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+                 "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+                 "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+                 "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+                 "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b), "r"(accumulate));
 }
 
 #endif  // TILE2CU_HAS_WGMMA

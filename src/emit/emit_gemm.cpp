@@ -77,8 +77,9 @@ std::string gemm_loop_declarations(const ir::Function& fn) {
           "// while mma.sync ({}) works on the previous ones{}.\n"
           "constexpr int k{}_Stages = {};\n",
           op.loc.line, t.bm, t.bn, t.bk, op.stages, tf32 ? "tf32" : dtype_name(operand),
-          op.hopper_stages ? fmt::format(";\n// on sm_90a, {} unpadded stages feed wgmma (two warpgroups of 64 x {}){}", op.hopper_stages, t.bn,
-                                         tf32 && !ir::gemm_b_transposed(op) ? ",\n// B transposed as it is copied in (tf32 wgmma reads both operands K-major)" : "")
+          op.hopper_stages ? fmt::format(";\n// on sm_90a, {} {} feed wgmma (two warpgroups of 64 x {}){}", op.hopper_stages,
+                                         tf32 && !ir::gemm_b_transposed(op) ? "stages (B's rows padded by 8 floats)" : "unpadded stages", t.bn,
+                                         tf32 && !ir::gemm_b_transposed(op) ? ",\n// computing C^T = B^T A^T: B^T from registers, A's tile as the K-major operand (tf32 wgmma\n// reads shared-memory operands K-major only)" : "")
                              : "",
           name, op.stages);
       if (op.hopper_stages) out += fmt::format("constexpr int k{}_HopperStages = {};\n", name, op.hopper_stages);

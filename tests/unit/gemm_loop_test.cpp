@@ -123,6 +123,13 @@ TEST(GemmLoop, HopperStagesTakeOneSwizzledLinePerRow) {
   // The stages, their alignment and two mbarriers per stage fit sm_90's budget.
   EXPECT_EQ(ir::gemm_hopper_smem_bytes(DType::BFloat16, 128, 256, 64, 4), 4u * 49152u + 1024u + 64u);
   EXPECT_LE(ir::gemm_hopper_smem_bytes(DType::BFloat16, 128, 256, 64, 4), ir::kHopperSmemBudget);
+  // tf32 with an N-major B: B's rows padded by 8 floats (C^T = B^T A^T, B^T read into registers);
+  // with B^T stored (order=(1, 0)) both operands are unpadded K-major lines.
+  EXPECT_EQ(ir::gemm_hopper_stage_bytes(DType::Float32, 128, 128, 32), 4u * (128u * 32u + 32u * 136u));
+  EXPECT_EQ(ir::gemm_hopper_stage_bytes(DType::Float32, 128, 128, 32, true), 4u * (128u * 32u + 32u * 128u));
+  EXPECT_EQ(ir::gemm_hopper_stages(DType::Float32, 128, 256, 32), 4);
+  EXPECT_EQ(ir::gemm_hopper_smem_bytes(DType::Float32, 128, 128, 32, 4), 4u * 33792u + 1024u + 64u);
+  EXPECT_LE(ir::gemm_hopper_smem_bytes(DType::Float32, 128, 256, 32, 4), ir::kHopperSmemBudget);
 }
 
 }  // namespace

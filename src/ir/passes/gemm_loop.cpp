@@ -156,7 +156,7 @@ struct Matcher {
     g.tile_shape_b = lb->tile_shape;
     if (b_transposed) g.order = lb->order;
     g.stages = stages;
-    g.hopper_stages = gemm_hopper_stages(da, bm, bn, bk);
+    g.hopper_stages = gemm_hopper_stages(da, bm, bn, bk, b_transposed);
     g.operands = {loop.operands[0], loop.operands[1]};
     for (ValueId v : la->operands) g.operands.push_back(v == iv() ? loop.operands[0] : v);
     for (ValueId v : lb->operands) g.operands.push_back(v == iv() ? loop.operands[0] : v);
@@ -208,19 +208,25 @@ int gemm_pipeline_stages(DType operand, int64_t bm, int64_t bn, int64_t bk, bool
   return stages >= 2 ? stages : 0;
 }
 
-int gemm_hopper_stages(DType operand, int64_t bm, int64_t bn, int64_t bk) {
+size_t gemm_hopper_stage_bytes(DType operand, int64_t bm, int64_t bn, int64_t bk, bool b_transposed) {
+  // tf32 with an N-major B: B's rows are padded by 8 floats (the fragment reads' banks).
+  const int64_t b_row = operand == DType::Float32 && !b_transposed ? bn + 8 : bn;
+  return static_cast<size_t>((bm * bk + bk * b_row) * dtype_bytes(operand));
+}
+
+int gemm_hopper_stages(DType operand, int64_t bm, int64_t bn, int64_t bk, bool b_transposed) {
   // 16-bit operands with BK = 64, tf32 (f32 operands) with BK = 32: one 128-byte line per row.
   const bool sixteen = operand == DType::Float16 || operand == DType::BFloat16;
   const bool tf32 = operand == DType::Float32;
   if ((!sixteen && !tf32) || bm != 128 || bk * dtype_bytes(operand) != 128 || (bn != 128 && bn != 256)) return 0;
-  const size_t per_stage = static_cast<size_t>((bm * bk + bk * bn) * dtype_bytes(operand));
+  const size_t per_stage = gemm_hopper_stage_bytes(operand, bm, bn, bk, b_transposed);
   return static_cast<int>(std::min<size_t>(4, (kHopperSmemBudget - 1024) / per_stage));
 }
 
-size_t gemm_hopper_smem_bytes(DType operand, int64_t bm, int64_t bn, int64_t bk, int hopper_stages) {
+size_t gemm_hopper_smem_bytes(DType operand, int64_t bm, int64_t bn, int64_t bk, int hopper_stages, bool b_transposed) {
   if (hopper_stages == 0) return 0;
   // The stages, up to 1024 bytes to align them, and two 8-byte mbarriers per stage (the TMA loop's).
-  const size_t ring = static_cast<size_t>(hopper_stages) * static_cast<size_t>((bm * bk + bk * bn) * dtype_bytes(operand)) +
+  const size_t ring = static_cast<size_t>(hopper_stages) * gemm_hopper_stage_bytes(operand, bm, bn, bk, b_transposed) +
                       1024 + 16 * static_cast<size_t>(hopper_stages);
   return std::max(ring, static_cast<size_t>(bm * bn) * sizeof(float));
 }
@@ -244,7 +250,7 @@ size_t gemm_loop_smem_bytes(const Function& fn, const Op& op) {
 
 size_t gemm_hopper_smem_bytes(const Function& fn, const Op& op) {
   GemmTile t = gemm_tile(fn, op);
-  return gemm_hopper_smem_bytes(fn.arrays[op.param].dtype, t.bm, t.bn, t.bk, op.hopper_stages);
+  return gemm_hopper_smem_bytes(fn.arrays[op.param].dtype, t.bm, t.bn, t.bk, op.hopper_stages, gemm_b_transposed(op));
 }
 
 void recognise_gemm_loops(Function& fn) { rewrite(fn, fn.body, {}); }

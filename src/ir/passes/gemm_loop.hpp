@@ -26,13 +26,17 @@ void recognise_gemm_loops(Function& fn);
 // in kGemmSmemBudget bytes, at most four. Row padding of 16 bytes per operand row.
 constexpr size_t kGemmSmemBudget = 160 * 1024;  // fits sm_80 (164 KiB) as well as sm_90 (227 KiB)
 int gemm_pipeline_stages(DType operand, int64_t bm, int64_t bn, int64_t bk, bool b_transposed = false);
-// The sm_90a wgmma loop's depth (0 where it does not apply: it takes 16-bit operands and
-// 128 x {128, 256} x 64 tiles): four 1024-byte-aligned unpadded stages at most, within
-// kHopperSmemBudget (sm_90's 227 KiB).
+// The sm_90a wgmma loop's depth (0 where it does not apply: it takes 16-bit operands with
+// 128 x {128, 256} x 64 tiles, tf32 with 128 x {128, 256} x 32): four 1024-byte-aligned stages
+// at most, within kHopperSmemBudget (sm_90's 227 KiB). Stages are unpadded, except B's rows in
+// the tf32 loop with an N-major B (C^T = B^T A^T, B^T from registers: rows of BN + 8 floats).
 constexpr size_t kHopperSmemBudget = 227 * 1024;
-int gemm_hopper_stages(DType operand, int64_t bm, int64_t bn, int64_t bk);
+int gemm_hopper_stages(DType operand, int64_t bm, int64_t bn, int64_t bk, bool b_transposed = false);
+// Bytes of one stage of that loop (mirrors GemmMainLoop::kWgmmaStageBytes).
+size_t gemm_hopper_stage_bytes(DType operand, int64_t bm, int64_t bn, int64_t bk, bool b_transposed = false);
 // Shared-memory bytes of that main loop on sm_90a (mirrors GemmMainLoop::kHopperSmemBytes).
-size_t gemm_hopper_smem_bytes(DType operand, int64_t bm, int64_t bn, int64_t bk, int hopper_stages);
+size_t gemm_hopper_smem_bytes(DType operand, int64_t bm, int64_t bn, int64_t bk, int hopper_stages,
+                              bool b_transposed = false);
 // Shared-memory bytes of that main loop (mirrors GemmMainLoop::kSmemBytes).
 size_t gemm_loop_smem_bytes(DType operand, int64_t bm, int64_t bn, int64_t bk, int stages, bool b_transposed = false);
 size_t gemm_loop_smem_bytes(const Function& fn, const Op& gemm_loop);
