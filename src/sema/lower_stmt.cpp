@@ -78,48 +78,6 @@ std::set<std::string> function_locals(const ast::FunctionDef& def) {
 
 namespace {
 
-bool same_value(const Value& a, const Value& b) {
-  if (a.kind.index() != b.kind.index()) return false;
-  if (auto* x = a.as<Runtime>()) return x->id == b.as<Runtime>()->id;
-  if (auto* x = a.as<LooseInt>()) return x->value == b.as<LooseInt>()->value;
-  if (auto* x = a.as<LooseFloat>()) return x->value == b.as<LooseFloat>()->value;
-  if (auto* x = a.as<LooseBool>()) return x->value == b.as<LooseBool>()->value;
-  if (auto* x = a.as<ArrayValue>()) return x->param == b.as<ArrayValue>()->param;
-  if (auto* x = a.as<ListValue>()) return x->param == b.as<ListValue>()->param;
-  if (auto* x = a.as<DTypeValue>()) return x->dtype == b.as<DTypeValue>()->dtype;
-  if (auto* x = a.as<EnumValue>()) return x->cls == b.as<EnumValue>()->cls && x->member == b.as<EnumValue>()->member;
-  if (auto* x = a.as<EnumClassValue>()) return x->cls == b.as<EnumClassValue>()->cls;
-  if (auto* x = a.as<ClassValue>()) return x->cls == b.as<ClassValue>()->cls;
-  if (auto* x = a.as<DataclassValue>()) {
-    auto* y = b.as<DataclassValue>();
-    if (x->cls != y->cls) return false;
-    for (size_t i = 0; i < x->fields.size(); ++i)
-      if (!same_value(x->fields[i], y->fields[i])) return false;
-    return true;
-  }
-  if (auto* x = a.as<StrValue>()) return x->value == b.as<StrValue>()->value;
-  if (auto* x = a.as<FunctionValue>()) return x->def == b.as<FunctionValue>()->def;
-  if (auto* x = a.as<BuiltinValue>()) return x->name == b.as<BuiltinValue>()->name;
-  if (auto* x = a.as<ModuleValue>()) return x->path == b.as<ModuleValue>()->path;
-  if (a.is<NoneValue>()) return true;
-  if (auto* x = a.as<ContextManagerValue>()) return x->entered == b.as<ContextManagerValue>()->entered;
-  if (auto* x = a.as<FormattedStrValue>()) {
-    auto* y = b.as<FormattedStrValue>();
-    if (x->texts != y->texts || x->fields.size() != y->fields.size()) return false;
-    for (size_t i = 0; i < x->fields.size(); ++i)
-      if (x->fields[i].spec != y->fields[i].spec || !same_value(*x->fields[i].value, *y->fields[i].value)) return false;
-    return true;
-  }
-  if (auto* x = a.as<TupleValue>()) {
-    auto* y = b.as<TupleValue>();
-    if (x->items.size() != y->items.size()) return false;
-    for (size_t i = 0; i < x->items.size(); ++i)
-      if (!same_value(x->items[i], y->items[i])) return false;
-    return true;
-  }
-  return false;
-}
-
 bool is_numeric(const Value& v) { return v.is<Runtime>() || v.is_loose(); }
 
 }  // namespace
@@ -390,11 +348,12 @@ Flow KernelLowering::exec(const ast::Stmt& s) {
   }
   if (s.as<ast::Pass>()) return Flow::Normal;
   if (auto* ret = s.as<ast::Return>()) {
-    if (!with_bodies_.empty())
-      error(ErrorKind::UnsupportedFeature, r, "return inside a with body is not supported yet by tile2cu");
+    // The value first, then the exits of the with bodies the return leaves (all of the
+    // function's), as Python and cuTile do.
     Value v = ret->value ? eval(ret->value) : make(NoneValue{});
     if (!in_helper_) {
       if (!v.is<NoneValue>()) error(ErrorKind::Type, r, "Tile kernels cannot return values");
+      exit_open_withs(0);
       emit(make_op(ir::OpKind::Return), {});
       return Flow::Return;
     }
@@ -403,17 +362,15 @@ Flow KernelLowering::exec(const ast::Stmt& s) {
         error(ErrorKind::UnsupportedFeature, r, "returning from a helper inside a for loop is not supported yet by tile2cu");
     if (!loops_.empty())
       error(ErrorKind::UnsupportedFeature, r, "returning from a helper inside a while loop is not supported yet by tile2cu");
+    exit_open_withs(0);
     return_value_ = v;
     return Flow::Return;
   }
   if (s.as<ast::Break>() || s.as<ast::Continue>()) {
     bool is_break = s.as<ast::Break>() != nullptr;
     if (loops_.empty()) error(ErrorKind::Syntax, r, fmt::format("'{}' outside loop", is_break ? "break" : "continue"));
-    if (!with_bodies_.empty() && with_bodies_.back() == loops_.size())
-      error(ErrorKind::UnsupportedFeature, r,
-            fmt::format("{} out of a with body is not supported yet by tile2cu", is_break ? "break" : "continue"));
-    std::vector<ir::ValueId> carried;
-    for (const auto& name : loops_.back().carried) carried.push_back(to_runtime(env_.at(name), r));
+    exit_open_withs(withs_in_innermost_loop());  // the with bodies the jump leaves
+    std::vector<ir::ValueId> carried = carried_exit_values(*loops_.back().carried, r);
     emit(make_op(is_break ? ir::OpKind::Break : ir::OpKind::Continue, std::move(carried)), {});
     return is_break ? Flow::Break : Flow::Continue;
   }
@@ -479,14 +436,81 @@ Flow KernelLowering::exec_runtime_if(ir::ValueId cond, const ast::Body& then_bod
     error(ErrorKind::UnsupportedFeature, range,
           "a helper that returns in only one branch of a runtime if is not supported yet; return in both branches");
 
-  // Which names flow out of the if, and with what type.
-  std::vector<std::string> outs;
-  std::vector<ir::TileType> out_types;
+  // The if's results: one per leaf that differs between the branches, with its type.
+  struct IfResult {
+    std::string var;   // the name it belongs to, for messages
+    std::string name;  // its IR value's name
+    ir::TileType type;
+    Value values[2];   // at the end of each branch (unset for a branch that left)
+  };
+  // A name (or the helper's return value) rebound after the if: its structure with each leaf
+  // either an if result or the value both branches agree on.
+  struct Rebind {
+    std::string name;
+    Value structure;
+    std::vector<Value> leaves;
+    std::vector<std::optional<size_t>> result_of_leaf;
+  };
+  std::vector<IfResult> results_spec;
+  std::vector<Rebind> rebinds;
+  // The type of an if result from its two sides: a run-time side decides; two literals take
+  // their default dtype. Empty when the sides disagree.
+  auto result_type = [&](const Value* sides[2]) -> std::optional<ir::TileType> {
+    const Value* typed = nullptr;
+    const Value* any = nullptr;
+    for (int b = 0; b < 2; ++b) {
+      if (!sides[b]) continue;
+      any = any ? any : sides[b];
+      if (!typed && sides[b]->is<Runtime>()) typed = sides[b];
+    }
+    ir::TileType type = typed ? type_of(typed->as<Runtime>()->id) : ir::TileType{default_dtype(*any, range), {}};
+    for (int b = 0; b < 2; ++b) {
+      if (!sides[b]) continue;
+      if (auto* rt = sides[b]->as<Runtime>(); rt && type_of(rt->id) != type) return std::nullopt;
+      if (sides[b]->is_loose() && !type.is_scalar()) return std::nullopt;
+    }
+    return type;
+  };
+  // Two records of one structure: the leaves that differ become if results.
+  auto merge_records = [&](const std::string& name, const std::string& var, const Value* sides[2]) -> bool {
+    const Value* any = sides[0] ? sides[0] : sides[1];
+    Rebind rebind{name, *any, {}, {}};
+    std::vector<Value> leaves[2];
+    std::vector<std::string> leaf_names;
+    for (int b = 0; b < 2; ++b) if (sides[b]) leaves[b] = record_leaves(*sides[b], name, &leaf_names);
+    const std::vector<Value>& some = sides[0] ? leaves[0] : leaves[1];
+    std::vector<IfResult> added;
+    for (size_t k = 0; k < some.size(); ++k) {
+      const Value* leaf[2] = {sides[0] ? &leaves[0][k] : nullptr, sides[1] ? &leaves[1][k] : nullptr};
+      rebind.leaves.push_back(some[k]);
+      // A leaf both branches agree on stays; so does a constant from the only branch that
+      // falls through. A tile that branch computed must leave its region as a result.
+      bool kept = leaf[0] && leaf[1] ? same_value(*leaf[0], *leaf[1]) : !some[k].is<Runtime>();
+      if (kept) {
+        rebind.result_of_leaf.push_back(std::nullopt);
+        continue;
+      }
+      std::optional<ir::TileType> type = result_type(leaf);
+      if (!type) return false;
+      rebind.result_of_leaf.push_back(results_spec.size() + added.size());
+      added.push_back({var, leaf_names[k], *type, {leaf[0] ? *leaf[0] : Value{}, leaf[1] ? *leaf[1] : Value{}}});
+    }
+    results_spec.insert(results_spec.end(), added.begin(), added.end());
+    rebinds.push_back(std::move(rebind));
+    return true;
+  };
   env_ = before;
   if (helper_return[0] && helper_return[1]) {
-    outs.push_back("<return>");
-    branch_env[0]["<return>"] = *returns[0];
-    branch_env[1]["<return>"] = *returns[1];
+    const Value* sides[2] = {&*returns[0], &*returns[1]};
+    bool records = is_record(*sides[0]) && is_record(*sides[1]);
+    bool numeric = is_numeric(*sides[0]) && is_numeric(*sides[1]);
+    if (!records && !numeric && !same_value(*sides[0], *sides[1]))
+      error(ErrorKind::UnsupportedFeature, range, "a helper returning non-tile values from a runtime if is not supported yet");
+    if ((records && !same_structure(*sides[0], *sides[1])) || !merge_records("<return>", "return value", sides))
+      error(ErrorKind::Type, range, fmt::format("Type of return value depends on path taken: {} vs {}",
+                                                describe_carried(*sides[0]), describe_carried(*sides[1])));
+    // A helper's return value is named after the helper until someone binds it.
+    for (auto& r : results_spec) r.name = call_stack_.back().function;
     live[0] = live[1] = true;
   } else {
     std::set<std::string> names;
@@ -505,73 +529,45 @@ Flow KernelLowering::exec_runtime_if(ir::ValueId cond, const ast::Body& then_bod
       bool same = !live[0] || !live[1] || same_value(*vals[0], *vals[1]);
       if (same) {
         if (before.count(n) && same_value(before.at(n), *any)) { env_[n] = *any; continue; }
-        if (!any->is<Runtime>() && !any->is_loose()) { env_[n] = *any; continue; }
-        if (any->is_loose() || (live[0] && live[1])) { env_[n] = *any; continue; }
+        // A record is rebuilt below: the tiles in it may have been computed in the branch.
+        if (!is_record(*any) && !any->is<Runtime>() && !any->is_loose()) { env_[n] = *any; continue; }
+        if (any->is_loose() || (live[0] && live[1] && !is_record(*any))) { env_[n] = *any; continue; }
       }
-      if (!(live[0] ? is_numeric(*vals[0]) : true) || !(live[1] ? is_numeric(*vals[1]) : true)) {
-        if ((vals[0] && vals[0]->is<DataclassValue>()) || (vals[1] && vals[1]->is<DataclassValue>())) {
-          env_[n] = make(PoisonValue{
-              fmt::format("`{}` holds a dataclass instance that differs between the paths of a run-time if: "
-                          "this is not supported yet by tile2cu (assign its fields to variables instead)", n),
-              ErrorKind::UnsupportedFeature});
-          continue;
-        }
+      bool numeric = (!live[0] || is_numeric(*vals[0])) && (!live[1] || is_numeric(*vals[1]));
+      bool records = (!live[0] || is_record(*vals[0])) && (!live[1] || is_record(*vals[1]));
+      if (records && (!live[0] || !live[1] || same_structure(*vals[0], *vals[1])) && merge_records(n, n, vals)) continue;
+      if (numeric && merge_records(n, n, vals)) continue;
+      if (numeric || records || (vals[0] && is_record(*vals[0])) || (vals[1] && is_record(*vals[1])))
+        env_[n] = make(PoisonValue{fmt::format("Type of `{}` depends on path taken: {} vs {}", n,
+                                               live[0] ? describe_carried(*vals[0]) : "",
+                                               live[1] ? describe_carried(*vals[1]) : "")});
+      else
         env_[n] = make(PoisonValue{fmt::format("Type of `{}` depends on path taken", n)});
-        continue;
-      }
-      // Result type: a runtime side decides; two literals take their default dtype.
-      ir::TileType type;
-      const Value* typed = nullptr;
-      for (int b = 0; b < 2; ++b) if (live[b] && vals[b]->is<Runtime>()) { typed = vals[b]; break; }
-      if (typed) type = type_of(typed->as<Runtime>()->id);
-      else type = {default_dtype(*any, range), {}};
-      bool consistent = true;
-      for (int b = 0; b < 2; ++b) {
-        if (!live[b]) continue;
-        if (auto* rt = vals[b]->as<Runtime>(); rt && type_of(rt->id) != type) consistent = false;
-        if (vals[b]->is_loose() && !type.is_scalar()) consistent = false;
-      }
-      if (!consistent) {
-        std::string a = live[0] ? describe(*vals[0]) : "", c = live[1] ? describe(*vals[1]) : "";
-        env_[n] = make(PoisonValue{fmt::format("Type of `{}` depends on path taken: {} vs {}", n, a, c)});
-        continue;
-      }
-      outs.push_back(n);
-      out_types.push_back(type);
     }
-  }
-  if (outs.size() == 1 && outs[0] == "<return>") {
-    const Value& v = branch_env[0].at("<return>");
-    if (!is_numeric(v) || !is_numeric(branch_env[1].at("<return>")))
-      error(ErrorKind::UnsupportedFeature, range, "a helper returning non-tile values from a runtime if is not supported yet");
-    const Value* typed = v.is<Runtime>() ? &v : &branch_env[1].at("<return>");
-    out_types.push_back(typed->is<Runtime>() ? type_of(typed->as<Runtime>()->id) : ir::TileType{default_dtype(v, range), {}});
   }
   for (int b = 0; b < 2; ++b) {
     if (!live[b]) continue;
     std::swap(env_, branch_env[b]);
     blocks_.push_back(&op.regions[b]);
     std::vector<ir::ValueId> yields;
-    for (size_t k = 0; k < outs.size(); ++k)
-      yields.push_back(yield_as(outs[k], env_.at(outs[k]), out_types[k], range, "has a different type on each path of the if"));
+    for (const IfResult& r : results_spec)
+      yields.push_back(yield_as(r.var, r.values[b], r.type, range, "has a different type on each path of the if"));
     emit(make_op(ir::OpKind::Yield, std::move(yields)), {});
     blocks_.pop_back();
     std::swap(env_, branch_env[b]);
   }
-  std::vector<ir::ValueId> results;
-  for (size_t k = 0; k < outs.size(); ++k) {
-    // A helper's return value is named after the helper until someone binds it.
-    std::string name = outs[k] == "<return>" ? call_stack_.back().function : outs[k];
-    op.results.push_back(fn_.new_value(out_types[k], name));
-  }
-  results = op.results;
+  for (const IfResult& r : results_spec) op.results.push_back(fn_.new_value(r.type, r.name));
+  const std::vector<ir::ValueId> results = op.results;
   blocks_.back()->ops.push_back(std::move(op));
-  for (size_t k = 0; k < outs.size(); ++k) {
-    if (outs[k] == "<return>") {
-      return_value_ = make(Runtime{results[k]});
+  for (Rebind& r : rebinds) {
+    for (size_t k = 0; k < r.leaves.size(); ++k)
+      if (r.result_of_leaf[k]) r.leaves[k] = make(Runtime{results[*r.result_of_leaf[k]]});
+    Value v = rebuild_record(r.structure, r.leaves);
+    if (r.name == "<return>") {
+      return_value_ = v;
       return Flow::Return;
     }
-    env_[outs[k]] = make(Runtime{results[k]});
+    env_[r.name] = v;
   }
   if (!live[0] && !live[1]) {
     // Both branches left: what follows is unreachable.
@@ -587,28 +583,21 @@ std::vector<std::string> KernelLowering::carried_names(const ast::Body& body, So
   for (const auto& n : assigned) {
     auto it = env_.find(n);
     if (it == env_.end() || it->second.is<PoisonValue>()) continue;
-    if (is_numeric(it->second)) carried.push_back(n);
+    if (is_numeric(it->second) || is_record(it->second)) carried.push_back(n);
   }
   (void)range;
   return carried;
 }
 
-void KernelLowering::finish_loop_scope(const Env& before, const std::vector<std::string>& carried,
+void KernelLowering::finish_loop_scope(const Env& before, const CarriedNames& carried,
                                        const std::set<std::string>& assigned) {
   // Names first bound inside the body are not visible after it: the loop may not run.
   for (const auto& n : assigned) {
-    if (std::find(carried.begin(), carried.end(), n) != carried.end()) continue;
+    if (carried.carries(n)) continue;
     auto it = before.find(n);
     if (it == before.end()) {
       env_[n] = make(PoisonValue{fmt::format("Undefined variable {} used (it is assigned only inside a loop, which may run zero times)", n)});
     } else if (const Value& after = env_.count(n) ? env_.at(n) : it->second; !same_value(it->second, after)) {
-      if (it->second.is<DataclassValue>() || after.is<DataclassValue>()) {
-        env_[n] = make(PoisonValue{
-            fmt::format("Variable {} holds a dataclass instance that changes inside a loop: loop-carried "
-                        "dataclasses are not supported yet by tile2cu (carry its fields in variables instead)", n),
-            ErrorKind::UnsupportedFeature});
-        continue;
-      }
       env_[n] = make(PoisonValue{fmt::format("Variable {} is not a tile or scalar and cannot change inside a loop", n)});
     } else {
       env_[n] = it->second;
@@ -650,61 +639,51 @@ Flow KernelLowering::exec_for(const ast::For& f, SourceRange range) {
   std::set<std::string> assigned;
   collect_assigned(f.body, assigned);
   assigned.insert(target->id);
-  std::vector<std::string> carried = carried_names(f.body, range);
-  carried.erase(std::remove(carried.begin(), carried.end(), target->id), carried.end());
+  std::vector<std::string> carried_list = carried_names(f.body, range);
+  carried_list.erase(std::remove(carried_list.begin(), carried_list.end(), target->id), carried_list.end());
 
   ir::Op op = make_op(ir::OpKind::For, {to_runtime_as(lo, iv_type, range), to_runtime_as(hi, iv_type, range),
                                         to_runtime_as(step, iv_type, range)});
-  std::vector<ir::TileType> types;
-  for (const auto& n : carried) {
-    ir::ValueId init = to_runtime(env_.at(n), range);
-    op.operands.push_back(init);
-    types.push_back(type_of(init));
-  }
+  CarriedNames carried = carry(carried_list, range);
+  op.operands.insert(op.operands.end(), carried.initial_ids.begin(), carried.initial_ids.end());
   op.regions.resize(1);
   ir::Block& body = op.regions[0];
   body.args.push_back(fn_.new_value({iv_type, {}}, target->id));
   Env before = env_;
-  for (size_t k = 0; k < carried.size(); ++k) {
-    body.args.push_back(fn_.new_value(types[k], carried[k]));
-    env_[carried[k]] = make(Runtime{body.args.back()});
-  }
+  for (size_t k = 0; k < carried.types.size(); ++k) body.args.push_back(fn_.new_value(carried.types[k], carried.leaf_names[k]));
+  bind_carried(carried, std::vector<ir::ValueId>(body.args.begin() + 1, body.args.end()), /*keep_invariant=*/false);
   env_[target->id] = make(Runtime{body.args[0]});
 
   blocks_.push_back(&body);
-  loop_body(f.body, carried, types, /*is_for=*/true, range);
+  loop_body(f.body, carried, /*is_for=*/true, range);
   blocks_.pop_back();
-  close_loop(std::move(op), before, carried, types, assigned, range);
+  close_loop(std::move(op), before, carried, /*is_for=*/true, assigned, range);
   return Flow::Normal;
 }
 
-void KernelLowering::loop_body(const ast::Body& body, const std::vector<std::string>& carried,
-                               const std::vector<ir::TileType>& types, bool is_for, SourceRange range) {
-  loops_.push_back({carried, is_for});
+void KernelLowering::loop_body(const ast::Body& body, CarriedNames& carried, bool is_for, SourceRange range) {
+  loops_.push_back({&carried, is_for});
   Flow flow = exec_body(body);
   loops_.pop_back();
   if (flow != Flow::Normal) return;  // the body left by break/continue/return: nothing to yield
-  std::vector<ir::ValueId> yields;
-  for (size_t k = 0; k < carried.size(); ++k)
-    yields.push_back(yield_as(carried[k], env_.at(carried[k]), types[k], range, "has changed its type inside a loop"));
+  std::vector<ir::ValueId> yields = carried_exit_values(carried, range);
   stmt_range_ = range;
   emit(make_op(ir::OpKind::Yield, std::move(yields)), {});
 }
 
-void KernelLowering::close_loop(ir::Op op, const Env& before, const std::vector<std::string>& carried,
-                                const std::vector<ir::TileType>& types, const std::set<std::string>& assigned,
-                                SourceRange range) {
+void KernelLowering::close_loop(ir::Op op, const Env& before, const CarriedNames& carried, bool is_for,
+                                const std::set<std::string>& assigned, SourceRange range) {
   stmt_range_ = range;
   Env inside = std::move(env_);
   env_ = before;
-  for (size_t k = 0; k < carried.size(); ++k) {
-    op.results.push_back(fn_.new_value(types[k], carried[k]));
-    env_[carried[k]] = make(Runtime{op.results[k]});
-  }
+  for (size_t k = 0; k < carried.types.size(); ++k) op.results.push_back(fn_.new_value(carried.types[k], carried.leaf_names[k]));
+  // After a while loop nothing stays constant: cuTile leaves it by a break at the condition,
+  // which passes on the body's loop variables.
+  bind_carried(carried, op.results, /*keep_invariant=*/is_for);
   // Every other name the body assigned leaves with its value from inside: finish_loop_scope
   // compares it with the one before the loop (an array rebound in the loop is an error there).
   for (const auto& n : assigned)
-    if (inside.count(n) && std::find(carried.begin(), carried.end(), n) == carried.end()) env_[n] = inside.at(n);
+    if (inside.count(n) && !carried.carries(n)) env_[n] = inside.at(n);
   finish_loop_scope(before, carried, assigned);
   blocks_.back()->ops.push_back(std::move(op));
 }
@@ -712,23 +691,16 @@ void KernelLowering::close_loop(ir::Op op, const Env& before, const std::vector<
 Flow KernelLowering::exec_while(const ast::While& w, SourceRange range) {
   std::set<std::string> assigned;
   collect_assigned(w.body, assigned);
-  std::vector<std::string> carried = carried_names(w.body, range);
   ir::Op op = make_op(ir::OpKind::While);
-  std::vector<ir::TileType> types;
-  for (const auto& n : carried) {
-    ir::ValueId init = to_runtime(env_.at(n), range);
-    op.operands.push_back(init);
-    types.push_back(type_of(init));
-  }
+  CarriedNames carried = carry(carried_names(w.body, range), range);
+  op.operands = carried.initial_ids;
   op.regions.resize(2);
   Env before = env_;
   for (int region = 0; region < 2; ++region) {
     ir::Block& block = op.regions[region];
     env_ = before;
-    for (size_t k = 0; k < carried.size(); ++k) {
-      block.args.push_back(fn_.new_value(types[k], carried[k]));
-      env_[carried[k]] = make(Runtime{block.args.back()});
-    }
+    for (size_t k = 0; k < carried.types.size(); ++k) block.args.push_back(fn_.new_value(carried.types[k], carried.leaf_names[k]));
+    bind_carried(carried, block.args, /*keep_invariant=*/false);
     blocks_.push_back(&block);
     if (region == 0) {
       Value cond = eval(w.cond);
@@ -738,11 +710,11 @@ Flow KernelLowering::exec_while(const ast::While& w, SourceRange range) {
       ir::ValueId c = constant ? this->constant(holds, DType::Bool) : to_runtime_as(cond, DType::Bool, w.cond->range);
       emit(make_op(ir::OpKind::Condition, {c}), {});
     } else {
-      loop_body(w.body, carried, types, /*is_for=*/false, range);
+      loop_body(w.body, carried, /*is_for=*/false, range);
     }
     blocks_.pop_back();
   }
-  close_loop(std::move(op), before, carried, types, assigned, range);
+  close_loop(std::move(op), before, carried, /*is_for=*/false, assigned, range);
   return Flow::Normal;
 }
 

@@ -113,15 +113,32 @@ size_t KernelLowering::context_manager_yield(const ast::FunctionDef& def, Source
         "`yield` statement of a generator-based context manager must be placed outside of loops and conditional statements");
 }
 
+void KernelLowering::exit_manager(const SuspendedManager& m) {
+  // A copy of the names: a jump out of the body exits the manager on its path, and the body's
+  // other paths exit it again from the same suspended state.
+  HelperFrame caller = enter_helper(m.helper, m.names, m.item_range, /*context_manager=*/true);
+  const ast::Body& body = m.helper.def->body;
+  for (size_t i = m.resume_at; i < body.size(); ++i) exec(*body[i]);
+  leave_helper(std::move(caller));
+}
+
+void KernelLowering::exit_open_withs(size_t first) {
+  // enter_helper moves with_bodies_ away while a manager's exit runs: work on a copy.
+  std::vector<OpenWith> leaving(with_bodies_.begin() + static_cast<std::ptrdiff_t>(first), with_bodies_.end());
+  const SourceRange jump = stmt_range_;
+  for (size_t w = leaving.size(); w-- > 0;)
+    for (size_t k = leaving[w].managers.size(); k-- > 0;) exit_manager(leaving[w].managers[k]);
+  stmt_range_ = jump;
+}
+
+size_t KernelLowering::withs_in_innermost_loop() const {
+  size_t first = with_bodies_.size();
+  while (first > 0 && with_bodies_[first - 1].loop_depth == loops_.size()) --first;
+  return first;
+}
+
 Flow KernelLowering::exec_with(const ast::With& w, SourceRange range) {
-  // One entered manager: the helper suspended at its yield.
-  struct Suspended {
-    FunctionValue helper;
-    Env names;          // the helper's names at the yield
-    size_t resume_at;   // the statement after the yield
-    SourceRange item_range;
-  };
-  std::vector<Suspended> entered;
+  std::vector<SuspendedManager> entered;
   // Ops of the items carry the `with ...:` line, not the whole statement, as an if's condition.
   const SourceRange header{range.line, range.col, w.items.back().range.end_line, w.items.back().range.end_col};
   stmt_range_ = header;
@@ -152,16 +169,14 @@ Flow KernelLowering::exec_with(const ast::With& w, SourceRange range) {
     if (item.target) assign(item.target, yielded, item.range);
   }
 
-  with_bodies_.push_back(loops_.size());
+  with_bodies_.push_back({loops_.size(), entered});
   Flow flow = exec_body(w.body);
   with_bodies_.pop_back();
 
-  for (size_t k = entered.size(); k-- > 0;) {
-    Suspended& s = entered[k];
-    HelperFrame caller = enter_helper(s.helper, std::move(s.names), s.item_range, /*context_manager=*/true);
-    for (size_t i = s.resume_at; i < s.helper.def->body.size(); ++i) exec(*s.helper.def->body[i]);
-    leave_helper(std::move(caller));
-  }
+  // A body that left by break / continue / return on every path exited its managers at the
+  // jumps (exit_open_withs); the path that falls through the end exits them here.
+  if (flow == Flow::Normal)
+    for (size_t k = entered.size(); k-- > 0;) exit_manager(entered[k]);
   stmt_range_ = range;
   return flow;
 }

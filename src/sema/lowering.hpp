@@ -4,6 +4,7 @@
 // lower_builtins.cpp (the ct.* functions).
 #pragma once
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <optional>
@@ -30,7 +31,20 @@ struct CallArgs {
 
 class KernelLowering {
  public:
-  struct LoopContext { std::vector<std::string> carried; bool is_for; };
+  // Names carried through a loop, flattened to their leaves (carried_values.cpp): a tile or
+  // scalar is one leaf; a tuple or dataclass instance has its items' leaves, depth first.
+  struct CarriedNames {
+    std::vector<std::string> names;
+    std::vector<Value> structures;      // each name's value on entry
+    std::vector<size_t> first_leaf;     // names[i]'s leaves: [first_leaf[i], first_leaf[i + 1])
+    std::vector<Value> initial;         // the leaves on entry
+    std::vector<ir::ValueId> initial_ids;
+    std::vector<ir::TileType> types;
+    std::vector<std::string> leaf_names;
+    std::vector<bool> invariant;        // a constant on entry that no path has changed so far
+    bool carries(const std::string& n) const { return std::find(names.begin(), names.end(), n) != names.end(); }
+  };
+  struct LoopContext { CarriedNames* carried; bool is_for; };
   KernelLowering(const ModuleScope& scope, const KernelSignature& sig);
   ir::Function run();
 
@@ -159,6 +173,20 @@ class KernelLowering {
   // A numeric constant printed through `conversion` as the device's printf would print it.
   std::string fold_printed_constant(const Value& v, const std::string& conversion, SourceRange range) const;
 
+  // A context manager's helper suspended at its yield while the with body runs.
+  struct SuspendedManager {
+    FunctionValue helper;
+    Env names;         // the helper's names at the yield
+    size_t resume_at;  // the statement after the yield
+    SourceRange item_range;
+  };
+  // A with body being lowered in the current function: loops_.size() at its start (a break or
+  // continue leaves the bodies opened inside the innermost loop) and its entered managers.
+  struct OpenWith {
+    size_t loop_depth;
+    std::vector<SuspendedManager> managers;
+  };
+
   // Helper inlining (lower_stmt.cpp). A frame is the caller's state while a helper's body
   // runs; a with statement leaves a context manager's frame at its yield and comes back.
   struct HelperFrame {
@@ -169,7 +197,7 @@ class KernelLowering {
     std::optional<Value> return_value;
     bool in_helper;
     SourceRange stmt_range;
-    std::vector<size_t> with_bodies;
+    std::vector<OpenWith> with_bodies;
   };
   // The callee's names at entry: its closure, its arguments bound to its parameters, defaults.
   Env bind_arguments(const FunctionValue& f, const CallArgs& args, SourceRange range);
@@ -182,6 +210,14 @@ class KernelLowering {
   Flow exec_with(const ast::With& w, SourceRange range);
   // The helper's top-level statement that yields, after checking it is the only yield.
   size_t context_manager_yield(const ast::FunctionDef& def, SourceRange with_range) const;
+  // Runs the rest of a suspended helper, after its yield (the manager's exit).
+  void exit_manager(const SuspendedManager& m);
+  // Exits the managers of with_bodies_[first..], innermost first: what a break, continue or
+  // return leaving those with bodies runs before it jumps (cuTile, like Python, runs a
+  // manager's exit on every way out of its body). The bodies stay open for the other paths.
+  void exit_open_withs(size_t first);
+  // The first of with_bodies_ opened inside the innermost loop (with_bodies_.size() if none).
+  size_t withs_in_innermost_loop() const;
 
   // Statements (lower_stmt.cpp)
   Flow exec_body(const ast::Body& body);
@@ -196,14 +232,20 @@ class KernelLowering {
   Flow exec_while(const ast::While& w, SourceRange range);
   std::vector<std::string> carried_names(const ast::Body& body, SourceRange range);
   // Lowers a loop body into the current block, ending in a Yield of the carried values.
-  void loop_body(const ast::Body& body, const std::vector<std::string>& carried,
-                 const std::vector<ir::TileType>& types, bool is_for, SourceRange range);
+  void loop_body(const ast::Body& body, CarriedNames& carried, bool is_for, SourceRange range);
   // Appends the loop op; its results now stand for the carried names.
-  void close_loop(ir::Op op, const Env& before, const std::vector<std::string>& carried,
-                  const std::vector<ir::TileType>& types, const std::set<std::string>& assigned,
-                  SourceRange range);
-  void finish_loop_scope(const Env& before, const std::vector<std::string>& carried,
-                         const std::set<std::string>& assigned);
+  void close_loop(ir::Op op, const Env& before, const CarriedNames& carried, bool is_for,
+                  const std::set<std::string>& assigned, SourceRange range);
+  void finish_loop_scope(const Env& before, const CarriedNames& carried, const std::set<std::string>& assigned);
+  // Carrying names (carried_values.cpp). carry() converts the entry leaves to IR values;
+  // carried_exit_values() is what a path leaving the body (its end, continue, break) passes
+  // on, after checking each name kept its structure; bind_carried() rebinds the names to
+  // IR values (block arguments, loop results), or to the constants no path changed.
+  CarriedNames carry(const std::vector<std::string>& names, SourceRange range);
+  std::vector<ir::ValueId> carried_exit_values(CarriedNames& carried, SourceRange range);
+  void bind_carried(const CarriedNames& carried, const std::vector<ir::ValueId>& ids, bool keep_invariant);
+  // describe(), with a tuple's items: "Tuple[float32 scalar, int constant 0]"
+  std::string describe_carried(const Value& v) const;
   ir::ValueId yield_as(const std::string& name, const Value& v, const ir::TileType& type,
                        SourceRange range, const char* context);
 
@@ -216,9 +258,8 @@ class KernelLowering {
   std::vector<ir::Block*> blocks_;
   SourceRange stmt_range_;       // the statement being lowered, for op locations
   std::vector<LoopContext> loops_;
-  // For each with body being lowered in the current function, loops_.size() at its start:
-  // break / continue / return must not leave one (its helper's exit would be skipped).
-  std::vector<size_t> with_bodies_;
+  // The with bodies being lowered in the current function, outermost first.
+  std::vector<OpenWith> with_bodies_;
   struct CallFrame { std::string function; SourceRange call_range; std::shared_ptr<const SourceFile> file; };
   std::vector<CallFrame> call_stack_;
   std::shared_ptr<const SourceFile> file_;
@@ -253,6 +294,19 @@ Value define_class(KernelLowering& module_level, const ast::ClassDef& def, const
 
 // Whether ct.<op> is one of element_memory's.
 bool is_element_memory_op(const std::string& op);
+
+// The same compile-time value, or the same IR value (carried_values.cpp).
+bool same_value(const Value& a, const Value& b);
+// A tuple or a dataclass instance: carried through control flow as its leaves.
+bool is_record(const Value& v);
+// Whether `b` keeps `a`'s structure: records of the same length and class, tiles and scalars
+// where `a` has them, the same compile-time values elsewhere.
+bool same_structure(const Value& a, const Value& b);
+// A value's tiles and scalars, depth first, with names for their IR values after `name`
+// (state_0, acc_total); and a record rebuilt with new ones.
+std::vector<Value> record_leaves(const Value& v, const std::string& name = {},
+                                 std::vector<std::string>* leaf_names = nullptr);
+Value rebuild_record(const Value& structure, const std::vector<Value>& leaves);
 
 // Python's rule: a name assigned anywhere in a function is local to all of it.
 std::set<std::string> function_locals(const ast::FunctionDef& def);

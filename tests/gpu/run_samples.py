@@ -906,6 +906,40 @@ class Softmax(Sample):
         return lambda: torch.softmax(x, dim=1)
 
 
+class OnlineSoftmax(Sample):
+    """Rows of several column tiles: the (max, sum) state is carried through the tile loop."""
+    name, kernel, outputs = "online_softmax", "online_softmax", ("y",)
+
+    def cases(self, spec, quick):
+        tn = spec.const("TN")
+        shapes = [(1, 1), (3, tn), (5, 3 * tn + 7), (64, 10 * tn - 1)]
+        if not quick:
+            shapes += [(300, 40 * tn + 5)]
+        return [{"label": fmt_shape(s), "shape": s} for s in shapes]
+
+    def bench_case(self, spec):
+        tn = spec.const("TN")
+        return {"label": fmt_shape((4096, 64 * tn)), "shape": (4096, 64 * tn)}
+
+    def grid(self, spec, case, args):
+        return (case["shape"][0],)
+
+    def build(self, spec, case, ctx):
+        m, n = case["shape"]
+        return {"x": ctx.randn((m, n), spec.dtype("x"), scale=3.0),
+                "y": ctx.out("y", (m, n), spec.dtype("y"))}
+
+    def reference(self, spec, case, args):
+        ref = torch.softmax(args["x"].double(), dim=1)
+        # One rescale per tile adds a rounding each: the slack grows with the row's tiles.
+        tiles = -(-case["shape"][1] // spec.const("TN"))
+        return {"y": {"ref": ref, "slack": (64 + 4 * tiles) * F32_ULP * ref}}
+
+    def torch_fn(self, spec, args):
+        x = args["x"]
+        return lambda: torch.softmax(x, dim=1)
+
+
 class RmsNorm(Sample):
     name, kernel, outputs = "rms_norm", "rms_norm", ("y",)
 
@@ -1361,7 +1395,7 @@ class AtomicMix(Sample):
 
 
 SAMPLES = {s.name: s for s in (VectorAdd(), RowBiasScale(), FusedExpMulAdd(), Gelu(), TracedScale(), PadProbe(),
-                               IntSemantics(), BatchedAffine(), TileWalk(), UnaryMath(), Softmax(),
+                               IntSemantics(), BatchedAffine(), TileWalk(), UnaryMath(), Softmax(), OnlineSoftmax(),
                                RmsNorm(), NormActivation(), RowStats(), GroupedAxpy())}
 # Samples whose file holds several kernels: a dict from kernel name to its description (one
 # description may serve several kernels).

@@ -113,14 +113,97 @@ TEST(WithStatement, RejectionsKeepCuTilesClasses) {
   EXPECT_KERNEL_ERROR(module("def gen():\n    yield 1\n", "    g = gen()\n"), kSig, ErrorKind::Syntax,
                       "unsupported construct in tile code: yield");
   EXPECT_KERNEL_ERROR(module("", "    yield bid\n"), kSig, ErrorKind::Syntax, "unsupported construct in tile code: yield");
-  // cuTile accepts these; leaving the body would skip the helper's exit here.
-  EXPECT_KERNEL_ERROR(module(kRegion, "    for j in range(2):\n        with region('x'):\n            break\n"), kSig,
-                      ErrorKind::UnsupportedFeature, "break out of a with body is not supported yet");
-  EXPECT_KERNEL_ERROR(module(kRegion, "    with region('x'):\n        return\n"), kSig,
-                      ErrorKind::UnsupportedFeature, "return inside a with body is not supported yet");
-  // A loop inside the body may break out of itself.
-  ir::Function fn = compile_kernel(module(kRegion, "    with region('x'):\n        for j in range(2):\n            break\n"), kSig);
-  EXPECT_EQ(prints(fn).size(), 2u);
+}
+
+// The ops of a block (not of nested regions) as a compact trace: prints by their text, jumps
+// by their kind, nested ifs and loops as one word.
+std::vector<std::string> trace(const ir::Block& block) {
+  std::vector<std::string> out;
+  for (const ir::Op& op : block.ops) {
+    if (op.kind == ir::OpKind::Print) {
+      std::string joined;
+      for (const auto& t : op.text) joined += t;
+      out.push_back(joined.substr(0, joined.size() - 1));  // without the newline
+    } else if (op.kind == ir::OpKind::Break) out.push_back("break");
+    else if (op.kind == ir::OpKind::Continue) out.push_back("continue");
+    else if (op.kind == ir::OpKind::Return) out.push_back("return");
+    else if (op.kind == ir::OpKind::If) out.push_back("if");
+    else if (op.kind == ir::OpKind::For) out.push_back("for");
+  }
+  return out;
+}
+
+using Trace = std::vector<std::string>;
+
+// cuTile runs a manager's exit on every way out of its body, as Python does: a break, continue
+// or return directly in the body or nested in an if exits the managers it leaves, innermost
+// first, before it jumps; the path that falls through exits them after the body.
+TEST(WithStatement, JumpsOutOfTheBodyRunTheExit) {
+  ir::Function fn = compile_kernel(module(kRegion,
+                                          "    for j in range(4):\n"
+                                          "        with region('x'):\n"
+                                          "            print('body')\n"
+                                          "            break\n"),
+                                   kSig);
+  const ir::Op* loop = ops_of_kind(fn, ir::OpKind::For).at(0);
+  EXPECT_EQ(trace(loop->regions[0]), (Trace{"enter x", "body", "exit x", "break"}));
+
+  fn = compile_kernel(module(kRegion,
+                             "    for j in range(4):\n"
+                             "        with region('x'):\n"
+                             "            if j > bid:\n"
+                             "                continue\n"
+                             "            print('tail')\n"),
+                      kSig);
+  loop = ops_of_kind(fn, ir::OpKind::For).at(0);
+  EXPECT_EQ(trace(loop->regions[0]), (Trace{"enter x", "if", "tail", "exit x"}));
+  const ir::Op* branch = ops_of_kind(fn, ir::OpKind::If).at(0);
+  EXPECT_EQ(trace(branch->regions[0]), (Trace{"exit x", "continue"}));
+
+  // A break leaves the withs opened inside its loop, not the one around the loop.
+  fn = compile_kernel(module(kRegion,
+                             "    with region('outer'):\n"
+                             "        for j in range(2):\n"
+                             "            with region('a'), region('b'):\n"
+                             "                with region('c'):\n"
+                             "                    break\n"),
+                      kSig);
+  EXPECT_EQ(trace(fn.body), (Trace{"enter outer", "for", "exit outer"}));
+  loop = ops_of_kind(fn, ir::OpKind::For).at(0);
+  EXPECT_EQ(trace(loop->regions[0]),
+            (Trace{"enter a", "enter b", "enter c", "exit c", "exit b", "exit a", "break"}));
+
+  // The kernel's return exits every open manager.
+  fn = compile_kernel(module(kRegion,
+                             "    with region('a'):\n"
+                             "        with region('b'):\n"
+                             "            if bid > 2:\n"
+                             "                return\n"
+                             "    print('after')\n"),
+                      kSig);
+  EXPECT_EQ(trace(fn.body), (Trace{"enter a", "enter b", "if", "exit b", "exit a", "after"}));
+  branch = ops_of_kind(fn, ir::OpKind::If).at(0);
+  EXPECT_EQ(trace(branch->regions[0]), (Trace{"exit b", "exit a", "return"}));
+}
+
+TEST(WithStatement, HelperReturnsFromTheBody) {
+  const std::string helpers = std::string(kRegion) +
+                              "def direct(v):\n"
+                              "    with region('d'):\n"
+                              "        return v + 1\n"
+                              "def branches(v):\n"
+                              "    with region('b'):\n"
+                              "        if v > 0:\n"
+                              "            return v * 2\n"
+                              "        else:\n"
+                              "            return v\n";
+  ir::Function fn = compile_kernel(module(helpers, "    print(direct(bid))\n    print(branches(bid))\n"), kSig);
+  EXPECT_EQ(trace(fn.body), (Trace{"enter d", "exit d", "%d", "enter b", "if", "%d"}));
+  const ir::Op* branch = ops_of_kind(fn, ir::OpKind::If).at(0);
+  EXPECT_EQ(trace(branch->regions[0]), (Trace{"exit b"}));
+  EXPECT_EQ(trace(branch->regions[1]), (Trace{"exit b"}));
+  // The value is computed before the exit runs.
+  EXPECT_EQ(branch->results.size(), 1u);
 }
 
 }  // namespace

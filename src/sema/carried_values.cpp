@@ -1,0 +1,204 @@
+// Names carried through loops and out of run-time ifs. A tile or scalar is carried as one IR
+// value; a tuple or a frozen dataclass instance as its tiles and scalars (its "leaves", depth
+// first), and is rebuilt from them on the other side. What else such a record holds (its
+// length, its class, its compile-time items) is its structure, which every path must keep:
+// cuTile flattens aggregates into loop variables and if results the same way, and requires
+// a variable's type (a tuple's item types, a dataclass's field types) not to depend on the
+// path taken.
+#include <fmt/format.h>
+
+#include "sema/lowering.hpp"
+
+namespace tile2cu::sema {
+
+bool same_value(const Value& a, const Value& b) {
+  if (a.kind.index() != b.kind.index()) return false;
+  if (auto* x = a.as<Runtime>()) return x->id == b.as<Runtime>()->id;
+  if (auto* x = a.as<LooseInt>()) return x->value == b.as<LooseInt>()->value;
+  if (auto* x = a.as<LooseFloat>()) return x->value == b.as<LooseFloat>()->value;
+  if (auto* x = a.as<LooseBool>()) return x->value == b.as<LooseBool>()->value;
+  if (auto* x = a.as<ArrayValue>()) return x->param == b.as<ArrayValue>()->param;
+  if (auto* x = a.as<ListValue>()) return x->param == b.as<ListValue>()->param;
+  if (auto* x = a.as<DTypeValue>()) return x->dtype == b.as<DTypeValue>()->dtype;
+  if (auto* x = a.as<EnumValue>()) return x->cls == b.as<EnumValue>()->cls && x->member == b.as<EnumValue>()->member;
+  if (auto* x = a.as<EnumClassValue>()) return x->cls == b.as<EnumClassValue>()->cls;
+  if (auto* x = a.as<ClassValue>()) return x->cls == b.as<ClassValue>()->cls;
+  if (auto* x = a.as<DataclassValue>()) {
+    auto* y = b.as<DataclassValue>();
+    if (x->cls != y->cls) return false;
+    for (size_t i = 0; i < x->fields.size(); ++i)
+      if (!same_value(x->fields[i], y->fields[i])) return false;
+    return true;
+  }
+  if (auto* x = a.as<StrValue>()) return x->value == b.as<StrValue>()->value;
+  if (auto* x = a.as<FunctionValue>()) return x->def == b.as<FunctionValue>()->def;
+  if (auto* x = a.as<BuiltinValue>()) return x->name == b.as<BuiltinValue>()->name;
+  if (auto* x = a.as<ModuleValue>()) return x->path == b.as<ModuleValue>()->path;
+  if (a.is<NoneValue>()) return true;
+  if (auto* x = a.as<ContextManagerValue>()) return x->entered == b.as<ContextManagerValue>()->entered;
+  if (auto* x = a.as<FormattedStrValue>()) {
+    auto* y = b.as<FormattedStrValue>();
+    if (x->texts != y->texts || x->fields.size() != y->fields.size()) return false;
+    for (size_t i = 0; i < x->fields.size(); ++i)
+      if (x->fields[i].spec != y->fields[i].spec || !same_value(*x->fields[i].value, *y->fields[i].value)) return false;
+    return true;
+  }
+  if (auto* x = a.as<TupleValue>()) {
+    auto* y = b.as<TupleValue>();
+    if (x->items.size() != y->items.size()) return false;
+    for (size_t i = 0; i < x->items.size(); ++i)
+      if (!same_value(x->items[i], y->items[i])) return false;
+    return true;
+  }
+  return false;
+}
+
+namespace {
+
+bool is_leaf(const Value& v) { return v.is<Runtime>() || v.is_loose(); }
+
+// `name`'s leaves with names for their IR values: state_0, acc_total, ...
+void collect_leaves(const Value& v, const std::string& name, std::vector<Value>& leaves,
+                    std::vector<std::string>& names) {
+  if (is_leaf(v)) {
+    leaves.push_back(v);
+    names.push_back(name);
+  } else if (auto* t = v.as<TupleValue>()) {
+    for (size_t i = 0; i < t->items.size(); ++i) collect_leaves(t->items[i], fmt::format("{}_{}", name, i), leaves, names);
+  } else if (auto* d = v.as<DataclassValue>()) {
+    for (size_t i = 0; i < d->fields.size(); ++i)
+      collect_leaves(d->fields[i], fmt::format("{}_{}", name, d->cls->fields[i].name), leaves, names);
+  }
+}
+
+// `structure` with its leaves replaced, in order, by leaves[next...].
+Value rebuild(const Value& structure, const std::vector<Value>& leaves, size_t& next) {
+  if (is_leaf(structure)) return leaves.at(next++);
+  if (auto* t = structure.as<TupleValue>()) {
+    TupleValue out;
+    for (const Value& item : t->items) out.items.push_back(rebuild(item, leaves, next));
+    return make(std::move(out));
+  }
+  if (auto* d = structure.as<DataclassValue>()) {
+    DataclassValue out{d->cls, {}};
+    for (const Value& field : d->fields) out.fields.push_back(rebuild(field, leaves, next));
+    return make(std::move(out));
+  }
+  return structure;
+}
+
+}  // namespace
+
+bool is_record(const Value& v) { return v.is<TupleValue>() || v.is<DataclassValue>(); }
+
+bool same_structure(const Value& a, const Value& b) {
+  if (is_leaf(a)) return is_leaf(b);
+  if (auto* x = a.as<TupleValue>()) {
+    auto* y = b.as<TupleValue>();
+    if (!y || x->items.size() != y->items.size()) return false;
+    for (size_t i = 0; i < x->items.size(); ++i)
+      if (!same_structure(x->items[i], y->items[i])) return false;
+    return true;
+  }
+  if (auto* x = a.as<DataclassValue>()) {
+    auto* y = b.as<DataclassValue>();
+    if (!y || x->cls != y->cls) return false;
+    for (size_t i = 0; i < x->fields.size(); ++i)
+      if (!same_structure(x->fields[i], y->fields[i])) return false;
+    return true;
+  }
+  return same_value(a, b);
+}
+
+std::vector<Value> record_leaves(const Value& v, const std::string& name, std::vector<std::string>* leaf_names) {
+  std::vector<Value> leaves;
+  std::vector<std::string> names;
+  collect_leaves(v, name, leaves, names);
+  if (leaf_names) *leaf_names = std::move(names);
+  return leaves;
+}
+
+Value rebuild_record(const Value& structure, const std::vector<Value>& leaves) {
+  size_t next = 0;
+  return rebuild(structure, leaves, next);
+}
+
+std::string KernelLowering::describe_carried(const Value& v) const {
+  if (auto* t = v.as<TupleValue>()) {
+    std::vector<std::string> items;
+    for (const Value& item : t->items) items.push_back(describe_carried(item));
+    return fmt::format("Tuple[{}]", fmt::join(items, ", "));
+  }
+  if (auto* d = v.as<DataclassValue>()) {
+    std::vector<std::string> fields;
+    for (size_t k = 0; k < d->fields.size(); ++k)
+      fields.push_back(fmt::format("{}: {}", d->cls->fields[k].name, describe_carried(d->fields[k])));
+    return fmt::format("{}[{}]", d->cls->name, fmt::join(fields, ", "));
+  }
+  return describe(v);
+}
+
+KernelLowering::CarriedNames KernelLowering::carry(const std::vector<std::string>& names, SourceRange range) {
+  CarriedNames c;
+  for (const std::string& n : names) {
+    const Value& v = env_.at(n);
+    c.names.push_back(n);
+    c.structures.push_back(v);
+    c.first_leaf.push_back(c.initial.size());
+    std::vector<std::string> leaf_names;
+    collect_leaves(v, n, c.initial, leaf_names);
+    c.leaf_names.insert(c.leaf_names.end(), leaf_names.begin(), leaf_names.end());
+  }
+  c.first_leaf.push_back(c.initial.size());
+  for (const Value& leaf : c.initial) {
+    c.initial_ids.push_back(to_runtime(leaf, range));
+    c.types.push_back(type_of(c.initial_ids.back()));
+    c.invariant.push_back(leaf.is_loose());
+  }
+  return c;
+}
+
+std::vector<ir::ValueId> KernelLowering::carried_exit_values(CarriedNames& c, SourceRange range) {
+  std::vector<ir::ValueId> ids;
+  for (size_t i = 0; i < c.names.size(); ++i) {
+    const std::string& n = c.names[i];
+    const Value& now = env_.at(n);
+    const Value& entry = c.structures[i];
+    std::vector<Value> leaves;
+    std::vector<std::string> leaf_names;
+    collect_leaves(now, n, leaves, leaf_names);
+    if (is_record(entry)) {
+      bool same_types = same_structure(entry, now);
+      for (size_t k = c.first_leaf[i]; same_types && k < c.first_leaf[i + 1]; ++k) {
+        const Value& leaf = leaves[k - c.first_leaf[i]];
+        auto* rt = leaf.as<Runtime>();
+        same_types = rt ? type_of(rt->id) == c.types[k] : c.types[k].is_scalar();
+      }
+      if (!same_types) {  // the whole record in the message, its carried items with their types
+        std::vector<Value> typed;
+        for (size_t k = c.first_leaf[i]; k < c.first_leaf[i + 1]; ++k) typed.push_back(make(Runtime{c.initial_ids[k]}));
+        error(ErrorKind::Type, range, fmt::format("Variable {} has changed its type inside a loop: {} vs {}", n,
+                                                  describe_carried(rebuild_record(entry, typed)), describe_carried(now)));
+      }
+    }
+    for (size_t k = c.first_leaf[i]; k < c.first_leaf[i + 1]; ++k) {
+      const Value& leaf = leaves[k - c.first_leaf[i]];
+      // A constant every path leaves alone stays that constant after a for loop (cuTile's
+      // constant propagation through loop results).
+      if (!same_value(leaf, c.initial[k])) c.invariant[k] = false;
+      ids.push_back(yield_as(n, leaf, c.types[k], range, "has changed its type inside a loop"));
+    }
+  }
+  return ids;
+}
+
+void KernelLowering::bind_carried(const CarriedNames& c, const std::vector<ir::ValueId>& ids, bool keep_invariant) {
+  for (size_t i = 0; i < c.names.size(); ++i) {
+    std::vector<Value> leaves;
+    for (size_t k = c.first_leaf[i]; k < c.first_leaf[i + 1]; ++k)
+      leaves.push_back(keep_invariant && c.invariant[k] ? c.initial[k] : make(Runtime{ids[k]}));
+    env_[c.names[i]] = rebuild_record(c.structures[i], leaves);
+  }
+}
+
+}  // namespace tile2cu::sema
