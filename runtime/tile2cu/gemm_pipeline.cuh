@@ -86,8 +86,12 @@ struct GemmMainLoop {
   // 1024-byte boundary. Its shared memory is kHopperSmemBytes (the launcher asks for it on sm_90).
   static constexpr int kHopperStages = HopperStages;
   static constexpr bool kWgmma = HopperStages >= 3;
-  static_assert(!kWgmma || (Threads == 256 && BM == 128 && BK * int(sizeof(T)) == 128 && (BN == 256 || BN == 128)),
-                "the wgmma main loop handles 128 x {128, 256} tiles, K steps of one 128-byte line, on 256 threads");
+  // tf32 with an N-major B (C^T = B^T A^T, below) also takes 256 x 128: wgmma N = BM = 256.
+  static constexpr bool kTf32Wide = !kSixteenBit && !BTransposed && BM == 256 && BN == 128;
+  static_assert(!kWgmma || (Threads == 256 && BK * int(sizeof(T)) == 128 &&
+                            ((BM == 128 && (BN == 256 || BN == 128)) || kTf32Wide)),
+                "the wgmma main loop handles 128 x {128, 256} tiles (and 256 x 128 for tf32 with an N-major B), K "
+                "steps of one 128-byte line, on 256 threads");
   // tf32 wgmma reads shared-memory operands K-major only, and an N-major B is not. So for tf32
   // with an N-major B the loop computes C^T = B^T A^T (main_loop_wgmma_tf32): B^T is wgmma's A
   // operand, taken from registers (no major-ness constraint there), read from B's stage as it
@@ -391,7 +395,7 @@ struct Tf32RegisterB {
   static constexpr int kBytesA = Config::kBM * Config::kBK * 4;     // A's tile, then B's
   static constexpr int kSlabs = Config::kBN / 128;                  // 64-column slabs per warpgroup
   static constexpr int kFrag = Config::kBM / 2;                     // accumulator floats per slab
-  static_assert(Config::kBM == 128, "one m64n128k8 per slab: N = BM = 128");
+  static_assert(Config::kBM == 128 || Config::kBM == 256, "one m64nBMk8 per slab: N = BM = 128 or 256");
   // This thread's first column of C (the C^T row of its a[0] / d[4i]) in slab j.
   TILE2CU_DEVICE static int column(int j) {
     const int t = int(threadIdx.x);
@@ -526,7 +530,7 @@ TILE2CU_DEVICE Tile<TC, LC> main_loop_wgmma_tf32(const MatrixView<float>& a, con
       // A^T: all BM lines of A's tile, K offset 8 kk (32 bytes a step inside the swizzled line).
       const uint64_t db = wgmma::descriptor(stage + kk * 32, 16, 1024);
 #pragma unroll
-      for (int j = 0; j < R::kSlabs; ++j) wgmma::mma_64x128x8_tf32_rs(d[j], fa[kk][j], db);
+      for (int j = 0; j < R::kSlabs; ++j) wgmma::mma_64xNx8_tf32_rs<BM>(d[j], fa[kk][j], db);
     }
     wgmma::commit();
     wgmma::wait<1>();  // k-tile t - 1's math is done (t's may still run)
