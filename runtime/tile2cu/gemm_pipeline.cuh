@@ -389,6 +389,9 @@ TILE2CU_DEVICE Tile<TC, LC> main_loop_wgmma(const MatrixView<T>& a, const Matrix
 //   * Warpgroup g owns columns [g BN / 2, (g + 1) BN / 2) of C, in slabs of 64 (one m64n128k8
 //     per slab and 8-deep k step), and all BM rows: its accumulator holds C^T fragments, which
 //     the exchange with the blocked tile writes back transposed.
+#ifndef TILE2CU_TF32_PAIRED_COLUMNS
+#define TILE2CU_TF32_PAIRED_COLUMNS 0
+#endif
 template <class Config>
 struct Tf32RegisterB {
   static constexpr int kLdB = Config::kBN + Config::kPadBRegs;      // floats per row of B's stage
@@ -396,10 +399,16 @@ struct Tf32RegisterB {
   static constexpr int kSlabs = Config::kBN / 128;                  // 64-column slabs per warpgroup
   static constexpr int kFrag = Config::kBM / 2;                     // accumulator floats per slab
   static_assert(Config::kBM == 128 || Config::kBM == 256, "one m64nBMk8 per slab: N = BM = 128 or 256");
+  // Which column of C wgmma row 16w + r (r < 16) of slab j stands for is ours to choose, as long as
+  // the fragment reads and the accumulator exchange agree. Paired (the default): rows r and r + 8
+  // (a thread's a[0] / a[1], d[4i] / d[4i + 2]) are columns 2r and 2r + 1, so one 64-bit LDS
+  // reads both (banks 8k + 2 (lane / 4) + {0, 1}: a half-warp's 16 loads fill the 32 banks once).
+  // Unpaired: row r is column r (two 32-bit LDS, columns c and c + 8).
+  static constexpr int kPair = TILE2CU_TF32_PAIRED_COLUMNS ? 1 : 8;  // column of a[1] minus column of a[0]
   // This thread's first column of C (the C^T row of its a[0] / d[4i]) in slab j.
   TILE2CU_DEVICE static int column(int j) {
     const int t = int(threadIdx.x);
-    return (t / 128) * (Config::kBN / 2) + 64 * j + ((t / 32) % 4) * 16 + (t % 32) / 4;
+    return (t / 128) * (Config::kBN / 2) + 64 * j + ((t / 32) % 4) * 16 + ((t % 32) / 4) * (kPair == 1 ? 2 : 1);
   }
 };
 
@@ -421,7 +430,7 @@ TILE2CU_DEVICE void accumulator_to_wgmma_transposed(float (&d)[Tf32RegisterB<Con
 #pragma unroll
     for (int i = 0; i < Config::kBM / 8; ++i) {
       const float* c = exchange + (8 * i + 2 * q) * BN + R::column(j);
-      d[j][4 * i] = c[0], d[j][4 * i + 1] = c[BN], d[j][4 * i + 2] = c[8], d[j][4 * i + 3] = c[BN + 8];
+      d[j][4 * i] = c[0], d[j][4 * i + 1] = c[BN], d[j][4 * i + 2] = c[R::kPair], d[j][4 * i + 3] = c[BN + R::kPair];
     }
   __syncthreads();
 }
@@ -439,7 +448,7 @@ TILE2CU_DEVICE Tile<TC, LC> wgmma_transposed_to_accumulator(
 #pragma unroll
     for (int i = 0; i < Config::kBM / 8; ++i) {
       float* c = exchange + (8 * i + 2 * q) * BN + R::column(j);
-      c[0] = d[j][4 * i], c[BN] = d[j][4 * i + 1], c[8] = d[j][4 * i + 2], c[BN + 8] = d[j][4 * i + 3];
+      c[0] = d[j][4 * i], c[BN] = d[j][4 * i + 1], c[R::kPair] = d[j][4 * i + 2], c[BN + R::kPair] = d[j][4 * i + 3];
     }
   __syncthreads();
   Tile<TC, LC> out;
@@ -519,10 +528,18 @@ TILE2CU_DEVICE Tile<TC, LC> main_loop_wgmma_tf32(const MatrixView<float>& a, con
 #pragma unroll
       for (int j = 0; j < R::kSlabs; ++j) {
         const float* p = sb + 8 * kk * kLdB + 64 * j;
-        fa[kk][j][0] = __float_as_uint(round_to_tf32(p[0]));
-        fa[kk][j][1] = __float_as_uint(round_to_tf32(p[8]));
-        fa[kk][j][2] = __float_as_uint(round_to_tf32(p[4 * kLdB]));
-        fa[kk][j][3] = __float_as_uint(round_to_tf32(p[4 * kLdB + 8]));
+        if constexpr (R::kPair == 1) {
+          const float2 lo = *reinterpret_cast<const float2*>(p), hi = *reinterpret_cast<const float2*>(p + 4 * kLdB);
+          fa[kk][j][0] = __float_as_uint(round_to_tf32(lo.x));
+          fa[kk][j][1] = __float_as_uint(round_to_tf32(lo.y));
+          fa[kk][j][2] = __float_as_uint(round_to_tf32(hi.x));
+          fa[kk][j][3] = __float_as_uint(round_to_tf32(hi.y));
+        } else {
+          fa[kk][j][0] = __float_as_uint(round_to_tf32(p[0]));
+          fa[kk][j][1] = __float_as_uint(round_to_tf32(p[8]));
+          fa[kk][j][2] = __float_as_uint(round_to_tf32(p[4 * kLdB]));
+          fa[kk][j][3] = __float_as_uint(round_to_tf32(p[4 * kLdB + 8]));
+        }
       }
     wgmma::fence();  // the fragments (and the accumulators) are written before the wgmmas read them
 #pragma unroll

@@ -369,6 +369,7 @@ def main():
     p.add_argument("--runtime", required=True)
     p.add_argument("--commit", default="")
     p.add_argument("--quick", action="store_true")
+    p.add_argument("--full-checks", action="store_true", help="every check size even with --quick (timings stay quick)")
     p.add_argument("--no-bench", action="store_true")
     p.add_argument("--only", default=",".join(CHECKS), help="comma-separated samples (default: %(default)s)")
     p.add_argument("--reuse-libs", action="store_true", help="load GEN/<sample>_<arch>.so where it exists")
@@ -381,7 +382,7 @@ def main():
     failures, checked = [], 0
     for arch in ("sm_90a", "sm_80"):
         for name in samples:
-            checked += CHECKS[name](ctypes.CDLL(str(libs[(name, arch)])), arch, failures, args.quick)
+            checked += CHECKS[name](ctypes.CDLL(str(libs[(name, arch)])), arch, failures, args.quick and not args.full_checks)
     torch.cuda.synchronize()
     rows = []
     if not args.no_bench and "matmul" in samples:
