@@ -392,6 +392,9 @@ TILE2CU_DEVICE Tile<TC, LC> main_loop_wgmma(const MatrixView<T>& a, const Matrix
 #ifndef TILE2CU_TF32_PAIRED_COLUMNS
 #define TILE2CU_TF32_PAIRED_COLUMNS 0
 #endif
+#ifndef TILE2CU_TF32_FRAGMENT_WAIT
+#define TILE2CU_TF32_FRAGMENT_WAIT 2
+#endif
 template <class Config>
 struct Tf32RegisterB {
   static constexpr int kLdB = Config::kBN + Config::kPadBRegs;      // floats per row of B's stage
@@ -522,9 +525,14 @@ TILE2CU_DEVICE Tile<TC, LC> main_loop_wgmma_tf32(const MatrixView<float>& a, con
     __syncthreads();                  // ... and everyone's is; every warpgroup is done with t - 2
     const unsigned char* stage = ring + int(t % S) * Config::kWgmmaStageBytes;
     const float* sb = reinterpret_cast<const float*>(stage + kBytesA) + b_read;
+    // A wgmma's register operand must stay as it is until a wait_group covers that wgmma (PTX
+    // ISA: writing it earlier is undefined; with m64n256k8 the overwrite gave wrong results).
+    // TILE2CU_TF32_FRAGMENT_WAIT 2 (default): this warpgroup's k-tile t - 1 is waited for entirely
+    // before t's fragments are read; the other warpgroup's math keeps the tensor cores busy
+    // meanwhile (measured fastest, v12). 1: each 8-deep k step is its own commit group and
+    // fa[kk] waits only for step kk of t - 1 (three groups issued since): correct, but slower.
     uint32_t fa[BK / 8][R::kSlabs][4];
-#pragma unroll
-    for (int kk = 0; kk < BK / 8; ++kk)
+    auto read_fragments = [&](int kk) {
 #pragma unroll
       for (int j = 0; j < R::kSlabs; ++j) {
         const float* p = sb + 8 * kk * kLdB + 64 * j;
@@ -541,16 +549,32 @@ TILE2CU_DEVICE Tile<TC, LC> main_loop_wgmma_tf32(const MatrixView<float>& a, con
           fa[kk][j][3] = __float_as_uint(round_to_tf32(p[4 * kLdB + 8]));
         }
       }
-    wgmma::fence();  // the fragments (and the accumulators) are written before the wgmmas read them
-#pragma unroll
-    for (int kk = 0; kk < BK / 8; ++kk) {
-      // A^T: all BM lines of A's tile, K offset 8 kk (32 bytes a step inside the swizzled line).
+    };
+    auto step = [&](int kk) {  // A^T: all BM lines of A's tile, K offset 8 kk (32 bytes into each line)
       const uint64_t db = wgmma::descriptor(stage + kk * 32, 16, 1024);
 #pragma unroll
       for (int j = 0; j < R::kSlabs; ++j) wgmma::mma_64xNx8_tf32_rs<BM>(d[j], fa[kk][j], db);
-    }
+    };
+#if TILE2CU_TF32_FRAGMENT_WAIT == 2
+    wgmma::wait<0>();
+#pragma unroll
+    for (int kk = 0; kk < BK / 8; ++kk) read_fragments(kk);
+    wgmma::fence();
+#pragma unroll
+    for (int kk = 0; kk < BK / 8; ++kk) step(kk);
     wgmma::commit();
-    wgmma::wait<1>();  // k-tile t - 1's math is done (t's may still run)
+#else
+#pragma unroll
+    for (int kk = 0; kk < BK / 8; ++kk) {
+      wgmma::wait<BK / 8 - 1>();  // step kk of k-tile t - 1 is done with fa[kk]
+      read_fragments(kk);
+      wgmma::fence();  // the fragments (and the accumulators) are written before the wgmmas read them
+      step(kk);
+      wgmma::commit();
+    }
+#endif
+    // Here k-tile t - 1's math is done (its last step was waited for above), so with the barrier
+    // at the top every warpgroup is done with t - 2's slot.
     if (t + S - 2 < tiles) fetch(t + S - 2);
     cp_async_commit();
   }
