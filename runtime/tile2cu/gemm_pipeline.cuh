@@ -86,8 +86,12 @@ struct GemmMainLoop {
   // 1024-byte boundary. Its shared memory is kHopperSmemBytes (the launcher asks for it on sm_90).
   static constexpr int kHopperStages = HopperStages;
   static constexpr bool kWgmma = HopperStages >= 3;
-  static_assert(!kWgmma || (Threads == 256 && BM == 128 && BK * int(sizeof(T)) == 128 && (BN == 256 || BN == 128)),
-                "the wgmma main loop handles 128 x {128, 256} tiles, K steps of one 128-byte line, on 256 threads");
+  // tf32 with an N-major B (C^T = B^T A^T, below) also takes 256 x 128: wgmma N = BM = 256.
+  static constexpr bool kTf32Wide = !kSixteenBit && !BTransposed && BM == 256 && BN == 128;
+  static_assert(!kWgmma || (Threads == 256 && BK * int(sizeof(T)) == 128 &&
+                            ((BM == 128 && (BN == 256 || BN == 128)) || kTf32Wide)),
+                "the wgmma main loop handles 128 x {128, 256} tiles (and 256 x 128 for tf32 with an N-major B), K "
+                "steps of one 128-byte line, on 256 threads");
   // tf32 wgmma reads shared-memory operands K-major only, and an N-major B is not. So for tf32
   // with an N-major B the loop computes C^T = B^T A^T (main_loop_wgmma_tf32): B^T is wgmma's A
   // operand, taken from registers (no major-ness constraint there), read from B's stage as it
@@ -385,17 +389,29 @@ TILE2CU_DEVICE Tile<TC, LC> main_loop_wgmma(const MatrixView<T>& a, const Matrix
 //   * Warpgroup g owns columns [g BN / 2, (g + 1) BN / 2) of C, in slabs of 64 (one m64n128k8
 //     per slab and 8-deep k step), and all BM rows: its accumulator holds C^T fragments, which
 //     the exchange with the blocked tile writes back transposed.
+#ifndef TILE2CU_TF32_PAIRED_COLUMNS
+#define TILE2CU_TF32_PAIRED_COLUMNS 0
+#endif
+#ifndef TILE2CU_TF32_FRAGMENT_WAIT
+#define TILE2CU_TF32_FRAGMENT_WAIT 2
+#endif
 template <class Config>
 struct Tf32RegisterB {
   static constexpr int kLdB = Config::kBN + Config::kPadBRegs;      // floats per row of B's stage
   static constexpr int kBytesA = Config::kBM * Config::kBK * 4;     // A's tile, then B's
   static constexpr int kSlabs = Config::kBN / 128;                  // 64-column slabs per warpgroup
   static constexpr int kFrag = Config::kBM / 2;                     // accumulator floats per slab
-  static_assert(Config::kBM == 128, "one m64n128k8 per slab: N = BM = 128");
+  static_assert(Config::kBM == 128 || Config::kBM == 256, "one m64nBMk8 per slab: N = BM = 128 or 256");
+  // Which column of C wgmma row 16w + r (r < 16) of slab j stands for is ours to choose, as long as
+  // the fragment reads and the accumulator exchange agree. Paired (the default): rows r and r + 8
+  // (a thread's a[0] / a[1], d[4i] / d[4i + 2]) are columns 2r and 2r + 1, so one 64-bit LDS
+  // reads both (banks 8k + 2 (lane / 4) + {0, 1}: a half-warp's 16 loads fill the 32 banks once).
+  // Unpaired: row r is column r (two 32-bit LDS, columns c and c + 8).
+  static constexpr int kPair = TILE2CU_TF32_PAIRED_COLUMNS ? 1 : 8;  // column of a[1] minus column of a[0]
   // This thread's first column of C (the C^T row of its a[0] / d[4i]) in slab j.
   TILE2CU_DEVICE static int column(int j) {
     const int t = int(threadIdx.x);
-    return (t / 128) * (Config::kBN / 2) + 64 * j + ((t / 32) % 4) * 16 + (t % 32) / 4;
+    return (t / 128) * (Config::kBN / 2) + 64 * j + ((t / 32) % 4) * 16 + ((t % 32) / 4) * (kPair == 1 ? 2 : 1);
   }
 };
 
@@ -417,7 +433,7 @@ TILE2CU_DEVICE void accumulator_to_wgmma_transposed(float (&d)[Tf32RegisterB<Con
 #pragma unroll
     for (int i = 0; i < Config::kBM / 8; ++i) {
       const float* c = exchange + (8 * i + 2 * q) * BN + R::column(j);
-      d[j][4 * i] = c[0], d[j][4 * i + 1] = c[BN], d[j][4 * i + 2] = c[8], d[j][4 * i + 3] = c[BN + 8];
+      d[j][4 * i] = c[0], d[j][4 * i + 1] = c[BN], d[j][4 * i + 2] = c[R::kPair], d[j][4 * i + 3] = c[BN + R::kPair];
     }
   __syncthreads();
 }
@@ -435,7 +451,7 @@ TILE2CU_DEVICE Tile<TC, LC> wgmma_transposed_to_accumulator(
 #pragma unroll
     for (int i = 0; i < Config::kBM / 8; ++i) {
       float* c = exchange + (8 * i + 2 * q) * BN + R::column(j);
-      c[0] = d[j][4 * i], c[BN] = d[j][4 * i + 1], c[8] = d[j][4 * i + 2], c[BN + 8] = d[j][4 * i + 3];
+      c[0] = d[j][4 * i], c[BN] = d[j][4 * i + 1], c[R::kPair] = d[j][4 * i + 2], c[BN + R::kPair] = d[j][4 * i + 3];
     }
   __syncthreads();
   Tile<TC, LC> out;
@@ -509,27 +525,56 @@ TILE2CU_DEVICE Tile<TC, LC> main_loop_wgmma_tf32(const MatrixView<float>& a, con
     __syncthreads();                  // ... and everyone's is; every warpgroup is done with t - 2
     const unsigned char* stage = ring + int(t % S) * Config::kWgmmaStageBytes;
     const float* sb = reinterpret_cast<const float*>(stage + kBytesA) + b_read;
+    // A wgmma's register operand must stay as it is until a wait_group covers that wgmma (PTX
+    // ISA: writing it earlier is undefined; with m64n256k8 the overwrite gave wrong results).
+    // TILE2CU_TF32_FRAGMENT_WAIT 2 (default): this warpgroup's k-tile t - 1 is waited for entirely
+    // before t's fragments are read; the other warpgroup's math keeps the tensor cores busy
+    // meanwhile (measured fastest, v12). 1: each 8-deep k step is its own commit group and
+    // fa[kk] waits only for step kk of t - 1 (three groups issued since): correct, but slower.
     uint32_t fa[BK / 8][R::kSlabs][4];
-#pragma unroll
-    for (int kk = 0; kk < BK / 8; ++kk)
+    auto read_fragments = [&](int kk) {
 #pragma unroll
       for (int j = 0; j < R::kSlabs; ++j) {
         const float* p = sb + 8 * kk * kLdB + 64 * j;
-        fa[kk][j][0] = __float_as_uint(round_to_tf32(p[0]));
-        fa[kk][j][1] = __float_as_uint(round_to_tf32(p[8]));
-        fa[kk][j][2] = __float_as_uint(round_to_tf32(p[4 * kLdB]));
-        fa[kk][j][3] = __float_as_uint(round_to_tf32(p[4 * kLdB + 8]));
+        if constexpr (R::kPair == 1) {
+          const float2 lo = *reinterpret_cast<const float2*>(p), hi = *reinterpret_cast<const float2*>(p + 4 * kLdB);
+          fa[kk][j][0] = __float_as_uint(round_to_tf32(lo.x));
+          fa[kk][j][1] = __float_as_uint(round_to_tf32(lo.y));
+          fa[kk][j][2] = __float_as_uint(round_to_tf32(hi.x));
+          fa[kk][j][3] = __float_as_uint(round_to_tf32(hi.y));
+        } else {
+          fa[kk][j][0] = __float_as_uint(round_to_tf32(p[0]));
+          fa[kk][j][1] = __float_as_uint(round_to_tf32(p[8]));
+          fa[kk][j][2] = __float_as_uint(round_to_tf32(p[4 * kLdB]));
+          fa[kk][j][3] = __float_as_uint(round_to_tf32(p[4 * kLdB + 8]));
+        }
       }
-    wgmma::fence();  // the fragments (and the accumulators) are written before the wgmmas read them
-#pragma unroll
-    for (int kk = 0; kk < BK / 8; ++kk) {
-      // A^T: all BM lines of A's tile, K offset 8 kk (32 bytes a step inside the swizzled line).
+    };
+    auto step = [&](int kk) {  // A^T: all BM lines of A's tile, K offset 8 kk (32 bytes into each line)
       const uint64_t db = wgmma::descriptor(stage + kk * 32, 16, 1024);
 #pragma unroll
-      for (int j = 0; j < R::kSlabs; ++j) wgmma::mma_64x128x8_tf32_rs(d[j], fa[kk][j], db);
-    }
+      for (int j = 0; j < R::kSlabs; ++j) wgmma::mma_64xNx8_tf32_rs<BM>(d[j], fa[kk][j], db);
+    };
+#if TILE2CU_TF32_FRAGMENT_WAIT == 2
+    wgmma::wait<0>();
+#pragma unroll
+    for (int kk = 0; kk < BK / 8; ++kk) read_fragments(kk);
+    wgmma::fence();
+#pragma unroll
+    for (int kk = 0; kk < BK / 8; ++kk) step(kk);
     wgmma::commit();
-    wgmma::wait<1>();  // k-tile t - 1's math is done (t's may still run)
+#else
+#pragma unroll
+    for (int kk = 0; kk < BK / 8; ++kk) {
+      wgmma::wait<BK / 8 - 1>();  // step kk of k-tile t - 1 is done with fa[kk]
+      read_fragments(kk);
+      wgmma::fence();  // the fragments (and the accumulators) are written before the wgmmas read them
+      step(kk);
+      wgmma::commit();
+    }
+#endif
+    // Here k-tile t - 1's math is done (its last step was waited for above), so with the barrier
+    // at the top every warpgroup is done with t - 2's slot.
     if (t + S - 2 < tiles) fetch(t + S - 2);
     cp_async_commit();
   }

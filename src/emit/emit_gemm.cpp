@@ -77,8 +77,10 @@ std::string gemm_loop_declarations(const ir::Function& fn) {
           "// while mma.sync ({}) works on the previous ones{}.\n"
           "constexpr int k{}_Stages = {};\n",
           op.loc.line, t.bm, t.bn, t.bk, op.stages, tf32 ? "tf32" : dtype_name(operand),
-          op.hopper_stages ? fmt::format(";\n// on sm_90a, {} {} feed wgmma (two warpgroups of 64 x {}){}", op.hopper_stages,
-                                         tf32 && !ir::gemm_b_transposed(op) ? "stages (B's rows padded by 8 floats)" : "unpadded stages", t.bn,
+          op.hopper_stages ? fmt::format(";\n// on sm_90a, {} {} feed wgmma (two warpgroups of {}){}", op.hopper_stages,
+                                         tf32 && !ir::gemm_b_transposed(op) ? "stages (B's rows padded by 8 floats)" : "unpadded stages",
+                                         tf32 && !ir::gemm_b_transposed(op) ? fmt::format("{} x {} of C", t.bm, t.bn / 2)
+                                                                            : fmt::format("64 x {}", t.bn),
                                          tf32 && !ir::gemm_b_transposed(op) ? ",\n// computing C^T = B^T A^T: B^T from registers, A's tile as the K-major operand (tf32 wgmma\n// reads shared-memory operands K-major only)" : "")
                              : "",
           name, op.stages);

@@ -120,6 +120,7 @@ def check_matmul(lib, arch, failures, quick):
     sizes = [(1000, 1500, 777), (1024, 768, 1024), (129, 257, 4000), (1000, 1496, 1000)] if not quick else [(1000, 1500, 777)]
     specs = [("matmul_bf16", "bfloat16", 128, 256, False), ("matmul_f16", "float16", 128, 256, False),
              ("matmul_tf32", "float32", 128, 128, True), ("matmul_tf32_256", "float32", 128, 256, True),
+             ("matmul_tf32_256x128", "float32", 256, 128, True),
              ("matmul_bf16_128", "bfloat16", 128, 128, False)]
     n = 0
     for spec, dt, bm, bn, is_tf32 in specs:
@@ -299,7 +300,8 @@ def timings(lib, quick, arch="sm_90a"):
     cases = [("matmul_bf16", "bfloat16", 128, 256), ("matmul_f16", "float16", 128, 256),
              ("matmul_bf16_128", "bfloat16", 128, 128), ("persistent_bf16", "bfloat16", 128, 256),
              ("linear_bf16", "bfloat16", 128, 256),
-             ("matmul_tf32", "float32", 128, 128), ("matmul_tf32_256", "float32", 128, 256)]
+             ("matmul_tf32", "float32", 128, 128), ("matmul_tf32_256", "float32", 128, 256),
+             ("matmul_tf32_256x128", "float32", 256, 128)]
     if arch != "sm_90a":  # the mma.sync path (compute_80 PTX), for reference: two cases
         cases = [c for c in cases if c[0] in ("matmul_bf16", "matmul_tf32")]
     for spec, dt, bm, bn in cases:
@@ -367,6 +369,7 @@ def main():
     p.add_argument("--runtime", required=True)
     p.add_argument("--commit", default="")
     p.add_argument("--quick", action="store_true")
+    p.add_argument("--full-checks", action="store_true", help="every check size even with --quick (timings stay quick)")
     p.add_argument("--no-bench", action="store_true")
     p.add_argument("--only", default=",".join(CHECKS), help="comma-separated samples (default: %(default)s)")
     p.add_argument("--reuse-libs", action="store_true", help="load GEN/<sample>_<arch>.so where it exists")
@@ -379,7 +382,7 @@ def main():
     failures, checked = [], 0
     for arch in ("sm_90a", "sm_80"):
         for name in samples:
-            checked += CHECKS[name](ctypes.CDLL(str(libs[(name, arch)])), arch, failures, args.quick)
+            checked += CHECKS[name](ctypes.CDLL(str(libs[(name, arch)])), arch, failures, args.quick and not args.full_checks)
     torch.cuda.synchronize()
     rows = []
     if not args.no_bench and "matmul" in samples:

@@ -128,6 +128,12 @@ TEST(GemmLoop, HopperStagesTakeOneSwizzledLinePerRow) {
   EXPECT_EQ(ir::gemm_hopper_stage_bytes(DType::Float32, 128, 128, 32), 4u * (128u * 32u + 32u * 136u));
   EXPECT_EQ(ir::gemm_hopper_stage_bytes(DType::Float32, 128, 128, 32, true), 4u * (128u * 32u + 32u * 128u));
   EXPECT_EQ(ir::gemm_hopper_stages(DType::Float32, 128, 256, 32), 4);
+  // 256 x 128 only for tf32 with an N-major B (wgmma N = BM = 256 in C^T = B^T A^T)
+  EXPECT_EQ(ir::gemm_hopper_stages(DType::Float32, 256, 128, 32), 4);
+  EXPECT_EQ(ir::gemm_hopper_stage_bytes(DType::Float32, 256, 128, 32), 4u * (256u * 32u + 32u * 136u));
+  EXPECT_LE(ir::gemm_hopper_smem_bytes(DType::Float32, 256, 128, 32, 4), ir::kHopperSmemBudget);
+  EXPECT_EQ(ir::gemm_hopper_stages(DType::Float32, 256, 128, 32, true), 0);
+  EXPECT_EQ(ir::gemm_hopper_stages(DType::BFloat16, 256, 128, 64), 0);
   EXPECT_EQ(ir::gemm_hopper_smem_bytes(DType::Float32, 128, 128, 32, 4), 4u * 33792u + 1024u + 64u);
   EXPECT_LE(ir::gemm_hopper_smem_bytes(DType::Float32, 128, 256, 32, 4), ir::kHopperSmemBudget);
 }

@@ -218,7 +218,9 @@ int gemm_hopper_stages(DType operand, int64_t bm, int64_t bn, int64_t bk, bool b
   // 16-bit operands with BK = 64, tf32 (f32 operands) with BK = 32: one 128-byte line per row.
   const bool sixteen = operand == DType::Float16 || operand == DType::BFloat16;
   const bool tf32 = operand == DType::Float32;
-  if ((!sixteen && !tf32) || bm != 128 || bk * dtype_bytes(operand) != 128 || (bn != 128 && bn != 256)) return 0;
+  // Tiles of 128 x {128, 256}; tf32 with an N-major B (C^T = B^T A^T, wgmma N = BM) also 256 x 128.
+  const bool shape = (bm == 128 && (bn == 128 || bn == 256)) || (tf32 && !b_transposed && bm == 256 && bn == 128);
+  if ((!sixteen && !tf32) || !shape || bk * dtype_bytes(operand) != 128) return 0;
   const size_t per_stage = gemm_hopper_stage_bytes(operand, bm, bn, bk, b_transposed);
   return static_cast<int>(std::min<size_t>(4, (kHopperSmemBudget - 1024) / per_stage));
 }

@@ -27,7 +27,8 @@ void recognise_gemm_loops(Function& fn);
 constexpr size_t kGemmSmemBudget = 160 * 1024;  // fits sm_80 (164 KiB) as well as sm_90 (227 KiB)
 int gemm_pipeline_stages(DType operand, int64_t bm, int64_t bn, int64_t bk, bool b_transposed = false);
 // The sm_90a wgmma loop's depth (0 where it does not apply: it takes 16-bit operands with
-// 128 x {128, 256} x 64 tiles, tf32 with 128 x {128, 256} x 32): four 1024-byte-aligned stages
+// 128 x {128, 256} x 64 tiles, tf32 with 128 x {128, 256} x 32, and 256 x 128 x 32 when B is
+// N-major): four 1024-byte-aligned stages
 // at most, within kHopperSmemBudget (sm_90's 227 KiB). Stages are unpadded, except B's rows in
 // the tf32 loop with an N-major B (C^T = B^T A^T, B^T from registers: rows of BN + 8 floats).
 constexpr size_t kHopperSmemBudget = 227 * 1024;
