@@ -304,12 +304,42 @@ void KernelLowering::item_assignment(const ast::Subscript& target, SourceRange r
   error(ErrorKind::Type, range, "Tiles are immutable: item assignment is not supported.");
 }
 
-Flow KernelLowering::exec_body(const ast::Body& body) {
-  for (const auto& s : body) {
-    Flow f = exec(*s);
-    if (f != Flow::Normal) return f;
+Flow KernelLowering::exec_body(const ast::Body& body, size_t first) {
+  rest_.emplace_back(&body, first);
+  for (size_t i = first; i < body.size(); ++i) {
+    rest_.back().second = i + 1;
+    Flow f = exec(*body[i]);
+    if (f != Flow::Normal) {
+      rest_.pop_back();
+      return f;
+    }
   }
+  rest_.pop_back();
   return Flow::Normal;
+}
+
+bool KernelLowering::can_continue() const {
+  // Not inside a loop (the rest of its body is not the rest of the helper) nor a with body
+  // (leaving it runs the manager's exit), nor in a context manager's body.
+  return in_helper_ && continuable_ && loops_.empty() && with_bodies_.empty();
+}
+
+Flow KernelLowering::exec_rest_of_helper(std::vector<std::pair<const ast::Body*, size_t>> frames) {
+  auto saved = rest_;
+  Flow flow = Flow::Normal;
+  while (!frames.empty()) {
+    auto [body, next] = frames.back();
+    frames.pop_back();
+    rest_ = frames;
+    flow = exec_body(*body, next);
+    if (flow != Flow::Normal) break;
+  }
+  rest_ = std::move(saved);
+  if (flow == Flow::Normal) {  // the end of the helper: it returns None
+    return_value_ = make(NoneValue{});
+    flow = Flow::Return;
+  }
+  return flow;
 }
 
 Flow KernelLowering::exec(const ast::Stmt& s) {
@@ -430,6 +460,21 @@ Flow KernelLowering::exec_runtime_if(ir::ValueId cond, const ast::Body& then_bod
     returns[b] = return_value_;
   }
   stmt_range_ = range;
+  // One branch returns from the helper and the other falls through: the rest of the helper
+  // goes into the falling branch, which then returns too.
+  if (in_helper_ && can_continue() && (flows[0] == Flow::Return) != (flows[1] == Flow::Return)) {
+    int b = flows[0] == Flow::Normal ? 0 : flows[1] == Flow::Normal ? 1 : -1;
+    if (b >= 0) {
+      env_ = branch_env[b];
+      return_value_.reset();
+      blocks_.push_back(&op.regions[b]);
+      flows[b] = exec_rest_of_helper(rest_);
+      blocks_.pop_back();
+      branch_env[b] = env_;
+      returns[b] = return_value_;
+      stmt_range_ = range;
+    }
+  }
   bool live[2] = {flows[0] == Flow::Normal, flows[1] == Flow::Normal};
   bool helper_return[2] = {in_helper_ && flows[0] == Flow::Return, in_helper_ && flows[1] == Flow::Return};
   if (helper_return[0] != helper_return[1] && (live[0] || live[1]))
@@ -504,6 +549,9 @@ Flow KernelLowering::exec_runtime_if(ir::ValueId cond, const ast::Body& then_bod
     const Value* sides[2] = {&*returns[0], &*returns[1]};
     bool records = is_record(*sides[0]) && is_record(*sides[1]);
     bool numeric = is_numeric(*sides[0]) && is_numeric(*sides[1]);
+    if (sides[0]->is<NoneValue>() != sides[1]->is<NoneValue>())  // cuTile: one path returns None
+      error(ErrorKind::Type, range, fmt::format("Type of return value depends on path taken: {} vs {}",
+                                                describe_carried(*sides[0]), describe_carried(*sides[1])));
     if (!records && !numeric && !same_value(*sides[0], *sides[1]))
       error(ErrorKind::UnsupportedFeature, range, "a helper returning non-tile values from a runtime if is not supported yet");
     if ((records && !same_structure(*sides[0], *sides[1])) || !merge_records("<return>", "return value", sides))
@@ -810,7 +858,10 @@ KernelLowering::HelperFrame KernelLowering::enter_helper(const FunctionValue& f,
   ++helper_depth_;
   check_syntax(def, context_manager);
   HelperFrame caller{current_scope_, std::move(env_), std::move(loops_), std::move(locals_),
-                     return_value_, in_helper_, stmt_range_, std::move(with_bodies_)};
+                     return_value_, in_helper_, stmt_range_, std::move(with_bodies_),
+                     std::move(rest_), continuable_};
+  rest_.clear();
+  continuable_ = !context_manager;
   locals_ = function_locals(def);
   loops_.clear();
   with_bodies_.clear();
@@ -831,6 +882,8 @@ Env KernelLowering::leave_helper(HelperFrame frame) {
   stmt_range_ = frame.stmt_range;
   current_scope_ = frame.scope;
   with_bodies_ = std::move(frame.with_bodies);
+  rest_ = std::move(frame.rest);
+  continuable_ = frame.continuable;
   --helper_depth_;
   call_stack_.pop_back();
   return helper_env;

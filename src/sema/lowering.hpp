@@ -198,6 +198,8 @@ class KernelLowering {
     bool in_helper;
     SourceRange stmt_range;
     std::vector<OpenWith> with_bodies;
+    std::vector<std::pair<const ast::Body*, size_t>> rest;
+    bool continuable;
   };
   // The callee's names at entry: its closure, its arguments bound to its parameters, defaults.
   Env bind_arguments(const FunctionValue& f, const CallArgs& args, SourceRange range);
@@ -220,7 +222,13 @@ class KernelLowering {
   size_t withs_in_innermost_loop() const;
 
   // Statements (lower_stmt.cpp)
-  Flow exec_body(const ast::Body& body);
+  Flow exec_body(const ast::Body& body, size_t first = 0);
+  // The rest of the current helper after the statement being lowered: the statements after it
+  // in each enclosing body, innermost last. A runtime if where one branch returns from a
+  // helper and the other falls through lowers that rest into the falling branch (then both
+  // branches return), as if the helper had been written with an else.
+  bool can_continue() const;
+  Flow exec_rest_of_helper(std::vector<std::pair<const ast::Body*, size_t>> frames);
   Flow exec(const ast::Stmt& s);
   void assign(const ast::ExprPtr& target, const Value& v, SourceRange range);
   [[noreturn]] void item_assignment(const ast::Subscript& target, SourceRange range);
@@ -267,6 +275,8 @@ class KernelLowering {
   long inlined_calls_ = 0;  // in this specialization, for kMaxInlinedCalls
   bool in_helper_ = false;
   std::optional<Value> return_value_;
+  std::vector<std::pair<const ast::Body*, size_t>> rest_;  // see exec_rest_of_helper
+  bool continuable_ = false;  // a plain helper (not a context manager's) is being inlined
   std::set<int> auto_named_views_;     // list items and slices still named xs_item<k>, X_slice<k>
   int static_eval_depth_ = 0;          // > 0 while evaluating a static_eval-like argument
   SourceRange static_eval_range_;

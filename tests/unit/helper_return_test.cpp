@@ -1,0 +1,157 @@
+// Early returns from helpers: a helper that returns in one branch of a run-time if and runs
+// the rest of its body on the other path. The rest of the helper is lowered into the branch
+// that falls through, so the if yields the return value on both paths; the value's type must
+// not depend on the path taken (cuTile: "Type of return value depends on path taken").
+#include <cstdlib>
+#include <fstream>
+
+#include "sema_test_util.hpp"
+#include "tile2cu/tile2cu.hpp"
+
+namespace tile2cu {
+namespace {
+
+using testing::compile_kernel;
+using testing::ops_of_kind;
+
+const char* kSig = "x=float32[?], y=float32[?], s=int32, TILE=16";
+
+std::string kernel(const std::string& helpers, const std::string& body) {
+  return "import cuda.tile as ct\n" + helpers +
+         "@ct.kernel\n"
+         "def k(x, y, s, TILE: ct.Constant[int]):\n"
+         "    bid = ct.bid(0)\n"
+         "    t = ct.load(x, index=(bid,), shape=(TILE,))\n" +
+         body;
+}
+
+TranspileResult transpile_kernel(const std::string& source) {
+  TranspileOptions o;
+  o.signatures = {kSig};
+  o.header_name = "k.cuh";
+  return transpile("k.py", source, o);
+}
+
+bool contains(const std::string& haystack, const std::string& needle) {
+  return haystack.find(needle) != std::string::npos;
+}
+
+#define EXPECT_COMPILE_ERROR(source, sig, kind_, substring)                         \
+  do {                                                                              \
+    try {                                                                           \
+      compile_kernel(source, sig);                                                  \
+      ADD_FAILURE() << "accepted";                                                  \
+    } catch (const CompileError& e_) {                                              \
+      EXPECT_EQ(e_.kind(), kind_) << e_.message();                                  \
+      EXPECT_NE(e_.message().find(substring), std::string::npos) << e_.message();   \
+    }                                                                               \
+  } while (0)
+
+// The repository root, from this file's path (tests/unit/helper_return_test.cpp).
+std::string repo_root() {
+  std::string f = __FILE__;
+  for (int i = 0; i < 3; ++i) f = f.substr(0, f.find_last_of('/'));
+  return f;
+}
+
+const std::string kEarly =
+    "def scale(v, s):\n"
+    "    if s > 0:\n"
+    "        return v * 2.0\n"
+    "    w = v + 1.0\n"
+    "    return w * 3.0\n";
+
+TEST(HelperReturn, RestOfHelperRunsInTheOtherBranch) {
+  const std::string source = kernel(kEarly, "    ct.store(y, index=(bid,), tile=scale(t, s))\n");
+  ir::Function fn = compile_kernel(source, kSig);
+  auto ifs = ops_of_kind(fn, ir::OpKind::If);
+  ASSERT_EQ(ifs.size(), 1u);
+  const ir::Op* op = ifs[0];
+  ASSERT_EQ(op->results.size(), 1u);  // the return value
+  EXPECT_EQ(fn.values[op->results[0]].name, "scale");
+  // Both branches end in a yield of a tile; the else branch holds the rest of the helper.
+  ASSERT_FALSE(op->regions[0].ops.empty());
+  ASSERT_FALSE(op->regions[1].ops.empty());
+  EXPECT_EQ(op->regions[0].ops.back().kind, ir::OpKind::Yield);
+  EXPECT_EQ(op->regions[1].ops.back().kind, ir::OpKind::Yield);
+  EXPECT_GT(op->regions[1].ops.size(), op->regions[0].ops.size());
+  TranspileResult r = transpile_kernel(source);
+  EXPECT_TRUE(contains(r.cu, "if (")) << r.cu;
+}
+
+TEST(HelperReturn, NestedEarlyReturnsAndTuples) {
+  const std::string helpers =
+      "def pair(v, s):\n"
+      "    if s > 0:\n"
+      "        return v, s\n"
+      "    return v + 1.0, s * 2\n"
+      "def clamp(v, s):\n"
+      "    if s > 0:\n"
+      "        w = v * 2.0\n"
+      "        if s > 4:\n"
+      "            return w\n"
+      "        v = w - 1.0\n"
+      "    return v\n";
+  const std::string source = kernel(helpers,
+                                    "    u, n = pair(t, s)\n"
+                                    "    ct.store(y, index=(bid,), tile=clamp(u, n))\n");
+  ir::Function fn = compile_kernel(source, kSig);
+  auto ifs = ops_of_kind(fn, ir::OpKind::If);
+  ASSERT_EQ(ifs.size(), 3u);
+  EXPECT_EQ(ifs[0]->results.size(), 2u);  // pair: the tile and the scalar
+  TranspileResult r = transpile_kernel(source);
+  EXPECT_FALSE(r.cu.empty());
+}
+
+TEST(HelperReturn, ConstantConditionsFoldAsBefore) {
+  const std::string helpers =
+      "def f(v, flag):\n"
+      "    if flag:\n"
+      "        return v * 2.0\n"
+      "    return v\n";
+  ir::Function fn = compile_kernel(kernel(helpers, "    ct.store(y, index=(bid,), tile=f(t, True))\n"), kSig);
+  EXPECT_TRUE(ops_of_kind(fn, ir::OpKind::If).empty());
+}
+
+TEST(HelperReturn, ReturnTypeMustNotDependOnThePath) {
+  const std::string none_path =
+      "def f(v, s):\n"
+      "    if s > 0:\n"
+      "        return v\n"
+      "    v = v + 1.0\n";
+  EXPECT_COMPILE_ERROR(kernel(none_path, "    ct.store(y, index=(bid,), tile=f(t, s))\n"), kSig, ErrorKind::Type,
+                       "Type of return value depends on path taken: Tile[float32,(16,)] vs None");
+  const std::string dtypes =
+      "def f(v, s):\n"
+      "    if s > 0:\n"
+      "        return v\n"
+      "    return ct.astype(v, ct.int32)\n";
+  EXPECT_COMPILE_ERROR(kernel(dtypes, "    ct.store(y, index=(bid,), tile=ct.astype(f(t, s), ct.float32))\n"), kSig,
+                       ErrorKind::Type, "Type of return value depends on path taken");
+}
+
+TEST(HelperReturn, StillRejectedInsideLoops) {
+  const std::string in_loop =
+      "def f(v, s):\n"
+      "    for i in range(s):\n"
+      "        if i > 2:\n"
+      "            return v\n"
+      "    return v * 2.0\n";
+  EXPECT_COMPILE_ERROR(kernel(in_loop, "    ct.store(y, index=(bid,), tile=f(t, s))\n"), kSig,
+                       ErrorKind::UnsupportedFeature, "returning from a helper inside a for loop is not supported yet by tile2cu");
+}
+
+TEST(HelperReturn, GeneratedCudaCompilesWithNvcc) {
+  const char* nvcc = "/usr/local/cuda/bin/nvcc";
+  if (!std::ifstream(nvcc)) GTEST_SKIP() << "no nvcc";
+  TranspileResult r = transpile_kernel(kernel(kEarly, "    ct.store(y, index=(bid,), tile=scale(t, s))\n"));
+  std::string dir = ::testing::TempDir();
+  std::ofstream(dir + "/k.cu") << r.cu;
+  std::ofstream(dir + "/k.cuh") << r.cuh;
+  std::string cmd = std::string(nvcc) + " -std=c++17 -O3 -I " + repo_root() + "/runtime -arch=sm_80 -c " + dir +
+                    "/k.cu -o " + dir + "/k.o";
+  EXPECT_EQ(std::system(cmd.c_str()), 0) << r.cu;
+}
+
+}  // namespace
+}  // namespace tile2cu
