@@ -18,6 +18,9 @@ namespace {
 constexpr int kMaxInlineDepth = 1000;  // cuTile's limit
 // Helpers calling helpers twice grow exponentially: stop long before that hangs.
 constexpr long kMaxInlinedCalls = 20000;
+// The code after a one-branch early return is lowered again in each branch that falls through;
+// returns in several nested branches multiply those copies, so they share a cap too.
+constexpr long kMaxRestCopies = 20000;
 // Nested regions (if / for / while), inlined helpers' included; the passes and the emitter
 // recurse over them.
 constexpr size_t kMaxBlockDepth = 1000;
@@ -325,6 +328,11 @@ bool KernelLowering::can_continue() const {
 }
 
 Flow KernelLowering::exec_rest_of_helper(std::vector<std::pair<const ast::Body*, size_t>> frames) {
+  if (++rest_copies_ > kMaxRestCopies)
+    error(ErrorKind::Recursion, stmt_range_,
+          fmt::format("more than {} copies of helper code after early returns (a helper that returns in "
+                      "several nested branches copies the rest of its body into each one); return once, "
+                      "at the end, with ct.where or a variable", kMaxRestCopies));
   auto saved = rest_;
   Flow flow = Flow::Normal;
   while (!frames.empty()) {

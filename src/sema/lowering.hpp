@@ -273,6 +273,7 @@ class KernelLowering {
   std::shared_ptr<const SourceFile> file_;
   int helper_depth_ = 0;
   long inlined_calls_ = 0;  // in this specialization, for kMaxInlinedCalls
+  long rest_copies_ = 0;    // helper code lowered again after early returns, for kMaxRestCopies
   bool in_helper_ = false;
   std::optional<Value> return_value_;
   std::vector<std::pair<const ast::Body*, size_t>> rest_;  // see exec_rest_of_helper

@@ -2,6 +2,7 @@
 // the rest of its body on the other path. The rest of the helper is lowered into the branch
 // that falls through, so the if yields the return value on both paths; the value's type must
 // not depend on the path taken (cuTile: "Type of return value depends on path taken").
+#include <chrono>
 #include <cstdlib>
 #include <fstream>
 
@@ -46,13 +47,6 @@ bool contains(const std::string& haystack, const std::string& needle) {
       EXPECT_NE(e_.message().find(substring), std::string::npos) << e_.message();   \
     }                                                                               \
   } while (0)
-
-// The repository root, from this file's path (tests/unit/helper_return_test.cpp).
-std::string repo_root() {
-  std::string f = __FILE__;
-  for (int i = 0; i < 3; ++i) f = f.substr(0, f.find_last_of('/'));
-  return f;
-}
 
 const std::string kEarly =
     "def scale(v, s):\n"
@@ -130,6 +124,25 @@ TEST(HelperReturn, ReturnTypeMustNotDependOnThePath) {
                        ErrorKind::Type, "Type of return value depends on path taken");
 }
 
+TEST(HelperReturn, CopiesOfTheRestAreCapped) {
+  // Each level returns in a nested branch on both sides of an if, so the rest of the helper is
+  // lowered twice per level: 2^24 copies unless capped. The cap stops it with a clear error.
+  std::string helper = "def f(v, s):\n";
+  for (int level = 0; level < 24; ++level)
+    helper += "    if s > " + std::to_string(level) + ":\n"
+              "        if s > 100:\n"
+              "            return v\n"
+              "    else:\n"
+              "        if s < -100:\n"
+              "            return v\n"
+              "    v = v + 1.0\n";
+  helper += "    return v\n";
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_COMPILE_ERROR(kernel(helper, "    ct.store(y, index=(bid,), tile=f(t, s))\n"), kSig, ErrorKind::Recursion,
+                       "copies of helper code after early returns");
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(20));
+}
+
 TEST(HelperReturn, StillRejectedInsideLoops) {
   const std::string in_loop =
       "def f(v, s):\n"
@@ -148,7 +161,7 @@ TEST(HelperReturn, GeneratedCudaCompilesWithNvcc) {
   std::string dir = ::testing::TempDir();
   std::ofstream(dir + "/k.cu") << r.cu;
   std::ofstream(dir + "/k.cuh") << r.cuh;
-  std::string cmd = std::string(nvcc) + " -std=c++17 -O3 -I " + repo_root() + "/runtime -arch=sm_80 -c " + dir +
+  std::string cmd = std::string(nvcc) + " -std=c++17 -O3 -I " + std::string(TILE2CU_RUNTIME_DIR) + " -arch=sm_80 -c " + dir +
                     "/k.cu -o " + dir + "/k.o";
   EXPECT_EQ(std::system(cmd.c_str()), 0) << r.cu;
 }
