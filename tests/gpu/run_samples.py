@@ -522,6 +522,8 @@ class RowBiasScale(Sample):
             shapes += [(tm, tn), (3 * tm - 1, 2 * tn + 5)]
         cs = [{"label": fmt_shape(s), "shape": s} for s in shapes]
         cs.append({"label": "1000x3000/ld3003", "shape": (1000, 3000), "ld": 3003})
+        # Every other column: a last axis with stride 2 takes the strided (out-of-line) runs.
+        cs.append({"label": "300x700/ld1411,step2", "shape": (300, 700), "ld": 1411, "step": 2})
         return cs
 
     def bench_case(self, spec):
@@ -533,7 +535,7 @@ class RowBiasScale(Sample):
 
     def build(self, spec, case, ctx):
         m, n = case["shape"]
-        strides = (case["ld"], 1) if "ld" in case else None
+        strides = (case["ld"], case.get("step", 1)) if "ld" in case else None
         return {
             "x": ctx.randn((m, n), spec.dtype("x"), strides=strides),
             "bias": ctx.randn((n,), spec.dtype("bias")),
