@@ -9,8 +9,7 @@
 // Each thread moves its runs of Vec elements (layout.cuh). A run is contiguous in memory when the
 // tile's last axis walks the array's last axis and that axis has stride 1; if the run is then
 // also in bounds and aligned, it moves as one vector access (16 bytes at most each). Otherwise
-// it falls back to element-wise accesses with bounds checks: at constant offsets from the run's
-// start when the stride is 1 (a ragged edge), out of line when the last axis is strided.
+// it falls back to element-wise accesses with bounds checks.
 #pragma once
 
 #include "array.cuh"
@@ -130,46 +129,6 @@ TILE2CU_DEVICE int64_t run_offset_in_tile(const Array<T, R, I>& a, int slot) {
   return off;
 }
 
-// The elements [lo, hi) of a run of V lie inside the array (lo == hi: none). Small ints, so the
-// per-element tests of a partly covered run are 32-bit compares against constants.
-struct RunSpan {
-  int lo, hi;
-  TILE2CU_DEVICE bool has(int i) const { return lo <= i && i < hi; }
-  template <int V> TILE2CU_DEVICE bool whole() const { return lo == 0 && hi == V; }
-};
-template <int V>
-TILE2CU_DEVICE RunSpan run_span(bool in, int64_t first, int64_t len) {
-  if (!in) return {0, 0};
-  const int64_t lo = first >= 0 ? 0 : -first, hi = len - first;
-  return {int(lo < V ? lo : V), int(hi <= 0 ? 0 : hi < V ? hi : V)};
-}
-
-// A run along a strided array axis, element by element.
-template <int V, class T>
-TILE2CU_DEVICE void load_strided_run(T* run, const T* src, int64_t step, RunSpan in, T pad) {
-#pragma unroll
-  for (int i = 0; i < V; ++i) run[i] = in.has(i) ? src[i * step] : pad;
-}
-template <int V, class T>
-TILE2CU_DEVICE void store_strided_run(T* dst, const T* run, int64_t step, RunSpan in) {
-#pragma unroll
-  for (int i = 0; i < V; ++i)
-    if (in.has(i)) dst[i * step] = run[i];
-}
-
-// The same, out of line, for runs along the array's last axis when its stride is not 1: a rare
-// case (a strided view), whose per-element addresses, inlined, would raise the register count
-// of every kernel that merely might take it. (Runs along another axis, from a permuted order,
-// always take the strided path: that one stays inline.)
-template <int V, class T>
-__device__ __noinline__ void load_strided_run_outlined(T* run, const T* src, int64_t step, RunSpan in, T pad) {
-  load_strided_run<V>(run, src, step, in, pad);
-}
-template <int V, class T>
-__device__ __noinline__ void store_strided_run_outlined(T* dst, const T* run, int64_t step, RunSpan in) {
-  store_strided_run<V>(dst, run, step, in);
-}
-
 template <class L, class Ord, int R>
 TILE2CU_HD constexpr void check_tile_access() {
   static_assert(L::shape::rank == R, "tile rank must equal array rank");
@@ -200,19 +159,15 @@ TILE2CU_DEVICE Tile<T, L> load(const Array<T, R, I>& a, const int64_t (&index)[R
     const int s0 = j * V;
     const detail::RunPos p = detail::run_pos<L, Ord>(a, index, s0);
     const T* src = a.data + p.offset;
-    const detail::RunSpan in = detail::run_span<V>(L::owns(s0) && p.others_in, p.last, len);
-    if (contiguous && in.template whole<V>() && detail::aligned<V>(src)) {
+    const bool in = L::owns(s0) && p.others_in;
+    if (contiguous && in && p.last >= 0 && p.last + V <= len && detail::aligned<V>(src)) {
       detail::load_run<V>(&t.v[s0], src);
-    } else if (contiguous) {
-#pragma unroll
-      for (int i = 0; i < V; ++i) t.v[s0 + i] = in.has(i) ? src[i] : pad;
-    } else if constexpr (dl == R - 1) {
-      T run[V];  // a copy: handing t's own registers to the call would put t in memory
-      detail::load_strided_run_outlined<V>(run, src, step, in, pad);
-#pragma unroll
-      for (int i = 0; i < V; ++i) t.v[s0 + i] = run[i];
     } else {
-      detail::load_strided_run<V>(&t.v[s0], src, step, in, pad);
+#pragma unroll
+      for (int i = 0; i < V; ++i) {
+        const int64_t x = p.last + i;
+        t.v[s0 + i] = in && x >= 0 && x < len ? src[i * step] : pad;
+      }
     }
   }
   return t;
@@ -237,20 +192,15 @@ TILE2CU_DEVICE void store(const Array<T, R, I>& a, const int64_t (&index)[R], co
     const int s0 = j * V;
     const detail::RunPos p = detail::run_pos<L, Ord>(a, index, s0);
     T* dst = a.data + p.offset;
-    const detail::RunSpan in = detail::run_span<V>(L::owns(s0) && p.others_in, p.last, len);
-    if (contiguous && in.template whole<V>() && detail::aligned<V>(dst)) {
+    if (!L::owns(s0) || !p.others_in) continue;
+    if (contiguous && p.last >= 0 && p.last + V <= len && detail::aligned<V>(dst)) {
       detail::store_run<V>(dst, &t.v[s0]);
-    } else if (contiguous) {
-#pragma unroll
-      for (int i = 0; i < V; ++i)
-        if (in.has(i)) dst[i] = t.v[s0 + i];
-    } else if constexpr (dl == R - 1) {
-      T run[V];
-#pragma unroll
-      for (int i = 0; i < V; ++i) run[i] = t.v[s0 + i];
-      detail::store_strided_run_outlined<V>(dst, run, step, in);
     } else {
-      detail::store_strided_run<V>(dst, &t.v[s0], step, in);
+#pragma unroll
+      for (int i = 0; i < V; ++i) {
+        const int64_t x = p.last + i;
+        if (x >= 0 && x < len) dst[i * step] = t.v[s0 + i];
+      }
     }
   }
 }

@@ -19,6 +19,10 @@ constexpr int kMaxThreads = 256;
 constexpr int kMinThreads = 32;
 constexpr int kFullSmThreads = 64;
 constexpr int kVectorBytes = 16;
+// Thread count for big tiles (see "Fewer threads for big tiles" below).
+constexpr int kFewThreads = 128;
+constexpr int kFewThreadsMinBigLoads = 3;
+constexpr int64_t kMaxElemsPerThread = 64;
 
 void for_each_op(const ir::Block& block, const std::function<void(const ir::Op&)>& f) {
   for (const ir::Op& op : block.ops) {
@@ -134,6 +138,28 @@ LayoutPlan plan_layouts(const ir::Function& fn) {
   while (vec > 1 && max_runs_for(vec) < kFullSmThreads) vec /= 2;
   const int64_t max_runs = max_runs_for(vec);
   plan.threads = static_cast<int>(std::clamp<int64_t>(max_runs, kMinThreads, kMaxThreads));
+  // Fewer threads for big tiles. Registers, not threads, bound how many blocks an SM keeps in
+  // flight, and every thread pays a fixed register overhead (indices, addresses, reduction
+  // temporaries) besides its elements. When 256 threads would each hold 32 or more elements of
+  // the biggest tile and 128 threads at most 64, and the kernel loads three or more tiles of
+  // that size (all held at once, as layer norm's x, w and b), 128 threads hold a block in fewer
+  // registers: 3 blocks per SM instead of 2 for layer norm (docs/perf-notes.md, H200 and H100).
+  // With one or two such loads (softmax, RMS norm) 256 threads already keep 3 or more blocks
+  // and are as fast or faster. Past 64 elements per thread the data alone nears the register
+  // limit, and mma kernels size their warps themselves, so those keep the plain rule.
+  bool has_mma = false;
+  int64_t biggest = 0;
+  for (const ir::ValueInfo* vp : live) biggest = std::max(biggest, ir::shape_elements(vp->type.shape));
+  int biggest_loads = 0;
+  for_each_op(fn.body, [&](const ir::Op& op) {
+    has_mma = has_mma || op.kind == ir::OpKind::Mma || op.kind == ir::OpKind::GemmLoop ||
+              op.kind == ir::OpKind::AttentionLoop;
+    if (op.kind == ir::OpKind::Load && ir::shape_elements(op.tile_shape) == biggest) ++biggest_loads;
+  });
+  if (plan.threads == kMaxThreads && !has_mma && biggest >= kMaxThreads * kMaxElemsPerThread / 2 &&
+      biggest <= kFewThreads * kMaxElemsPerThread && biggest_loads >= kFewThreadsMinBigLoads)
+    plan.threads = kFewThreads;
+
   // A flash-attention main loop gives each warp 16 query rows (or a multiple): it sets the CTA.
   for_each_op(fn.body, [&](const ir::Op& op) {
     if (op.kind == ir::OpKind::AttentionLoop) plan.threads = ir::attention_threads(fn, op);

@@ -208,7 +208,7 @@ TEST(LayoutPlan, LargeTilesCapAt256Threads) {
 
 TEST(LayoutPlan, TwoDimensionalTiles) {
   LayoutPlan plan = plan_layouts(compile(kCopy2d, "x=float32[?, ?], y=float32[?, ?], TM=64, TN=128"));
-  EXPECT_EQ(plan.threads, 256);
+  EXPECT_EQ(plan.threads, 256);  // one load of 8192 elements (see BigTilesTakeFewerThreads)
   EXPECT_EQ(plan.layout({64, 128}).name, "Layout_64x128");
   EXPECT_EQ(plan.layout({64, 128}).vec, 4);
   LayoutPlan narrow = plan_layouts(compile(kCopy2d, "x=float32[?, ?], y=float32[?, ?], TM=64, TN=2"));
@@ -216,10 +216,11 @@ TEST(LayoutPlan, TwoDimensionalTiles) {
   EXPECT_EQ(narrow.threads, 64);
 }
 
-// Big tiles keep 256 threads, however many of them a kernel loads: layer norm (x, w, b) ran
-// faster at 256 than at 128 once the runtime's ragged path stopped inflating registers
-// (docs/perf-notes.md, round 5). mma kernels size their warps themselves.
-TEST(LayoutPlan, BigTilesKeep256Threads) {
+// 256 threads would hold 32 or more elements each and 128 threads at most 64, and three or more
+// loads of that size are held at once (layer norm's x, w, b): 128 threads (fewer registers per
+// block, more blocks per SM). One or two such loads, smaller and bigger tiles, and mma kernels
+// keep 256.
+TEST(LayoutPlan, BigTilesTakeFewerThreads) {
   auto threads_for = [](int tile) {
     return plan_layouts(compile(kCopy, "x=float32[?], y=float32[?], TILE=" + std::to_string(tile))).threads;
   };
@@ -236,8 +237,17 @@ TEST(LayoutPlan, BigTilesKeep256Threads) {
   EXPECT_EQ(threads_for(8192), 256);
   EXPECT_EQ(threads_for(16384), 256);
   EXPECT_EQ(three_loads_threads_for(4096), 256);
-  EXPECT_EQ(three_loads_threads_for(8192), 256);
+  EXPECT_EQ(three_loads_threads_for(8192), 128);
   EXPECT_EQ(three_loads_threads_for(16384), 256);
+  const char* mma =
+      "@ct.kernel\n"
+      "def k(a, b, c, TM: ct.Constant[int], TN: ct.Constant[int], TK: ct.Constant[int]):\n"
+      "    acc = ct.zeros((TM, TN), dtype=ct.float32)\n"
+      "    x = ct.load(a, index=(ct.bid(0), 0), shape=(TM, TK))\n"
+      "    y = ct.load(b, index=(0, ct.bid(1)), shape=(TK, TN))\n"
+      "    ct.store(c, index=(ct.bid(0), ct.bid(1)), tile=ct.mma(x, y, acc))\n";
+  EXPECT_EQ(plan_layouts(compile(mma, "a=float16[?, ?], b=float16[?, ?], c=float32[?, ?], TM=64, TN=128, TK=32")).threads,
+            256);
 }
 
 TEST(LayoutPlan, BroadcastAcrossThreadsNeedsScratch) {
