@@ -265,6 +265,26 @@ TILE2CU_DEVICE Tile<TC, LC> wgmma_to_accumulator(const float (&d)[Config::kBN / 
   return out;
 }
 
+// The cp.async ring of the wgmma main loops: S stages, the first S - 2 k-tiles fetched before the
+// loop (k-tile t + S - 2 goes out once t - 1's math is done, so one stage stays with the wgmma
+// still reading it). One commit group per k-tile, empty or not, so the wait counts stay exact.
+template <int S, class Fetch>
+TILE2CU_DEVICE void fill_wgmma_ring(int64_t tiles, const Fetch& fetch) {
+#pragma unroll
+  for (int t = 0; t < S - 2; ++t) {
+    if (t < tiles) fetch(t);
+    cp_async_commit();
+  }
+}
+// Before the math on k-tile t: it has landed (this thread's copies), is visible to the tensor
+// cores, and everyone's has landed; past the barrier every warpgroup is done with t - 2.
+template <int S>
+TILE2CU_DEVICE void await_wgmma_stage() {
+  cp_async_wait<S - 3>();
+  wgmma::fence_shared_for_async();
+  __syncthreads();
+}
+
 // Issues (does not wait for) this warpgroup's wgmmas of one k-tile held in `stage`.
 template <class Config>
 TILE2CU_DEVICE void wgmma_k_tile(float (&d)[Config::kBN / 2], const unsigned char* stage) {
@@ -357,15 +377,9 @@ TILE2CU_DEVICE Tile<TC, LC> main_loop_wgmma(const MatrixView<T>& a, const Matrix
       else copy_tile_swizzled<BK, BN, Config::kThreads>(stage + kBytesA, kBBlockBytes, b, k0, n0);
     }
   };
-#pragma unroll
-  for (int t = 0; t < S - 2; ++t) {
-    if (t < tiles) fetch(t);
-    cp_async_commit();  // one group per k-tile, empty or not, so the wait counts stay exact
-  }
+  fill_wgmma_ring<S>(tiles, fetch);
   for (int64_t t = 0; t < tiles; ++t) {
-    cp_async_wait<S - 3>();            // k-tile t has landed (this thread's copies) ...
-    wgmma::fence_shared_for_async();   // ... is visible to the tensor cores ...
-    __syncthreads();                   // ... and everyone's is; every warpgroup is done with t - 2
+    await_wgmma_stage<S>();
     wgmma_k_tile<Config>(d, ring + int(t % S) * Config::kWgmmaStageBytes);
     wgmma::wait<1>();  // k-tile t - 1's math is done (t's may still run)
     if (t + S - 2 < tiles) fetch(t + S - 2);
@@ -514,15 +528,9 @@ TILE2CU_DEVICE Tile<TC, LC> main_loop_wgmma_tf32(const MatrixView<float>& a, con
 
   // This thread's fragment reads: B[q][column(0)] of the stage, q = lane % 4.
   const int b_read = (int(threadIdx.x) % 4) * kLdB + R::column(0);
-#pragma unroll
-  for (int t = 0; t < S - 2; ++t) {
-    if (t < tiles) fetch(t);
-    cp_async_commit();  // one group per k-tile, empty or not, so the wait counts stay exact
-  }
+  fill_wgmma_ring<S>(tiles, fetch);
   for (int64_t t = 0; t < tiles; ++t) {
-    cp_async_wait<S - 3>();           // k-tile t has landed (this thread's copies) ...
-    wgmma::fence_shared_for_async();  // ... is visible to the tensor cores ...
-    __syncthreads();                  // ... and everyone's is; every warpgroup is done with t - 2
+    await_wgmma_stage<S>();
     const unsigned char* stage = ring + int(t % S) * Config::kWgmmaStageBytes;
     const float* sb = reinterpret_cast<const float*>(stage + kBytesA) + b_read;
     // A wgmma's register operand must stay as it is until a wait_group covers that wgmma (PTX
