@@ -1,5 +1,5 @@
-"""Matrix multiply C = A @ B, five ways: tiled (2-D grid, grouped block order), linear (B given
-transposed, as nn.Linear weights are), persistent
+"""Matrix multiply C = A @ B, six ways: tiled (2-D grid, grouped block order), accumulating
+(C += A @ B), linear (B given transposed, as nn.Linear weights are), persistent
 (grid = number of SMs, each CTA walks many output tiles), batched (3-D arrays, one batch
 entry per grid z), and split-K in two passes (partial products, then their sum).
 
@@ -8,7 +8,8 @@ Every k-loop here has the shape tile2cu recognises and lowers to a pipelined mai
 f32 inputs take tensor cores as tf32 when TF32 is set.
 
 Launch:
-  matmul, linear     grid = (ct.cdiv(M, BM) * ct.cdiv(N, BN),)
+  matmul, matmul_accumulate, linear
+                     grid = (ct.cdiv(M, BM) * ct.cdiv(N, BN),)
   persistent_matmul  grid = (number of SMs,)
   batched_matmul     grid = (ct.cdiv(M, BM), ct.cdiv(N, BN), batch)
   splitk_partial     grid = (ct.cdiv(M, BM), ct.cdiv(N, BN), SPLITS); partial: (SPLITS, M, N) f32
@@ -37,17 +38,23 @@ def operand(t, TF32: ct.Constant[bool]):
     return t
 
 
+def k_loop(A, B, row, col, acc, BM: ct.Constant[int], BN: ct.Constant[int], BK: ct.Constant[int],
+           TF32: ct.Constant[bool]):
+    """acc + A[row block, :] @ B[:, col block], one k-tile at a time."""
+    for k in range(ct.cdiv(A.shape[1], BK)):
+        a = operand(ct.load(A, index=(row, k), shape=(BM, BK), padding_mode=ZERO), TF32)
+        b = operand(ct.load(B, index=(k, col), shape=(BK, BN), padding_mode=ZERO), TF32)
+        acc = ct.mma(a, b, acc)
+    return acc
+
+
 @ct.kernel
 def matmul(A, B, C, BM: ct.Constant[int], BN: ct.Constant[int], BK: ct.Constant[int],
            GROUP: ct.Constant[int], TF32: ct.Constant[bool]):
     tiles_m = ct.cdiv(A.shape[0], BM)
     tiles_n = ct.cdiv(B.shape[1], BN)
     row, col = grouped_tile(ct.bid(0), tiles_m, tiles_n, GROUP)
-    acc = ct.zeros((BM, BN), dtype=ct.float32)
-    for k in range(ct.cdiv(A.shape[1], BK)):
-        a = operand(ct.load(A, index=(row, k), shape=(BM, BK), padding_mode=ZERO), TF32)
-        b = operand(ct.load(B, index=(k, col), shape=(BK, BN), padding_mode=ZERO), TF32)
-        acc = ct.mma(a, b, acc)
+    acc = k_loop(A, B, row, col, ct.zeros((BM, BN), dtype=ct.float32), BM, BN, BK, TF32)
     ct.store(C, index=(row, col), tile=acc.astype(C.dtype))
 
 
@@ -64,6 +71,18 @@ def linear(X, W, Y, BM: ct.Constant[int], BN: ct.Constant[int], BK: ct.Constant[
         wt = ct.load(W, index=(k, col), shape=(BK, BN), order=(1, 0), padding_mode=ZERO)
         acc = ct.mma(x, wt, acc)
     ct.store(Y, index=(row, col), tile=acc.astype(Y.dtype))
+
+
+@ct.kernel
+def matmul_accumulate(A, B, C, BM: ct.Constant[int], BN: ct.Constant[int], BK: ct.Constant[int],
+                      GROUP: ct.Constant[int], TF32: ct.Constant[bool]):
+    # C += A @ B in place: the k-loop starts from C's tile rather than from zeros.
+    tiles_m = ct.cdiv(A.shape[0], BM)
+    tiles_n = ct.cdiv(B.shape[1], BN)
+    row, col = grouped_tile(ct.bid(0), tiles_m, tiles_n, GROUP)
+    c = ct.load(C, index=(row, col), shape=(BM, BN), padding_mode=ZERO).astype(ct.float32)
+    acc = k_loop(A, B, row, col, c, BM, BN, BK, TF32)
+    ct.store(C, index=(row, col), tile=acc.astype(C.dtype))
 
 
 @ct.kernel

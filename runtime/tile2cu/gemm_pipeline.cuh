@@ -76,8 +76,11 @@ struct GemmMainLoop {
   static constexpr int kLdA = BK + kPad, kLdB = (BTransposed ? BK : BN) + kPad;
   static constexpr int kStageElems = BM * kLdA + (BTransposed ? BN : BK) * kLdB;
   static constexpr int kPipelineBytes = Stages * kStageElems * int(sizeof(T));
-  // The accumulator passes through shared memory (as float) on the way in and out.
-  static constexpr int kExchangeBytes = BM * BN * int(sizeof(float));
+  // The accumulator passes through shared memory (as float) on the way in and out: see
+  // gemm::AccumulatorExchange for the row padding (4 floats for tf32 with an N-major B, whose
+  // wgmma fragments are transposed).
+  static constexpr int kExchangePad = !kSixteenBit && !BTransposed ? 4 : 8;
+  static constexpr int kExchangeBytes = BM * (BN + kExchangePad) * int(sizeof(float));
   static constexpr int kSmemBytes = kPipelineBytes > kExchangeBytes ? kPipelineBytes : kExchangeBytes;
 
   // On sm_90a the same loop runs on wgmma when the transpiler chose HopperStages (it does for
@@ -149,6 +152,78 @@ TILE2CU_DEVICE MatrixView<T> matrix_view(const Array<T, R, I>& a, const int64_t 
   v.vector_rows = v.col_stride == 1 && reinterpret_cast<uintptr_t>(p) % 16 == 0 &&
                   (v.row_stride * int64_t(sizeof(T))) % 16 == 0;
   return v;
+}
+
+// The accumulator's trip between its blocked layout (the tile the kernel sees) and the
+// tensor-core fragments: through shared memory, as float, BM rows of BN + Pad. A fragment access
+// touches the same columns of 8 rows at once (4 row pairs for the transposed tf32 fragments);
+// unpadded, those rows fall on one bank (BN is a multiple of 32) and every access is an 8-way
+// (4-way) conflict, about 8000 extra shared-memory cycles per 128 x 256 tile each way. Pad 8 puts
+// a fragment's 8 rows 8 banks apart, so a half-warp's 64-bit accesses fill the 32 banks once;
+// pad 4 does the same for the tf32 row pairs.
+template <int BM, int BN, int Pad>
+struct AccumulatorExchange {
+  static constexpr int kLd = BN + Pad;
+  float* base;
+
+  TILE2CU_DEVICE float* at(int row, int col) const { return base + row * kLd + col; }
+
+  // Where slot s (the first of a run) of a blocked tile goes. A run never crosses a row, so it
+  // stays one vector access. Run j of this thread is run j * Threads + threadIdx.x of the tile:
+  // when the CTA's runs cover whole rows, that is this thread's first position plus a constant.
+  template <class LC>
+  TILE2CU_DEVICE float* run(int s) const {
+    constexpr int kRowsPerSweep = LC::kThreads * LC::kVec / BN;  // rows one run per thread covers
+    if constexpr (kRowsPerSweep >= 1 && kRowsPerSweep * BN == LC::kThreads * LC::kVec) {
+      const int first = int(threadIdx.x) * LC::kVec;
+      return at(first / BN + (s / LC::kVec) * kRowsPerSweep, first % BN);
+    } else {
+      return at(LC::element(s) / BN, LC::element(s) % BN);
+    }
+  }
+  template <class TC, class LC>
+  TILE2CU_DEVICE void put(const Tile<TC, LC>& tile) const {
+    static_assert(LC::kElems == BM * BN, "the exchange holds one BM x BN tile");
+#pragma unroll
+    for (int s = 0; s < LC::kSlots; s += LC::kVec) {
+      if (!LC::owns(s)) continue;
+      float* p = run<LC>(s);
+#pragma unroll
+      for (int v = 0; v < LC::kVec; ++v) p[v] = convert<float>(tile.v[s + v]);
+    }
+  }
+  // The tile back; slots this thread does not own keep `fallback`'s values.
+  template <class TC, class LC>
+  TILE2CU_DEVICE Tile<TC, LC> get(const Tile<TC, LC>& fallback) const {
+    Tile<TC, LC> out;
+#pragma unroll
+    for (int s = 0; s < LC::kSlots; s += LC::kVec) {
+      const float* p = run<LC>(s);
+#pragma unroll
+      for (int v = 0; v < LC::kVec; ++v) out.v[s + v] = LC::owns(s) ? convert<TC>(p[v]) : fallback.v[s + v];
+    }
+    return out;
+  }
+};
+
+template <class Config>
+TILE2CU_DEVICE AccumulatorExchange<Config::kBM, Config::kBN, Config::kExchangePad> accumulator_exchange(
+    unsigned char* smem) {
+  return {reinterpret_cast<float*>(smem)};
+}
+
+// True in every thread when every element of the accumulator is +0.0 (what ct.zeros gives): then
+// the tile is not written to the exchange, and the fragment reads that follow are replaced by
+// zeros. (Selects rather than a branch around the reads: with a branch, ptxas serializes the
+// wgmmas, warning C7515, because the zeros' moves define accumulator registers.) Bits, not ==, so
+// a -0.0 start keeps its sign. Also a barrier: earlier users of shared memory are done with it.
+template <class TC, class LC>
+TILE2CU_DEVICE bool accumulator_is_zero(const Tile<TC, LC>& acc) {
+  bool zero = true;
+#pragma unroll
+  for (int s = 0; s < LC::kSlots; ++s)
+    if (LC::owns(s)) zero = zero && __float_as_uint(convert<float>(acc.v[s])) == 0u;
+  return __syncthreads_and(zero) != 0;
 }
 
 TILE2CU_DEVICE void cp_async_16(void* smem, const void* global, int bytes) {
@@ -228,19 +303,21 @@ struct WgmmaStage {
 };
 
 // The accumulator tile (blocked layout) -> this thread's wgmma fragment, through shared memory.
+// d[4i + {0, 1, 2, 3}] = C at (row + {0, 0, 8, 8}, 8i + 2 (lane % 4) + {0, 1, 0, 1}) with
+// row = 16 warp + lane / 4.
 template <class Config, class TC, class LC>
-TILE2CU_DEVICE void accumulator_to_wgmma(float (&d)[Config::kBN / 2], const Tile<TC, LC>& acc, float* exchange) {
-  constexpr int BN = Config::kBN;
+TILE2CU_DEVICE void accumulator_to_wgmma(float (&d)[Config::kBN / 2], const Tile<TC, LC>& acc, unsigned char* smem) {
+  const auto exchange = accumulator_exchange<Config>(smem);
   const int lane = int(threadIdx.x) % 32, row = (int(threadIdx.x) / 32) * 16 + lane / 4;
+  const bool zero = accumulator_is_zero(acc);
+  if (!zero) exchange.put(acc);
   __syncthreads();
 #pragma unroll
-  for (int s = 0; s < LC::kSlots; ++s)
-    if (LC::owns(s)) exchange[LC::element(s)] = convert<float>(acc.v[s]);
-  __syncthreads();
-#pragma unroll
-  for (int i = 0; i < BN / 8; ++i) {
-    const float* c = exchange + row * BN + i * 8 + 2 * (lane % 4);
-    d[4 * i] = c[0], d[4 * i + 1] = c[1], d[4 * i + 2] = c[8 * BN], d[4 * i + 3] = c[8 * BN + 1];
+  for (int i = 0; i < Config::kBN / 8; ++i) {
+    const float2 lo = *reinterpret_cast<const float2*>(exchange.at(row, i * 8 + 2 * (lane % 4)));
+    const float2 hi = *reinterpret_cast<const float2*>(exchange.at(row + 8, i * 8 + 2 * (lane % 4)));
+    d[4 * i] = zero ? 0.0f : lo.x, d[4 * i + 1] = zero ? 0.0f : lo.y;
+    d[4 * i + 2] = zero ? 0.0f : hi.x, d[4 * i + 3] = zero ? 0.0f : hi.y;
   }
   __syncthreads();
 }
@@ -248,19 +325,17 @@ TILE2CU_DEVICE void accumulator_to_wgmma(float (&d)[Config::kBN / 2], const Tile
 // And back: the fragments -> the accumulator's blocked layout (call once all wgmma work is done).
 template <class Config, class TC, class LC>
 TILE2CU_DEVICE Tile<TC, LC> wgmma_to_accumulator(const float (&d)[Config::kBN / 2], const Tile<TC, LC>& acc,
-                                                 float* exchange) {
-  constexpr int BN = Config::kBN;
+                                                 unsigned char* smem) {
+  const auto exchange = accumulator_exchange<Config>(smem);
   const int lane = int(threadIdx.x) % 32, row = (int(threadIdx.x) / 32) * 16 + lane / 4;
   __syncthreads();
 #pragma unroll
-  for (int i = 0; i < BN / 8; ++i) {
-    float* c = exchange + row * BN + i * 8 + 2 * (lane % 4);
-    c[0] = d[4 * i], c[1] = d[4 * i + 1], c[8 * BN] = d[4 * i + 2], c[8 * BN + 1] = d[4 * i + 3];
+  for (int i = 0; i < Config::kBN / 8; ++i) {
+    *reinterpret_cast<float2*>(exchange.at(row, i * 8 + 2 * (lane % 4))) = make_float2(d[4 * i], d[4 * i + 1]);
+    *reinterpret_cast<float2*>(exchange.at(row + 8, i * 8 + 2 * (lane % 4))) = make_float2(d[4 * i + 2], d[4 * i + 3]);
   }
   __syncthreads();
-  Tile<TC, LC> out;
-#pragma unroll
-  for (int s = 0; s < LC::kSlots; ++s) out.v[s] = LC::owns(s) ? convert<TC>(exchange[LC::element(s)]) : acc.v[s];
+  const Tile<TC, LC> out = exchange.get(acc);
   __syncthreads();
   return out;
 }
@@ -323,9 +398,8 @@ TILE2CU_DEVICE Tile<TC, LC> main_loop_wgmma(const MatrixView<T>& a, const Matrix
   constexpr int BM = Config::kBM, BN = Config::kBN, BK = Config::kBK, S = Config::kHopperStages;
   constexpr int kBytesA = WgmmaStage<Config>::kBytesA, kBBlockBytes = WgmmaStage<Config>::kBBlockBytes;
   unsigned char* ring = smem + ((1024 - reinterpret_cast<uintptr_t>(smem) % 1024) % 1024);
-  float* exchange = reinterpret_cast<float*>(smem);
   float d[BN / 2];
-  accumulator_to_wgmma<Config>(d, acc, exchange);
+  accumulator_to_wgmma<Config>(d, acc, smem);
 
   // The ring: S slots. While the tensor cores work on k-tile t (and may still finish t - 1),
   // tiles t + 1 .. t + S - 2 are in flight; the copies of t + S - 2 go into the slot t - 2 used.
@@ -387,7 +461,7 @@ TILE2CU_DEVICE Tile<TC, LC> main_loop_wgmma(const MatrixView<T>& a, const Matrix
   }
   wgmma::wait<0>();
   cp_async_wait<0>();
-  return wgmma_to_accumulator<Config>(d, acc, exchange);
+  return wgmma_to_accumulator<Config>(d, acc, smem);
 }
 
 // tf32 with an N-major B on wgmma (Config::kTf32RegisterB): the loop computes C^T = B^T A^T.
@@ -433,21 +507,21 @@ struct Tf32RegisterB {
 // the accumulator tile (blocked layout) -> this thread's fragments, through shared memory ...
 template <class Config, class TC, class LC>
 TILE2CU_DEVICE void accumulator_to_wgmma_transposed(float (&d)[Tf32RegisterB<Config>::kSlabs][Tf32RegisterB<Config>::kFrag],
-                                                     const Tile<TC, LC>& acc, float* exchange) {
+                                                     const Tile<TC, LC>& acc, unsigned char* smem) {
   using R = Tf32RegisterB<Config>;
-  constexpr int BN = Config::kBN;
+  const auto exchange = accumulator_exchange<Config>(smem);
   const int q = int(threadIdx.x) % 4;
-  __syncthreads();
-#pragma unroll
-  for (int s = 0; s < LC::kSlots; ++s)
-    if (LC::owns(s)) exchange[LC::element(s)] = convert<float>(acc.v[s]);
+  const bool zero = accumulator_is_zero(acc);  // then the reads below are ignored (see accumulator_to_wgmma)
+  if (!zero) exchange.put(acc);
   __syncthreads();
 #pragma unroll
   for (int j = 0; j < R::kSlabs; ++j)
 #pragma unroll
     for (int i = 0; i < Config::kBM / 8; ++i) {
-      const float* c = exchange + (8 * i + 2 * q) * BN + R::column(j);
-      d[j][4 * i] = c[0], d[j][4 * i + 1] = c[BN], d[j][4 * i + 2] = c[R::kPair], d[j][4 * i + 3] = c[BN + R::kPair];
+      const float* c0 = exchange.at(8 * i + 2 * q, R::column(j));
+      const float* c1 = exchange.at(8 * i + 2 * q + 1, R::column(j));
+      d[j][4 * i] = zero ? 0.0f : c0[0], d[j][4 * i + 1] = zero ? 0.0f : c1[0];
+      d[j][4 * i + 2] = zero ? 0.0f : c0[R::kPair], d[j][4 * i + 3] = zero ? 0.0f : c1[R::kPair];
     }
   __syncthreads();
 }
@@ -455,22 +529,22 @@ TILE2CU_DEVICE void accumulator_to_wgmma_transposed(float (&d)[Tf32RegisterB<Con
 // ... and back (once all wgmma work is done).
 template <class Config, class TC, class LC>
 TILE2CU_DEVICE Tile<TC, LC> wgmma_transposed_to_accumulator(
-    const float (&d)[Tf32RegisterB<Config>::kSlabs][Tf32RegisterB<Config>::kFrag], const Tile<TC, LC>& acc, float* exchange) {
+    const float (&d)[Tf32RegisterB<Config>::kSlabs][Tf32RegisterB<Config>::kFrag], const Tile<TC, LC>& acc,
+    unsigned char* smem) {
   using R = Tf32RegisterB<Config>;
-  constexpr int BN = Config::kBN;
+  const auto exchange = accumulator_exchange<Config>(smem);
   const int q = int(threadIdx.x) % 4;
   __syncthreads();
 #pragma unroll
   for (int j = 0; j < R::kSlabs; ++j)
 #pragma unroll
     for (int i = 0; i < Config::kBM / 8; ++i) {
-      float* c = exchange + (8 * i + 2 * q) * BN + R::column(j);
-      c[0] = d[j][4 * i], c[BN] = d[j][4 * i + 1], c[R::kPair] = d[j][4 * i + 2], c[BN + R::kPair] = d[j][4 * i + 3];
+      float* c0 = exchange.at(8 * i + 2 * q, R::column(j));
+      float* c1 = exchange.at(8 * i + 2 * q + 1, R::column(j));
+      c0[0] = d[j][4 * i], c1[0] = d[j][4 * i + 1], c0[R::kPair] = d[j][4 * i + 2], c1[R::kPair] = d[j][4 * i + 3];
     }
   __syncthreads();
-  Tile<TC, LC> out;
-#pragma unroll
-  for (int s = 0; s < LC::kSlots; ++s) out.v[s] = LC::owns(s) ? convert<TC>(exchange[LC::element(s)]) : acc.v[s];
+  const Tile<TC, LC> out = exchange.get(acc);
   __syncthreads();
   return out;
 }
@@ -486,9 +560,8 @@ TILE2CU_DEVICE Tile<TC, LC> main_loop_wgmma_tf32(const MatrixView<float>& a, con
   constexpr int BM = Config::kBM, BN = Config::kBN, BK = Config::kBK, S = Config::kHopperStages;
   constexpr int kLdB = R::kLdB, kBytesA = R::kBytesA;
   unsigned char* ring = smem + ((1024 - reinterpret_cast<uintptr_t>(smem) % 1024) % 1024);
-  float* exchange = reinterpret_cast<float*>(smem);
   float d[R::kSlabs][R::kFrag];
-  accumulator_to_wgmma_transposed<Config>(d, acc, exchange);
+  accumulator_to_wgmma_transposed<Config>(d, acc, smem);
 
   // Interior k-tiles copy through addresses worked out once: A's 16-byte chunks into swizzled
   // lines, B's into its padded rows. Edge tiles check every chunk (zero fill, element copies).
@@ -588,7 +661,7 @@ TILE2CU_DEVICE Tile<TC, LC> main_loop_wgmma_tf32(const MatrixView<float>& a, con
   }
   wgmma::wait<0>();
   cp_async_wait<0>();
-  return wgmma_transposed_to_accumulator<Config>(d, acc, exchange);
+  return wgmma_transposed_to_accumulator<Config>(d, acc, smem);
 }
 
 // The main loop on wgmma fed by the copy engine (TMA). Thread 0 issues one bulk tensor copy per
@@ -607,10 +680,9 @@ TILE2CU_DEVICE Tile<TC, LC> main_loop_tma(const GemmTensorMaps& maps, int64_t m0
   unsigned char* ring = smem + ((1024 - reinterpret_cast<uintptr_t>(smem) % 1024) % 1024);
   uint64_t* full = reinterpret_cast<uint64_t*>(ring + Config::kRingBytes);
   uint64_t* empty = full + S;
-  float* exchange = reinterpret_cast<float*>(smem);
   const bool producer = threadIdx.x == 0;
   float d[BN / 2];
-  accumulator_to_wgmma<Config>(d, acc, exchange);
+  accumulator_to_wgmma<Config>(d, acc, smem);
 
   if (producer) {
 #pragma unroll
@@ -656,7 +728,7 @@ TILE2CU_DEVICE Tile<TC, LC> main_loop_tma(const GemmTensorMaps& maps, int64_t m0
   if (producer)
 #pragma unroll
     for (int s = 0; s < S; ++s) tma::barrier_inval(&full[s]), tma::barrier_inval(&empty[s]);
-  return wgmma_to_accumulator<Config>(d, acc, exchange);
+  return wgmma_to_accumulator<Config>(d, acc, smem);
 }
 #endif  // TILE2CU_HAS_WGMMA
 
@@ -689,21 +761,21 @@ TILE2CU_DEVICE Tile<TC, LC> gemm_main_loop(const Array<TA, RA, IA>& A, const int
   const int warp_id = int(threadIdx.x) / 32, lane = int(threadIdx.x) % 32;
   const int warp_row = (warp_id / Config::kWarpsN) * Config::kWarpM;
   const int warp_col = (warp_id % Config::kWarpsN) * Config::kWarpN;
-  float* exchange = reinterpret_cast<float*>(smem);
-
   // 1. Accumulator: blocked layout -> shared memory -> this warp's fragments.
+  const auto exchange = gemm::accumulator_exchange<Config>(smem);
   float frag[Config::kFragsM][Config::kFragsN][4];
-  __syncthreads();
-#pragma unroll
-  for (int s = 0; s < LC::kSlots; ++s)
-    if (LC::owns(s)) exchange[LC::element(s)] = convert<float>(acc.v[s]);
+  const bool zero = gemm::accumulator_is_zero(acc);  // as in gemm::accumulator_to_wgmma
+  if (!zero) exchange.put(acc);
   __syncthreads();
 #pragma unroll
   for (int i = 0; i < Config::kFragsM; ++i)
 #pragma unroll
     for (int j = 0; j < Config::kFragsN; ++j) {
-      const float* c = exchange + (warp_row + i * 16 + lane / 4) * BN + warp_col + j * 8 + 2 * (lane % 4);
-      frag[i][j][0] = c[0], frag[i][j][1] = c[1], frag[i][j][2] = c[8 * BN], frag[i][j][3] = c[8 * BN + 1];
+      const int row = warp_row + i * 16 + lane / 4, col = warp_col + j * 8 + 2 * (lane % 4);
+      const float2 lo = *reinterpret_cast<const float2*>(exchange.at(row, col));
+      const float2 hi = *reinterpret_cast<const float2*>(exchange.at(row + 8, col));
+      frag[i][j][0] = zero ? 0.0f : lo.x, frag[i][j][1] = zero ? 0.0f : lo.y;
+      frag[i][j][2] = zero ? 0.0f : hi.x, frag[i][j][3] = zero ? 0.0f : hi.y;
     }
   __syncthreads();
 
@@ -830,13 +902,12 @@ TILE2CU_DEVICE Tile<TC, LC> gemm_main_loop(const Array<TA, RA, IA>& A, const int
   for (int i = 0; i < Config::kFragsM; ++i)
 #pragma unroll
     for (int j = 0; j < Config::kFragsN; ++j) {
-      float* c = exchange + (warp_row + i * 16 + lane / 4) * BN + warp_col + j * 8 + 2 * (lane % 4);
-      c[0] = frag[i][j][0], c[1] = frag[i][j][1], c[8 * BN] = frag[i][j][2], c[8 * BN + 1] = frag[i][j][3];
+      const int row = warp_row + i * 16 + lane / 4, col = warp_col + j * 8 + 2 * (lane % 4);
+      *reinterpret_cast<float2*>(exchange.at(row, col)) = make_float2(frag[i][j][0], frag[i][j][1]);
+      *reinterpret_cast<float2*>(exchange.at(row + 8, col)) = make_float2(frag[i][j][2], frag[i][j][3]);
     }
   __syncthreads();
-  Tile<TC, LC> out;
-#pragma unroll
-  for (int s = 0; s < LC::kSlots; ++s) out.v[s] = LC::owns(s) ? convert<TC>(exchange[LC::element(s)]) : acc.v[s];
+  const Tile<TC, LC> out = exchange.get(acc);
   __syncthreads();  // the next user of the buffer may overwrite it
   return out;
 }

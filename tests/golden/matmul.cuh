@@ -93,6 +93,34 @@ extern "C" int tile2cu_matmul_bf16_128(
     const void* B_data, int64_t B_shape_0, int64_t B_shape_1, int64_t B_stride_0, int64_t B_stride_1,
     void* C_data, int64_t C_shape_0, int64_t C_shape_1, int64_t C_stride_0, int64_t C_stride_1);
 
+// matmul_accumulate(A=bfloat16[?, ?], B=bfloat16[?, ?], C=bfloat16[?, ?], BM=128, BN=256, BK=64, GROUP=8, TF32=False)
+// Arrays are passed as views (pointer, shape, strides in elements); the launcher returns an
+// error instead of launching when they break what this specialization assumes.
+cudaError_t launch_accumulate_bf16(
+    cudaStream_t stream, dim3 grid,
+    tile2cu::ArrayView<const __nv_bfloat16, 2> A,
+    tile2cu::ArrayView<const __nv_bfloat16, 2> B,
+    tile2cu::ArrayView<__nv_bfloat16, 2> C);
+extern "C" int tile2cu_accumulate_bf16(
+    void* stream, unsigned grid_x, unsigned grid_y, unsigned grid_z,
+    const void* A_data, int64_t A_shape_0, int64_t A_shape_1, int64_t A_stride_0, int64_t A_stride_1,
+    const void* B_data, int64_t B_shape_0, int64_t B_shape_1, int64_t B_stride_0, int64_t B_stride_1,
+    void* C_data, int64_t C_shape_0, int64_t C_shape_1, int64_t C_stride_0, int64_t C_stride_1);
+
+// matmul_accumulate(A=float32[?, ?], B=float32[?, ?], C=float32[?, ?], BM=256, BN=128, BK=32, GROUP=8, TF32=True)
+// Arrays are passed as views (pointer, shape, strides in elements); the launcher returns an
+// error instead of launching when they break what this specialization assumes.
+cudaError_t launch_accumulate_tf32_256x128(
+    cudaStream_t stream, dim3 grid,
+    tile2cu::ArrayView<const float, 2> A,
+    tile2cu::ArrayView<const float, 2> B,
+    tile2cu::ArrayView<float, 2> C);
+extern "C" int tile2cu_accumulate_tf32_256x128(
+    void* stream, unsigned grid_x, unsigned grid_y, unsigned grid_z,
+    const void* A_data, int64_t A_shape_0, int64_t A_shape_1, int64_t A_stride_0, int64_t A_stride_1,
+    const void* B_data, int64_t B_shape_0, int64_t B_shape_1, int64_t B_stride_0, int64_t B_stride_1,
+    void* C_data, int64_t C_shape_0, int64_t C_shape_1, int64_t C_stride_0, int64_t C_stride_1);
+
 // linear(X=bfloat16[?, ?], W=bfloat16[?, ?], Y=bfloat16[?, ?], BM=128, BN=256, BK=64, GROUP=8)
 // Arrays are passed as views (pointer, shape, strides in elements); the launcher returns an
 // error instead of launching when they break what this specialization assumes.
@@ -163,6 +191,13 @@ extern "C" int tile2cu_splitk_reduce_bf16(
 
 // Dispatches on dtypes and ranks to one of the launchers above.
 cudaError_t launch_matmul(
+    cudaStream_t stream, dim3 grid,
+    const tile2cu::AnyArray& A,
+    const tile2cu::AnyArray& B,
+    const tile2cu::AnyArray& C);
+
+// Dispatches on dtypes and ranks to one of the launchers above.
+cudaError_t launch_matmul_accumulate(
     cudaStream_t stream, dim3 grid,
     const tile2cu::AnyArray& A,
     const tile2cu::AnyArray& B,

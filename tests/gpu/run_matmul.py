@@ -132,6 +132,16 @@ def check_matmul(lib, arch, failures, quick):
             ref = ra.double() @ rb.double()
             close(c, ref, 1e-2 if dt != "float32" else 2e-3, f"{arch} {spec} {m}x{nn}x{k}", failures)
             n += 1
+    # accumulate: C += A @ B in place, the main loop entered with C's tile (not zeros)
+    for spec, dt, bm, bn, is_tf32 in [("accumulate_bf16", "bfloat16", 128, 256, False),
+                                      ("accumulate_tf32_256x128", "float32", 256, 128, True)]:
+        for m, nn, k in sizes:
+            a, b, c = rand((m, k), dt), rand((k, nn), dt), rand((m, nn), dt)
+            ra, rb = (tf32(a), tf32(b)) if is_tf32 else (a, b)
+            ref = c.double() + ra.double() @ rb.double()
+            launch(lib, spec, (cdiv(m, bm) * cdiv(nn, bn), 1, 1), a, b, c)
+            close(c, ref, 1e-2 if dt != "float32" else 2e-3, f"{arch} {spec} {m}x{nn}x{k}", failures)
+            n += 1
     # linear: Y = X @ W^T, W stored (N, K)
     for m, nn, k in sizes:
         x, w = rand((m, k), "bfloat16"), rand((nn, k), "bfloat16")

@@ -198,13 +198,19 @@ void rewrite(Function& fn, Block& block, const std::vector<const Block*>& enclos
   }
 }
 
+// The accumulator's float exchange, rows padded by 8 floats (4 for tf32 with an N-major B), as
+// gemm::AccumulatorExchange lays it out.
+size_t exchange_bytes(DType operand, int64_t bm, int64_t bn, bool b_transposed) {
+  const int64_t pad = operand == DType::Float32 && !b_transposed ? 4 : 8;
+  return static_cast<size_t>(bm * (bn + pad)) * sizeof(float);
+}
+
 }  // namespace
 
 int gemm_pipeline_stages(DType operand, int64_t bm, int64_t bn, int64_t bk, bool b_transposed) {
   const size_t per_stage = stage_bytes(operand, bm, bn, bk, b_transposed);
   int stages = static_cast<int>(std::min<size_t>(4, kGemmSmemBudget / per_stage));
-  const size_t exchange = static_cast<size_t>(bm * bn) * sizeof(float);
-  if (exchange > kGemmSmemBudget) return 0;
+  if (exchange_bytes(operand, bm, bn, b_transposed) > kGemmSmemBudget) return 0;
   return stages >= 2 ? stages : 0;
 }
 
@@ -230,12 +236,12 @@ size_t gemm_hopper_smem_bytes(DType operand, int64_t bm, int64_t bn, int64_t bk,
   // The stages, up to 1024 bytes to align them, and two 8-byte mbarriers per stage (the TMA loop's).
   const size_t ring = static_cast<size_t>(hopper_stages) * gemm_hopper_stage_bytes(operand, bm, bn, bk, b_transposed) +
                       1024 + 16 * static_cast<size_t>(hopper_stages);
-  return std::max(ring, static_cast<size_t>(bm * bn) * sizeof(float));
+  return std::max(ring, exchange_bytes(operand, bm, bn, b_transposed));
 }
 
 size_t gemm_loop_smem_bytes(DType operand, int64_t bm, int64_t bn, int64_t bk, int stages, bool b_transposed) {
   return std::max(static_cast<size_t>(stages) * stage_bytes(operand, bm, bn, bk, b_transposed),
-                  static_cast<size_t>(bm * bn) * sizeof(float));
+                  exchange_bytes(operand, bm, bn, b_transposed));
 }
 
 bool gemm_b_transposed(const Op& op) { return op.order == std::vector<int>{1, 0}; }
