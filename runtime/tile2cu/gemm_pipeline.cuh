@@ -29,6 +29,8 @@
 // B^T from registers (main_loop_wgmma_tf32).
 #pragma once
 
+#include <cuda/atomic>
+
 #include "array.cuh"
 #include "mma_warp.cuh"
 #include "tile.cuh"
@@ -105,8 +107,8 @@ struct GemmMainLoop {
   static constexpr int kWgmmaStageBytes =
       kTf32RegisterB ? (BM * BK + BK * (BN + kPadBRegs)) * 4 : (BM * BK + BK * BN) * int(sizeof(T));
   static_assert(kWgmmaStageBytes % 1024 == 0, "every stage starts on a 1024-byte boundary (the swizzle's)");
-  // The ring starts at the first 1024-byte boundary; behind it, the TMA loop's mbarriers (a
-  // "full" and an "empty" one per stage).
+  // The ring starts at the first 1024-byte boundary; behind it, the TMA loop's 16 bytes per
+  // stage (a "full" mbarrier and a count of the warps done with the stage).
   static constexpr int kRingBytes = HopperStages * kWgmmaStageBytes;
   static constexpr int kHopperSmemBytes =
       kRingBytes + 1024 + 16 * HopperStages > kExchangeBytes ? kRingBytes + 1024 + 16 * HopperStages : kExchangeBytes;
@@ -667,10 +669,12 @@ TILE2CU_DEVICE Tile<TC, LC> main_loop_wgmma_tf32(const MatrixView<float>& a, con
 // The main loop on wgmma fed by the copy engine (TMA). Thread 0 issues one bulk tensor copy per
 // operand box (A: BM x 64; B: BN/64 boxes of 64 x 64, or one BN x 64 box of B^T) into a ring of
 // S stages; the copy engine swizzles them as wgmma reads them and zero-fills what lies outside
-// the arrays. Each stage has two mbarriers: `full` completes when its bytes have landed (every
-// thread waits on it before the math), `empty` when all warps are done reading it (thread 0
-// waits on it before refilling). The copy of k-tile t + S - 1 goes out as soon as t - 1's math
-// is done, so S - 1 tiles are in flight while the tensor cores work.
+// the arrays. Each stage has an mbarrier, `full`, that completes when its bytes have landed
+// (every thread waits on it before the math), and a count of the warps done reading it: the warp
+// whose arrival completes the count issues the refill, so no warp waits for another to finish
+// (a producer thread waiting on an `empty` barrier held its whole warpgroup back to the slower
+// one's pace: 1 % slower, session 5). The copy of k-tile t + S - 1 goes out as soon as t - 1's
+// math is done, so S - 1 tiles are in flight while the tensor cores work.
 template <class Config, class TC, class LC>
 TILE2CU_DEVICE Tile<TC, LC> main_loop_tma(const GemmTensorMaps& maps, int64_t m0, int64_t n0, int64_t k_begin,
                                           int64_t tiles, const Tile<TC, LC>& acc, unsigned char* smem) {
@@ -679,14 +683,14 @@ TILE2CU_DEVICE Tile<TC, LC> main_loop_tma(const GemmTensorMaps& maps, int64_t m0
   constexpr int kWarps = Config::kThreads / 32;
   unsigned char* ring = smem + ((1024 - reinterpret_cast<uintptr_t>(smem) % 1024) % 1024);
   uint64_t* full = reinterpret_cast<uint64_t*>(ring + Config::kRingBytes);
-  uint64_t* empty = full + S;
+  uint32_t* released = reinterpret_cast<uint32_t*>(full + S);  // warps done with each slot, ever
   const bool producer = threadIdx.x == 0;
   float d[BN / 2];
   accumulator_to_wgmma<Config>(d, acc, smem);
 
   if (producer) {
 #pragma unroll
-    for (int s = 0; s < S; ++s) tma::barrier_init(&full[s], 1), tma::barrier_init(&empty[s], kWarps);
+    for (int s = 0; s < S; ++s) tma::barrier_init(&full[s], 1), released[s] = 0;
     tma::barrier_init_fence();
   }
   wgmma::fence_shared_for_async();  // the exchange's ordinary accesses come before the copies into the ring
@@ -712,22 +716,20 @@ TILE2CU_DEVICE Tile<TC, LC> main_loop_tma(const GemmTensorMaps& maps, int64_t m0
     tma::barrier_wait(&full[t % S], uint32_t(t / S) & 1u);  // k-tile t has landed
     wgmma_k_tile<Config>(d, ring + int(t % S) * Config::kWgmmaStageBytes);
     wgmma::wait<1>();  // k-tile t - 1's math is done (t's may still run): its slot can be refilled
-    if (t >= 1) {
+    if (t >= 1 && threadIdx.x % 32 == 0) {
+      // The last warp done with the slot refills it: no warp waits for another here.
       const int64_t done = t - 1;
-      __syncwarp();
-      if (threadIdx.x % 32 == 0) tma::barrier_arrive(&empty[done % S]);
-      if (producer && done + S < tiles) {
-        tma::barrier_wait(&empty[done % S], uint32_t(done / S) & 1u);
-        fetch(done + S);
-      }
-      __syncwarp();  // warp 0 converges again before its next wgmma
+      cuda::atomic_ref<uint32_t, cuda::thread_scope_block> count(released[done % S]);
+      const uint32_t arrived = count.fetch_add(1u, cuda::memory_order_acq_rel) + 1u;
+      if (arrived == uint32_t(kWarps) * uint32_t(done / S + 1) && done + S < tiles) fetch(done + S);
     }
+    __syncwarp();  // the warp converges again before its next wgmma
   }
   wgmma::wait<0>();
   __syncthreads();  // every copy has landed and every warp is past the barriers
   if (producer)
 #pragma unroll
-    for (int s = 0; s < S; ++s) tma::barrier_inval(&full[s]), tma::barrier_inval(&empty[s]);
+    for (int s = 0; s < S; ++s) tma::barrier_inval(&full[s]);
   return wgmma_to_accumulator<Config>(d, acc, smem);
 }
 #endif  // TILE2CU_HAS_WGMMA

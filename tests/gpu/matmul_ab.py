@@ -23,6 +23,7 @@ from pathlib import Path
 import torch
 
 sys.path.insert(0, str(Path(__file__).parent))
+import run_samples as rs  # noqa: E402
 from run_matmul import build, cdiv, close, launch, poisoned, rand, tf32  # noqa: E402
 
 # spec, dtype, BM, BN, shape (M, N, K); linear specs take B as (N, K).
@@ -55,25 +56,6 @@ def grid_for(spec, m, n, bm, bn):
     return (cdiv(m, bm) * cdiv(n, bn), 1, 1)
 
 
-def interleaved(fns, iters):
-    """Median ms of each function, the calls interleaved one by one (in a rotating order), so
-    that clock changes while the GPU heats up reach every contender alike."""
-    for fn in fns.values():
-        fn()
-    torch.cuda.synchronize()
-    names = list(fns)
-    times = {name: [] for name in names}
-    for i in range(iters):
-        for name in names[i % len(names):] + names[:i % len(names)]:
-            start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-            start.record()
-            fns[name]()
-            end.record()
-            end.synchronize()
-            times[name].append(start.elapsed_time(end))
-    return {name: statistics.median(t) for name, t in times.items()}
-
-
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--gen", required=True)
@@ -82,6 +64,7 @@ def main():
     p.add_argument("--iters", type=int, default=30)
     p.add_argument("--commit", default="")
     args = p.parse_args()
+    rs.torch = torch
     torch.manual_seed(int.from_bytes(os.urandom(4), "little"))
     runtimes = dict(item.split("=", 1) for item in args.runtime)
     dirs = {}
@@ -112,10 +95,7 @@ def main():
         grid = grid_for(spec, m, n, bm, bn)
         fns = {name: (lambda lib=lib: launch(lib, spec, grid, a, b, c)) for name, lib in libs.items()}
         fns["torch"] = (lambda: torch.nn.functional.linear(a, b)) if spec.startswith("linear") else (lambda: torch.matmul(a, b))
-        runs = {name: [] for name in fns}
-        for _ in range(args.rounds):
-            for name, t in interleaved(fns, args.iters).items():
-                runs[name].append(t)
+        _, runs = rs.time_interleaved(fns, args.iters, args.rounds)
         torch.backends.cuda.matmul.allow_tf32 = False
         flop = 2.0 * m * n * k
         row = {"spec": spec, "shape": f"{m}x{n}x{k}", "ms": {x: statistics.median(t) for x, t in runs.items()},

@@ -1719,6 +1719,35 @@ def time_ms(fn, warmup, iters):
     return statistics.median(times), min(times)
 
 
+def time_interleaved(fns, iters, rounds=1):
+    """Median ms of each function in `fns` (name -> fn()), the calls interleaved one by one in a
+    rotating order, so that clock changes as the GPU heats up reach every contender alike.
+    -> (name -> median over all calls, name -> [median of each round])"""
+    names = list(fns)
+    for fn in fns.values():
+        fn()
+    sync_or_raise()
+    per_round = {name: [] for name in names}
+    every = {name: [] for name in names}
+    for _ in range(rounds):
+        events = []
+        for i in range(iters):
+            for name in names[i % len(names):] + names[:i % len(names)]:
+                start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+                start.record()
+                fns[name]()
+                end.record()
+                events.append((name, start, end))
+        sync_or_raise()
+        times = {name: [] for name in names}
+        for name, start, end in events:
+            times[name].append(start.elapsed_time(end))
+        for name in names:
+            per_round[name].append(statistics.median(times[name]))
+            every[name] += times[name]
+    return {name: statistics.median(t) for name, t in every.items()}, per_round
+
+
 def working_set_bytes(args):
     """Bytes of every argument tensor, list items included ("outs#2" aliases are not counted)."""
     tensors = [v for k, v in args.items() if isinstance(v, torch.Tensor) and "#" not in k]
