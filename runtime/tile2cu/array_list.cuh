@@ -2,8 +2,9 @@
 //
 // cuTile passes a list as a pointer to packed 64-bit words plus an int32 length: per item the
 // data pointer, then its shapes, then its strides (1 + 2 * Rank words). The kernel reads the
-// item it indexes from that table in global memory; the launcher builds the table on the host
-// (pack_array_list, host.hpp) and copies it to the device for the launch (DeviceTable).
+// item it indexes from that table in global memory; the launcher builds the tables of all its
+// list arguments on the host, back to back (pack_array_list, host.hpp), and copies them to the
+// device in one go for the launch (DeviceTable).
 #pragma once
 
 #include <cuda_runtime.h>

@@ -84,14 +84,13 @@ struct ArrayFacts {
   bool contiguous;
 };
 
-// Checks every item against `facts` and index type I and packs the list into the table the
-// kernel reads (per item: data pointer, shapes, strides, as int64). False when an item breaks
-// them or the list is longer than int32 allows.
+// Checks every item against `facts` and index type I and appends the list to the table the
+// kernel reads (per item: data pointer, shapes, strides, as int64; a launch's lists go back to
+// back into one table). False when an item breaks them or the list is longer than int32 allows.
 template <class I, class T, int R>
 bool pack_array_list(const ArrayViewList<T, R>& list, const ArrayFacts<R>& facts, std::vector<int64_t>& table) {
   if (list.items.size() > static_cast<size_t>(std::numeric_limits<int32_t>::max())) return false;
   constexpr auto max = static_cast<uint64_t>(std::numeric_limits<I>::max());
-  table.clear();
   for (const ArrayView<T, R>& v : list.items) {
     if (facts.aligned16 && reinterpret_cast<uintptr_t>(v.data) % 16 != 0) return false;
     if (facts.contiguous && v.strides[R - 1] != 1) return false;

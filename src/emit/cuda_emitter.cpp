@@ -42,8 +42,10 @@ struct HostInterface {
 };
 
 // A list of arrays (cuTile ABI: pointer to packed 64-bit words, int32 length). The launcher
-// checks every item, packs the table and copies it to the device for this launch.
-void list_parameter(const ir::ArrayParam& a, HostInterface& h, std::vector<std::string>& launcher,
+// checks every item and appends the list's words to `list_words`, the tables of every list
+// argument back to back; upload_list_tables then copies them to the device in one go, and each
+// list's kernel argument points at its own part.
+void list_parameter(const ir::ArrayParam& a, bool first_list, HostInterface& h, std::vector<std::string>& launcher,
                     std::vector<std::string>& c_params, std::vector<std::string>& c_args,
                     std::vector<std::string>& kparams, std::vector<std::string>& kargs) {
   const char* t = dtype_cpp_name(a.dtype);
@@ -54,16 +56,21 @@ void list_parameter(const ir::ArrayParam& a, HostInterface& h, std::vector<std::
   c_args.push_back(fmt::format("{}::from_words({}_words, {}_count)", list_type, a.name, a.name));
   std::vector<std::string> dims;
   for (const auto& d : a.static_dims) dims.push_back(d ? std::to_string(*d) : "-1");
-  h.checks += fmt::format("  std::vector<int64_t> {}_words;\n", a.name);
+  if (first_list)
+    h.checks += "  std::vector<int64_t> list_words;  // every list argument's table, back to back: one upload\n";
+  h.checks += fmt::format("  const size_t {}_at = list_words.size();\n", a.name);
   h.checks += fmt::format(
-      "  if (!tile2cu::pack_array_list<int32_t>({}, tile2cu::ArrayFacts<{}>{{{{{}}}, {}, {}}}, {}_words))\n"
+      "  if (!tile2cu::pack_array_list<int32_t>({}, tile2cu::ArrayFacts<{}>{{{{{}}}, {}, {}}}, list_words))\n"
       "    return cudaErrorInvalidValue;\n",
-      a.name, a.rank, fmt::join(dims, ", "), a.aligned16, a.contiguous, a.name);
-  h.checks += fmt::format("  tile2cu::DeviceTable {}_table;\n", a.name);
-  h.checks += fmt::format("  if (cudaError_t e = {}_table.upload({}_words, stream)) return e;\n", a.name, a.name);
+      a.name, a.rank, fmt::join(dims, ", "), a.aligned16, a.contiguous);
   kparams.push_back(fmt::format("const int64_t* {}_table, int32_t {}_size", a.name, a.name));
-  kargs.push_back(fmt::format("{}_table.data(), static_cast<int32_t>({}.items.size())", a.name, a.name));
+  kargs.push_back(fmt::format("list_table.data() + {}_at, static_cast<int32_t>({}.items.size())", a.name, a.name));
   h.prologue += fmt::format("  const ArrayList<{}, {}> {}{{{}_table, {}_size}};\n", t, a.rank, a.name, a.name, a.name);
+}
+
+void upload_list_tables(HostInterface& h) {
+  h.checks += "  tile2cu::DeviceTable list_table;\n";
+  h.checks += "  if (cudaError_t e = list_table.upload(list_words, stream)) return e;\n";
 }
 
 // Parameter lists are printed one group per line: the stream and grid, then each parameter
@@ -79,6 +86,7 @@ HostInterface host_interface(const ir::Function& fn) {
   std::vector<std::string> c_args{"static_cast<cudaStream_t>(stream), dim3(grid_x, grid_y, grid_z)"};
   std::vector<std::string> kparams, kargs;
   h.checks += "  if (!tile2cu::grid_ok(grid.x, grid.y, grid.z)) return cudaErrorInvalidConfiguration;\n";
+  bool any_list = false;
   for (auto [is_array, i] : fn.param_order) {
     if (!is_array) {
       const ir::ScalarParam& s = fn.scalars[i];
@@ -93,7 +101,8 @@ HostInterface host_interface(const ir::Function& fn) {
     }
     const ir::ArrayParam& a = fn.arrays[i];
     if (a.is_list) {
-      list_parameter(a, h, launcher, c_params, c_args, kparams, kargs);
+      list_parameter(a, !any_list, h, launcher, c_params, c_args, kparams, kargs);
+      any_list = true;
       continue;
     }
     const char* t = dtype_cpp_name(a.dtype);
@@ -128,6 +137,7 @@ HostInterface host_interface(const ir::Function& fn) {
     h.prologue += fmt::format("  const Array<{}, {}> {}{{{}_data, {{{}}}, {{{}}}}};\n", t, a.rank, a.name, a.name,
                               fmt::join(shape, ", "), fmt::join(strides, ", "));
   }
+  if (any_list) upload_list_tables(h);
   for (const GemmTensorMapParam& p : gemm_tensor_map_params(fn)) {
     kparams.push_back(fmt::format("const __grid_constant__ GemmTensorMaps {}", p.name));
     kargs.push_back(p.name);

@@ -52,25 +52,22 @@ cudaError_t launch_grouped_axpy_f32(
     const tile2cu::ArrayViewList<float, 1>& outs,
     float alpha) {
   if (!tile2cu::grid_ok(grid.x, grid.y, grid.z)) return cudaErrorInvalidConfiguration;
-  std::vector<int64_t> xs_words;
-  if (!tile2cu::pack_array_list<int32_t>(xs, tile2cu::ArrayFacts<1>{{-1}, false, false}, xs_words))
+  std::vector<int64_t> list_words;  // every list argument's table, back to back: one upload
+  const size_t xs_at = list_words.size();
+  if (!tile2cu::pack_array_list<int32_t>(xs, tile2cu::ArrayFacts<1>{{-1}, false, false}, list_words))
     return cudaErrorInvalidValue;
-  tile2cu::DeviceTable xs_table;
-  if (cudaError_t e = xs_table.upload(xs_words, stream)) return e;
-  std::vector<int64_t> ys_words;
-  if (!tile2cu::pack_array_list<int32_t>(ys, tile2cu::ArrayFacts<1>{{-1}, false, false}, ys_words))
+  const size_t ys_at = list_words.size();
+  if (!tile2cu::pack_array_list<int32_t>(ys, tile2cu::ArrayFacts<1>{{-1}, false, false}, list_words))
     return cudaErrorInvalidValue;
-  tile2cu::DeviceTable ys_table;
-  if (cudaError_t e = ys_table.upload(ys_words, stream)) return e;
-  std::vector<int64_t> outs_words;
-  if (!tile2cu::pack_array_list<int32_t>(outs, tile2cu::ArrayFacts<1>{{-1}, false, false}, outs_words))
+  const size_t outs_at = list_words.size();
+  if (!tile2cu::pack_array_list<int32_t>(outs, tile2cu::ArrayFacts<1>{{-1}, false, false}, list_words))
     return cudaErrorInvalidValue;
-  tile2cu::DeviceTable outs_table;
-  if (cudaError_t e = outs_table.upload(outs_words, stream)) return e;
+  tile2cu::DeviceTable list_table;
+  if (cudaError_t e = list_table.upload(list_words, stream)) return e;
   grouped_axpy_f32::grouped_axpy<<<grid, grouped_axpy_f32::kThreads, 0, stream>>>(
-    xs_table.data(), static_cast<int32_t>(xs.items.size()),
-    ys_table.data(), static_cast<int32_t>(ys.items.size()),
-    outs_table.data(), static_cast<int32_t>(outs.items.size()),
+    list_table.data() + xs_at, static_cast<int32_t>(xs.items.size()),
+    list_table.data() + ys_at, static_cast<int32_t>(ys.items.size()),
+    list_table.data() + outs_at, static_cast<int32_t>(outs.items.size()),
     alpha);
   return cudaGetLastError();
 }
@@ -137,25 +134,22 @@ cudaError_t launch_grouped_axpy_bf16(
     const tile2cu::ArrayViewList<__nv_bfloat16, 1>& outs,
     float alpha) {
   if (!tile2cu::grid_ok(grid.x, grid.y, grid.z)) return cudaErrorInvalidConfiguration;
-  std::vector<int64_t> xs_words;
-  if (!tile2cu::pack_array_list<int32_t>(xs, tile2cu::ArrayFacts<1>{{-1}, true, true}, xs_words))
+  std::vector<int64_t> list_words;  // every list argument's table, back to back: one upload
+  const size_t xs_at = list_words.size();
+  if (!tile2cu::pack_array_list<int32_t>(xs, tile2cu::ArrayFacts<1>{{-1}, true, true}, list_words))
     return cudaErrorInvalidValue;
-  tile2cu::DeviceTable xs_table;
-  if (cudaError_t e = xs_table.upload(xs_words, stream)) return e;
-  std::vector<int64_t> ys_words;
-  if (!tile2cu::pack_array_list<int32_t>(ys, tile2cu::ArrayFacts<1>{{-1}, true, true}, ys_words))
+  const size_t ys_at = list_words.size();
+  if (!tile2cu::pack_array_list<int32_t>(ys, tile2cu::ArrayFacts<1>{{-1}, true, true}, list_words))
     return cudaErrorInvalidValue;
-  tile2cu::DeviceTable ys_table;
-  if (cudaError_t e = ys_table.upload(ys_words, stream)) return e;
-  std::vector<int64_t> outs_words;
-  if (!tile2cu::pack_array_list<int32_t>(outs, tile2cu::ArrayFacts<1>{{-1}, true, true}, outs_words))
+  const size_t outs_at = list_words.size();
+  if (!tile2cu::pack_array_list<int32_t>(outs, tile2cu::ArrayFacts<1>{{-1}, true, true}, list_words))
     return cudaErrorInvalidValue;
-  tile2cu::DeviceTable outs_table;
-  if (cudaError_t e = outs_table.upload(outs_words, stream)) return e;
+  tile2cu::DeviceTable list_table;
+  if (cudaError_t e = list_table.upload(list_words, stream)) return e;
   grouped_axpy_bf16::grouped_axpy<<<grid, grouped_axpy_bf16::kThreads, 0, stream>>>(
-    xs_table.data(), static_cast<int32_t>(xs.items.size()),
-    ys_table.data(), static_cast<int32_t>(ys.items.size()),
-    outs_table.data(), static_cast<int32_t>(outs.items.size()),
+    list_table.data() + xs_at, static_cast<int32_t>(xs.items.size()),
+    list_table.data() + ys_at, static_cast<int32_t>(ys.items.size()),
+    list_table.data() + outs_at, static_cast<int32_t>(outs.items.size()),
     alpha);
   return cudaGetLastError();
 }

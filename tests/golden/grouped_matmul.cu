@@ -77,29 +77,26 @@ cudaError_t launch_grouped_matmul_bf16(
     const tile2cu::ArrayViewList<const __nv_bfloat16, 2>& Bs,
     const tile2cu::ArrayViewList<__nv_bfloat16, 2>& Cs) {
   if (!tile2cu::grid_ok(grid.x, grid.y, grid.z)) return cudaErrorInvalidConfiguration;
-  std::vector<int64_t> As_words;
-  if (!tile2cu::pack_array_list<int32_t>(As, tile2cu::ArrayFacts<2>{{-1, -1}, false, false}, As_words))
+  std::vector<int64_t> list_words;  // every list argument's table, back to back: one upload
+  const size_t As_at = list_words.size();
+  if (!tile2cu::pack_array_list<int32_t>(As, tile2cu::ArrayFacts<2>{{-1, -1}, false, false}, list_words))
     return cudaErrorInvalidValue;
-  tile2cu::DeviceTable As_table;
-  if (cudaError_t e = As_table.upload(As_words, stream)) return e;
-  std::vector<int64_t> Bs_words;
-  if (!tile2cu::pack_array_list<int32_t>(Bs, tile2cu::ArrayFacts<2>{{-1, -1}, false, false}, Bs_words))
+  const size_t Bs_at = list_words.size();
+  if (!tile2cu::pack_array_list<int32_t>(Bs, tile2cu::ArrayFacts<2>{{-1, -1}, false, false}, list_words))
     return cudaErrorInvalidValue;
-  tile2cu::DeviceTable Bs_table;
-  if (cudaError_t e = Bs_table.upload(Bs_words, stream)) return e;
-  std::vector<int64_t> Cs_words;
-  if (!tile2cu::pack_array_list<int32_t>(Cs, tile2cu::ArrayFacts<2>{{-1, -1}, false, false}, Cs_words))
+  const size_t Cs_at = list_words.size();
+  if (!tile2cu::pack_array_list<int32_t>(Cs, tile2cu::ArrayFacts<2>{{-1, -1}, false, false}, list_words))
     return cudaErrorInvalidValue;
-  tile2cu::DeviceTable Cs_table;
-  if (cudaError_t e = Cs_table.upload(Cs_words, stream)) return e;
+  tile2cu::DeviceTable list_table;
+  if (cudaError_t e = list_table.upload(list_words, stream)) return e;
   constexpr int kSmemBytes = 143360;
   if (cudaError_t e = cudaFuncSetAttribute(grouped_matmul_bf16::grouped_matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes);
       e != cudaSuccess)
     return e;
   grouped_matmul_bf16::grouped_matmul<<<grid, grouped_matmul_bf16::kThreads, kSmemBytes, stream>>>(
-    As_table.data(), static_cast<int32_t>(As.items.size()),
-    Bs_table.data(), static_cast<int32_t>(Bs.items.size()),
-    Cs_table.data(), static_cast<int32_t>(Cs.items.size()));
+    list_table.data() + As_at, static_cast<int32_t>(As.items.size()),
+    list_table.data() + Bs_at, static_cast<int32_t>(Bs.items.size()),
+    list_table.data() + Cs_at, static_cast<int32_t>(Cs.items.size()));
   return cudaGetLastError();
 }
 
@@ -186,29 +183,26 @@ cudaError_t launch_grouped_matmul_f16(
     const tile2cu::ArrayViewList<const __half, 2>& Bs,
     const tile2cu::ArrayViewList<float, 2>& Cs) {
   if (!tile2cu::grid_ok(grid.x, grid.y, grid.z)) return cudaErrorInvalidConfiguration;
-  std::vector<int64_t> As_words;
-  if (!tile2cu::pack_array_list<int32_t>(As, tile2cu::ArrayFacts<2>{{-1, -1}, false, false}, As_words))
+  std::vector<int64_t> list_words;  // every list argument's table, back to back: one upload
+  const size_t As_at = list_words.size();
+  if (!tile2cu::pack_array_list<int32_t>(As, tile2cu::ArrayFacts<2>{{-1, -1}, false, false}, list_words))
     return cudaErrorInvalidValue;
-  tile2cu::DeviceTable As_table;
-  if (cudaError_t e = As_table.upload(As_words, stream)) return e;
-  std::vector<int64_t> Bs_words;
-  if (!tile2cu::pack_array_list<int32_t>(Bs, tile2cu::ArrayFacts<2>{{-1, -1}, false, false}, Bs_words))
+  const size_t Bs_at = list_words.size();
+  if (!tile2cu::pack_array_list<int32_t>(Bs, tile2cu::ArrayFacts<2>{{-1, -1}, false, false}, list_words))
     return cudaErrorInvalidValue;
-  tile2cu::DeviceTable Bs_table;
-  if (cudaError_t e = Bs_table.upload(Bs_words, stream)) return e;
-  std::vector<int64_t> Cs_words;
-  if (!tile2cu::pack_array_list<int32_t>(Cs, tile2cu::ArrayFacts<2>{{-1, -1}, false, false}, Cs_words))
+  const size_t Cs_at = list_words.size();
+  if (!tile2cu::pack_array_list<int32_t>(Cs, tile2cu::ArrayFacts<2>{{-1, -1}, false, false}, list_words))
     return cudaErrorInvalidValue;
-  tile2cu::DeviceTable Cs_table;
-  if (cudaError_t e = Cs_table.upload(Cs_words, stream)) return e;
+  tile2cu::DeviceTable list_table;
+  if (cudaError_t e = list_table.upload(list_words, stream)) return e;
   constexpr int kSmemBytes = 59392;
   if (cudaError_t e = cudaFuncSetAttribute(grouped_matmul_f16::grouped_matmul, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes);
       e != cudaSuccess)
     return e;
   grouped_matmul_f16::grouped_matmul<<<grid, grouped_matmul_f16::kThreads, kSmemBytes, stream>>>(
-    As_table.data(), static_cast<int32_t>(As.items.size()),
-    Bs_table.data(), static_cast<int32_t>(Bs.items.size()),
-    Cs_table.data(), static_cast<int32_t>(Cs.items.size()));
+    list_table.data() + As_at, static_cast<int32_t>(As.items.size()),
+    list_table.data() + Bs_at, static_cast<int32_t>(Bs.items.size()),
+    list_table.data() + Cs_at, static_cast<int32_t>(Cs.items.size()));
   return cudaGetLastError();
 }
 
@@ -297,21 +291,18 @@ cudaError_t launch_grouped_matmul_bf16_wide(
     const tile2cu::ArrayViewList<const __nv_bfloat16, 2>& Bs,
     const tile2cu::ArrayViewList<__nv_bfloat16, 2>& Cs) {
   if (!tile2cu::grid_ok(grid.x, grid.y, grid.z)) return cudaErrorInvalidConfiguration;
-  std::vector<int64_t> As_words;
-  if (!tile2cu::pack_array_list<int32_t>(As, tile2cu::ArrayFacts<2>{{-1, -1}, false, false}, As_words))
+  std::vector<int64_t> list_words;  // every list argument's table, back to back: one upload
+  const size_t As_at = list_words.size();
+  if (!tile2cu::pack_array_list<int32_t>(As, tile2cu::ArrayFacts<2>{{-1, -1}, false, false}, list_words))
     return cudaErrorInvalidValue;
-  tile2cu::DeviceTable As_table;
-  if (cudaError_t e = As_table.upload(As_words, stream)) return e;
-  std::vector<int64_t> Bs_words;
-  if (!tile2cu::pack_array_list<int32_t>(Bs, tile2cu::ArrayFacts<2>{{-1, -1}, false, false}, Bs_words))
+  const size_t Bs_at = list_words.size();
+  if (!tile2cu::pack_array_list<int32_t>(Bs, tile2cu::ArrayFacts<2>{{-1, -1}, false, false}, list_words))
     return cudaErrorInvalidValue;
-  tile2cu::DeviceTable Bs_table;
-  if (cudaError_t e = Bs_table.upload(Bs_words, stream)) return e;
-  std::vector<int64_t> Cs_words;
-  if (!tile2cu::pack_array_list<int32_t>(Cs, tile2cu::ArrayFacts<2>{{-1, -1}, false, false}, Cs_words))
+  const size_t Cs_at = list_words.size();
+  if (!tile2cu::pack_array_list<int32_t>(Cs, tile2cu::ArrayFacts<2>{{-1, -1}, false, false}, list_words))
     return cudaErrorInvalidValue;
-  tile2cu::DeviceTable Cs_table;
-  if (cudaError_t e = Cs_table.upload(Cs_words, stream)) return e;
+  tile2cu::DeviceTable list_table;
+  if (cudaError_t e = list_table.upload(list_words, stream)) return e;
   // sm_90 and up run the GEMM main loop on wgmma.
   int device = 0, major = 0;
   if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
@@ -323,9 +314,9 @@ cudaError_t launch_grouped_matmul_bf16_wide(
       e != cudaSuccess)
     return e;
   grouped_matmul_bf16_wide::grouped_matmul<<<grid, grouped_matmul_bf16_wide::kThreads, kSmemBytes, stream>>>(
-    As_table.data(), static_cast<int32_t>(As.items.size()),
-    Bs_table.data(), static_cast<int32_t>(Bs.items.size()),
-    Cs_table.data(), static_cast<int32_t>(Cs.items.size()));
+    list_table.data() + As_at, static_cast<int32_t>(As.items.size()),
+    list_table.data() + Bs_at, static_cast<int32_t>(Bs.items.size()),
+    list_table.data() + Cs_at, static_cast<int32_t>(Cs.items.size()));
   return cudaGetLastError();
 }
 

@@ -59,8 +59,13 @@ TEST(ListParams, HostInterfaceFollowsTheCutileAbi) {
   EXPECT_NE(out.cuh.find("const tile2cu::ArrayViewList<const float, 1>& xs"), std::string::npos) << out.cuh;
   EXPECT_NE(out.cuh.find("const tile2cu::ArrayViewList<float, 1>& ys"), std::string::npos) << out.cuh;
   EXPECT_NE(out.cuh.find("const int64_t* xs_words, int32_t xs_count"), std::string::npos) << out.cuh;
-  EXPECT_NE(out.cu.find("pack_array_list<int32_t>(xs, tile2cu::ArrayFacts<1>{{-1}, false, false}, xs_words)"),
+  // Both lists' tables go back to back into one upload; each kernel argument points at its part.
+  EXPECT_NE(out.cu.find("pack_array_list<int32_t>(xs, tile2cu::ArrayFacts<1>{{-1}, false, false}, list_words)"),
             std::string::npos) << out.cu;
+  EXPECT_NE(out.cu.find("pack_array_list<int32_t>(ys, tile2cu::ArrayFacts<1>{{-1}, false, false}, list_words)"),
+            std::string::npos) << out.cu;
+  EXPECT_EQ(out.cu.find("DeviceTable", out.cu.find("DeviceTable") + 1), std::string::npos) << out.cu;
+  EXPECT_NE(out.cu.find("list_table.data() + ys_at"), std::string::npos) << out.cu;
 }
 
 TEST(ListParams, Errors) {
