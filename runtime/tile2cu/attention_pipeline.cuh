@@ -70,7 +70,9 @@ struct AttentionMainLoop {
   static constexpr int kQBytes = BM * kLd * int(sizeof(T));
   static constexpr int kTileElems = BN * kLd;
   static constexpr int kRingBytes = Stages * 2 * kTileElems * int(sizeof(T));
-  static constexpr int kExchangeBytes = (BM * D + 2 * BM) * int(sizeof(float));
+  // acc as an AccumulatorExchange (rows padded by 8 floats), then m and l.
+  using Exchange = AccumulatorExchange<BM, D, 8>;
+  static constexpr int kExchangeBytes = Exchange::kBytes + 2 * BM * int(sizeof(float));
   static constexpr int kMmaSyncBytes = kQBytes + (kRingBytes > kExchangeBytes ? kRingBytes : kExchangeBytes);
 
   // On sm_90a the loop runs on wgmma when the tiles suit it (16-bit operands, BM = 128 on two
@@ -146,20 +148,20 @@ struct KeyTileCopy {
 
 // Thread `lane` of a warp owning 16 rows: its accumulator rows are g and g + 8 (g = lane / 4);
 // the exchange moves one warp's 16 rows of an fp32 tile between fragments and shared memory.
-template <int D>
-TILE2CU_DEVICE void fragments_from(float* o, const float* exchange, int row, int lane) {
+template <int D, class Exchange>
+TILE2CU_DEVICE void fragments_from(float* o, const Exchange& exchange, int row, int lane) {
 #pragma unroll
   for (int d = 0; d < D / 8; ++d) {
-    const float* c = exchange + row * D + d * 8 + 2 * (lane % 4);
-    o[4 * d] = c[0], o[4 * d + 1] = c[1], o[4 * d + 2] = c[8 * D], o[4 * d + 3] = c[8 * D + 1];
+    const float2 lo = exchange.pair(row, d * 8 + 2 * (lane % 4)), hi = exchange.pair(row + 8, d * 8 + 2 * (lane % 4));
+    o[4 * d] = lo.x, o[4 * d + 1] = lo.y, o[4 * d + 2] = hi.x, o[4 * d + 3] = hi.y;
   }
 }
-template <int D>
-TILE2CU_DEVICE void fragments_to(float* exchange, const float* o, int row, int lane) {
+template <int D, class Exchange>
+TILE2CU_DEVICE void fragments_to(const Exchange& exchange, const float* o, int row, int lane) {
 #pragma unroll
   for (int d = 0; d < D / 8; ++d) {
-    float* c = exchange + row * D + d * 8 + 2 * (lane % 4);
-    c[0] = o[4 * d], c[1] = o[4 * d + 1], c[8 * D] = o[4 * d + 2], c[8 * D + 1] = o[4 * d + 3];
+    exchange.set_pair(row, d * 8 + 2 * (lane % 4), o[4 * d], o[4 * d + 1]);
+    exchange.set_pair(row + 8, d * 8 + 2 * (lane % 4), o[4 * d + 2], o[4 * d + 3]);
   }
 }
 
@@ -242,7 +244,8 @@ TILE2CU_DEVICE AttentionState<LM, LL, LA> main_loop_wgmma(const gemm::MatrixView
   unsigned char* sq = smem + ((1024 - reinterpret_cast<uintptr_t>(smem) % 1024) % 1024);
   unsigned char* ring = sq + kQBytes;
   float* exchange = reinterpret_cast<float*>(ring);
-  float* m_exchange = exchange + BM * D;
+  const typename Config::Exchange acc_exchange{exchange};
+  float* m_exchange = exchange + Config::Exchange::kBytes / int(sizeof(float));
   float* l_exchange = m_exchange + BM;
   const int group = int(threadIdx.x) / 128, warp = (int(threadIdx.x) % 128) / 32, lane = int(threadIdx.x) % 32;
   const int row = group * 64 + warp * 16 + lane / 4;  // this thread's first accumulator row
@@ -255,9 +258,7 @@ TILE2CU_DEVICE AttentionState<LM, LL, LA> main_loop_wgmma(const gemm::MatrixView
       const int r = LQ::element(s) / D, c = LQ::element(s) % D;
       *reinterpret_cast<T*>(sq + (c / 64) * BM * 128 + wgmma::swizzle128(uint32_t(r * 128 + (c % 64) * 2))) = q.v[s];
     }
-#pragma unroll
-  for (int s = 0; s < LA::kSlots; ++s)
-    if (LA::owns(s)) exchange[LA::element(s)] = acc_in.v[s];
+  acc_exchange.put(acc_in);
 #pragma unroll
   for (int s = 0; s < LM::kSlots; ++s)
     if (LM::owns(s)) m_exchange[LM::element(s)] = m_in.v[s];
@@ -267,7 +268,7 @@ TILE2CU_DEVICE AttentionState<LM, LL, LA> main_loop_wgmma(const gemm::MatrixView
   wgmma::fence_shared_for_async();  // q's ordinary stores, read next by the tensor cores
   __syncthreads();
   float o[D / 2], row_max[2], row_sum[2];
-  fragments_from<D>(o, exchange, row, lane);
+  fragments_from<D>(o, acc_exchange, row, lane);
 #pragma unroll
   for (int h = 0; h < 2; ++h) {
     row_max[h] = m_exchange[row + 8 * h];
@@ -343,11 +344,10 @@ TILE2CU_DEVICE AttentionState<LM, LL, LA> main_loop_wgmma(const gemm::MatrixView
     const float sum = quad_sum(row_sum[h]);
     if (lane % 4 == 0) m_exchange[row + 8 * h] = row_max[h], l_exchange[row + 8 * h] = sum;
   }
-  fragments_to<D>(exchange, o, row, lane);
+  fragments_to<D>(acc_exchange, o, row, lane);
   __syncthreads();
   AttentionState<LM, LL, LA> out;
-#pragma unroll
-  for (int s = 0; s < LA::kSlots; ++s) out.acc.v[s] = LA::owns(s) ? exchange[LA::element(s)] : acc_in.v[s];
+  out.acc = acc_exchange.get(acc_in);
 #pragma unroll
   for (int s = 0; s < LM::kSlots; ++s) out.m.v[s] = LM::owns(s) ? m_exchange[LM::element(s)] : m_in.v[s];
 #pragma unroll
@@ -384,7 +384,8 @@ TILE2CU_DEVICE AttentionState<LM, LL, LA> attention_main_loop(
   T* sq = reinterpret_cast<T*>(smem);
   T* ring = reinterpret_cast<T*>(smem + Config::kQBytes);
   float* exchange = reinterpret_cast<float*>(smem + Config::kQBytes);
-  float* m_exchange = exchange + BM * D;
+  const typename Config::Exchange acc_exchange{exchange};
+  float* m_exchange = exchange + Config::Exchange::kBytes / int(sizeof(float));
   float* l_exchange = m_exchange + BM;
 
   // 1. q, acc, m, l: blocked layouts -> shared memory -> this warp's fragments.
@@ -392,9 +393,7 @@ TILE2CU_DEVICE AttentionState<LM, LL, LA> attention_main_loop(
 #pragma unroll
   for (int s = 0; s < LQ::kSlots; ++s)
     if (LQ::owns(s)) sq[LQ::element(s) / D * kLd + LQ::element(s) % D] = q.v[s];
-#pragma unroll
-  for (int s = 0; s < LA::kSlots; ++s)
-    if (LA::owns(s)) exchange[LA::element(s)] = acc_in.v[s];
+  acc_exchange.put(acc_in);
 #pragma unroll
   for (int s = 0; s < LM::kSlots; ++s)
     if (LM::owns(s)) m_exchange[LM::element(s)] = m_in.v[s];
@@ -412,7 +411,7 @@ TILE2CU_DEVICE AttentionState<LM, LL, LA> attention_main_loop(
       row_max[i][h] = m_exchange[r];
       row_sum[i][h] = t4 == 0 ? l_exchange[r] : 0.0f;  // partial sums per lane; added up at the end
     }
-    attention::fragments_from<D>(&o[i][0][0], exchange, warp_row + i * 16 + g, lane);
+    attention::fragments_from<D>(&o[i][0][0], acc_exchange, warp_row + i * 16 + g, lane);
   }
   __syncthreads();  // the exchange area becomes the ring (q stays: its fragments are read every step)
 
@@ -513,12 +512,11 @@ TILE2CU_DEVICE AttentionState<LM, LL, LA> attention_main_loop(
       const float sum = attention::quad_sum(row_sum[i][h]);
       if (t4 == 0) m_exchange[r] = row_max[i][h], l_exchange[r] = sum;
     }
-    attention::fragments_to<D>(exchange, &o[i][0][0], warp_row + i * 16 + g, lane);
+    attention::fragments_to<D>(acc_exchange, &o[i][0][0], warp_row + i * 16 + g, lane);
   }
   __syncthreads();
   AttentionState<LM, LL, LA> out;
-#pragma unroll
-  for (int s = 0; s < LA::kSlots; ++s) out.acc.v[s] = LA::owns(s) ? exchange[LA::element(s)] : acc_in.v[s];
+  out.acc = acc_exchange.get(acc_in);
 #pragma unroll
   for (int s = 0; s < LM::kSlots; ++s) out.m.v[s] = LM::owns(s) ? m_exchange[LM::element(s)] : m_in.v[s];
 #pragma unroll

@@ -32,6 +32,7 @@
 #include <cuda/atomic>
 
 #include "array.cuh"
+#include "fragment_exchange.cuh"
 #include "mma_warp.cuh"
 #include "tile.cuh"
 #include "tma.cuh"
@@ -78,11 +79,11 @@ struct GemmMainLoop {
   static constexpr int kLdA = BK + kPad, kLdB = (BTransposed ? BK : BN) + kPad;
   static constexpr int kStageElems = BM * kLdA + (BTransposed ? BN : BK) * kLdB;
   static constexpr int kPipelineBytes = Stages * kStageElems * int(sizeof(T));
-  // The accumulator passes through shared memory (as float) on the way in and out: see
-  // gemm::AccumulatorExchange for the row padding (4 floats for tf32 with an N-major B, whose
-  // wgmma fragments are transposed).
+  // The accumulator passes through shared memory (as float) on the way in and out, rows padded
+  // against bank conflicts (fragment_exchange.cuh): 4 floats for tf32 with an N-major B, whose
+  // wgmma fragments are transposed, else 8.
   static constexpr int kExchangePad = !kSixteenBit && !BTransposed ? 4 : 8;
-  static constexpr int kExchangeBytes = BM * (BN + kExchangePad) * int(sizeof(float));
+  static constexpr int kExchangeBytes = AccumulatorExchange<BM, BN, kExchangePad>::kBytes;
   static constexpr int kSmemBytes = kPipelineBytes > kExchangeBytes ? kPipelineBytes : kExchangeBytes;
 
   // On sm_90a the same loop runs on wgmma when the transpiler chose HopperStages (it does for
@@ -155,58 +156,6 @@ TILE2CU_DEVICE MatrixView<T> matrix_view(const Array<T, R, I>& a, const int64_t 
                   (v.row_stride * int64_t(sizeof(T))) % 16 == 0;
   return v;
 }
-
-// The accumulator's trip between its blocked layout (the tile the kernel sees) and the
-// tensor-core fragments: through shared memory, as float, BM rows of BN + Pad. A fragment access
-// touches the same columns of 8 rows at once (4 row pairs for the transposed tf32 fragments);
-// unpadded, those rows fall on one bank (BN is a multiple of 32) and every access is an 8-way
-// (4-way) conflict, about 8000 extra shared-memory cycles per 128 x 256 tile each way. Pad 8 puts
-// a fragment's 8 rows 8 banks apart, so a half-warp's 64-bit accesses fill the 32 banks once;
-// pad 4 does the same for the tf32 row pairs.
-template <int BM, int BN, int Pad>
-struct AccumulatorExchange {
-  static constexpr int kLd = BN + Pad;
-  float* base;
-
-  TILE2CU_DEVICE float* at(int row, int col) const { return base + row * kLd + col; }
-
-  // Where slot s (the first of a run) of a blocked tile goes. A run never crosses a row, so it
-  // stays one vector access. Run j of this thread is run j * Threads + threadIdx.x of the tile:
-  // when the CTA's runs cover whole rows, that is this thread's first position plus a constant.
-  template <class LC>
-  TILE2CU_DEVICE float* run(int s) const {
-    constexpr int kRowsPerSweep = LC::kThreads * LC::kVec / BN;  // rows one run per thread covers
-    if constexpr (kRowsPerSweep >= 1 && kRowsPerSweep * BN == LC::kThreads * LC::kVec) {
-      const int first = int(threadIdx.x) * LC::kVec;
-      return at(first / BN + (s / LC::kVec) * kRowsPerSweep, first % BN);
-    } else {
-      return at(LC::element(s) / BN, LC::element(s) % BN);
-    }
-  }
-  template <class TC, class LC>
-  TILE2CU_DEVICE void put(const Tile<TC, LC>& tile) const {
-    static_assert(LC::kElems == BM * BN, "the exchange holds one BM x BN tile");
-#pragma unroll
-    for (int s = 0; s < LC::kSlots; s += LC::kVec) {
-      if (!LC::owns(s)) continue;
-      float* p = run<LC>(s);
-#pragma unroll
-      for (int v = 0; v < LC::kVec; ++v) p[v] = convert<float>(tile.v[s + v]);
-    }
-  }
-  // The tile back; slots this thread does not own keep `fallback`'s values.
-  template <class TC, class LC>
-  TILE2CU_DEVICE Tile<TC, LC> get(const Tile<TC, LC>& fallback) const {
-    Tile<TC, LC> out;
-#pragma unroll
-    for (int s = 0; s < LC::kSlots; s += LC::kVec) {
-      const float* p = run<LC>(s);
-#pragma unroll
-      for (int v = 0; v < LC::kVec; ++v) out.v[s + v] = LC::owns(s) ? convert<TC>(p[v]) : fallback.v[s + v];
-    }
-    return out;
-  }
-};
 
 template <class Config>
 TILE2CU_DEVICE AccumulatorExchange<Config::kBM, Config::kBN, Config::kExchangePad> accumulator_exchange(
@@ -316,8 +265,7 @@ TILE2CU_DEVICE void accumulator_to_wgmma(float (&d)[Config::kBN / 2], const Tile
   __syncthreads();
 #pragma unroll
   for (int i = 0; i < Config::kBN / 8; ++i) {
-    const float2 lo = *reinterpret_cast<const float2*>(exchange.at(row, i * 8 + 2 * (lane % 4)));
-    const float2 hi = *reinterpret_cast<const float2*>(exchange.at(row + 8, i * 8 + 2 * (lane % 4)));
+    const float2 lo = exchange.pair(row, i * 8 + 2 * (lane % 4)), hi = exchange.pair(row + 8, i * 8 + 2 * (lane % 4));
     d[4 * i] = zero ? 0.0f : lo.x, d[4 * i + 1] = zero ? 0.0f : lo.y;
     d[4 * i + 2] = zero ? 0.0f : hi.x, d[4 * i + 3] = zero ? 0.0f : hi.y;
   }
@@ -333,8 +281,8 @@ TILE2CU_DEVICE Tile<TC, LC> wgmma_to_accumulator(const float (&d)[Config::kBN / 
   __syncthreads();
 #pragma unroll
   for (int i = 0; i < Config::kBN / 8; ++i) {
-    *reinterpret_cast<float2*>(exchange.at(row, i * 8 + 2 * (lane % 4))) = make_float2(d[4 * i], d[4 * i + 1]);
-    *reinterpret_cast<float2*>(exchange.at(row + 8, i * 8 + 2 * (lane % 4))) = make_float2(d[4 * i + 2], d[4 * i + 3]);
+    exchange.set_pair(row, i * 8 + 2 * (lane % 4), d[4 * i], d[4 * i + 1]);
+    exchange.set_pair(row + 8, i * 8 + 2 * (lane % 4), d[4 * i + 2], d[4 * i + 3]);
   }
   __syncthreads();
   const Tile<TC, LC> out = exchange.get(acc);
@@ -774,8 +722,7 @@ TILE2CU_DEVICE Tile<TC, LC> gemm_main_loop(const Array<TA, RA, IA>& A, const int
 #pragma unroll
     for (int j = 0; j < Config::kFragsN; ++j) {
       const int row = warp_row + i * 16 + lane / 4, col = warp_col + j * 8 + 2 * (lane % 4);
-      const float2 lo = *reinterpret_cast<const float2*>(exchange.at(row, col));
-      const float2 hi = *reinterpret_cast<const float2*>(exchange.at(row + 8, col));
+      const float2 lo = exchange.pair(row, col), hi = exchange.pair(row + 8, col);
       frag[i][j][0] = zero ? 0.0f : lo.x, frag[i][j][1] = zero ? 0.0f : lo.y;
       frag[i][j][2] = zero ? 0.0f : hi.x, frag[i][j][3] = zero ? 0.0f : hi.y;
     }
@@ -905,8 +852,8 @@ TILE2CU_DEVICE Tile<TC, LC> gemm_main_loop(const Array<TA, RA, IA>& A, const int
 #pragma unroll
     for (int j = 0; j < Config::kFragsN; ++j) {
       const int row = warp_row + i * 16 + lane / 4, col = warp_col + j * 8 + 2 * (lane % 4);
-      *reinterpret_cast<float2*>(exchange.at(row, col)) = make_float2(frag[i][j][0], frag[i][j][1]);
-      *reinterpret_cast<float2*>(exchange.at(row + 8, col)) = make_float2(frag[i][j][2], frag[i][j][3]);
+      exchange.set_pair(row, col, frag[i][j][0], frag[i][j][1]);
+      exchange.set_pair(row + 8, col, frag[i][j][2], frag[i][j][3]);
     }
   __syncthreads();
   const Tile<TC, LC> out = exchange.get(acc);

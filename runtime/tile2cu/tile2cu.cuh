@@ -22,6 +22,7 @@
 //   mma.cuh          mma on register tiles, any legal dtypes (tensor cores where they apply)
 //   wgmma.cuh        Hopper warpgroup mma (sm_90a), descriptors, 128-byte swizzle
 //   tma.cuh          Hopper's copy engine (cp.async.bulk.tensor), mbarriers, host tensor-map encoding
+//   fragment_exchange.cuh a float tile in shared memory between blocked runs and mma fragments
 //   gemm_pipeline.cuh the pipelined main loop (cp.async ring + mma.sync) of a recognised GEMM k-loop
 //   attention_pipeline.cuh the flash-attention main loop (K/V cp.async ring, mma.sync, online softmax)
 //   host.hpp         ArrayView, ArrayViewList, to_device_array, grid_ok (plain C++, for launchers)

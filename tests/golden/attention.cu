@@ -34,7 +34,7 @@ __global__ void __launch_bounds__(kThreads, 2) attention_fwd(
   const Array<__nv_bfloat16, 3> V{V_data, {V_shape_0, V_shape_1, V_shape_2}, {V_stride_0, V_stride_1, V_stride_2}};
   const Array<__nv_bfloat16, 3> O{O_data, {O_shape_0, O_shape_1, O_shape_2}, {O_stride_0, O_stride_1, O_stride_2}};
   // Scratch for moving tile elements between threads and staging mma operands:
-  // kSmemBytes = 55296 bytes of dynamic shared memory (more than the 48 KiB static limit).
+  // kSmemBytes = 56320 bytes of dynamic shared memory (more than the 48 KiB static limit).
   extern __shared__ __align__(128) unsigned char smem[];
   // block = ct.bid(0)
   const auto block = int32_t(blockIdx.x);
@@ -110,7 +110,7 @@ cudaError_t launch_attention_bf16_d64(
   tile2cu::Array<__nv_bfloat16, 3> O_arg;
   if (!tile2cu::to_device_array<int32_t>(O, O_arg)) return cudaErrorInvalidValue;
   if (O.shape[2] != 64) return cudaErrorInvalidValue;
-  constexpr int kSmemBytes = 55296;
+  constexpr int kSmemBytes = 56320;
   if (cudaError_t e = cudaFuncSetAttribute(attention_bf16_d64::attention_fwd, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes);
       e != cudaSuccess)
     return e;
@@ -169,7 +169,7 @@ __global__ void __launch_bounds__(kThreads, 2) attention_fwd(
   const Array<__nv_bfloat16, 3> V{V_data, {V_shape_0, V_shape_1, V_shape_2}, {V_stride_0, V_stride_1, V_stride_2}};
   const Array<__nv_bfloat16, 3> O{O_data, {O_shape_0, O_shape_1, O_shape_2}, {O_stride_0, O_stride_1, O_stride_2}};
   // Scratch for moving tile elements between threads and staging mma operands:
-  // kSmemBytes = 55296 bytes of dynamic shared memory (more than the 48 KiB static limit).
+  // kSmemBytes = 56320 bytes of dynamic shared memory (more than the 48 KiB static limit).
   extern __shared__ __align__(128) unsigned char smem[];
   // block = ct.bid(0)
   const auto block = int32_t(blockIdx.x);
@@ -251,7 +251,7 @@ cudaError_t launch_attention_bf16_d64_causal(
   tile2cu::Array<__nv_bfloat16, 3> O_arg;
   if (!tile2cu::to_device_array<int32_t>(O, O_arg)) return cudaErrorInvalidValue;
   if (O.shape[2] != 64) return cudaErrorInvalidValue;
-  constexpr int kSmemBytes = 55296;
+  constexpr int kSmemBytes = 56320;
   if (cudaError_t e = cudaFuncSetAttribute(attention_bf16_d64_causal::attention_fwd, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes);
       e != cudaSuccess)
     return e;
@@ -310,7 +310,7 @@ __global__ void __launch_bounds__(kThreads, 2) attention_fwd(
   const Array<__nv_bfloat16, 3> V{V_data, {V_shape_0, V_shape_1, V_shape_2}, {V_stride_0, V_stride_1, V_stride_2}};
   const Array<__nv_bfloat16, 3> O{O_data, {O_shape_0, O_shape_1, O_shape_2}, {O_stride_0, O_stride_1, O_stride_2}};
   // Scratch for moving tile elements between threads and staging mma operands:
-  // kSmemBytes = 104448 bytes of dynamic shared memory (more than the 48 KiB static limit).
+  // kSmemBytes = 105472 bytes of dynamic shared memory (more than the 48 KiB static limit).
   extern __shared__ __align__(128) unsigned char smem[];
   // block = ct.bid(0)
   const auto block = int32_t(blockIdx.x);
@@ -386,7 +386,7 @@ cudaError_t launch_attention_bf16_d128(
   tile2cu::Array<__nv_bfloat16, 3> O_arg;
   if (!tile2cu::to_device_array<int32_t>(O, O_arg)) return cudaErrorInvalidValue;
   if (O.shape[2] != 128) return cudaErrorInvalidValue;
-  constexpr int kSmemBytes = 104448;
+  constexpr int kSmemBytes = 105472;
   if (cudaError_t e = cudaFuncSetAttribute(attention_bf16_d128::attention_fwd, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes);
       e != cudaSuccess)
     return e;
@@ -445,7 +445,7 @@ __global__ void __launch_bounds__(kThreads, 2) attention_fwd(
   const Array<__nv_bfloat16, 3> V{V_data, {V_shape_0, V_shape_1, V_shape_2}, {V_stride_0, V_stride_1, V_stride_2}};
   const Array<__nv_bfloat16, 3> O{O_data, {O_shape_0, O_shape_1, O_shape_2}, {O_stride_0, O_stride_1, O_stride_2}};
   // Scratch for moving tile elements between threads and staging mma operands:
-  // kSmemBytes = 104448 bytes of dynamic shared memory (more than the 48 KiB static limit).
+  // kSmemBytes = 105472 bytes of dynamic shared memory (more than the 48 KiB static limit).
   extern __shared__ __align__(128) unsigned char smem[];
   // block = ct.bid(0)
   const auto block = int32_t(blockIdx.x);
@@ -527,7 +527,7 @@ cudaError_t launch_attention_bf16_d128_causal(
   tile2cu::Array<__nv_bfloat16, 3> O_arg;
   if (!tile2cu::to_device_array<int32_t>(O, O_arg)) return cudaErrorInvalidValue;
   if (O.shape[2] != 128) return cudaErrorInvalidValue;
-  constexpr int kSmemBytes = 104448;
+  constexpr int kSmemBytes = 105472;
   if (cudaError_t e = cudaFuncSetAttribute(attention_bf16_d128_causal::attention_fwd, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes);
       e != cudaSuccess)
     return e;
@@ -720,7 +720,7 @@ __global__ void __launch_bounds__(kThreads, 2) attention_fwd(
   const Array<__half, 3> V{V_data, {V_shape_0, V_shape_1, V_shape_2}, {V_stride_0, V_stride_1, V_stride_2}};
   const Array<__half, 3> O{O_data, {O_shape_0, O_shape_1, O_shape_2}, {O_stride_0, O_stride_1, O_stride_2}};
   // Scratch for moving tile elements between threads and staging mma operands:
-  // kSmemBytes = 104448 bytes of dynamic shared memory (more than the 48 KiB static limit).
+  // kSmemBytes = 105472 bytes of dynamic shared memory (more than the 48 KiB static limit).
   extern __shared__ __align__(128) unsigned char smem[];
   // block = ct.bid(0)
   const auto block = int32_t(blockIdx.x);
@@ -802,7 +802,7 @@ cudaError_t launch_attention_f16_d128_causal(
   tile2cu::Array<__half, 3> O_arg;
   if (!tile2cu::to_device_array<int32_t>(O, O_arg)) return cudaErrorInvalidValue;
   if (O.shape[2] != 128) return cudaErrorInvalidValue;
-  constexpr int kSmemBytes = 104448;
+  constexpr int kSmemBytes = 105472;
   if (cudaError_t e = cudaFuncSetAttribute(attention_f16_d128_causal::attention_fwd, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes);
       e != cudaSuccess)
     return e;

@@ -184,7 +184,8 @@ TEST(AttentionLoop, StagesFitTheBudget) {
   EXPECT_EQ(ir::attention_pipeline_stages(DType::BFloat16, 128, 128, 128), 0);  // 174 KiB: past sm_80's
   // The mma.sync form's bytes (padded rows) and, where wgmma applies, the larger swizzled form's.
   EXPECT_EQ(ir::attention_loop_smem_bytes(DType::BFloat16, 64, 64, 128, 2), 64u * 136 * 2 + 2 * 2 * 64 * 136 * 2);
-  EXPECT_EQ(ir::attention_loop_smem_bytes(DType::BFloat16, 128, 64, 128, 2), 128u * 136 * 2 + 2 * 2 * 64 * 136 * 2);
+  // At BM = 128 the float exchange of acc (rows padded by 8 floats), m and l outgrows the ring.
+  EXPECT_EQ(ir::attention_loop_smem_bytes(DType::BFloat16, 128, 64, 128, 2), 128u * 136 * 2 + (128u * 136 + 2 * 128) * 4);
 }
 
 }  // namespace

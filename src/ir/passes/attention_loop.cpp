@@ -473,7 +473,8 @@ bool attention_wgmma_tiles(DType operand, int64_t bm, int64_t bn, int64_t d) {
 size_t attention_loop_smem_bytes(DType operand, int64_t bm, int64_t bn, int64_t d, int stages) {
   const size_t e = static_cast<size_t>(dtype_bytes(operand));
   const size_t ring = static_cast<size_t>(stages) * 2 * padded_tile_bytes(operand, bn, d);
-  const size_t exchange = static_cast<size_t>(bm * d + 2 * bm) * sizeof(float);
+  // acc with rows padded by 8 floats (AccumulatorExchange), then m and l.
+  const size_t exchange = static_cast<size_t>(bm * (d + 8) + 2 * bm) * sizeof(float);
   const size_t mma_sync = padded_tile_bytes(operand, bm, d) + std::max(ring, exchange);
   if (!attention_wgmma_tiles(operand, bm, bn, d)) return mma_sync;
   const size_t swizzled_ring = static_cast<size_t>(stages * 2 * bn * d) * e;
