@@ -151,18 +151,12 @@ struct KeyTileCopy {
 template <int D, class Exchange>
 TILE2CU_DEVICE void fragments_from(float* o, const Exchange& exchange, int row, int lane) {
 #pragma unroll
-  for (int d = 0; d < D / 8; ++d) {
-    const float2 lo = exchange.pair(row, d * 8 + 2 * (lane % 4)), hi = exchange.pair(row + 8, d * 8 + 2 * (lane % 4));
-    o[4 * d] = lo.x, o[4 * d + 1] = lo.y, o[4 * d + 2] = hi.x, o[4 * d + 3] = hi.y;
-  }
+  for (int d = 0; d < D / 8; ++d) exchange.load_fragment(row, d * 8 + 2 * (lane % 4), &o[4 * d]);
 }
 template <int D, class Exchange>
 TILE2CU_DEVICE void fragments_to(const Exchange& exchange, const float* o, int row, int lane) {
 #pragma unroll
-  for (int d = 0; d < D / 8; ++d) {
-    exchange.set_pair(row, d * 8 + 2 * (lane % 4), o[4 * d], o[4 * d + 1]);
-    exchange.set_pair(row + 8, d * 8 + 2 * (lane % 4), o[4 * d + 2], o[4 * d + 3]);
-  }
+  for (int d = 0; d < D / 8; ++d) exchange.store_fragment(row, d * 8 + 2 * (lane % 4), &o[4 * d]);
 }
 
 // One step of the online softmax on one 16-row slice of S (BN / 8 C fragments, s[4n + e]):

@@ -22,10 +22,16 @@ struct AccumulatorExchange {
   float* base;
 
   TILE2CU_DEVICE float* at(int row, int col) const { return base + row * kLd + col; }
-  // The two floats of an mma accumulator fragment at (row, col), col even.
-  TILE2CU_DEVICE float2 pair(int row, int col) const { return *reinterpret_cast<const float2*>(at(row, col)); }
-  TILE2CU_DEVICE void set_pair(int row, int col, float a, float b) const {
-    *reinterpret_cast<float2*>(at(row, col)) = make_float2(a, b);
+  // A thread's four floats of an mma accumulator fragment (mma.sync's m16n8 C, a wgmma slice):
+  // f = (row, col), (row, col + 1), (row + 8, col), (row + 8, col + 1), col even; two float2s.
+  TILE2CU_DEVICE void load_fragment(int row, int col, float* f) const {
+    const float2 lo = *reinterpret_cast<const float2*>(at(row, col));
+    const float2 hi = *reinterpret_cast<const float2*>(at(row + 8, col));
+    f[0] = lo.x, f[1] = lo.y, f[2] = hi.x, f[3] = hi.y;
+  }
+  TILE2CU_DEVICE void store_fragment(int row, int col, const float* f) const {
+    *reinterpret_cast<float2*>(at(row, col)) = make_float2(f[0], f[1]);
+    *reinterpret_cast<float2*>(at(row + 8, col)) = make_float2(f[2], f[3]);
   }
 
   // Where slot s (the first of a run) of a blocked tile goes. A run never crosses a row, so it

@@ -164,10 +164,11 @@ TILE2CU_DEVICE AccumulatorExchange<Config::kBM, Config::kBN, Config::kExchangePa
 }
 
 // True in every thread when every element of the accumulator is +0.0 (what ct.zeros gives): then
-// the tile is not written to the exchange, and the fragment reads that follow are replaced by
-// zeros. (Selects rather than a branch around the reads: with a branch, ptxas serializes the
-// wgmmas, warning C7515, because the zeros' moves define accumulator registers.) Bits, not ==, so
-// a -0.0 start keeps its sign. Also a barrier: earlier users of shared memory are done with it.
+// the tile is not written to the exchange; each thread writes zeros where its own fragment reads
+// will look, a quarter of the bytes. The fragments are still defined by those reads: zeros moved
+// or selected into them made ptxas serialize the wgmmas of some loops (warning C7515,
+// splitk_atomic). Bits, not ==, so a -0.0 start keeps its sign. Also a barrier: earlier users of
+// shared memory are done with it.
 template <class TC, class LC>
 TILE2CU_DEVICE bool accumulator_is_zero(const Tile<TC, LC>& acc) {
   bool zero = true;
@@ -260,15 +261,16 @@ template <class Config, class TC, class LC>
 TILE2CU_DEVICE void accumulator_to_wgmma(float (&d)[Config::kBN / 2], const Tile<TC, LC>& acc, unsigned char* smem) {
   const auto exchange = accumulator_exchange<Config>(smem);
   const int lane = int(threadIdx.x) % 32, row = (int(threadIdx.x) / 32) * 16 + lane / 4;
-  const bool zero = accumulator_is_zero(acc);
-  if (!zero) exchange.put(acc);
+  if (accumulator_is_zero(acc)) {
+    const float zeros[4] = {};
+#pragma unroll
+    for (int i = 0; i < Config::kBN / 8; ++i) exchange.store_fragment(row, i * 8 + 2 * (lane % 4), zeros);
+  } else {
+    exchange.put(acc);
+  }
   __syncthreads();
 #pragma unroll
-  for (int i = 0; i < Config::kBN / 8; ++i) {
-    const float2 lo = exchange.pair(row, i * 8 + 2 * (lane % 4)), hi = exchange.pair(row + 8, i * 8 + 2 * (lane % 4));
-    d[4 * i] = zero ? 0.0f : lo.x, d[4 * i + 1] = zero ? 0.0f : lo.y;
-    d[4 * i + 2] = zero ? 0.0f : hi.x, d[4 * i + 3] = zero ? 0.0f : hi.y;
-  }
+  for (int i = 0; i < Config::kBN / 8; ++i) exchange.load_fragment(row, i * 8 + 2 * (lane % 4), &d[4 * i]);
   __syncthreads();
 }
 
@@ -280,10 +282,7 @@ TILE2CU_DEVICE Tile<TC, LC> wgmma_to_accumulator(const float (&d)[Config::kBN / 
   const int lane = int(threadIdx.x) % 32, row = (int(threadIdx.x) / 32) * 16 + lane / 4;
   __syncthreads();
 #pragma unroll
-  for (int i = 0; i < Config::kBN / 8; ++i) {
-    exchange.set_pair(row, i * 8 + 2 * (lane % 4), d[4 * i], d[4 * i + 1]);
-    exchange.set_pair(row + 8, i * 8 + 2 * (lane % 4), d[4 * i + 2], d[4 * i + 3]);
-  }
+  for (int i = 0; i < Config::kBN / 8; ++i) exchange.store_fragment(row, i * 8 + 2 * (lane % 4), &d[4 * i]);
   __syncthreads();
   const Tile<TC, LC> out = exchange.get(acc);
   __syncthreads();
@@ -461,8 +460,16 @@ TILE2CU_DEVICE void accumulator_to_wgmma_transposed(float (&d)[Tf32RegisterB<Con
   using R = Tf32RegisterB<Config>;
   const auto exchange = accumulator_exchange<Config>(smem);
   const int q = int(threadIdx.x) % 4;
-  const bool zero = accumulator_is_zero(acc);  // then the reads below are ignored (see accumulator_to_wgmma)
+  const bool zero = accumulator_is_zero(acc);  // see accumulator_to_wgmma
   if (!zero) exchange.put(acc);
+#pragma unroll
+  for (int j = 0; j < R::kSlabs; ++j)
+#pragma unroll
+    for (int i = 0; i < Config::kBM / 8 && zero; ++i) {
+      float* c0 = exchange.at(8 * i + 2 * q, R::column(j));
+      float* c1 = exchange.at(8 * i + 2 * q + 1, R::column(j));
+      c0[0] = c1[0] = c0[R::kPair] = c1[R::kPair] = 0.0f;
+    }
   __syncthreads();
 #pragma unroll
   for (int j = 0; j < R::kSlabs; ++j)
@@ -470,8 +477,7 @@ TILE2CU_DEVICE void accumulator_to_wgmma_transposed(float (&d)[Tf32RegisterB<Con
     for (int i = 0; i < Config::kBM / 8; ++i) {
       const float* c0 = exchange.at(8 * i + 2 * q, R::column(j));
       const float* c1 = exchange.at(8 * i + 2 * q + 1, R::column(j));
-      d[j][4 * i] = zero ? 0.0f : c0[0], d[j][4 * i + 1] = zero ? 0.0f : c1[0];
-      d[j][4 * i + 2] = zero ? 0.0f : c0[R::kPair], d[j][4 * i + 3] = zero ? 0.0f : c1[R::kPair];
+      d[j][4 * i] = c0[0], d[j][4 * i + 1] = c1[0], d[j][4 * i + 2] = c0[R::kPair], d[j][4 * i + 3] = c1[R::kPair];
     }
   __syncthreads();
 }
@@ -716,16 +722,18 @@ TILE2CU_DEVICE Tile<TC, LC> gemm_main_loop(const Array<TA, RA, IA>& A, const int
   float frag[Config::kFragsM][Config::kFragsN][4];
   const bool zero = gemm::accumulator_is_zero(acc);  // as in gemm::accumulator_to_wgmma
   if (!zero) exchange.put(acc);
+  const float zeros[4] = {};
+#pragma unroll
+  for (int i = 0; i < Config::kFragsM; ++i)
+#pragma unroll
+    for (int j = 0; j < Config::kFragsN && zero; ++j)
+      exchange.store_fragment(warp_row + i * 16 + lane / 4, warp_col + j * 8 + 2 * (lane % 4), zeros);
   __syncthreads();
 #pragma unroll
   for (int i = 0; i < Config::kFragsM; ++i)
 #pragma unroll
-    for (int j = 0; j < Config::kFragsN; ++j) {
-      const int row = warp_row + i * 16 + lane / 4, col = warp_col + j * 8 + 2 * (lane % 4);
-      const float2 lo = exchange.pair(row, col), hi = exchange.pair(row + 8, col);
-      frag[i][j][0] = zero ? 0.0f : lo.x, frag[i][j][1] = zero ? 0.0f : lo.y;
-      frag[i][j][2] = zero ? 0.0f : hi.x, frag[i][j][3] = zero ? 0.0f : hi.y;
-    }
+    for (int j = 0; j < Config::kFragsN; ++j)
+      exchange.load_fragment(warp_row + i * 16 + lane / 4, warp_col + j * 8 + 2 * (lane % 4), frag[i][j]);
   __syncthreads();
 
   // 2. The pipeline: stage s of the ring holds A then B of one k-tile.
@@ -850,11 +858,8 @@ TILE2CU_DEVICE Tile<TC, LC> gemm_main_loop(const Array<TA, RA, IA>& A, const int
 #pragma unroll
   for (int i = 0; i < Config::kFragsM; ++i)
 #pragma unroll
-    for (int j = 0; j < Config::kFragsN; ++j) {
-      const int row = warp_row + i * 16 + lane / 4, col = warp_col + j * 8 + 2 * (lane % 4);
-      exchange.set_pair(row, col, frag[i][j][0], frag[i][j][1]);
-      exchange.set_pair(row + 8, col, frag[i][j][2], frag[i][j][3]);
-    }
+    for (int j = 0; j < Config::kFragsN; ++j)
+      exchange.store_fragment(warp_row + i * 16 + lane / 4, warp_col + j * 8 + 2 * (lane % 4), frag[i][j]);
   __syncthreads();
   const Tile<TC, LC> out = exchange.get(acc);
   __syncthreads();  // the next user of the buffer may overwrite it

@@ -199,7 +199,7 @@ void rewrite(Function& fn, Block& block, const std::vector<const Block*>& enclos
 }
 
 // The accumulator's float exchange, rows padded by 8 floats (4 for tf32 with an N-major B), as
-// gemm::AccumulatorExchange lays it out.
+// AccumulatorExchange (runtime/tile2cu/fragment_exchange.cuh) lays it out.
 size_t exchange_bytes(DType operand, int64_t bm, int64_t bn, bool b_transposed) {
   const int64_t pad = operand == DType::Float32 && !b_transposed ? 4 : 8;
   return static_cast<size_t>(bm * (bn + pad)) * sizeof(float);
