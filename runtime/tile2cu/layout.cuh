@@ -64,13 +64,19 @@ struct BlockedLayout {
   static_assert(detail::is_pow2(Vec) && (S::rank == 0 ? Vec == 1 : S::dim(S::rank - 1) % Vec == 0),
                 "Vec must be a power of two dividing the last dim (1 for rank 0)");
 
-  // Flat row-major index of the element in register slot `slot` of this thread.
-  TILE2CU_DEVICE static int element(int slot) {
-    return ((slot / Vec) * Threads + int(threadIdx.x)) * Vec + slot % Vec;
+  // This thread's index in the CTA. The CTA has Threads threads (see above): told so, the
+  // compiler sees that coordinates do not wrap (the masks in coord() drop out) and that a
+  // thread's runs lie at constant distances from its first, which loads and stores then reach
+  // with one address and immediate offsets.
+  TILE2CU_DEVICE static int thread() {
+    __builtin_assume(threadIdx.x < unsigned(Threads));
+    return int(threadIdx.x);
   }
+  // Flat row-major index of the element in register slot `slot` of this thread.
+  TILE2CU_DEVICE static int element(int slot) { return ((slot / Vec) * Threads + thread()) * Vec + slot % Vec; }
   TILE2CU_DEVICE static bool owns(int slot) {
     if constexpr (kRuns % Threads == 0) return true;
-    else return (slot / Vec) * Threads + int(threadIdx.x) < kRuns;
+    else return (slot / Vec) * Threads + thread() < kRuns;
   }
   // Coordinate along `dim` of the element in `slot`. Dims are powers of two: shift and mask.
   TILE2CU_DEVICE static int coord(int slot, int dim) {

@@ -269,13 +269,14 @@ EmittedFiles emit_cuda(const std::vector<ir::Function>& specs, const EmitOptions
           "  const tile2cu::GemmTensorMaps {2} = tile2cu::gemm_tensor_maps<{3}::{4}>({0}_arg, {1}_arg, major);\n",
           p.a, p.b, p.name, fn.spec_name, p.config);
     const std::string& signature = fn.signature;
+    const int min_blocks = fn.occupancy > 0 ? fn.occupancy : plan.min_blocks_per_sm;
     body += render("specialization",
                    {{"spec", fn.spec_name},
                     {"kernel", fn.kernel_name},
                     {"signature", signature},
                     {"threads", std::to_string(plan.threads)},
                     {"layouts", layouts},
-                    {"min_blocks", fn.occupancy > 0 ? fmt::format(", {}", fn.occupancy) : ""},
+                    {"min_blocks", min_blocks > 0 ? fmt::format(", {}", min_blocks) : ""},
                     {"params", h.kernel_params},
                     {"prologue", prologue},
                     {"body", emit_kernel_body(fn, plan, options.line_directives)},

@@ -19,10 +19,10 @@ constexpr int kMaxThreads = 256;
 constexpr int kMinThreads = 32;
 constexpr int kFullSmThreads = 64;
 constexpr int kVectorBytes = 16;
-// Thread count for big tiles (see "Fewer threads for big tiles" below).
-constexpr int kFewThreads = 128;
-constexpr int kFewThreadsMinBigLoads = 3;
-constexpr int64_t kMaxElemsPerThread = 64;
+// Blocks per SM asked for big tiles (see "Three blocks per SM for big tiles" below).
+constexpr int kBigTileBlocksPerSm = 3;
+constexpr int kBigTileMinLoads = 3;
+constexpr int64_t kBigTileElemsPerThread = 32;
 
 void for_each_op(const ir::Block& block, const std::function<void(const ir::Op&)>& f) {
   for (const ir::Op& op : block.ops) {
@@ -138,15 +138,17 @@ LayoutPlan plan_layouts(const ir::Function& fn) {
   while (vec > 1 && max_runs_for(vec) < kFullSmThreads) vec /= 2;
   const int64_t max_runs = max_runs_for(vec);
   plan.threads = static_cast<int>(std::clamp<int64_t>(max_runs, kMinThreads, kMaxThreads));
-  // Fewer threads for big tiles. Registers, not threads, bound how many blocks an SM keeps in
-  // flight, and every thread pays a fixed register overhead (indices, addresses, reduction
-  // temporaries) besides its elements. When 256 threads would each hold 32 or more elements of
-  // the biggest tile and 128 threads at most 64, and the kernel loads three or more tiles of
-  // that size (all held at once, as layer norm's x, w and b), 128 threads hold a block in fewer
-  // registers: 3 blocks per SM instead of 2 for layer norm (docs/perf-notes.md, H200 and H100).
-  // With one or two such loads (softmax, RMS norm) 256 threads already keep 3 or more blocks
-  // and are as fast or faster. Past 64 elements per thread the data alone nears the register
-  // limit, and mma kernels size their warps themselves, so those keep the plain rule.
+  // Three blocks per SM for big tiles. Registers, not threads, bound how many blocks an SM keeps
+  // in flight, and every thread pays a fixed register overhead (indices, addresses, reduction
+  // temporaries) besides its elements. When 256 threads would each hold 32 elements of the
+  // biggest tile and the kernel loads three or more tiles of that size (all held at once, as
+  // layer norm's x, w and b), ptxas left alone takes registers for 2 blocks of 256 threads per
+  // SM: too few rows in flight to keep memory busy. __launch_bounds__(256, 3)
+  // caps them at 80 (a few bytes of spill at most): layer norm 0.83x -> 0.99x Triton on the H100,
+  // where 128 threads at 3 blocks reached 0.98x (docs/perf-notes.md, round 7). With one or two
+  // such loads (softmax, RMS norm) 256 threads already keep 3 blocks; with 64 elements a thread
+  // the data alone nears the cap; and mma kernels size their warps themselves: those keep the
+  // plain rule.
   bool has_mma = false;
   int64_t biggest = 0;
   for (const ir::ValueInfo* vp : live) biggest = std::max(biggest, ir::shape_elements(vp->type.shape));
@@ -156,9 +158,9 @@ LayoutPlan plan_layouts(const ir::Function& fn) {
               op.kind == ir::OpKind::AttentionLoop;
     if (op.kind == ir::OpKind::Load && ir::shape_elements(op.tile_shape) == biggest) ++biggest_loads;
   });
-  if (plan.threads == kMaxThreads && !has_mma && biggest >= kMaxThreads * kMaxElemsPerThread / 2 &&
-      biggest <= kFewThreads * kMaxElemsPerThread && biggest_loads >= kFewThreadsMinBigLoads)
-    plan.threads = kFewThreads;
+  if (plan.threads == kMaxThreads && !has_mma && biggest == kMaxThreads * kBigTileElemsPerThread &&
+      biggest_loads >= kBigTileMinLoads)
+    plan.min_blocks_per_sm = kBigTileBlocksPerSm;
 
   // A flash-attention main loop gives each warp 16 query rows (or a multiple): it sets the CTA.
   for_each_op(fn.body, [&](const ir::Op& op) {

@@ -18,6 +18,9 @@ struct TileLayout {
 
 struct LayoutPlan {
   int threads = 32;
+  // CTAs per SM that __launch_bounds__ asks the register allocator for (0: no ask). A kernel's
+  // @ct.kernel(occupancy=N) takes precedence.
+  int min_blocks_per_sm = 0;
   std::map<ir::Shape, TileLayout> layouts;
   size_t smem_bytes = 0;  // scratch for ops that move elements between threads
   size_t hopper_smem_bytes = 0;  // on sm_90 and up, when a wgmma main loop needs more (0: same)

@@ -10,11 +10,11 @@ using namespace tile2cu;
 
 // One CTA runs one block. A tile lives in registers, spread over the CTA's threads in runs of
 // consecutive elements (see tile2cu/layout.cuh).
-constexpr int kThreads = 128;
+constexpr int kThreads = 256;
 using Layout_1x8192 = BlockedLayout<Shape<1, 8192>, kThreads, 8>;
 using Layout_8192 = BlockedLayout<Shape<8192>, kThreads, 8>;
 
-__global__ void __launch_bounds__(kThreads) layer_norm_fwd(
+__global__ void __launch_bounds__(kThreads, 3) layer_norm_fwd(
     __nv_bfloat16* x_data, int32_t x_shape_0, int32_t x_shape_1, int32_t x_stride_0, int32_t x_stride_1,
     __nv_bfloat16* w_data, int32_t w_shape_0, int32_t w_stride_0,
     __nv_bfloat16* b_data, int32_t b_shape_0, int32_t b_stride_0,
@@ -29,7 +29,7 @@ __global__ void __launch_bounds__(kThreads) layer_norm_fwd(
   const Array<float, 1> mean_out{mean_out_data, {mean_out_shape_0}, {mean_out_stride_0}};
   const Array<float, 1> rstd_out{rstd_out_data, {rstd_out_shape_0}, {rstd_out_stride_0}};
   // Scratch for moving tile elements between threads (broadcasts, reshapes).
-  __shared__ alignas(16) unsigned char smem[16];
+  __shared__ alignas(16) unsigned char smem[32];
   // row = ct.bid(0)
   const auto row = int32_t(blockIdx.x);
   // return ct.load(a, index=(row, 0), shape=(1, TN), padding_mode=ZERO).astype(ct.float32)

@@ -131,8 +131,8 @@ def main():
     found, errors = rs.discover(rs.REPO / "samples", {"softmax", "layer_norm", "rms_norm"})
     if errors:
         print("sidecar errors:", errors)
-    # Experiment variants: gen/<sample>_t<N>.cu, the same generated code with kThreads = N
-    # (made by --threads-variants below), timed beside the real thing.
+    # Experiment variants: gen/<sample>_t<anything>.cu, hand edits of the generated code (say
+    # kThreads = N) with the same specializations, timed interleaved beside the real thing.
     variants = sorted(p.stem for p in Path(opts.gen).glob("*_t*.cu"))
     runner.prepare([s for s, _ in found] + variants)
     specs = {sp.name: sp for _, sps in found for sp in sps}
@@ -158,7 +158,7 @@ def main():
         err_triton = max_rel(y, ref)
         del ref
         t_tile, _ = rs.time_ms(lambda i: call(), opts.warmup, opts.iters)
-        by_threads = {}
+        by_threads, variant_calls = {}, {}
         for v in variants:
             if not v.startswith(c["sample"] + "_t"):
                 continue
@@ -172,8 +172,8 @@ def main():
             assert vcall() == 0
             torch.cuda.synchronize()
             verr = max_rel(y, c["ref"]())
-            by_threads[v] = {"ms": rs.time_ms(lambda i: vcall(), opts.warmup, opts.iters)[0], "max_rel_err": verr}
-            print(f"  variant {v}: {by_threads[v]}", flush=True)
+            by_threads[v] = {"max_rel_err": verr}
+            variant_calls[v] = vcall
         t_triton = {nw: rs.time_ms(lambda i, nw=nw: c["triton"](nw), opts.warmup, opts.iters)[0] for nw in WARPS}
         best_nw = min(t_triton, key=t_triton.get)
         t_torch, _ = rs.time_ms(lambda i: c["torch"](), opts.warmup, opts.iters)
@@ -181,8 +181,11 @@ def main():
         # The reported numbers: Triton's best num_warps from the sweep above, then the three timed
         # call by call, interleaved, over --rounds rounds (the sweep's blocks of calls drift with
         # the clocks, and the best of four Triton medians is biased low).
-        contenders = {"tile2cu": call, "triton": lambda: c["triton"](best_nw), "torch": c["torch"]}
+        contenders = {"tile2cu": call, "triton": lambda: c["triton"](best_nw), "torch": c["torch"], **variant_calls}
         inter, rounds = rs.time_interleaved(contenders, opts.iters, opts.rounds)
+        for v in variant_calls:
+            by_threads[v].update(ms=inter[v], vs_triton=inter["triton"] / inter[v], round_ms=rounds[v])
+            print(f"  variant {v}: {by_threads[v]}", flush=True)
         t_tile, t_torch = inter["tile2cu"], inter["torch"]
         t_triton[best_nw] = inter["triton"]
         vs_triton, vs_torch = t_triton[best_nw] / t_tile, t_torch / t_tile
