@@ -208,7 +208,7 @@ TEST(LayoutPlan, LargeTilesCapAt256Threads) {
 
 TEST(LayoutPlan, TwoDimensionalTiles) {
   LayoutPlan plan = plan_layouts(compile(kCopy2d, "x=float32[?, ?], y=float32[?, ?], TM=64, TN=128"));
-  EXPECT_EQ(plan.threads, 256);  // one load of 8192 elements (see BigTilesTakeFewerThreads)
+  EXPECT_EQ(plan.threads, 256);  // one load of 8192 elements (see BigTilesAskForThreeBlocksPerSm)
   EXPECT_EQ(plan.layout({64, 128}).name, "Layout_64x128");
   EXPECT_EQ(plan.layout({64, 128}).vec, 4);
   LayoutPlan narrow = plan_layouts(compile(kCopy2d, "x=float32[?, ?], y=float32[?, ?], TM=64, TN=2"));
@@ -216,29 +216,30 @@ TEST(LayoutPlan, TwoDimensionalTiles) {
   EXPECT_EQ(narrow.threads, 64);
 }
 
-// 256 threads would hold 32 or more elements each and 128 threads at most 64, and three or more
-// loads of that size are held at once (layer norm's x, w, b): 128 threads (fewer registers per
-// block, more blocks per SM). One or two such loads, smaller and bigger tiles, and mma kernels
-// keep 256.
-TEST(LayoutPlan, BigTilesTakeFewerThreads) {
-  auto threads_for = [](int tile) {
-    return plan_layouts(compile(kCopy, "x=float32[?], y=float32[?], TILE=" + std::to_string(tile))).threads;
+// 256 threads holding 32 elements each of three or more loads of that size (layer norm's x, w,
+// b): the plan asks for 3 blocks per SM (__launch_bounds__(256, 3)) and keeps 256 threads. One or
+// two such loads, smaller and bigger tiles, and mma kernels ask nothing.
+TEST(LayoutPlan, BigTilesAskForThreeBlocksPerSm) {
+  auto plan_for = [](int tile) {
+    return plan_layouts(compile(kCopy, "x=float32[?], y=float32[?], TILE=" + std::to_string(tile)));
   };
   const char* sum3 =
       "@ct.kernel\n"
       "def k(a, b, c, y, TILE: ct.Constant[int]):\n"
       "    t = ct.load(a, index=(ct.bid(0),), shape=(TILE,)) + ct.load(b, index=(0,), shape=(TILE,))\n"
       "    ct.store(y, index=(ct.bid(0),), tile=t + ct.load(c, index=(0,), shape=(TILE,)))\n";
-  auto three_loads_threads_for = [&](int tile) {
+  auto three_loads_plan_for = [&](int tile) {
     return plan_layouts(compile(sum3, "a=float32[?], b=float32[?], c=float32[?], y=float32[?], TILE=" +
-                                          std::to_string(tile))).threads;
+                                          std::to_string(tile)));
   };
-  EXPECT_EQ(threads_for(4096), 256);
-  EXPECT_EQ(threads_for(8192), 256);
-  EXPECT_EQ(threads_for(16384), 256);
-  EXPECT_EQ(three_loads_threads_for(4096), 256);
-  EXPECT_EQ(three_loads_threads_for(8192), 128);
-  EXPECT_EQ(three_loads_threads_for(16384), 256);
+  for (int tile : {4096, 8192, 16384}) {
+    EXPECT_EQ(plan_for(tile).threads, 256) << tile;
+    EXPECT_EQ(plan_for(tile).min_blocks_per_sm, 0) << tile;
+    EXPECT_EQ(three_loads_plan_for(tile).threads, 256) << tile;
+  }
+  EXPECT_EQ(three_loads_plan_for(4096).min_blocks_per_sm, 0);
+  EXPECT_EQ(three_loads_plan_for(8192).min_blocks_per_sm, 3);
+  EXPECT_EQ(three_loads_plan_for(16384).min_blocks_per_sm, 0);
   const char* mma =
       "@ct.kernel\n"
       "def k(a, b, c, TM: ct.Constant[int], TN: ct.Constant[int], TK: ct.Constant[int]):\n"
@@ -246,8 +247,9 @@ TEST(LayoutPlan, BigTilesTakeFewerThreads) {
       "    x = ct.load(a, index=(ct.bid(0), 0), shape=(TM, TK))\n"
       "    y = ct.load(b, index=(0, ct.bid(1)), shape=(TK, TN))\n"
       "    ct.store(c, index=(ct.bid(0), ct.bid(1)), tile=ct.mma(x, y, acc))\n";
-  EXPECT_EQ(plan_layouts(compile(mma, "a=float16[?, ?], b=float16[?, ?], c=float32[?, ?], TM=64, TN=128, TK=32")).threads,
-            256);
+  const LayoutPlan mma_plan = plan_layouts(compile(mma, "a=float16[?, ?], b=float16[?, ?], c=float32[?, ?], TM=64, TN=128, TK=32"));
+  EXPECT_EQ(mma_plan.threads, 256);
+  EXPECT_EQ(mma_plan.min_blocks_per_sm, 0);
 }
 
 TEST(LayoutPlan, BroadcastAcrossThreadsNeedsScratch) {
