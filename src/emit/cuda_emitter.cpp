@@ -270,6 +270,11 @@ EmittedFiles emit_cuda(const std::vector<ir::Function>& specs, const EmitOptions
           p.a, p.b, p.name, fn.spec_name, p.config);
     const std::string& signature = fn.signature;
     const int min_blocks = fn.occupancy > 0 ? fn.occupancy : plan.min_blocks_per_sm;
+    if (fn.occupancy == 0 && plan.min_blocks_per_sm > 0)
+      layouts += fmt::format(
+          "// Big tiles held at once: asking for {} blocks per SM caps each thread's registers so that\n"
+          "// {} blocks' loads are in flight on an SM together.\n",
+          plan.min_blocks_per_sm, plan.min_blocks_per_sm);
     body += render("specialization",
                    {{"spec", fn.spec_name},
                     {"kernel", fn.kernel_name},
