@@ -269,12 +269,14 @@ EmittedFiles emit_cuda(const std::vector<ir::Function>& specs, const EmitOptions
           "  const tile2cu::GemmTensorMaps {2} = tile2cu::gemm_tensor_maps<{3}::{4}>({0}_arg, {1}_arg, major);\n",
           p.a, p.b, p.name, fn.spec_name, p.config);
     const std::string& signature = fn.signature;
+    // The kernel's occupancy= wins; a count the plan chose says why in the code.
     const int min_blocks = fn.occupancy > 0 ? fn.occupancy : plan.min_blocks_per_sm;
-    if (fn.occupancy == 0 && plan.min_blocks_per_sm > 0)
-      layouts += fmt::format(
-          "// Big tiles held at once: asking for {} blocks per SM caps each thread's registers so that\n"
-          "// {} blocks' loads are in flight on an SM together.\n",
-          plan.min_blocks_per_sm, plan.min_blocks_per_sm);
+    const std::string launch_bounds_note =
+        fn.occupancy == 0 && plan.min_blocks_per_sm > 0
+            ? fmt::format("// Big tiles held at once: asking for {0} blocks per SM caps each thread's registers so\n"
+                          "// that {0} blocks' loads are in flight on an SM together.\n",
+                          plan.min_blocks_per_sm)
+            : "";
     body += render("specialization",
                    {{"spec", fn.spec_name},
                     {"kernel", fn.kernel_name},
@@ -282,6 +284,7 @@ EmittedFiles emit_cuda(const std::vector<ir::Function>& specs, const EmitOptions
                     {"threads", std::to_string(plan.threads)},
                     {"layouts", layouts},
                     {"min_blocks", min_blocks > 0 ? fmt::format(", {}", min_blocks) : ""},
+                    {"launch_bounds_note", launch_bounds_note},
                     {"params", h.kernel_params},
                     {"prologue", prologue},
                     {"body", emit_kernel_body(fn, plan, options.line_directives)},

@@ -143,12 +143,11 @@ LayoutPlan plan_layouts(const ir::Function& fn) {
   // temporaries) besides its elements. When 256 threads would each hold 32 elements of the
   // biggest tile and the kernel loads three or more tiles of that size (all held at once, as
   // layer norm's x, w and b), ptxas left alone takes registers for 2 blocks of 256 threads per
-  // SM: too few rows in flight to keep memory busy. __launch_bounds__(256, 3)
-  // caps them at 80 (a few bytes of spill at most): layer norm 0.83x -> 0.99x Triton on the H100,
-  // where 128 threads at 3 blocks reached 0.98x (docs/perf-notes.md, round 7). With one or two
-  // such loads (softmax, RMS norm) 256 threads already keep 3 blocks; with 64 elements a thread
-  // the data alone nears the cap; and mma kernels size their warps themselves: those keep the
-  // plain rule.
+  // SM: too few rows in flight to keep memory busy. __launch_bounds__(256, 3) caps them at 80 (a
+  // few bytes of spill at most): layer norm 0.83x -> 0.99x Triton on the H100, where 128 threads
+  // at 3 blocks reached 0.98x (docs/perf-notes.md, round 7). With one or two such loads
+  // (softmax, RMS norm) 256 threads already keep 3 blocks; with 64 elements a thread the data
+  // alone nears the cap; and mma kernels size their warps themselves: those keep the plain rule.
   bool has_mma = false;
   int64_t biggest = 0;
   for (const ir::ValueInfo* vp : live) biggest = std::max(biggest, ir::shape_elements(vp->type.shape));

@@ -13,9 +13,9 @@ using namespace tile2cu;
 constexpr int kThreads = 256;
 using Layout_1x8192 = BlockedLayout<Shape<1, 8192>, kThreads, 8>;
 using Layout_8192 = BlockedLayout<Shape<8192>, kThreads, 8>;
-// Big tiles held at once: asking for 3 blocks per SM caps each thread's registers so that
-// 3 blocks' loads are in flight on an SM together.
 
+// Big tiles held at once: asking for 3 blocks per SM caps each thread's registers so
+// that 3 blocks' loads are in flight on an SM together.
 __global__ void __launch_bounds__(kThreads, 3) layer_norm_fwd(
     __nv_bfloat16* x_data, int32_t x_shape_0, int32_t x_shape_1, int32_t x_stride_0, int32_t x_stride_1,
     __nv_bfloat16* w_data, int32_t w_shape_0, int32_t w_stride_0,

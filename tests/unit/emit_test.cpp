@@ -297,6 +297,28 @@ bool contains(const std::string& haystack, const std::string& needle) {
   return haystack.find(needle) != std::string::npos;
 }
 
+// The big-tile rule's 3 blocks per SM reach __launch_bounds__ with a note saying why; a kernel's
+// own occupancy= replaces them, without the note.
+TEST(Transpile, BigTileBlocksPerSmAndOccupancy) {
+  auto kernel = [](const std::string& decorator) {
+    return decorator +
+           "def k(a, b, c, y, TILE: ct.Constant[int]):\n"
+           "    t = ct.load(a, index=(ct.bid(0),), shape=(TILE,)) + ct.load(b, index=(0,), shape=(TILE,))\n"
+           "    ct.store(y, index=(ct.bid(0),), tile=t + ct.load(c, index=(0,), shape=(TILE,)))\n";
+  };
+  const std::string source_head = "import cuda.tile as ct\n\n";
+  const auto sigs = with_sigs({"a=float32[?], b=float32[?], c=float32[?], y=float32[?], TILE=8192"});
+  TranspileResult planned = transpile("k.py", source_head + kernel("@ct.kernel\n"), sigs);
+  ASSERT_TRUE(planned.ok) << planned.diagnostics;
+  EXPECT_TRUE(contains(planned.cu, "constexpr int kThreads = 256;")) << planned.cu;
+  EXPECT_TRUE(contains(planned.cu, "// that 3 blocks' loads are in flight on an SM together.\n"
+                                   "__global__ void __launch_bounds__(kThreads, 3) k(")) << planned.cu;
+  TranspileResult asked = transpile("k.py", source_head + kernel("@ct.kernel(occupancy=2)\n"), sigs);
+  ASSERT_TRUE(asked.ok) << asked.diagnostics;
+  EXPECT_TRUE(contains(asked.cu, "__global__ void __launch_bounds__(kThreads, 2) k(")) << asked.cu;
+  EXPECT_FALSE(contains(asked.cu, "blocks per SM")) << asked.cu;
+}
+
 TEST(Transpile, SmallKernel) {
   TranspileResult r = transpile("vadd.py", kVectorAdd, with_sigs({"a=float32[?], b=float32[?], c=float32[?], TILE=1024"}));
   ASSERT_TRUE(r.ok) << r.diagnostics;
