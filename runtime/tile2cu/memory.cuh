@@ -93,6 +93,10 @@ TILE2CU_DEVICE RunPos run_pos(const Array<T, R, I>& a, const int64_t (&index)[R]
   return p;
 }
 
+// A permuted last axis, or threads that own nothing, always take the per-run path.
+template <class L, class Ord, int R>
+TILE2CU_HD constexpr bool may_be_whole() { return Ord::axis(R - 1) == R - 1 && L::kRuns % L::kThreads == 0; }
+
 // The whole-tile fast path. When the tile lies entirely inside the array, its last axis walks
 // the array's last axis with stride 1 and every run starts 16-byte aligned (the tile's first
 // element aligned, every other stride a multiple of the access), no run needs a check: each one
@@ -102,8 +106,8 @@ template <class L, class Ord, class T, int R, class I>
 TILE2CU_DEVICE bool whole_tile_fast(const Array<T, R, I>& a, const int64_t (&index)[R], int64_t& base) {
   constexpr int V = L::kVec;
   constexpr int B = kAccessBytes<V, T>;
-  if constexpr (Ord::axis(R - 1) != R - 1 || L::kRuns % L::kThreads != 0) {
-    return false;  // a permuted last axis, or threads that own nothing: the per-run path
+  if constexpr (!may_be_whole<L, Ord, R>()) {
+    return false;
   } else {
     bool ok = a.stride[R - 1] == 1;
     base = 0;
@@ -129,6 +133,14 @@ TILE2CU_DEVICE int64_t run_offset_in_tile(const Array<T, R, I>& a, int slot) {
   return off;
 }
 
+// The fast path's loads: the tile starts at element `base` and whole_tile_fast() held.
+template <class L, class Ord, class T, int R, class I>
+TILE2CU_DEVICE void load_whole_tile(const Array<T, R, I>& a, int64_t base, Tile<T, L>& t) {
+#pragma unroll
+  for (int j = 0; j < L::kRunsPerThread; ++j)
+    load_run<L::kVec>(&t.v[j * L::kVec], a.data + base + run_offset_in_tile<L, Ord>(a, j * L::kVec));
+}
+
 template <class L, class Ord, int R>
 TILE2CU_HD constexpr void check_tile_access() {
   static_assert(L::shape::rank == R, "tile rank must equal array rank");
@@ -149,9 +161,7 @@ TILE2CU_DEVICE Tile<T, L> load(const Array<T, R, I>& a, const int64_t (&index)[R
   Tile<T, L> t;
   int64_t base;
   if (detail::whole_tile_fast<L, Ord>(a, index, base)) {
-#pragma unroll
-    for (int j = 0; j < L::kRunsPerThread; ++j)
-      detail::load_run<V>(&t.v[j * V], a.data + base + detail::run_offset_in_tile<L, Ord>(a, j * V));
+    detail::load_whole_tile<L, Ord>(a, base, t);
     return t;
   }
 #pragma unroll
@@ -171,6 +181,44 @@ TILE2CU_DEVICE Tile<T, L> load(const Array<T, R, I>& a, const int64_t (&index)[R
     }
   }
   return t;
+}
+
+// ---- tiles that every block loads alike --------------------------------------------------
+// A load at a constant tile index reads the same tile in every block. The generated code tests
+// once, at the kernel's start, whether all such tiles take the fast path, and runs its body
+// through with_whole_tiles: the body is compiled twice, and in the copy for `true` those loads
+// have no checked path. (A checked path that never runs still costs: the fast and checked
+// values join before the next load is issued.)
+
+// Whether the tile at `index` takes load's whole-tile fast path.
+template <class L, class Ord = Order<>, class T, int R, class I>
+TILE2CU_DEVICE bool whole_tile(const Array<T, R, I>& a, const int64_t (&index)[R]) {
+  detail::check_tile_access<L, Ord, R>();
+  int64_t base;
+  return detail::whole_tile_fast<L, Ord>(a, index, base);
+}
+
+// load() where whole_tile() was tested before: `whole` is std::true_type when it held (no test,
+// no checked path), std::false_type when it did not (the ordinary load).
+template <class L, PaddingMode Pad = PaddingMode::Undetermined, class Ord = Order<>, class T, int R,
+          class I, bool Whole>
+TILE2CU_DEVICE Tile<T, L> load(const Array<T, R, I>& a, const int64_t (&index)[R],
+                               std::integral_constant<bool, Whole>) {
+  if constexpr (!Whole || !detail::may_be_whole<L, Ord, R>()) {
+    return load<L, Pad, Ord>(a, index);
+  } else {
+    int64_t base;
+    detail::whole_tile_fast<L, Ord>(a, index, base);  // for `base`; the test is known to hold
+    Tile<T, L> t;
+    detail::load_whole_tile<L, Ord>(a, base, t);
+    return t;
+  }
+}
+
+template <class Body>
+TILE2CU_DEVICE void with_whole_tiles(bool whole, Body&& body) {
+  if (whole) body(std::true_type{});
+  else body(std::false_type{});
 }
 
 template <class Ord = Order<>, class T, int R, class I, class L>

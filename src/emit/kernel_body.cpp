@@ -2,8 +2,9 @@
 
 #include <fmt/format.h>
 
-#include <cmath>
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <set>
@@ -39,7 +40,8 @@ const char* kCppKeywords[] = {"auto", "bool", "break", "case", "char", "class", 
                               "load", "store", "full", "arange", "astype", "indices", "gather",
                               "scatter", "once_per_block", "in_one_thread", "atomic_add", "atomic_max", "atomic_min",
                               "atomic_and", "atomic_or", "atomic_xor", "atomic_xchg", "atomic_cas",
-                              "MemoryOrder", "MemoryScope", "Bounds"};
+                              "MemoryOrder", "MemoryScope", "Bounds", "whole", "whole_tile",
+                              "fixed_tiles_whole", "with_whole_tiles"};
 
 // C++ operator precedence, as far as generated expressions need it (higher binds tighter).
 enum Precedence { kOr = 5, kXor, kAnd, kEquality, kRelational, kShift = 11, kAdditive, kMultiplicative, kUnary,
@@ -61,13 +63,70 @@ class BodyEmitter {
     number(fn_.body, nullptr);
     count_array_ops(fn_.body);
     plan_carried_variables(fn_.body);
-    block(fn_.body, 1);
+    const size_t split = first_fixed_tiles_statement();
+    block(fn_.body, 1, 0, split);
+    if (split < fn_.body.ops.size()) {
+      open_fixed_tiles_body();
+      block(fn_.body, 2, split, fn_.body.ops.size());
+      line(1, "});");
+    }
     // What follows the body is C++ again; cuda_emitter.cpp fills in the line number.
     if (line_directives_) line(0, kRestoreLineMarker);
     return out_;
   }
 
  private:
+  // ---- loads that every block makes alike (fixed_tile_loads.hpp) ----
+
+  bool makes_fixed_load(const Op& op) const {
+    if (std::find(plan_.fixed_tile_loads.begin(), plan_.fixed_tile_loads.end(), &op) != plan_.fixed_tile_loads.end())
+      return true;
+    for (const ir::Block& r : op.regions)
+      for (const Op& inner : r.ops)
+        if (makes_fixed_load(inner)) return true;
+    return false;
+  }
+
+  // Where the body compiled twice starts: at the top-level Python statement that first makes
+  // such a load (the statements before it run once, outside). ops.size() when there is none.
+  size_t first_fixed_tiles_statement() const {
+    const auto& ops = fn_.body.ops;
+    size_t k = 0;
+    while (k < ops.size() && !makes_fixed_load(ops[k])) ++k;
+    while (k > 0 && k < ops.size() && ops[k - 1].loc.line == ops[k].loc.line) --k;
+    return k;
+  }
+
+  // The tests of those tiles, once, and the opening of the body compiled for both answers.
+  void open_fixed_tiles_body() {
+    std::vector<std::string> tests, arrays;
+    for (const Op* op : plan_.fixed_tile_loads) {
+      std::string targs = layout(op->results[0]);
+      if (std::string ord = order_arg(*op); !ord.empty()) targs += ", " + ord;
+      std::vector<std::string> index;
+      for (ValueId v : op->operands) index.push_back(cpp_literal(def_op_.at(v)->literal, fn_.type(v).dtype));
+      std::string test = fmt::format("whole_tile<{}>({}, {{{}}})", targs, fn_.arrays[op->param].name,
+                                     fmt::join(index, ", "));
+      if (std::find(tests.begin(), tests.end(), test) == tests.end()) tests.push_back(test);
+      const std::string& name = fn_.arrays[op->param].name;
+      if (std::find(arrays.begin(), arrays.end(), name) == arrays.end()) arrays.push_back(name);
+    }
+    std::string names = arrays.size() == 1 ? arrays[0]
+                        : fmt::format("{} and {}", fmt::join(arrays.begin(), arrays.end() - 1, ", "), arrays.back());
+    bool one = tests.size() == 1;
+    line(1, fmt::format("// Every block loads the same {} of {}: whether {} whole (in bounds, aligned) is",
+                        one ? "tile" : "tiles", names, one ? "it is" : "they are"));
+    line(1, "// tested once, and the rest of the kernel is compiled for both answers (tile2cu/memory.cuh).");
+    std::string all = fmt::format("{}", fmt::join(tests, " && "));
+    if (all.size() + 40 <= 110) {
+      line(1, fmt::format("const bool fixed_tiles_whole = {};", all));
+    } else {
+      line(1, "const bool fixed_tiles_whole =");
+      for (size_t i = 0; i < tests.size(); ++i) line(3, tests[i] + (i + 1 < tests.size() ? " &&" : ";"));
+    }
+    line(1, "with_whole_tiles(fixed_tiles_whole, [&](auto whole) {");
+  }
+
   // ---- analysis ----
 
   void number(const ir::Block& b, const ir::Block* parent) {
@@ -446,7 +505,10 @@ class BodyEmitter {
         std::string targs = layout(r);
         if (!ord.empty()) targs += ", " + pad + ", " + ord;
         else if (op.padding != ir::PaddingMode::Undetermined) targs += ", " + pad;
-        return {fmt::format("load<{}>({}, {})", targs, a.name, index_list(op, op.operands.size()))};
+        bool fixed = std::find(plan_.fixed_tile_loads.begin(), plan_.fixed_tile_loads.end(), &op) !=
+                     plan_.fixed_tile_loads.end();
+        return {fmt::format("load<{}>({}, {}{})", targs, a.name, index_list(op, op.operands.size()),
+                            fixed ? ", whole" : "")};
       }
       case OpKind::Gather: case OpKind::Atomic: return {element_memory_call(fn_, op, plan_, operand_text())};
       default:
@@ -545,8 +607,9 @@ class BodyEmitter {
 
   // ---- statements ----
 
-  void block(const ir::Block& b, int depth) {
-    for (size_t i = 0; i < b.ops.size(); ++i) {
+  // Ops [begin, end) of `b` (all of them by default).
+  void block(const ir::Block& b, int depth, size_t begin = 0, size_t end = SIZE_MAX) {
+    for (size_t i = begin; i < std::min(end, b.ops.size()); ++i) {
       // Trivial ops (constants, parameters) print nothing: look past them.
       size_t next = i + 1;
       while (next < b.ops.size() && is_trivial(b.ops[next])) ++next;

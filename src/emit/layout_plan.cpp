@@ -1,5 +1,6 @@
 #include "emit/layout_plan.hpp"
 
+#include "emit/fixed_tile_loads.hpp"
 #include "emit/mma_plan.hpp"
 #include "ir/passes/attention_loop.hpp"
 #include "ir/passes/gemm_loop.hpp"
@@ -13,6 +14,8 @@
 
 namespace tile2cu {
 
+using ir::for_each_op;
+
 namespace {
 
 constexpr int kMaxThreads = 256;
@@ -23,13 +26,6 @@ constexpr int kVectorBytes = 16;
 constexpr int kBigTileBlocksPerSm = 3;
 constexpr int kBigTileMinLoads = 3;
 constexpr int64_t kBigTileElemsPerThread = 32;
-
-void for_each_op(const ir::Block& block, const std::function<void(const ir::Op&)>& f) {
-  for (const ir::Op& op : block.ops) {
-    f(op);
-    for (const ir::Block& r : op.regions) for_each_op(r, f);
-  }
-}
 
 size_t align16(size_t bytes) { return (bytes + 15) / 16 * 16; }
 
@@ -177,6 +173,13 @@ LayoutPlan plan_layouts(const ir::Function& fn) {
 
   plan.broadcast_loads = find_broadcast_loads(
       fn, [&](const ir::Shape& a, const ir::Shape& b) { return plan.same_placement(a, b); });
+  // As tile2cu::detail::may_be_whole (memory.cuh) decides it.
+  auto may_be_whole = [&](const ir::Op& load) {
+    int64_t runs = ir::shape_elements(load.tile_shape) / plan.layout(load.tile_shape).vec;
+    bool last_axis_in_place = load.order.empty() || load.order.back() == static_cast<int>(load.order.size()) - 1;
+    return last_axis_in_place && runs % plan.threads == 0;
+  };
+  plan.fixed_tile_loads = find_fixed_tile_loads(fn, plan.broadcast_loads, may_be_whole);
   for_each_op(fn.body, [&](const ir::Op& op) {
     if (!op.results.empty() && (plan.broadcast_loads.folded.count(op.results[0]) ||
                                 plan.broadcast_loads.absorbed.count(op.results[0])))

@@ -5,6 +5,7 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 #include "emit/broadcast_load.hpp"
 #include "ir/ir.hpp"
@@ -25,6 +26,7 @@ struct LayoutPlan {
   size_t smem_bytes = 0;  // scratch for ops that move elements between threads
   size_t hopper_smem_bytes = 0;  // on sm_90 and up, when a wgmma main loop needs more (0: same)
   BroadcastLoads broadcast_loads;  // broadcasts that read their side tile from memory
+  std::vector<const ir::Op*> fixed_tile_loads;  // loads every block makes alike (fixed_tile_loads.hpp)
 
   const TileLayout& layout(const ir::Shape& shape) const { return layouts.at(shape); }
   // Whether a reshape between two shapes keeps every element in the same thread and slot.

@@ -113,4 +113,11 @@ const char* rounding_name(Rounding r) {
   return names[static_cast<int>(r)];
 }
 
+void for_each_op(const Block& block, const std::function<void(const Op&)>& f) {
+  for (const Op& op : block.ops) {
+    f(op);
+    for (const Block& r : op.regions) for_each_op(r, f);
+  }
+}
+
 }  // namespace tile2cu::ir

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -214,5 +215,8 @@ struct Function {
 struct Module {
   std::vector<Function> functions;  // one per specialization
 };
+
+// Calls f on every op of `block` and, depth first, of the regions nested in it, in program order.
+void for_each_op(const Block& block, const std::function<void(const Op&)>& f);
 
 }  // namespace tile2cu::ir

@@ -44,14 +44,19 @@ __global__ void __launch_bounds__(kThreads, 3) layer_norm_fwd(
   const auto centered = where(inside, t - mean, 0.0f);
   // rstd = ct.rsqrt(ct.sum(centered * centered, axis=1, keepdims=True) / n + eps)
   const auto rstd = tile2cu::rsqrt(reduce_sum<Axes<1>>(centered * centered, smem) / astype<float>(x.shape[1]) + eps);
-  // out = centered * rstd * vector_tile(w, TN) + vector_tile(b, TN)
-  const auto out = centered * rstd * reshape<Layout_1x8192>(astype<float>(load<Layout_8192, PaddingMode::Zero>(w, {0})), smem) + reshape<Layout_1x8192>(astype<float>(load<Layout_8192, PaddingMode::Zero>(b, {0})), smem);
-  // ct.store(y, index=(row, 0), tile=out.astype(y.dtype))
-  store(y, {row, 0}, astype<__nv_bfloat16>(out));
-  // ct.store(mean_out, index=(row,), tile=mean.item())
-  in_one_thread([&] { store_scalar(mean_out, {row}, mean); });
-  // ct.store(rstd_out, index=(row,), tile=rstd.item())
-  in_one_thread([&] { store_scalar(rstd_out, {row}, rstd); });
+  // Every block loads the same tiles of w and b: whether they are whole (in bounds, aligned) is
+  // tested once, and the rest of the kernel is compiled for both answers (tile2cu/memory.cuh).
+  const bool fixed_tiles_whole = whole_tile<Layout_8192>(w, {0}) && whole_tile<Layout_8192>(b, {0});
+  with_whole_tiles(fixed_tiles_whole, [&](auto whole) {
+    // out = centered * rstd * vector_tile(w, TN) + vector_tile(b, TN)
+    const auto out = centered * rstd * reshape<Layout_1x8192>(astype<float>(load<Layout_8192, PaddingMode::Zero>(w, {0}, whole)), smem) + reshape<Layout_1x8192>(astype<float>(load<Layout_8192, PaddingMode::Zero>(b, {0}, whole)), smem);
+    // ct.store(y, index=(row, 0), tile=out.astype(y.dtype))
+    store(y, {row, 0}, astype<__nv_bfloat16>(out));
+    // ct.store(mean_out, index=(row,), tile=mean.item())
+    in_one_thread([&] { store_scalar(mean_out, {row}, mean); });
+    // ct.store(rstd_out, index=(row,), tile=rstd.item())
+    in_one_thread([&] { store_scalar(rstd_out, {row}, rstd); });
+  });
 }
 
 }  // namespace layer_norm_fwd_bf16
@@ -147,14 +152,19 @@ __global__ void __launch_bounds__(kThreads) layer_norm_fwd(
   const auto centered = where(inside, t - mean, 0.0f);
   // rstd = ct.rsqrt(ct.sum(centered * centered, axis=1, keepdims=True) / n + eps)
   const auto rstd = tile2cu::rsqrt(reduce_sum<Axes<1>>(centered * centered, smem) / astype<float>(x.shape[1]) + eps);
-  // out = centered * rstd * vector_tile(w, TN) + vector_tile(b, TN)
-  const auto out = centered * rstd * reshape<Layout_1x1024>(load<Layout_1024, PaddingMode::Zero>(w, {0}), smem) + reshape<Layout_1x1024>(load<Layout_1024, PaddingMode::Zero>(b, {0}), smem);
-  // ct.store(y, index=(row, 0), tile=out.astype(y.dtype))
-  store(y, {row, 0}, out);
-  // ct.store(mean_out, index=(row,), tile=mean.item())
-  in_one_thread([&] { store_scalar(mean_out, {row}, mean); });
-  // ct.store(rstd_out, index=(row,), tile=rstd.item())
-  in_one_thread([&] { store_scalar(rstd_out, {row}, rstd); });
+  // Every block loads the same tiles of w and b: whether they are whole (in bounds, aligned) is
+  // tested once, and the rest of the kernel is compiled for both answers (tile2cu/memory.cuh).
+  const bool fixed_tiles_whole = whole_tile<Layout_1024>(w, {0}) && whole_tile<Layout_1024>(b, {0});
+  with_whole_tiles(fixed_tiles_whole, [&](auto whole) {
+    // out = centered * rstd * vector_tile(w, TN) + vector_tile(b, TN)
+    const auto out = centered * rstd * reshape<Layout_1x1024>(load<Layout_1024, PaddingMode::Zero>(w, {0}, whole), smem) + reshape<Layout_1x1024>(load<Layout_1024, PaddingMode::Zero>(b, {0}, whole), smem);
+    // ct.store(y, index=(row, 0), tile=out.astype(y.dtype))
+    store(y, {row, 0}, out);
+    // ct.store(mean_out, index=(row,), tile=mean.item())
+    in_one_thread([&] { store_scalar(mean_out, {row}, mean); });
+    // ct.store(rstd_out, index=(row,), tile=rstd.item())
+    in_one_thread([&] { store_scalar(rstd_out, {row}, rstd); });
+  });
 }
 
 }  // namespace layer_norm_fwd_f32
@@ -257,48 +267,53 @@ __global__ void __launch_bounds__(kThreads) layer_norm_bwd_dx(
   const auto xhat = where(inside, (t - gather(mean, indices(row))) * r, 0.0f);
   // return ct.load(a, index=(row, 0), shape=(1, TN), padding_mode=ZERO).astype(ct.float32)
   const auto g_out = load<Layout_1x1024, PaddingMode::Zero>(dy, {row, 0});
-  // wdy = vector_tile(w, TN) * g_out
-  const auto wdy = reshape<Layout_1x1024>(load<Layout_1024, PaddingMode::Zero>(w, {0}), smem) * g_out;
-  // c1 = ct.sum(xhat * wdy, axis=1, keepdims=True) / n
-  const auto c1 = reduce_sum<Axes<1>>(xhat * wdy, smem) / astype<float>(x.shape[1]);
-  // c2 = ct.sum(wdy, axis=1, keepdims=True) / n
-  const auto c2 = reduce_sum<Axes<1>>(wdy, smem) / astype<float>(x.shape[1]);
-  // ct.store(dx, index=(row, 0), tile=((wdy - (xhat * c1 + c2)) * r).astype(dx.dtype))
-  store(dx, {row, 0}, (wdy - (xhat * c1 + c2)) * r);
-  // g = row % dw_part.shape[0]
-  const auto g = mod(row, dw_part.shape[0]);
-  // dw = g_out * xhat
-  const auto dw = g_out * xhat;
-  // while ct.atomic_cas(locks, g, 0, 1, memory_order=ct.MemoryOrder.ACQUIRE) == 1:
-  while (true) {
-    const auto t_2 = once_per_block([&] { return atomic_cas<MemoryOrder::Acquire>(locks, indices(g), 0, 1); });
-    if (!(t_2 == 1)) break;
-  }
-  // if ct.gather(count, g) == 0:
-  // ct.scatter(count, g, 1)
-  // else:
-  // dw = dw + ct.load(dw_part, index=(g, 0), shape=(1, TN), padding_mode=ZERO)
-  // db = db + ct.load(db_part, index=(g, 0), shape=(1, TN), padding_mode=ZERO)
-  const auto t_3 = once_per_block([&] { return gather(count, indices(g)); });
-  Tile<float, Layout_1x1024> db;
-  Tile<float, Layout_1x1024> dw_2;
-  if (t_3 == 0) {
+  // Every block loads the same tile of w: whether it is whole (in bounds, aligned) is
+  // tested once, and the rest of the kernel is compiled for both answers (tile2cu/memory.cuh).
+  const bool fixed_tiles_whole = whole_tile<Layout_1024>(w, {0});
+  with_whole_tiles(fixed_tiles_whole, [&](auto whole) {
+    // wdy = vector_tile(w, TN) * g_out
+    const auto wdy = reshape<Layout_1x1024>(load<Layout_1024, PaddingMode::Zero>(w, {0}, whole), smem) * g_out;
+    // c1 = ct.sum(xhat * wdy, axis=1, keepdims=True) / n
+    const auto c1 = reduce_sum<Axes<1>>(xhat * wdy, smem) / astype<float>(x.shape[1]);
+    // c2 = ct.sum(wdy, axis=1, keepdims=True) / n
+    const auto c2 = reduce_sum<Axes<1>>(wdy, smem) / astype<float>(x.shape[1]);
+    // ct.store(dx, index=(row, 0), tile=((wdy - (xhat * c1 + c2)) * r).astype(dx.dtype))
+    store(dx, {row, 0}, (wdy - (xhat * c1 + c2)) * r);
+    // g = row % dw_part.shape[0]
+    const auto g = mod(row, dw_part.shape[0]);
+    // dw = g_out * xhat
+    const auto dw = g_out * xhat;
+    // while ct.atomic_cas(locks, g, 0, 1, memory_order=ct.MemoryOrder.ACQUIRE) == 1:
+    while (true) {
+      const auto t_2 = once_per_block([&] { return atomic_cas<MemoryOrder::Acquire>(locks, indices(g), 0, 1); });
+      if (!(t_2 == 1)) break;
+    }
+    // if ct.gather(count, g) == 0:
     // ct.scatter(count, g, 1)
-    once_per_block([&] { scatter(count, indices(g), 1); });
-    db = g_out;
-    dw_2 = dw;
-  } else {
+    // else:
     // dw = dw + ct.load(dw_part, index=(g, 0), shape=(1, TN), padding_mode=ZERO)
-    dw_2 = dw + load<Layout_1x1024, PaddingMode::Zero>(dw_part, {g, 0});
     // db = db + ct.load(db_part, index=(g, 0), shape=(1, TN), padding_mode=ZERO)
-    db = g_out + load<Layout_1x1024, PaddingMode::Zero>(db_part, {g, 0});
-  }
-  // ct.store(dw_part, index=(g, 0), tile=dw)
-  store(dw_part, {g, 0}, dw_2);
-  // ct.store(db_part, index=(g, 0), tile=db)
-  store(db_part, {g, 0}, db);
-  // ct.atomic_xchg(locks, g, 0, memory_order=ct.MemoryOrder.RELEASE)
-  once_per_block([&] { atomic_xchg<MemoryOrder::Release>(locks, indices(g), 0); });
+    const auto t_3 = once_per_block([&] { return gather(count, indices(g)); });
+    Tile<float, Layout_1x1024> db;
+    Tile<float, Layout_1x1024> dw_2;
+    if (t_3 == 0) {
+      // ct.scatter(count, g, 1)
+      once_per_block([&] { scatter(count, indices(g), 1); });
+      db = g_out;
+      dw_2 = dw;
+    } else {
+      // dw = dw + ct.load(dw_part, index=(g, 0), shape=(1, TN), padding_mode=ZERO)
+      dw_2 = dw + load<Layout_1x1024, PaddingMode::Zero>(dw_part, {g, 0});
+      // db = db + ct.load(db_part, index=(g, 0), shape=(1, TN), padding_mode=ZERO)
+      db = g_out + load<Layout_1x1024, PaddingMode::Zero>(db_part, {g, 0});
+    }
+    // ct.store(dw_part, index=(g, 0), tile=dw)
+    store(dw_part, {g, 0}, dw_2);
+    // ct.store(db_part, index=(g, 0), tile=db)
+    store(db_part, {g, 0}, db);
+    // ct.atomic_xchg(locks, g, 0, memory_order=ct.MemoryOrder.RELEASE)
+    once_per_block([&] { atomic_xchg<MemoryOrder::Release>(locks, indices(g), 0); });
+  });
 }
 
 }  // namespace layer_norm_bwd_dx_f32
@@ -419,48 +434,53 @@ __global__ void __launch_bounds__(kThreads) layer_norm_bwd_dx(
   const auto xhat = where(inside, (astype<float>(load<Layout_1x4096, PaddingMode::Zero>(x, {row, 0})) - gather(mean, indices(row))) * r, 0.0f);
   // return ct.load(a, index=(row, 0), shape=(1, TN), padding_mode=ZERO).astype(ct.float32)
   const auto g_out = astype<float>(load<Layout_1x4096, PaddingMode::Zero>(dy, {row, 0}));
-  // wdy = vector_tile(w, TN) * g_out
-  const auto wdy = reshape<Layout_1x4096>(astype<float>(load<Layout_4096, PaddingMode::Zero>(w, {0})), smem) * g_out;
-  // c1 = ct.sum(xhat * wdy, axis=1, keepdims=True) / n
-  const auto c1 = reduce_sum<Axes<1>>(xhat * wdy, smem) / astype<float>(x.shape[1]);
-  // c2 = ct.sum(wdy, axis=1, keepdims=True) / n
-  const auto c2 = reduce_sum<Axes<1>>(wdy, smem) / astype<float>(x.shape[1]);
-  // ct.store(dx, index=(row, 0), tile=((wdy - (xhat * c1 + c2)) * r).astype(dx.dtype))
-  store(dx, {row, 0}, astype<__nv_bfloat16>((wdy - (xhat * c1 + c2)) * r));
-  // g = row % dw_part.shape[0]
-  const auto g = mod(row, dw_part.shape[0]);
-  // dw = g_out * xhat
-  const auto dw = g_out * xhat;
-  // while ct.atomic_cas(locks, g, 0, 1, memory_order=ct.MemoryOrder.ACQUIRE) == 1:
-  while (true) {
-    const auto t = once_per_block([&] { return atomic_cas<MemoryOrder::Acquire>(locks, indices(g), 0, 1); });
-    if (!(t == 1)) break;
-  }
-  // if ct.gather(count, g) == 0:
-  // ct.scatter(count, g, 1)
-  // else:
-  // dw = dw + ct.load(dw_part, index=(g, 0), shape=(1, TN), padding_mode=ZERO)
-  // db = db + ct.load(db_part, index=(g, 0), shape=(1, TN), padding_mode=ZERO)
-  const auto t_2 = once_per_block([&] { return gather(count, indices(g)); });
-  Tile<float, Layout_1x4096> db;
-  Tile<float, Layout_1x4096> dw_2;
-  if (t_2 == 0) {
+  // Every block loads the same tile of w: whether it is whole (in bounds, aligned) is
+  // tested once, and the rest of the kernel is compiled for both answers (tile2cu/memory.cuh).
+  const bool fixed_tiles_whole = whole_tile<Layout_4096>(w, {0});
+  with_whole_tiles(fixed_tiles_whole, [&](auto whole) {
+    // wdy = vector_tile(w, TN) * g_out
+    const auto wdy = reshape<Layout_1x4096>(astype<float>(load<Layout_4096, PaddingMode::Zero>(w, {0}, whole)), smem) * g_out;
+    // c1 = ct.sum(xhat * wdy, axis=1, keepdims=True) / n
+    const auto c1 = reduce_sum<Axes<1>>(xhat * wdy, smem) / astype<float>(x.shape[1]);
+    // c2 = ct.sum(wdy, axis=1, keepdims=True) / n
+    const auto c2 = reduce_sum<Axes<1>>(wdy, smem) / astype<float>(x.shape[1]);
+    // ct.store(dx, index=(row, 0), tile=((wdy - (xhat * c1 + c2)) * r).astype(dx.dtype))
+    store(dx, {row, 0}, astype<__nv_bfloat16>((wdy - (xhat * c1 + c2)) * r));
+    // g = row % dw_part.shape[0]
+    const auto g = mod(row, dw_part.shape[0]);
+    // dw = g_out * xhat
+    const auto dw = g_out * xhat;
+    // while ct.atomic_cas(locks, g, 0, 1, memory_order=ct.MemoryOrder.ACQUIRE) == 1:
+    while (true) {
+      const auto t = once_per_block([&] { return atomic_cas<MemoryOrder::Acquire>(locks, indices(g), 0, 1); });
+      if (!(t == 1)) break;
+    }
+    // if ct.gather(count, g) == 0:
     // ct.scatter(count, g, 1)
-    once_per_block([&] { scatter(count, indices(g), 1); });
-    db = g_out;
-    dw_2 = dw;
-  } else {
+    // else:
     // dw = dw + ct.load(dw_part, index=(g, 0), shape=(1, TN), padding_mode=ZERO)
-    dw_2 = dw + load<Layout_1x4096, PaddingMode::Zero>(dw_part, {g, 0});
     // db = db + ct.load(db_part, index=(g, 0), shape=(1, TN), padding_mode=ZERO)
-    db = g_out + load<Layout_1x4096, PaddingMode::Zero>(db_part, {g, 0});
-  }
-  // ct.store(dw_part, index=(g, 0), tile=dw)
-  store(dw_part, {g, 0}, dw_2);
-  // ct.store(db_part, index=(g, 0), tile=db)
-  store(db_part, {g, 0}, db);
-  // ct.atomic_xchg(locks, g, 0, memory_order=ct.MemoryOrder.RELEASE)
-  once_per_block([&] { atomic_xchg<MemoryOrder::Release>(locks, indices(g), 0); });
+    const auto t_2 = once_per_block([&] { return gather(count, indices(g)); });
+    Tile<float, Layout_1x4096> db;
+    Tile<float, Layout_1x4096> dw_2;
+    if (t_2 == 0) {
+      // ct.scatter(count, g, 1)
+      once_per_block([&] { scatter(count, indices(g), 1); });
+      db = g_out;
+      dw_2 = dw;
+    } else {
+      // dw = dw + ct.load(dw_part, index=(g, 0), shape=(1, TN), padding_mode=ZERO)
+      dw_2 = dw + load<Layout_1x4096, PaddingMode::Zero>(dw_part, {g, 0});
+      // db = db + ct.load(db_part, index=(g, 0), shape=(1, TN), padding_mode=ZERO)
+      db = g_out + load<Layout_1x4096, PaddingMode::Zero>(db_part, {g, 0});
+    }
+    // ct.store(dw_part, index=(g, 0), tile=dw)
+    store(dw_part, {g, 0}, dw_2);
+    // ct.store(db_part, index=(g, 0), tile=db)
+    store(db_part, {g, 0}, db);
+    // ct.atomic_xchg(locks, g, 0, memory_order=ct.MemoryOrder.RELEASE)
+    once_per_block([&] { atomic_xchg<MemoryOrder::Release>(locks, indices(g), 0); });
+  });
 }
 
 }  // namespace layer_norm_bwd_dx_bf16

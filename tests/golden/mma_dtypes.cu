@@ -819,12 +819,17 @@ __global__ void __launch_bounds__(kThreads) batched_mma(
   const auto z = int32_t(blockIdx.x);
   // x = ct.load(a, index=(z, 0, 0), shape=(2, TM, TK), padding_mode=ct.PaddingMode.ZERO)
   const auto x = load<Layout_2x32x32, PaddingMode::Zero>(a, {z, 0, 0});
-  // y = ct.load(b, index=(0, 0), shape=(TK, TN), padding_mode=ct.PaddingMode.ZERO)
-  const auto y = load<Layout_32x64, PaddingMode::Zero>(b, {0, 0});
-  // acc = ct.zeros((2, TM, TN), dtype=ct.float32)
-  const auto acc = full<Layout_2x32x64>(0.0f);
-  // ct.store(c, index=(z, 0, 0), tile=ct.mma(x, y, acc))
-  store(c, {z, 0, 0}, mma(x, broadcast_to<Layout_2x32x64>(reshape<Layout_1x32x64>(y, smem), smem), acc, smem));
+  // Every block loads the same tile of b: whether it is whole (in bounds, aligned) is
+  // tested once, and the rest of the kernel is compiled for both answers (tile2cu/memory.cuh).
+  const bool fixed_tiles_whole = whole_tile<Layout_32x64>(b, {0, 0});
+  with_whole_tiles(fixed_tiles_whole, [&](auto whole) {
+    // y = ct.load(b, index=(0, 0), shape=(TK, TN), padding_mode=ct.PaddingMode.ZERO)
+    const auto y = load<Layout_32x64, PaddingMode::Zero>(b, {0, 0}, whole);
+    // acc = ct.zeros((2, TM, TN), dtype=ct.float32)
+    const auto acc = full<Layout_2x32x64>(0.0f);
+    // ct.store(c, index=(z, 0, 0), tile=ct.mma(x, y, acc))
+    store(c, {z, 0, 0}, mma(x, broadcast_to<Layout_2x32x64>(reshape<Layout_1x32x64>(y, smem), smem), acc, smem));
+  });
 }
 
 }  // namespace batched_bf16

@@ -30,10 +30,15 @@ __global__ void __launch_bounds__(kThreads) rms_norm(
   const auto t = astype<float>(load<Layout_1x8192, PaddingMode::Zero>(x, {row, 0}));
   // scale = ct.rsqrt(mean_square(t, x.shape[1]) + eps)
   const auto scale = tile2cu::rsqrt(reduce_sum<Axes<1>>(t * t, smem) / astype<float>(x.shape[1]) + eps);
-  // weight = ct.load(w, index=(0,), shape=(TN,), padding_mode=ZERO).astype(ct.float32)
-  const auto weight = astype<float>(load<Layout_8192, PaddingMode::Zero>(w, {0}));
-  // ct.store(y, index=(row, 0), tile=(t * scale * weight[None, :]).astype(y.dtype))
-  store(y, {row, 0}, astype<__nv_bfloat16>(t * scale * reshape<Layout_1x8192>(weight, smem)));
+  // Every block loads the same tile of w: whether it is whole (in bounds, aligned) is
+  // tested once, and the rest of the kernel is compiled for both answers (tile2cu/memory.cuh).
+  const bool fixed_tiles_whole = whole_tile<Layout_8192>(w, {0});
+  with_whole_tiles(fixed_tiles_whole, [&](auto whole) {
+    // weight = ct.load(w, index=(0,), shape=(TN,), padding_mode=ZERO).astype(ct.float32)
+    const auto weight = astype<float>(load<Layout_8192, PaddingMode::Zero>(w, {0}, whole));
+    // ct.store(y, index=(row, 0), tile=(t * scale * weight[None, :]).astype(y.dtype))
+    store(y, {row, 0}, astype<__nv_bfloat16>(t * scale * reshape<Layout_1x8192>(weight, smem)));
+  });
 }
 
 }  // namespace rms_norm_bf16
@@ -99,10 +104,15 @@ __global__ void __launch_bounds__(kThreads) rms_norm(
   const auto t = load<Layout_1x512, PaddingMode::Zero>(x, {row, 0});
   // scale = ct.rsqrt(mean_square(t, x.shape[1]) + eps)
   const auto scale = tile2cu::rsqrt(reduce_sum<Axes<1>>(t * t, smem) / astype<float>(x.shape[1]) + eps);
-  // weight = ct.load(w, index=(0,), shape=(TN,), padding_mode=ZERO).astype(ct.float32)
-  const auto weight = load<Layout_512, PaddingMode::Zero>(w, {0});
-  // ct.store(y, index=(row, 0), tile=(t * scale * weight[None, :]).astype(y.dtype))
-  store(y, {row, 0}, t * scale * reshape<Layout_1x512>(weight, smem));
+  // Every block loads the same tile of w: whether it is whole (in bounds, aligned) is
+  // tested once, and the rest of the kernel is compiled for both answers (tile2cu/memory.cuh).
+  const bool fixed_tiles_whole = whole_tile<Layout_512>(w, {0});
+  with_whole_tiles(fixed_tiles_whole, [&](auto whole) {
+    // weight = ct.load(w, index=(0,), shape=(TN,), padding_mode=ZERO).astype(ct.float32)
+    const auto weight = load<Layout_512, PaddingMode::Zero>(w, {0}, whole);
+    // ct.store(y, index=(row, 0), tile=(t * scale * weight[None, :]).astype(y.dtype))
+    store(y, {row, 0}, t * scale * reshape<Layout_1x512>(weight, smem));
+  });
 }
 
 }  // namespace rms_norm_f32

@@ -27,6 +27,17 @@ __device__ Array<T, 1> row(const Array<T, 2>& a, int k) {
   return Array<T, 1>{a.data + int64_t(k) * a.stride[0], {a.shape[1]}, {a.stride[1]}};
 }
 
+// ---- z = x + w: w's tile is the same in every block (with_whole_tiles, as generated code does) ---
+using FixedL = BlockedLayout<Shape<1024>, kThreads, 8>;
+__global__ void fixed_tile_add(Array<__nv_bfloat16, 1> x, Array<__nv_bfloat16, 1> w, Array<float, 1> z) {
+  const int b = blockIdx.x;
+  const bool fixed_tiles_whole = whole_tile<FixedL>(w, {0});
+  with_whole_tiles(fixed_tiles_whole, [&](auto whole) {
+    const auto wt = astype<float>(load<FixedL, PaddingMode::Zero>(w, {0}, whole));
+    store(z, {b}, astype<float>(load<FixedL, PaddingMode::Zero>(x, {b})) + wt);
+  });
+}
+
 // ---- z = x + y, with the vector width as a parameter ------------------------------------------
 template <class T, int Vec>
 using AddL = BlockedLayout<Shape<1024>, kThreads, Vec>;
@@ -508,6 +519,25 @@ void test_vector_add(int64_t n, int misalign) {
          z.data(), size_t(n + misalign), [&](size_t i) {
            if (int64_t(i) < misalign) return narrow<T>(W<T>(0));
            return narrow<T>(W<T>(wide(x[i]) + wide(y[i])));
+         });
+}
+
+// w shorter than the tile (its checked path) or misaligned (no vector loads) or neither.
+void test_fixed_tile(int64_t w_len, int misalign) {
+  const int64_t n = 3 * 1024;
+  HVec<__nv_bfloat16> x(n), w(w_len + misalign);
+  for (int64_t i = 0; i < n; ++i) x[i] = __float2bfloat16_rn(float(i % 101) - 50.0f);
+  for (int64_t i = 0; i < w_len + misalign; ++i) w[i] = __float2bfloat16_rn(0.25f * float(i % 37) + 0.5f);
+  Buf<__nv_bfloat16> dx(x), dw(w);
+  Buf<float> dz(n);
+  kern::fixed_tile_add<<<n / 1024, kern::kThreads>>>(make_array(dx.d, {n}), make_array(dw.d + misalign, {w_len}),
+                                                   make_array(dz.d, {n}));
+  sync("fixed_tile_add");
+  const auto z = dz.get();
+  expect("fixed tile w_len=" + std::to_string(w_len) + " misalign=" + std::to_string(misalign), z.data(), size_t(n),
+         [&](size_t i) {
+           const int64_t k = int64_t(i) % 1024;
+           return __bfloat162float(x[i]) + (k < w_len ? __bfloat162float(w[k + misalign]) : 0.0f);
          });
 }
 
@@ -1031,6 +1061,10 @@ int main() {
   test_reshape_arange();
   test_casts();
   test_scalars();
+  test_fixed_tile(1024, 0);
+  test_fixed_tile(1000, 0);
+  test_fixed_tile(1024, 1);
+  test_fixed_tile(2048, 0);
 
   std::printf("%d passed, %d failed\n", g_passed, g_failed);
   return g_failed == 0 ? 0 : 1;

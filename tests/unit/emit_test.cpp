@@ -319,6 +319,40 @@ TEST(Transpile, BigTileBlocksPerSmAndOccupancy) {
   EXPECT_FALSE(contains(asked.cu, "blocks per SM")) << asked.cu;
 }
 
+// A load at a literal tile index reads the same tile in every block: its whole-tile test runs
+// once (twice-loaded w, one test), right before the first statement that loads it, and the rest
+// of the kernel is compiled for both answers; a load that moves with the block, and one whose
+// last axis is permuted (never the whole-tile path), are left as they are.
+TEST(Transpile, FixedTileLoadsTestedOnce) {
+  const std::string source =
+      "import cuda.tile as ct\n\n"
+      "@ct.kernel\n"
+      "def k(a, w, y, TILE: ct.Constant[int]):\n"
+      "    t = ct.load(a, index=(ct.bid(0),), shape=(TILE,))\n"
+      "    u = t * ct.load(w, index=(0,), shape=(TILE,))\n"
+      "    ct.store(y, index=(ct.bid(0),), tile=u + ct.load(w, index=(0,), shape=(TILE,)))\n\n"
+      "@ct.kernel\n"
+      "def kt(a, y, TILE: ct.Constant[int]):\n"
+      "    ct.store(y, index=(ct.bid(0), 0), tile=ct.load(a, index=(0, 0), shape=(TILE, TILE), order=(1, 0)))\n";
+  TranspileResult r = transpile("k.py", source, with_sigs({"k(a=float32[?], w=float32[?], y=float32[?], TILE=1024)",
+                                                            "kt(a=float32[?, ?], y=float32[?, ?], TILE=32)"}));
+  ASSERT_TRUE(r.ok) << r.diagnostics;
+  EXPECT_TRUE(contains(r.cu, "  const auto t = load<Layout_1024>(a, {int32_t(blockIdx.x)});\n"
+                             "  // Every block loads the same tile of w: whether it is whole (in bounds, aligned) is\n"
+                             "  // tested once, and the rest of the kernel is compiled for both answers (tile2cu/memory.cuh).\n"
+                             "  const bool fixed_tiles_whole = whole_tile<Layout_1024>(w, {0});\n"
+                             "  with_whole_tiles(fixed_tiles_whole, [&](auto whole) {\n"
+                             "    // u = t * ct.load(w, index=(0,), shape=(TILE,))\n")) << r.cu;
+  EXPECT_TRUE(contains(r.cu, "load<Layout_1024>(w, {0}, whole)")) << r.cu;
+  EXPECT_TRUE(contains(r.cu, "\n  });\n}\n")) << r.cu;
+  // One test in all: k's two loads of w share it, kt's transposed load has none.
+  size_t tests = 0;
+  for (size_t at = r.cu.find("with_whole_tiles("); at != std::string::npos; at = r.cu.find("with_whole_tiles(", at + 1))
+    ++tests;
+  EXPECT_EQ(tests, 1u) << r.cu;
+  EXPECT_TRUE(contains(r.cu, "load<Layout_32x32, PaddingMode::Undetermined, Order<1, 0>>(a, {0, 0})")) << r.cu;
+}
+
 TEST(Transpile, SmallKernel) {
   TranspileResult r = transpile("vadd.py", kVectorAdd, with_sigs({"a=float32[?], b=float32[?], c=float32[?], TILE=1024"}));
   ASSERT_TRUE(r.ok) << r.diagnostics;
