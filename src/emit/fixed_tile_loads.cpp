@@ -22,6 +22,9 @@ std::vector<const ir::Op*> find_fixed_tile_loads(const ir::Function& fn, const B
   ir::for_each_op(fn.body, [&](const ir::Op& op) {
     if (op.kind != ir::OpKind::Load || op.tile_shape.empty()) return;
     if (broadcast_loads.absorbed.count(op.results[0]) || !may_be_whole(op)) return;
+    // A slice or list item may be a different array in each block: only parameters qualify.
+    const ir::ArrayParam& a = fn.arrays[op.param];
+    if (a.slice_of >= 0 || a.list_of >= 0) return;
     if (std::all_of(op.operands.begin(), op.operands.end(), is_literal)) loads.push_back(&op);
   });
   return loads;

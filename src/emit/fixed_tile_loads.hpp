@@ -1,7 +1,7 @@
 // Tile loads that every block makes alike (runtime/tile2cu/memory.cuh: with_whole_tiles).
 //
-// A load at a literal tile index (a weight or bias vector at index 0) reads the same tile in
-// every block. Its whole-tile test (inside the array, aligned) moves to the kernel's start, and
+// A load at a literal tile index of a kernel parameter (a weight or bias vector at index 0)
+// reads the same tile in every block (an Array.slice or list item need not). Its whole-tile test (inside the array, aligned) moves to the kernel's start, and
 // the body is compiled for both answers, so the usual copy has no checked path for those loads.
 // A checked path costs even when it never runs: a load's two paths join on the tile's values
 // before the next load is issued. Measured on the H100 (docs/perf-notes.md, round 8): layer
