@@ -5,7 +5,7 @@
 // the body is compiled for both answers, so the usual copy has no checked path for those loads.
 // A checked path costs even when it never runs: a load's two paths join on the tile's values
 // before the next load is issued. Measured on the H100 (docs/perf-notes.md, round 8): layer
-// norm's w and b loads, 0.993x -> 0.997x of Triton.
+// norm's w and b loads, 0.993x -> 0.998x of Triton.
 //
 // Kernels with a GEMM or attention main loop are left alone: their bodies are large, and their
 // side loads are not what they wait on.
