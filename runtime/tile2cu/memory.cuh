@@ -184,11 +184,11 @@ TILE2CU_DEVICE Tile<T, L> load(const Array<T, R, I>& a, const int64_t (&index)[R
 }
 
 // ---- tiles that every block loads alike --------------------------------------------------
-// A load at a constant tile index reads the same tile in every block. The generated code tests
-// once, at the kernel's start, whether all such tiles take the fast path, and runs its body
-// through with_whole_tiles: the body is compiled twice, and in the copy for `true` those loads
-// have no checked path. (A checked path that never runs still costs: the fast and checked
-// values join before the next load is issued.)
+// A load of a kernel parameter at a constant tile index reads the same tile in every block. The
+// generated code tests once, before the first statement that makes such a load, whether all
+// such tiles take the fast path, and runs the rest of the kernel through with_whole_tiles: that
+// part is compiled twice, and in the copy for `true` those loads have no checked path. (A
+// checked path that never runs still costs: the two paths join before the next load issues.)
 
 // Whether the tile at `index` takes load's whole-tile fast path.
 template <class L, class Ord = Order<>, class T, int R, class I>

@@ -78,9 +78,13 @@ class BodyEmitter {
  private:
   // ---- loads that every block makes alike (fixed_tile_loads.hpp) ----
 
+  bool is_fixed_load(const Op& op) const {
+    const auto& loads = plan_.fixed_tile_loads;
+    return std::find(loads.begin(), loads.end(), &op) != loads.end();
+  }
+
   bool makes_fixed_load(const Op& op) const {
-    if (std::find(plan_.fixed_tile_loads.begin(), plan_.fixed_tile_loads.end(), &op) != plan_.fixed_tile_loads.end())
-      return true;
+    if (is_fixed_load(op)) return true;
     for (const ir::Block& r : op.regions)
       for (const Op& inner : r.ops)
         if (makes_fixed_load(inner)) return true;
@@ -117,10 +121,10 @@ class BodyEmitter {
     line(1, fmt::format("// Every block loads the same {} of {}: whether {} whole (in bounds, aligned) is",
                         one ? "tile" : "tiles", names, one ? "it is" : "they are"));
     line(1, "// tested once, and the rest of the kernel is compiled for both answers (tile2cu/memory.cuh).");
-    std::string all = fmt::format("{}", fmt::join(tests, " && "));
-    if (all.size() + 40 <= 110) {
-      line(1, fmt::format("const bool fixed_tiles_whole = {};", all));
-    } else {
+    std::string one_line = fmt::format("const bool fixed_tiles_whole = {};", fmt::join(tests, " && "));
+    if (one_line.size() <= 100) {
+      line(1, one_line);
+    } else {  // one test per line
       line(1, "const bool fixed_tiles_whole =");
       for (size_t i = 0; i < tests.size(); ++i) line(3, tests[i] + (i + 1 < tests.size() ? " &&" : ";"));
     }
@@ -505,10 +509,8 @@ class BodyEmitter {
         std::string targs = layout(r);
         if (!ord.empty()) targs += ", " + pad + ", " + ord;
         else if (op.padding != ir::PaddingMode::Undetermined) targs += ", " + pad;
-        bool fixed = std::find(plan_.fixed_tile_loads.begin(), plan_.fixed_tile_loads.end(), &op) !=
-                     plan_.fixed_tile_loads.end();
         return {fmt::format("load<{}>({}, {}{})", targs, a.name, index_list(op, op.operands.size()),
-                            fixed ? ", whole" : "")};
+                            is_fixed_load(op) ? ", whole" : "")};
       }
       case OpKind::Gather: case OpKind::Atomic: return {element_memory_call(fn_, op, plan_, operand_text())};
       default:
