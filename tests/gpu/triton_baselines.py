@@ -158,21 +158,21 @@ def main():
         err_triton = max_rel(y, ref)
         del ref
         t_tile, _ = rs.time_ms(lambda i: call(), opts.warmup, opts.iters)
-        by_threads, variant_calls = {}, {}
+        hand_variants, variant_calls = {}, {}
         for v in variants:
             if not v.startswith(c["sample"] + "_t"):
                 continue
             vspec = copy.copy(spec)
             vspec.sample = v
             if runner.unavailable(vspec):
-                by_threads[v] = runner.unavailable(vspec)[:200]
+                hand_variants[v] = runner.unavailable(vspec)[:200]
                 continue
             vcall = runner.bind(vspec, grid, c["args"])
             y.fill_(float("nan"))
             assert vcall() == 0
             torch.cuda.synchronize()
             verr = max_rel(y, c["ref"]())
-            by_threads[v] = {"max_rel_err": verr}
+            hand_variants[v] = {"max_rel_err": verr}
             variant_calls[v] = vcall
         t_triton = {nw: rs.time_ms(lambda i, nw=nw: c["triton"](nw), opts.warmup, opts.iters)[0] for nw in WARPS}
         best_nw = min(t_triton, key=t_triton.get)
@@ -184,8 +184,8 @@ def main():
         contenders = {"tile2cu": call, "triton": lambda: c["triton"](best_nw), "torch": c["torch"], **variant_calls}
         inter, rounds = rs.time_interleaved(contenders, opts.iters, opts.rounds)
         for v in variant_calls:
-            by_threads[v].update(ms=inter[v], vs_triton=inter["triton"] / inter[v], round_ms=rounds[v])
-            print(f"  variant {v}: {by_threads[v]}", flush=True)
+            hand_variants[v].update(ms=inter[v], vs_triton=inter["triton"] / inter[v], round_ms=rounds[v])
+            print(f"  variant {v}: {hand_variants[v]}", flush=True)
         t_tile, t_torch = inter["tile2cu"], inter["torch"]
         t_triton[best_nw] = inter["triton"]
         vs_triton, vs_torch = t_triton[best_nw] / t_tile, t_torch / t_tile
@@ -198,10 +198,10 @@ def main():
                    vs_triton=vs_triton, vs_torch=vs_torch, target_vs_triton=c["target"][0],
                    target_vs_torch=c["target"][1], meets_target=met, tile2cu_gbps=gbps,
                    max_rel_err_tile2cu=err_tile, max_rel_err_triton=err_triton, checked=checked,
-                   thread_count_variants=by_threads, sweep_ms=sweep, interleaved_round_ms=rounds)
+                   hand_variants=hand_variants, sweep_ms=sweep, interleaved_round_ms=rounds)
         report.append(row)
         table.append(f"| {name} | {t_tile:.3f} ({gbps:.0f} GB/s) | {t_triton[best_nw]:.3f} (num_warps={best_nw}) | "
-                     f"{t_torch:.3f} | {vs_triton:.2f}x (>= {c['target'][0]}) | {vs_torch:.2f}x (>= {c['target'][1]}) | "
+                     f"{t_torch:.3f} | {vs_triton:.3f}x (>= {c['target'][0]}) | {vs_torch:.3f}x (>= {c['target'][1]}) | "
                      f"{'met' if met else 'MISSED'} | {err_tile:.1e} / {err_triton:.1e} |")
     dev = torch.cuda.get_device_name(0)
     print(f"\n## tile2cu vs Triton vs torch, bf16 {M}x{N}, {dev}, commit {opts.commit}\n")
