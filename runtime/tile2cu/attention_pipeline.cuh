@@ -36,7 +36,10 @@
 // The exponentials are the approximate ex2 (2 ulp, flush to zero), as flash-attention kernels use;
 // the general path's exp2f is exact to 1 ulp. The row max ignores NaN (fmaxf), as ct.max does.
 //
-// It runs on sm_80 and up (mma.sync; Hopper runs it too).
+// It runs on sm_80 and up (mma.sync; Hopper runs it too). On sm_90a the math is wgmma
+// (main_loop_wgmma), and when the launcher's tensor maps describe K and V the copy engine (TMA)
+// fills the ring: one thread issues the copies, mbarriers say when a stage has landed, and no
+// block barrier runs per key tile.
 #pragma once
 
 #include "array.cuh"
@@ -81,11 +84,40 @@ struct AttentionMainLoop {
   static constexpr bool kWgmma = BM == 128 && Threads == 256 && (BN == 64 || BN == 128) && (D == 64 || D == 128);
   static constexpr int kSwizzledQBytes = BM * D * int(sizeof(T)), kSwizzledTileBytes = BN * D * int(sizeof(T));
   static constexpr int kSwizzledRingBytes = Stages * 2 * kSwizzledTileBytes;
-  static constexpr int kHopperBytes =
-      1024 + kSwizzledQBytes + (kSwizzledRingBytes > kExchangeBytes ? kSwizzledRingBytes : kExchangeBytes);
+  // Behind the larger of the ring and the exchange: the TMA ring's barriers (tma::TmaRing).
+  static constexpr int kHopperBytes = 1024 + kSwizzledQBytes +
+                                      (kSwizzledRingBytes > kExchangeBytes ? kSwizzledRingBytes : kExchangeBytes) +
+                                      tma::kRingBytesPerStage * Stages;
   // One size for both paths (the launcher does not know which one the GPU runs).
   static constexpr int kSmemBytes = kWgmma && kHopperBytes > kMmaSyncBytes ? kHopperBytes : kMmaSyncBytes;
 };
+
+// Host: a tensor map whose box is one BN-key tile of 64 of D (the last two axes: keys, D) at
+// fixed leading indices. False when the copy engine cannot describe the array.
+template <int BN, class T, int R, class I>
+inline bool encode_key_tile_map(CUtensorMap& map, const Array<T, R, I>& a) {
+  if constexpr (R < 2 || R > 5) {
+    return false;
+  } else {
+    int64_t shape[R], stride[R];
+    uint32_t box[R];
+    for (int d = 0; d < R; ++d) shape[d] = a.shape[d], stride[d] = a.stride[d], box[d] = 1;
+    box[R - 2] = BN, box[R - 1] = 64;
+    return tma::encode_map(map, a.data, shape, stride, box);
+  }
+}
+
+// Host: the tensor maps of the wgmma loop's K and V on a device with TMA (compute capability 9+).
+// `usable` stays 0 when either array cannot be described (the kernel then copies with cp.async).
+template <class Config, class TK, int RK, class IK, class TV, int RV, class IV>
+inline AttentionTensorMaps attention_tensor_maps(const Array<TK, RK, IK>& k, const Array<TV, RV, IV>& v,
+                                                 int compute_major) {
+  AttentionTensorMaps maps{};
+  if constexpr (Config::kWgmma)
+    maps.usable = compute_major >= 9 && encode_key_tile_map<Config::kBN>(maps.k, k) &&
+                  encode_key_tile_map<Config::kBN>(maps.v, v);
+  return maps;
+}
 
 // What the loop hands back: the carried values after it, in their blocked layouts.
 template <class LM, class LL, class LA>
@@ -224,20 +256,138 @@ TILE2CU_DEVICE void p_fragments(uint32_t (&pf)[BN / 16][4], const float* s) {
 }
 
 #if TILE2CU_HAS_WGMMA
+// Where the wgmma loop keeps things in shared memory: q in swizzled lines on the first 1024-byte
+// boundary, then the K/V ring (stage s: the K tile, then the V tile of one key tile; each in
+// blocks of 64 of D, one 128-byte swizzled line per key), which the acc / m / l exchange reuses
+// at entry and exit; behind the larger of those two, the TMA ring's barriers.
+template <class Config>
+struct WgmmaSmem {
+  static constexpr int kTileBytes = Config::kSwizzledTileBytes, kStageBytes = 2 * kTileBytes;
+  unsigned char* q;
+  unsigned char* ring;
+  unsigned char* barriers;
+  explicit TILE2CU_DEVICE WgmmaSmem(unsigned char* smem)
+      : q(smem + ((1024 - reinterpret_cast<uintptr_t>(smem) % 1024) % 1024)),
+        ring(q + Config::kSwizzledQBytes),
+        barriers(ring + (Config::kSwizzledRingBytes > Config::kExchangeBytes ? Config::kSwizzledRingBytes
+                                                                              : Config::kExchangeBytes)) {}
+  TILE2CU_DEVICE unsigned char* stage(int64_t t) const { return ring + int(t % Config::kStages) * kStageBytes; }
+};
+
+// The two ways the wgmma loop's key tiles arrive. The loop calls start() once the exchange is
+// read, acquire(t) before it reads key tile t, release(t) after (every thread), finish() at the end.
+
+// Every thread copies its share with cp.async (arrays the copy engine cannot describe); a block
+// barrier per tile hands each stage over, so the two warpgroups move in step.
+template <class Config, class T>
+struct CopiedKeyTiles {
+  static constexpr int BN = Config::kBN, D = Config::kD, S = Config::kStages;
+  using Copy = KeyTileCopy<BN, D, Config::kThreads, T>;
+  gemm::MatrixView<T> k, v;
+  int64_t j_begin, tiles;
+  WgmmaSmem<Config> at;
+  uint32_t first_dst = uint32_t((Copy::chunk() / 8) * BN * 128) +
+                       wgmma::swizzle128(uint32_t(Copy::first_row() * 128 + (Copy::chunk() % 8) * 16));
+
+  TILE2CU_DEVICE void fetch(int64_t t) const {
+    unsigned char* stage = at.stage(t);
+    const int64_t key0 = (j_begin + t) * BN;
+    if (Copy::interior(k, key0) && Copy::interior(v, key0)) {
+      Copy::copy(stage + first_dst, Copy::kRowsPerPass * 128, k, key0);
+      Copy::copy(stage + at.kTileBytes + first_dst, Copy::kRowsPerPass * 128, v, key0);
+    } else {
+      gemm::copy_tile_swizzled<BN, D, Config::kThreads>(stage, BN * 128, k, key0, 0);
+      gemm::copy_tile_swizzled<BN, D, Config::kThreads>(stage + at.kTileBytes, BN * 128, v, key0, 0);
+    }
+  }
+  TILE2CU_DEVICE void start() const {
+    __syncthreads();  // the exchange is read: its area becomes the ring
+#pragma unroll
+    for (int t = 0; t < S - 1; ++t) {
+      if (t < tiles) fetch(t);
+      gemm::cp_async_commit();
+    }
+  }
+  TILE2CU_DEVICE void acquire(int64_t t) const {
+    gemm::cp_async_wait<S - 2>();
+    wgmma::fence_shared_for_async();  // the copies' ordinary writes, read next by the tensor cores
+    __syncthreads();                  // tile t has landed for everyone; everyone is done with t - 1
+    if (t + S - 1 < tiles) fetch(t + S - 1);
+    gemm::cp_async_commit();
+  }
+  TILE2CU_DEVICE void release(int64_t) const {}
+  TILE2CU_DEVICE void finish() const {
+    gemm::cp_async_wait<0>();
+    __syncthreads();
+  }
+};
+
+// Thread 0 has the copy engine fetch whole tiles (zero-filled outside the arrays) into a
+// tma::TmaRing; the last warp done with a stage refills it, so no block barrier runs per tile
+// and each warpgroup goes at its own pace.
+template <class Config, int RK, int RV>
+struct TmaKeyTiles {
+  static constexpr int BN = Config::kBN, D = Config::kD, S = Config::kStages;
+  const AttentionTensorMaps& maps;
+  int32_t k_at[RK], v_at[RV];  // box coordinates, innermost axis first: D, key, then the leading indices
+  int64_t j_begin, tiles;
+  WgmmaSmem<Config> at;
+  tma::TmaRing<S, Config::kThreads / 32> slots{at.barriers};
+
+  TILE2CU_DEVICE TmaKeyTiles(const AttentionTensorMaps& tensor_maps, const int64_t (&k_index)[RK],
+                             const int64_t (&v_index)[RV], int64_t first_tile, int64_t tile_count, WgmmaSmem<Config> smem)
+      : maps(tensor_maps), j_begin(first_tile), tiles(tile_count), at(smem) {
+#pragma unroll
+    for (int d = 0; d < RK; ++d) k_at[d] = int32_t(k_index[RK - 1 - d]);
+#pragma unroll
+    for (int d = 0; d < RV; ++d) v_at[d] = int32_t(v_index[RV - 1 - d]);
+  }
+  TILE2CU_DEVICE void fetch(int64_t t) const {  // thread 0
+    unsigned char* stage = at.stage(t);
+    uint64_t* bar = slots.expect(t, uint32_t(at.kStageBytes));
+    int32_t kc[RK], vc[RV];
+#pragma unroll
+    for (int d = 0; d < RK; ++d) kc[d] = k_at[d];
+#pragma unroll
+    for (int d = 0; d < RV; ++d) vc[d] = v_at[d];
+    kc[1] = vc[1] = int32_t((j_begin + t) * BN);
+#pragma unroll
+    for (int b = 0; b < D / 64; ++b) {
+      kc[0] = vc[0] = 64 * b;
+      tma::load_box(stage + b * BN * 128, &maps.k, kc, bar);
+      tma::load_box(stage + at.kTileBytes + b * BN * 128, &maps.v, vc, bar);
+    }
+  }
+  TILE2CU_DEVICE void start() const {
+    if (threadIdx.x == 0) slots.init();
+    wgmma::fence_shared_for_async();  // the exchange's ordinary accesses come before the copies into the ring
+    __syncthreads();
+    if (threadIdx.x == 0)
+      for (int64_t t = 0; t < S && t < tiles; ++t) fetch(t);
+  }
+  TILE2CU_DEVICE void acquire(int64_t t) const { slots.wait(t); }
+  TILE2CU_DEVICE void release(int64_t t) const {
+    if (threadIdx.x % 32 == 0 && slots.release(t) && t + S < tiles) fetch(t + S);
+    __syncwarp();  // the warp converges again before its next wgmma
+  }
+  TILE2CU_DEVICE void finish() const {
+    __syncthreads();  // every copy has landed (each was waited for) and every warp is past the barriers
+    if (threadIdx.x == 0) slots.inval();
+  }
+};
+
 // The main loop on wgmma (sm_90a): warpgroup w computes query rows [64w, 64w + 64). S = q K^T
 // with q and K from swizzled shared memory; P V with P from registers and V (keys x D, D
-// contiguous) as the N-major B operand.
-template <class Config, class T, class LQ, class LM, class LL, class LA, class Mask, class Score>
-TILE2CU_DEVICE AttentionState<LM, LL, LA> main_loop_wgmma(const gemm::MatrixView<T>& k_view,
-                                                         const gemm::MatrixView<T>& v_view, int64_t j_begin,
-                                                         int64_t tiles, const Tile<T, LQ>& q, const Tile<float, LM>& m_in,
-                                                         const Tile<float, LL>& l_in, const Tile<float, LA>& acc_in,
-                                                         const Mask& mask, const Score& score, unsigned char* smem) {
-  constexpr int BM = Config::kBM, BN = Config::kBN, D = Config::kD, S = Config::kStages;
-  constexpr int kQBytes = Config::kSwizzledQBytes, kTileBytes = Config::kSwizzledTileBytes;
-  unsigned char* sq = smem + ((1024 - reinterpret_cast<uintptr_t>(smem) % 1024) % 1024);
-  unsigned char* ring = sq + kQBytes;
-  float* exchange = reinterpret_cast<float*>(ring);
+// contiguous) as the N-major B operand. `keys` is CopiedKeyTiles or TmaKeyTiles.
+template <class Config, class T, class Keys, class LQ, class LM, class LL, class LA, class Mask, class Score>
+TILE2CU_DEVICE AttentionState<LM, LL, LA> main_loop_wgmma(const Keys& keys, const WgmmaSmem<Config>& at,
+                                                         int64_t j_begin, int64_t tiles, const Tile<T, LQ>& q,
+                                                         const Tile<float, LM>& m_in, const Tile<float, LL>& l_in,
+                                                         const Tile<float, LA>& acc_in, const Mask& mask,
+                                                         const Score& score) {
+  constexpr int BM = Config::kBM, BN = Config::kBN, D = Config::kD;
+  unsigned char* sq = at.q;
+  float* exchange = reinterpret_cast<float*>(at.ring);
   const typename Config::Exchange acc_exchange{exchange};
   float* m_exchange = exchange + Config::Exchange::kBytes / int(sizeof(float));
   float* l_exchange = m_exchange + BM;
@@ -268,36 +418,13 @@ TILE2CU_DEVICE AttentionState<LM, LL, LA> main_loop_wgmma(const gemm::MatrixView
     row_max[h] = m_exchange[row + 8 * h];
     row_sum[h] = lane % 4 == 0 ? l_exchange[row + 8 * h] : 0.0f;
   }
-  __syncthreads();
 
-  // 2. The K/V ring, as on mma.sync, in swizzled lines: one line per key, blocks of 64 of D.
-  using Copy = KeyTileCopy<BN, D, Config::kThreads, T>;
-  const uint32_t first_dst = uint32_t((Copy::chunk() / 8) * BN * 128) +
-                             wgmma::swizzle128(uint32_t(Copy::first_row() * 128 + (Copy::chunk() % 8) * 16));
-  auto fetch = [&](int64_t t) {
-    unsigned char* stage = ring + int(t % S) * 2 * kTileBytes;
-    const int64_t key0 = (j_begin + t) * BN;
-    if (Copy::interior(k_view, key0) && Copy::interior(v_view, key0)) {
-      Copy::copy(stage + first_dst, Copy::kRowsPerPass * 128, k_view, key0);
-      Copy::copy(stage + kTileBytes + first_dst, Copy::kRowsPerPass * 128, v_view, key0);
-    } else {
-      gemm::copy_tile_swizzled<BN, D, Config::kThreads>(stage, BN * 128, k_view, key0, 0);
-      gemm::copy_tile_swizzled<BN, D, Config::kThreads>(stage + kTileBytes, BN * 128, v_view, key0, 0);
-    }
-  };
-#pragma unroll
-  for (int t = 0; t < S - 1; ++t) {
-    if (t < tiles) fetch(t);
-    gemm::cp_async_commit();
-  }
+  // 2. The key tiles.
+  keys.start();
   for (int64_t t = 0; t < tiles; ++t) {
-    gemm::cp_async_wait<S - 2>();
-    wgmma::fence_shared_for_async();
-    __syncthreads();
-    if (t + S - 1 < tiles) fetch(t + S - 1);
-    gemm::cp_async_commit();
-    const unsigned char* sk = ring + int(t % S) * 2 * kTileBytes;
-    const unsigned char* sv = sk + kTileBytes;
+    keys.acquire(t);
+    const unsigned char* sk = at.stage(t);
+    const unsigned char* sv = sk + at.kTileBytes;
 
     // S = q K^T: K's lines are keys, the K-major B operand (no transpose).
     float sc[BN / 2];
@@ -328,9 +455,9 @@ TILE2CU_DEVICE AttentionState<LM, LL, LA> main_loop_wgmma(const gemm::MatrixView
       wgmma::mma_64xNx16_rs<T, D, 1>(o, pf[kk], wgmma::descriptor(sv + kk * 16 * 128, BN * 128, 1024));
     wgmma::commit();
     wgmma::wait<0>();
+    keys.release(t);
   }
-  gemm::cp_async_wait<0>();
-  __syncthreads();
+  keys.finish();
 
   // 3. Registers -> shared memory -> the blocked layouts.
 #pragma unroll
@@ -359,7 +486,7 @@ TILE2CU_DEVICE AttentionState<LM, LL, LA> attention_main_loop(
     const Array<TK, RK, IK>& K, const int64_t (&k_index)[RK], const Array<TV, RV, IV>& V,
     const int64_t (&v_index)[RV], int64_t j_begin, int64_t j_end, const Tile<typename Config::operand_type, LQ>& q,
     const Tile<float, LM>& m_in, const Tile<float, LL>& l_in, const Tile<float, LA>& acc_in, Mask mask, Score score,
-    unsigned char* smem) {
+    unsigned char* smem, const AttentionTensorMaps* maps = nullptr) {
   using T = typename Config::operand_type;
   constexpr int BM = Config::kBM, BN = Config::kBN, D = Config::kD, S = Config::kStages, kLd = Config::kLd;
   constexpr int kFragsM = Config::kFragsM, kFragsN = BN / 8, kFragsD = D / 8;
@@ -370,8 +497,14 @@ TILE2CU_DEVICE AttentionState<LM, LL, LA> attention_main_loop(
   const gemm::MatrixView<T> v_view = gemm::matrix_view(V, v_index);
   const int64_t tiles = j_end > j_begin ? j_end - j_begin : 0;
 #if TILE2CU_HAS_WGMMA
-  if constexpr (Config::kWgmma)
-    return attention::main_loop_wgmma<Config>(k_view, v_view, j_begin, tiles, q, m_in, l_in, acc_in, mask, score, smem);
+  if constexpr (Config::kWgmma) {
+    const attention::WgmmaSmem<Config> at(smem);
+    if (maps != nullptr && maps->usable)
+      return attention::main_loop_wgmma<Config>(attention::TmaKeyTiles<Config, RK, RV>(*maps, k_index, v_index, j_begin, tiles, at),
+                                                at, j_begin, tiles, q, m_in, l_in, acc_in, mask, score);
+    return attention::main_loop_wgmma<Config>(attention::CopiedKeyTiles<Config, T>{k_view, v_view, j_begin, tiles, at},
+                                              at, j_begin, tiles, q, m_in, l_in, acc_in, mask, score);
+  }
 #endif
   const int warp_id = int(threadIdx.x) / 32, lane = int(threadIdx.x) % 32, g = lane / 4, t4 = lane % 4;
   const int warp_row = warp_id * Config::kWarpRows;

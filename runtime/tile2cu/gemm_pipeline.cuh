@@ -108,11 +108,13 @@ struct GemmMainLoop {
   static constexpr int kWgmmaStageBytes =
       kTf32RegisterB ? (BM * BK + BK * (BN + kPadBRegs)) * 4 : (BM * BK + BK * BN) * int(sizeof(T));
   static_assert(kWgmmaStageBytes % 1024 == 0, "every stage starts on a 1024-byte boundary (the swizzle's)");
-  // The ring starts at the first 1024-byte boundary; behind it, the TMA loop's 16 bytes per
-  // stage (a "full" mbarrier and a count of the warps done with the stage).
+  // The ring starts at the first 1024-byte boundary; behind it, the TMA loop's tma::TmaRing
+  // (a "full" mbarrier and a count of the warps done with the stage, per stage).
   static constexpr int kRingBytes = HopperStages * kWgmmaStageBytes;
   static constexpr int kHopperSmemBytes =
-      kRingBytes + 1024 + 16 * HopperStages > kExchangeBytes ? kRingBytes + 1024 + 16 * HopperStages : kExchangeBytes;
+      kRingBytes + 1024 + tma::kRingBytesPerStage * HopperStages > kExchangeBytes
+          ? kRingBytes + 1024 + tma::kRingBytesPerStage * HopperStages
+          : kExchangeBytes;
   static_assert(!kWgmma || kRingBytes >= kExchangeBytes, "the mbarriers lie behind the accumulator exchange");
 };
 
@@ -125,8 +127,8 @@ inline GemmTensorMaps gemm_tensor_maps(const Array<T, 2, I>& a, const Array<T, 2
   if constexpr (Config::kWgmma) {
     const uint32_t b_box_rows = Config::kBTransposed ? Config::kBN : Config::kBK;
     maps.usable = compute_major >= 9 &&
-                  tma::encode_matrix_map(maps.a, a.data, a.shape[0], a.shape[1], a.stride[0], a.stride[1], Config::kBM, 64) &&
-                  tma::encode_matrix_map(maps.b, b.data, b.shape[0], b.shape[1], b.stride[0], b.stride[1], b_box_rows, 64);
+                  tma::encode_map<T, 2>(maps.a, a.data, {a.shape[0], a.shape[1]}, {a.stride[0], a.stride[1]}, {Config::kBM, 64}) &&
+                  tma::encode_map<T, 2>(maps.b, b.data, {b.shape[0], b.shape[1]}, {b.stride[0], b.stride[1]}, {b_box_rows, 64});
   }
   return maps;
 }
@@ -622,68 +624,50 @@ TILE2CU_DEVICE Tile<TC, LC> main_loop_wgmma_tf32(const MatrixView<float>& a, con
 
 // The main loop on wgmma fed by the copy engine (TMA). Thread 0 issues one bulk tensor copy per
 // operand box (A: BM x 64; B: BN/64 boxes of 64 x 64, or one BN x 64 box of B^T) into a ring of
-// S stages; the copy engine swizzles them as wgmma reads them and zero-fills what lies outside
-// the arrays. Each stage has an mbarrier, `full`, that completes when its bytes have landed
-// (every thread waits on it before the math), and a count of the warps done reading it: the warp
-// whose arrival completes the count issues the refill, so no warp waits for another to finish
-// (a producer thread waiting on an `empty` barrier held its whole warpgroup back to the slower
-// one's pace: 1 % slower, session 5). The copy of k-tile t + S - 1 goes out as soon as t - 1's
-// math is done, so S - 1 tiles are in flight while the tensor cores work.
+// S stages (tma::TmaRing); the copy engine swizzles them as wgmma reads them and zero-fills what
+// lies outside the arrays. Every thread waits for a stage's bytes before its math; the last warp
+// done with a stage refills it. The copy of k-tile t + S - 1 goes out as soon as t - 1's math is
+// done, so S - 1 tiles are in flight while the tensor cores work.
 template <class Config, class TC, class LC>
 TILE2CU_DEVICE Tile<TC, LC> main_loop_tma(const GemmTensorMaps& maps, int64_t m0, int64_t n0, int64_t k_begin,
                                           int64_t tiles, const Tile<TC, LC>& acc, unsigned char* smem) {
   constexpr int BN = Config::kBN, BK = Config::kBK, S = Config::kHopperStages;
   constexpr int kBytesA = WgmmaStage<Config>::kBytesA, kBBlockBytes = WgmmaStage<Config>::kBBlockBytes;
-  constexpr int kWarps = Config::kThreads / 32;
   unsigned char* ring = smem + ((1024 - reinterpret_cast<uintptr_t>(smem) % 1024) % 1024);
-  uint64_t* full = reinterpret_cast<uint64_t*>(ring + Config::kRingBytes);
-  uint32_t* released = reinterpret_cast<uint32_t*>(full + S);  // warps done with each slot, ever
+  const tma::TmaRing<S, Config::kThreads / 32> slots(ring + Config::kRingBytes);
   const bool producer = threadIdx.x == 0;
   float d[BN / 2];
   accumulator_to_wgmma<Config>(d, acc, smem);
 
-  if (producer) {
-#pragma unroll
-    for (int s = 0; s < S; ++s) tma::barrier_init(&full[s], 1), released[s] = 0;
-    tma::barrier_init_fence();
-  }
+  if (producer) slots.init();
   wgmma::fence_shared_for_async();  // the exchange's ordinary accesses come before the copies into the ring
   __syncthreads();
 
   auto fetch = [&](int64_t t) {  // thread 0: k-tile t into slot t % S
     unsigned char* stage = ring + int(t % S) * Config::kWgmmaStageBytes;
-    uint64_t* bar = &full[t % S];
+    uint64_t* bar = slots.expect(t, Config::kWgmmaStageBytes);
     const int32_t k0 = int32_t((k_begin + t) * BK);
-    tma::barrier_arrive_expect_bytes(bar, Config::kWgmmaStageBytes);
-    tma::load_2d(stage, &maps.a, k0, int32_t(m0), bar);
+    tma::load_box<2>(stage, &maps.a, {k0, int32_t(m0)}, bar);
     if constexpr (Config::kBTransposed) {
-      tma::load_2d(stage + kBytesA, &maps.b, k0, int32_t(n0), bar);
+      tma::load_box<2>(stage + kBytesA, &maps.b, {k0, int32_t(n0)}, bar);
     } else {
 #pragma unroll
-      for (int j = 0; j < BN / 64; ++j) tma::load_2d(stage + kBytesA + j * kBBlockBytes, &maps.b, int32_t(n0) + 64 * j, k0, bar);
+      for (int j = 0; j < BN / 64; ++j) tma::load_box<2>(stage + kBytesA + j * kBBlockBytes, &maps.b, {int32_t(n0) + 64 * j, k0}, bar);
     }
   };
   if (producer)
     for (int64_t t = 0; t < S && t < tiles; ++t) fetch(t);
 
   for (int64_t t = 0; t < tiles; ++t) {
-    tma::barrier_wait(&full[t % S], uint32_t(t / S) & 1u);  // k-tile t has landed
+    slots.wait(t);
     wgmma_k_tile<Config>(d, ring + int(t % S) * Config::kWgmmaStageBytes);
     wgmma::wait<1>();  // k-tile t - 1's math is done (t's may still run): its slot can be refilled
-    if (t >= 1 && threadIdx.x % 32 == 0) {
-      // The last warp done with the slot refills it: no warp waits for another here.
-      const int64_t done = t - 1;
-      cuda::atomic_ref<uint32_t, cuda::thread_scope_block> count(released[done % S]);
-      const uint32_t arrived = count.fetch_add(1u, cuda::memory_order_acq_rel) + 1u;
-      if (arrived == uint32_t(kWarps) * uint32_t(done / S + 1) && done + S < tiles) fetch(done + S);
-    }
+    if (t >= 1 && threadIdx.x % 32 == 0 && slots.release(t - 1) && t - 1 + S < tiles) fetch(t - 1 + S);
     __syncwarp();  // the warp converges again before its next wgmma
   }
   wgmma::wait<0>();
   __syncthreads();  // every copy has landed and every warp is past the barriers
-  if (producer)
-#pragma unroll
-    for (int s = 0; s < S; ++s) tma::barrier_inval(&full[s]);
+  if (producer) slots.inval();
   return wgmma_to_accumulator<Config>(d, acc, smem);
 }
 #endif  // TILE2CU_HAS_WGMMA

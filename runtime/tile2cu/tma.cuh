@@ -13,6 +13,8 @@
 
 #include <cuda.h>
 
+#include <cuda/atomic>
+
 #include "types.cuh"
 
 namespace tile2cu {
@@ -25,6 +27,13 @@ struct GemmTensorMaps {
   int usable;
 };
 
+// The same for one attention main loop's K and V (any rank up to 5: the leading axes are
+// batch and head, fixed per block).
+struct AttentionTensorMaps {
+  CUtensorMap k, v;
+  int usable;
+};
+
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
 #define TILE2CU_HAS_TMA 1
 #else
@@ -32,6 +41,9 @@ struct GemmTensorMaps {
 #endif
 
 namespace tma {
+
+// Shared memory a TmaRing takes per stage: its mbarrier (8 bytes) and its count (4), rounded up.
+constexpr int kRingBytesPerStage = 16;
 
 #if TILE2CU_HAS_TMA
 TILE2CU_DEVICE uint32_t smem_u32(const void* p) { return static_cast<uint32_t>(__cvta_generic_to_shared(p)); }
@@ -62,30 +74,90 @@ TILE2CU_DEVICE void barrier_wait(uint64_t* bar, uint32_t phase) {
       : "memory");
 }
 
-// Copies the box at coordinates (c0 innermost, c1) of `map` into shared memory at `dst`,
-// counting the bytes on `bar`.
-TILE2CU_DEVICE void load_2d(void* dst, const CUtensorMap* map, int32_t c0, int32_t c1, uint64_t* bar) {
-  asm volatile(
-      "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];\n" ::"r"(
-          smem_u32(dst)),
-      "l"(reinterpret_cast<uint64_t>(map)), "r"(c0), "r"(c1), "r"(smem_u32(bar))
-      : "memory");
+// Copies the box at `c` (coordinates innermost axis first, one per axis of the map) of `map`
+// into shared memory at `dst`, counting the bytes on `bar`.
+template <int N>
+TILE2CU_DEVICE void load_box(void* dst, const CUtensorMap* map, const int32_t (&c)[N], uint64_t* bar) {
+  static_assert(N >= 2 && N <= 5, "tensor maps have 2 to 5 axes here");
+  const uint32_t to = smem_u32(dst), done = smem_u32(bar);
+  const uint64_t from = reinterpret_cast<uint64_t>(map);
+#define TILE2CU_TMA_LOAD(n, coords, ...)                                                                      \
+  asm volatile("cp.async.bulk.tensor." #n "d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], " \
+               "[%1, {" coords "}], [%2];\n" ::"r"(to), "l"(from), "r"(done), __VA_ARGS__ : "memory")
+  if constexpr (N == 2) TILE2CU_TMA_LOAD(2, "%3, %4", "r"(c[0]), "r"(c[1]));
+  if constexpr (N == 3) TILE2CU_TMA_LOAD(3, "%3, %4, %5", "r"(c[0]), "r"(c[1]), "r"(c[2]));
+  if constexpr (N == 4) TILE2CU_TMA_LOAD(4, "%3, %4, %5, %6", "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]));
+  if constexpr (N == 5) TILE2CU_TMA_LOAD(5, "%3, %4, %5, %6, %7", "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]), "r"(c[4]));
+#undef TILE2CU_TMA_LOAD
 }
 TILE2CU_DEVICE void prefetch_map(const CUtensorMap* map) {
   asm volatile("prefetch.tensormap [%0];\n" ::"l"(reinterpret_cast<uint64_t>(map)) : "memory");
 }
+
+// A ring of S shared-memory stages that the copy engine fills, with what its users need to share
+// it without a block-wide barrier per stage. Stage s has `full[s]`, an mbarrier that completes
+// when the stage's bytes have landed, and `released[s]`, how many warps have ever finished with
+// it. The warp whose release completes a stage's count refills it, so no warp waits for another
+// (a producer thread waiting on an `empty` barrier held its whole warpgroup back to the slower
+// one's pace: 1 % on the GEMM, session 5). Tile t lives in stage t % S.
+template <int S, int Warps>
+struct TmaRing {
+  uint64_t* full;
+  uint32_t* released;
+
+  explicit TILE2CU_DEVICE TmaRing(unsigned char* at)
+      : full(reinterpret_cast<uint64_t*>(at)), released(reinterpret_cast<uint32_t*>(full + S)) {}
+  // Thread 0, before the block barrier that precedes every other use.
+  TILE2CU_DEVICE void init() const {
+#pragma unroll
+    for (int s = 0; s < S; ++s) barrier_init(&full[s], 1), released[s] = 0;
+    barrier_init_fence();
+  }
+  // The issuing thread: announces tile t's bytes on its stage's barrier, which the copies
+  // then complete; returns that barrier.
+  TILE2CU_DEVICE uint64_t* expect(int64_t t, uint32_t bytes) const {
+    uint64_t* bar = &full[t % S];
+    barrier_arrive_expect_bytes(bar, bytes);
+    return bar;
+  }
+  // Every reader: waits until tile t has landed.
+  TILE2CU_DEVICE void wait(int64_t t) const { barrier_wait(&full[t % S], uint32_t(t / S) & 1u); }
+  // Lane 0 of each warp once the warp is done reading tile t: true for the one warp whose call
+  // completes the count (it refills the stage).
+  TILE2CU_DEVICE bool release(int64_t t) const {
+    cuda::atomic_ref<uint32_t, cuda::thread_scope_block> count(released[t % S]);
+    const uint32_t arrived = count.fetch_add(1u, cuda::memory_order_acq_rel) + 1u;
+    return arrived == uint32_t(Warps) * uint32_t(t / S + 1);
+  }
+  // Thread 0, after a block barrier that follows the last wait.
+  TILE2CU_DEVICE void inval() const {
+#pragma unroll
+    for (int s = 0; s < S; ++s) barrier_inval(&full[s]);
+  }
+};
 #endif  // TILE2CU_HAS_TMA
 
-// Host: a 2-D tensor map over a row-major matrix (rows x cols, `row_stride` elements between
-// rows, columns contiguous) whose box is box_rows x box_cols, 128-byte swizzled (box_cols of
-// T must be 128 bytes). False when the copy engine cannot describe it.
-template <class T>
-inline bool encode_matrix_map(CUtensorMap& map, const T* data, int64_t rows, int64_t cols, int64_t row_stride,
-                              int64_t col_stride, uint32_t box_rows, uint32_t box_cols) {
+// Host: a tensor map over an array of rank R (shape and strides in elements, outermost axis
+// first, the last axis contiguous) whose box is `box` elements per axis, 128-byte swizzled (the
+// box's last axis must be 128 bytes of T). False when the copy engine cannot describe it.
+template <class T, int R>
+inline bool encode_map(CUtensorMap& map, const T* data, const int64_t (&shape)[R], const int64_t (&stride)[R],
+                       const uint32_t (&box)[R]) {
   static_assert(sizeof(T) == 2, "tensor maps here describe 16-bit operands");
-  if (col_stride != 1 || rows <= 0 || cols <= 0 || reinterpret_cast<uintptr_t>(data) % 16 != 0 ||
-      (row_stride * int64_t(sizeof(T))) % 16 != 0 || box_cols * sizeof(T) != 128)
-    return false;
+  static_assert(R >= 2 && R <= 5, "the copy engine takes 2 to 5 axes here");
+  if (stride[R - 1] != 1 || reinterpret_cast<uintptr_t>(data) % 16 != 0 || box[R - 1] * sizeof(T) != 128) return false;
+  cuuint64_t dims[R], strides[R - 1];
+  cuuint32_t boxes[R], unit[R];
+  for (int d = 0; d < R; ++d) {  // the driver takes the innermost axis first
+    const int a = R - 1 - d;
+    if (shape[a] <= 0 || shape[a] > (int64_t(1) << 32) || box[a] == 0 || box[a] > 256) return false;
+    dims[d] = cuuint64_t(shape[a]), boxes[d] = box[a], unit[d] = 1;
+    if (d > 0) {
+      const int64_t bytes = stride[a] * int64_t(sizeof(T));  // between consecutive entries of axis a
+      if (bytes <= 0 || bytes % 16 != 0 || bytes >= (int64_t(1) << 40)) return false;
+      strides[d - 1] = cuuint64_t(bytes);
+    }
+  }
   using Encode = CUresult (*)(CUtensorMap*, CUtensorMapDataType, cuuint32_t, void*, const cuuint64_t*,
                               const cuuint64_t*, const cuuint32_t*, const cuuint32_t*, CUtensorMapInterleave,
                               CUtensorMapSwizzle, CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
@@ -99,12 +171,9 @@ inline bool encode_matrix_map(CUtensorMap& map, const T* data, int64_t rows, int
     return reinterpret_cast<Encode>(fn);
   }();
   if (!encode) return false;
-  const cuuint64_t dims[2] = {cuuint64_t(cols), cuuint64_t(rows)};
-  const cuuint64_t strides[1] = {cuuint64_t(row_stride) * sizeof(T)};  // bytes between rows
-  const cuuint32_t box[2] = {box_cols, box_rows}, unit[2] = {1, 1};
   const CUtensorMapDataType type =
       std::is_same_v<T, __nv_bfloat16> ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
-  return encode(&map, type, 2, const_cast<T*>(data), dims, strides, box, unit, CU_TENSOR_MAP_INTERLEAVE_NONE,
+  return encode(&map, type, R, const_cast<T*>(data), dims, strides, boxes, unit, CU_TENSOR_MAP_INTERLEAVE_NONE,
                 CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
                 CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
 }

@@ -6,6 +6,7 @@
 
 #include "emit/emit_attention.hpp"
 #include "emit/emit_gemm.hpp"
+#include "emit/tensor_maps.hpp"
 #include "emit/kernel_body.hpp"
 #include "emit/layout_plan.hpp"
 #include "emit/templates.hpp"
@@ -138,8 +139,8 @@ HostInterface host_interface(const ir::Function& fn) {
                               fmt::join(shape, ", "), fmt::join(strides, ", "));
   }
   if (any_list) upload_list_tables(h);
-  for (const GemmTensorMapParam& p : gemm_tensor_map_params(fn)) {
-    kparams.push_back(fmt::format("const __grid_constant__ GemmTensorMaps {}", p.name));
+  for (const TensorMapParam& p : tensor_map_params(fn)) {
+    kparams.push_back(fmt::format("const __grid_constant__ {} {}", p.type, p.name));
     kargs.push_back(p.name);
   }
   h.launcher_params = wrap(launcher);
@@ -223,10 +224,10 @@ EmittedFiles emit_cuda(const std::vector<ir::Function>& specs, const EmitOptions
     // Beyond kMaxStaticScratch a CTA's shared memory must be dynamic, and the launcher must opt in.
     const bool dynamic_smem = std::max(plan.smem_bytes, plan.hopper_smem_bytes) > kMaxStaticScratch;
     std::string launch_setup;
-    const std::vector<GemmTensorMapParam> tensor_maps = gemm_tensor_map_params(fn);
+    const std::vector<TensorMapParam> tensor_maps = tensor_map_params(fn);
     if (plan.hopper_smem_bytes > 0 || !tensor_maps.empty())
       launch_setup =
-          "  // sm_90 and up run the GEMM main loop on wgmma.\n"
+          "  // The compute capability picks the main loop's form (wgmma on sm_90 and up).\n"
           "  int device = 0, major = 0;\n"
           "  if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;\n"
           "  if (cudaError_t e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device); e != cudaSuccess)\n"
@@ -262,12 +263,12 @@ EmittedFiles emit_cuda(const std::vector<ir::Function>& specs, const EmitOptions
           "  __shared__ alignas(16) unsigned char smem[{}];\n",
           plan.smem_bytes);
     }
-    for (const GemmTensorMapParam& p : tensor_maps)
+    for (const TensorMapParam& p : tensor_maps)
       launch_setup += fmt::format(
           "  // On sm_90 the copy engine (TMA) fills the main loop's stages: {0}'s and {1}'s tensor maps\n"
           "  // (usable = 0 where it cannot describe them: the kernel then copies with cp.async).\n"
-          "  const tile2cu::GemmTensorMaps {2} = tile2cu::gemm_tensor_maps<{3}::{4}>({0}_arg, {1}_arg, major);\n",
-          p.a, p.b, p.name, fn.spec_name, p.config);
+          "  const tile2cu::{5} {2} = tile2cu::{6}<{3}::{4}>({0}_arg, {1}_arg, major);\n",
+          p.a, p.b, p.name, fn.spec_name, p.config, p.type, p.encoder);
     const std::string& signature = fn.signature;
     // The kernel's occupancy= wins; a count the plan chose says why in the code.
     const int min_blocks = fn.occupancy > 0 ? fn.occupancy : plan.min_blocks_per_sm;

@@ -14,51 +14,6 @@ std::string gemm_loop_config_name(const ir::Function& fn, const ir::Op& op) {
   return fmt::format("GemmLoop_{}x{}x{}{}", t.bm, t.bn, t.bk, ir::gemm_b_transposed(op) ? "_BT" : "");
 }
 
-namespace {
-
-void for_each_gemm_loop(const ir::Block& b, const std::function<void(const ir::Op&)>& f) {
-  for (const ir::Op& op : b.ops) {
-    for (const ir::Block& r : op.regions) for_each_gemm_loop(r, f);
-    if (op.kind == ir::OpKind::GemmLoop) f(op);
-  }
-}
-
-// The host encodes tensor maps from the launch's arguments, so only a kernel parameter itself
-// qualifies: a list item or an Array.slice view gets its base inside the kernel.
-bool host_known(const ir::ArrayParam& a) { return a.rank == 2 && a.list_of < 0 && a.slice_of < 0; }
-
-bool fed_by_tma(const ir::Function& fn, const ir::Op& op) {
-  const DType t = fn.arrays[op.param].dtype;  // tensor maps here describe 16-bit operands
-  return op.hopper_stages > 0 && (t == DType::Float16 || t == DType::BFloat16) && host_known(fn.arrays[op.param]) &&
-         host_known(fn.arrays[op.param_b]);
-}
-
-}  // namespace
-
-std::vector<GemmTensorMapParam> gemm_tensor_map_params(const ir::Function& fn) {
-  std::vector<GemmTensorMapParam> params;
-  for_each_gemm_loop(fn.body, [&](const ir::Op& op) {
-    if (!fed_by_tma(fn, op)) return;
-    GemmTensorMapParam p{"", gemm_loop_config_name(fn, op), fn.arrays[op.param].name, fn.arrays[op.param_b].name};
-    bool clash = false;
-    for (const GemmTensorMapParam& q : params) {
-      if (q.a == p.a && q.b == p.b && q.config == p.config) return;  // shared with an earlier loop
-      clash = clash || (q.a == p.a && q.b == p.b);
-    }
-    p.name = clash ? fmt::format("{}_{}_{}_tma", p.a, p.b, p.config) : fmt::format("{}_{}_tma", p.a, p.b);
-    params.push_back(p);
-  });
-  return params;
-}
-
-std::string gemm_tensor_maps_name(const ir::Function& fn, const ir::Op& op) {
-  if (!fed_by_tma(fn, op)) return "";
-  const std::string config = gemm_loop_config_name(fn, op);
-  for (const GemmTensorMapParam& p : gemm_tensor_map_params(fn))
-    if (p.a == fn.arrays[op.param].name && p.b == fn.arrays[op.param_b].name && p.config == config) return p.name;
-  return "";
-}
-
 std::string gemm_loop_declarations(const ir::Function& fn) {
   std::string out;
   std::set<std::string> declared;

@@ -12,6 +12,7 @@
 #include "emit/emit_debug.hpp"
 #include "emit/element_memory_call.hpp"
 #include "emit/emit_attention.hpp"
+#include "emit/tensor_maps.hpp"
 #include "emit/emit_gemm.hpp"
 #include "ir/printer.hpp"
 
@@ -486,7 +487,7 @@ class BodyEmitter {
         std::vector<std::string> a_index, b_index;
         for (int d = 0; d < ra; ++d) a_index.push_back(expr(op.operands[2 + d]).text);
         for (int d = 0; d < rb; ++d) b_index.push_back(expr(op.operands[2 + ra + d]).text);
-        const std::string maps = gemm_tensor_maps_name(fn_, op);
+        const std::string maps = tensor_maps_name(fn_, op);
         return {fmt::format("gemm_main_loop<{}>({}, {{{}}}, {}, {{{}}}, {}, {}, {}, smem{})", gemm_loop_config_name(fn_, op),
                             fn_.arrays[op.param].name, fmt::join(a_index, ", "), fn_.arrays[op.param_b].name,
                             fmt::join(b_index, ", "), expr(op.operands[0]).text, expr(op.operands[1]).text,
@@ -753,12 +754,14 @@ class BodyEmitter {
         std::string mask = combiner_lambda(op, "&", 0);
         std::string name = fresh_name("attention");
         const std::string indent(static_cast<size_t>(depth + 1) * 2, ' ');
-        line(depth, fmt::format("const auto {} = attention_main_loop<{}>({}, {{{}}}, {}, {{{}}}, {}, {}, {}, {}, {}, {},\n{}{},\n{}{}, smem);",
+        const std::string maps = tensor_maps_name(fn_, op);
+        line(depth, fmt::format("const auto {} = attention_main_loop<{}>({}, {{{}}}, {}, {{{}}}, {}, {}, {}, {}, {}, {},\n{}{},\n{}{}, smem{});",
                                 name, attention_loop_config_name(fn_, op), fn_.arrays[op.param].name,
                                 fmt::join(k_index, ", "), fn_.arrays[op.param_b].name, fmt::join(v_index, ", "),
                                 expr(op.operands[0]).text, expr(op.operands[1]).text, expr(op.operands[2]).text,
                                 expr(op.operands[inits]).text, expr(op.operands[inits + 1]).text,
-                                expr(op.operands[inits + 2]).text, indent, mask, indent, score));
+                                expr(op.operands[inits + 2]).text, indent, mask, indent, score,
+                                maps.empty() ? "" : ", &" + maps));
         const char* members[] = {"m", "l", "acc"};
         for (size_t k = 0; k < 3; ++k) exprs_[op.results[k]] = {fmt::format("{}.{}", name, members[k])};
         return;

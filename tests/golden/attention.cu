@@ -28,7 +28,8 @@ __global__ void __launch_bounds__(kThreads, 2) attention_fwd(
     __nv_bfloat16* K_data, int32_t K_shape_0, int32_t K_shape_1, int32_t K_shape_2, int32_t K_stride_0, int32_t K_stride_1, int32_t K_stride_2,
     __nv_bfloat16* V_data, int32_t V_shape_0, int32_t V_shape_1, int32_t V_shape_2, int32_t V_stride_0, int32_t V_stride_1, int32_t V_stride_2,
     __nv_bfloat16* O_data, int32_t O_shape_0, int32_t O_shape_1, int32_t O_shape_2, int32_t O_stride_0, int32_t O_stride_1, int32_t O_stride_2,
-    float scale) {
+    float scale,
+    const __grid_constant__ AttentionTensorMaps K_V_tma) {
   const Array<__nv_bfloat16, 3> Q{Q_data, {Q_shape_0, Q_shape_1, Q_shape_2}, {Q_stride_0, Q_stride_1, Q_stride_2}};
   const Array<__nv_bfloat16, 3> K{K_data, {K_shape_0, K_shape_1, K_shape_2}, {K_stride_0, K_stride_1, K_stride_2}};
   const Array<__nv_bfloat16, 3> V{V_data, {V_shape_0, V_shape_1, V_shape_2}, {V_stride_0, V_stride_1, V_stride_2}};
@@ -81,7 +82,7 @@ __global__ void __launch_bounds__(kThreads, 2) attention_fwd(
       const auto s_2 = s * qk_scale;
       const auto s_3 = where(bitwise_or(interior, keep), s_2, -INFINITY);
       return s_3;
-    }, smem);
+    }, smem, &K_V_tma);
   // out = acc / l
   const auto out = attention.acc / broadcast_to<Layout_128x64>(attention.l, smem);
   // ct.store(O, index=(head, block, 0), tile=out.astype(O.dtype).reshape((1, BM, D)))
@@ -110,16 +111,25 @@ cudaError_t launch_attention_bf16_d64(
   tile2cu::Array<__nv_bfloat16, 3> O_arg;
   if (!tile2cu::to_device_array<int32_t>(O, O_arg)) return cudaErrorInvalidValue;
   if (O.shape[2] != 64) return cudaErrorInvalidValue;
+  // The compute capability picks the main loop's form (wgmma on sm_90 and up).
+  int device = 0, major = 0;
+  if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
+  if (cudaError_t e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device); e != cudaSuccess)
+    return e;
   constexpr int kSmemBytes = 56320;
   if (cudaError_t e = cudaFuncSetAttribute(attention_bf16_d64::attention_fwd, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes);
       e != cudaSuccess)
     return e;
+  // On sm_90 the copy engine (TMA) fills the main loop's stages: K's and V's tensor maps
+  // (usable = 0 where it cannot describe them: the kernel then copies with cp.async).
+  const tile2cu::AttentionTensorMaps K_V_tma = tile2cu::attention_tensor_maps<attention_bf16_d64::AttentionLoop_128x64x64>(K_arg, V_arg, major);
   attention_bf16_d64::attention_fwd<<<grid, attention_bf16_d64::kThreads, kSmemBytes, stream>>>(
     Q_arg.data, Q_arg.shape[0], Q_arg.shape[1], Q_arg.shape[2], Q_arg.stride[0], Q_arg.stride[1], Q_arg.stride[2],
     K_arg.data, K_arg.shape[0], K_arg.shape[1], K_arg.shape[2], K_arg.stride[0], K_arg.stride[1], K_arg.stride[2],
     V_arg.data, V_arg.shape[0], V_arg.shape[1], V_arg.shape[2], V_arg.stride[0], V_arg.stride[1], V_arg.stride[2],
     O_arg.data, O_arg.shape[0], O_arg.shape[1], O_arg.shape[2], O_arg.stride[0], O_arg.stride[1], O_arg.stride[2],
-    scale);
+    scale,
+    K_V_tma);
   return cudaGetLastError();
 }
 
@@ -163,7 +173,8 @@ __global__ void __launch_bounds__(kThreads, 2) attention_fwd(
     __nv_bfloat16* K_data, int32_t K_shape_0, int32_t K_shape_1, int32_t K_shape_2, int32_t K_stride_0, int32_t K_stride_1, int32_t K_stride_2,
     __nv_bfloat16* V_data, int32_t V_shape_0, int32_t V_shape_1, int32_t V_shape_2, int32_t V_stride_0, int32_t V_stride_1, int32_t V_stride_2,
     __nv_bfloat16* O_data, int32_t O_shape_0, int32_t O_shape_1, int32_t O_shape_2, int32_t O_stride_0, int32_t O_stride_1, int32_t O_stride_2,
-    float scale) {
+    float scale,
+    const __grid_constant__ AttentionTensorMaps K_V_tma) {
   const Array<__nv_bfloat16, 3> Q{Q_data, {Q_shape_0, Q_shape_1, Q_shape_2}, {Q_stride_0, Q_stride_1, Q_stride_2}};
   const Array<__nv_bfloat16, 3> K{K_data, {K_shape_0, K_shape_1, K_shape_2}, {K_stride_0, K_stride_1, K_stride_2}};
   const Array<__nv_bfloat16, 3> V{V_data, {V_shape_0, V_shape_1, V_shape_2}, {V_stride_0, V_stride_1, V_stride_2}};
@@ -222,7 +233,7 @@ __global__ void __launch_bounds__(kThreads, 2) attention_fwd(
       const auto s_2 = s * qk_scale;
       const auto s_3 = where(bitwise_or(interior, keep_2), s_2, -INFINITY);
       return s_3;
-    }, smem);
+    }, smem, &K_V_tma);
   // out = acc / l
   const auto out = attention.acc / broadcast_to<Layout_128x64>(attention.l, smem);
   // ct.store(O, index=(head, block, 0), tile=out.astype(O.dtype).reshape((1, BM, D)))
@@ -251,16 +262,25 @@ cudaError_t launch_attention_bf16_d64_causal(
   tile2cu::Array<__nv_bfloat16, 3> O_arg;
   if (!tile2cu::to_device_array<int32_t>(O, O_arg)) return cudaErrorInvalidValue;
   if (O.shape[2] != 64) return cudaErrorInvalidValue;
+  // The compute capability picks the main loop's form (wgmma on sm_90 and up).
+  int device = 0, major = 0;
+  if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
+  if (cudaError_t e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device); e != cudaSuccess)
+    return e;
   constexpr int kSmemBytes = 56320;
   if (cudaError_t e = cudaFuncSetAttribute(attention_bf16_d64_causal::attention_fwd, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes);
       e != cudaSuccess)
     return e;
+  // On sm_90 the copy engine (TMA) fills the main loop's stages: K's and V's tensor maps
+  // (usable = 0 where it cannot describe them: the kernel then copies with cp.async).
+  const tile2cu::AttentionTensorMaps K_V_tma = tile2cu::attention_tensor_maps<attention_bf16_d64_causal::AttentionLoop_128x64x64>(K_arg, V_arg, major);
   attention_bf16_d64_causal::attention_fwd<<<grid, attention_bf16_d64_causal::kThreads, kSmemBytes, stream>>>(
     Q_arg.data, Q_arg.shape[0], Q_arg.shape[1], Q_arg.shape[2], Q_arg.stride[0], Q_arg.stride[1], Q_arg.stride[2],
     K_arg.data, K_arg.shape[0], K_arg.shape[1], K_arg.shape[2], K_arg.stride[0], K_arg.stride[1], K_arg.stride[2],
     V_arg.data, V_arg.shape[0], V_arg.shape[1], V_arg.shape[2], V_arg.stride[0], V_arg.stride[1], V_arg.stride[2],
     O_arg.data, O_arg.shape[0], O_arg.shape[1], O_arg.shape[2], O_arg.stride[0], O_arg.stride[1], O_arg.stride[2],
-    scale);
+    scale,
+    K_V_tma);
   return cudaGetLastError();
 }
 
@@ -304,7 +324,8 @@ __global__ void __launch_bounds__(kThreads, 2) attention_fwd(
     __nv_bfloat16* K_data, int32_t K_shape_0, int32_t K_shape_1, int32_t K_shape_2, int32_t K_stride_0, int32_t K_stride_1, int32_t K_stride_2,
     __nv_bfloat16* V_data, int32_t V_shape_0, int32_t V_shape_1, int32_t V_shape_2, int32_t V_stride_0, int32_t V_stride_1, int32_t V_stride_2,
     __nv_bfloat16* O_data, int32_t O_shape_0, int32_t O_shape_1, int32_t O_shape_2, int32_t O_stride_0, int32_t O_stride_1, int32_t O_stride_2,
-    float scale) {
+    float scale,
+    const __grid_constant__ AttentionTensorMaps K_V_tma) {
   const Array<__nv_bfloat16, 3> Q{Q_data, {Q_shape_0, Q_shape_1, Q_shape_2}, {Q_stride_0, Q_stride_1, Q_stride_2}};
   const Array<__nv_bfloat16, 3> K{K_data, {K_shape_0, K_shape_1, K_shape_2}, {K_stride_0, K_stride_1, K_stride_2}};
   const Array<__nv_bfloat16, 3> V{V_data, {V_shape_0, V_shape_1, V_shape_2}, {V_stride_0, V_stride_1, V_stride_2}};
@@ -357,7 +378,7 @@ __global__ void __launch_bounds__(kThreads, 2) attention_fwd(
       const auto s_2 = s * qk_scale;
       const auto s_3 = where(bitwise_or(interior, keep), s_2, -INFINITY);
       return s_3;
-    }, smem);
+    }, smem, &K_V_tma);
   // out = acc / l
   const auto out = attention.acc / broadcast_to<Layout_128x128>(attention.l, smem);
   // ct.store(O, index=(head, block, 0), tile=out.astype(O.dtype).reshape((1, BM, D)))
@@ -386,16 +407,25 @@ cudaError_t launch_attention_bf16_d128(
   tile2cu::Array<__nv_bfloat16, 3> O_arg;
   if (!tile2cu::to_device_array<int32_t>(O, O_arg)) return cudaErrorInvalidValue;
   if (O.shape[2] != 128) return cudaErrorInvalidValue;
+  // The compute capability picks the main loop's form (wgmma on sm_90 and up).
+  int device = 0, major = 0;
+  if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
+  if (cudaError_t e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device); e != cudaSuccess)
+    return e;
   constexpr int kSmemBytes = 105472;
   if (cudaError_t e = cudaFuncSetAttribute(attention_bf16_d128::attention_fwd, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes);
       e != cudaSuccess)
     return e;
+  // On sm_90 the copy engine (TMA) fills the main loop's stages: K's and V's tensor maps
+  // (usable = 0 where it cannot describe them: the kernel then copies with cp.async).
+  const tile2cu::AttentionTensorMaps K_V_tma = tile2cu::attention_tensor_maps<attention_bf16_d128::AttentionLoop_128x64x128>(K_arg, V_arg, major);
   attention_bf16_d128::attention_fwd<<<grid, attention_bf16_d128::kThreads, kSmemBytes, stream>>>(
     Q_arg.data, Q_arg.shape[0], Q_arg.shape[1], Q_arg.shape[2], Q_arg.stride[0], Q_arg.stride[1], Q_arg.stride[2],
     K_arg.data, K_arg.shape[0], K_arg.shape[1], K_arg.shape[2], K_arg.stride[0], K_arg.stride[1], K_arg.stride[2],
     V_arg.data, V_arg.shape[0], V_arg.shape[1], V_arg.shape[2], V_arg.stride[0], V_arg.stride[1], V_arg.stride[2],
     O_arg.data, O_arg.shape[0], O_arg.shape[1], O_arg.shape[2], O_arg.stride[0], O_arg.stride[1], O_arg.stride[2],
-    scale);
+    scale,
+    K_V_tma);
   return cudaGetLastError();
 }
 
@@ -439,7 +469,8 @@ __global__ void __launch_bounds__(kThreads, 2) attention_fwd(
     __nv_bfloat16* K_data, int32_t K_shape_0, int32_t K_shape_1, int32_t K_shape_2, int32_t K_stride_0, int32_t K_stride_1, int32_t K_stride_2,
     __nv_bfloat16* V_data, int32_t V_shape_0, int32_t V_shape_1, int32_t V_shape_2, int32_t V_stride_0, int32_t V_stride_1, int32_t V_stride_2,
     __nv_bfloat16* O_data, int32_t O_shape_0, int32_t O_shape_1, int32_t O_shape_2, int32_t O_stride_0, int32_t O_stride_1, int32_t O_stride_2,
-    float scale) {
+    float scale,
+    const __grid_constant__ AttentionTensorMaps K_V_tma) {
   const Array<__nv_bfloat16, 3> Q{Q_data, {Q_shape_0, Q_shape_1, Q_shape_2}, {Q_stride_0, Q_stride_1, Q_stride_2}};
   const Array<__nv_bfloat16, 3> K{K_data, {K_shape_0, K_shape_1, K_shape_2}, {K_stride_0, K_stride_1, K_stride_2}};
   const Array<__nv_bfloat16, 3> V{V_data, {V_shape_0, V_shape_1, V_shape_2}, {V_stride_0, V_stride_1, V_stride_2}};
@@ -498,7 +529,7 @@ __global__ void __launch_bounds__(kThreads, 2) attention_fwd(
       const auto s_2 = s * qk_scale;
       const auto s_3 = where(bitwise_or(interior, keep_2), s_2, -INFINITY);
       return s_3;
-    }, smem);
+    }, smem, &K_V_tma);
   // out = acc / l
   const auto out = attention.acc / broadcast_to<Layout_128x128>(attention.l, smem);
   // ct.store(O, index=(head, block, 0), tile=out.astype(O.dtype).reshape((1, BM, D)))
@@ -527,16 +558,25 @@ cudaError_t launch_attention_bf16_d128_causal(
   tile2cu::Array<__nv_bfloat16, 3> O_arg;
   if (!tile2cu::to_device_array<int32_t>(O, O_arg)) return cudaErrorInvalidValue;
   if (O.shape[2] != 128) return cudaErrorInvalidValue;
+  // The compute capability picks the main loop's form (wgmma on sm_90 and up).
+  int device = 0, major = 0;
+  if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
+  if (cudaError_t e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device); e != cudaSuccess)
+    return e;
   constexpr int kSmemBytes = 105472;
   if (cudaError_t e = cudaFuncSetAttribute(attention_bf16_d128_causal::attention_fwd, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes);
       e != cudaSuccess)
     return e;
+  // On sm_90 the copy engine (TMA) fills the main loop's stages: K's and V's tensor maps
+  // (usable = 0 where it cannot describe them: the kernel then copies with cp.async).
+  const tile2cu::AttentionTensorMaps K_V_tma = tile2cu::attention_tensor_maps<attention_bf16_d128_causal::AttentionLoop_128x64x128>(K_arg, V_arg, major);
   attention_bf16_d128_causal::attention_fwd<<<grid, attention_bf16_d128_causal::kThreads, kSmemBytes, stream>>>(
     Q_arg.data, Q_arg.shape[0], Q_arg.shape[1], Q_arg.shape[2], Q_arg.stride[0], Q_arg.stride[1], Q_arg.stride[2],
     K_arg.data, K_arg.shape[0], K_arg.shape[1], K_arg.shape[2], K_arg.stride[0], K_arg.stride[1], K_arg.stride[2],
     V_arg.data, V_arg.shape[0], V_arg.shape[1], V_arg.shape[2], V_arg.stride[0], V_arg.stride[1], V_arg.stride[2],
     O_arg.data, O_arg.shape[0], O_arg.shape[1], O_arg.shape[2], O_arg.stride[0], O_arg.stride[1], O_arg.stride[2],
-    scale);
+    scale,
+    K_V_tma);
   return cudaGetLastError();
 }
 
@@ -714,7 +754,8 @@ __global__ void __launch_bounds__(kThreads, 2) attention_fwd(
     __half* K_data, int32_t K_shape_0, int32_t K_shape_1, int32_t K_shape_2, int32_t K_stride_0, int32_t K_stride_1, int32_t K_stride_2,
     __half* V_data, int32_t V_shape_0, int32_t V_shape_1, int32_t V_shape_2, int32_t V_stride_0, int32_t V_stride_1, int32_t V_stride_2,
     __half* O_data, int32_t O_shape_0, int32_t O_shape_1, int32_t O_shape_2, int32_t O_stride_0, int32_t O_stride_1, int32_t O_stride_2,
-    float scale) {
+    float scale,
+    const __grid_constant__ AttentionTensorMaps K_V_tma) {
   const Array<__half, 3> Q{Q_data, {Q_shape_0, Q_shape_1, Q_shape_2}, {Q_stride_0, Q_stride_1, Q_stride_2}};
   const Array<__half, 3> K{K_data, {K_shape_0, K_shape_1, K_shape_2}, {K_stride_0, K_stride_1, K_stride_2}};
   const Array<__half, 3> V{V_data, {V_shape_0, V_shape_1, V_shape_2}, {V_stride_0, V_stride_1, V_stride_2}};
@@ -773,7 +814,7 @@ __global__ void __launch_bounds__(kThreads, 2) attention_fwd(
       const auto s_2 = s * qk_scale;
       const auto s_3 = where(bitwise_or(interior, keep_2), s_2, -INFINITY);
       return s_3;
-    }, smem);
+    }, smem, &K_V_tma);
   // out = acc / l
   const auto out = attention.acc / broadcast_to<Layout_128x128>(attention.l, smem);
   // ct.store(O, index=(head, block, 0), tile=out.astype(O.dtype).reshape((1, BM, D)))
@@ -802,16 +843,25 @@ cudaError_t launch_attention_f16_d128_causal(
   tile2cu::Array<__half, 3> O_arg;
   if (!tile2cu::to_device_array<int32_t>(O, O_arg)) return cudaErrorInvalidValue;
   if (O.shape[2] != 128) return cudaErrorInvalidValue;
+  // The compute capability picks the main loop's form (wgmma on sm_90 and up).
+  int device = 0, major = 0;
+  if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
+  if (cudaError_t e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device); e != cudaSuccess)
+    return e;
   constexpr int kSmemBytes = 105472;
   if (cudaError_t e = cudaFuncSetAttribute(attention_f16_d128_causal::attention_fwd, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes);
       e != cudaSuccess)
     return e;
+  // On sm_90 the copy engine (TMA) fills the main loop's stages: K's and V's tensor maps
+  // (usable = 0 where it cannot describe them: the kernel then copies with cp.async).
+  const tile2cu::AttentionTensorMaps K_V_tma = tile2cu::attention_tensor_maps<attention_f16_d128_causal::AttentionLoop_128x64x128>(K_arg, V_arg, major);
   attention_f16_d128_causal::attention_fwd<<<grid, attention_f16_d128_causal::kThreads, kSmemBytes, stream>>>(
     Q_arg.data, Q_arg.shape[0], Q_arg.shape[1], Q_arg.shape[2], Q_arg.stride[0], Q_arg.stride[1], Q_arg.stride[2],
     K_arg.data, K_arg.shape[0], K_arg.shape[1], K_arg.shape[2], K_arg.stride[0], K_arg.stride[1], K_arg.stride[2],
     V_arg.data, V_arg.shape[0], V_arg.shape[1], V_arg.shape[2], V_arg.stride[0], V_arg.stride[1], V_arg.stride[2],
     O_arg.data, O_arg.shape[0], O_arg.shape[1], O_arg.shape[2], O_arg.stride[0], O_arg.stride[1], O_arg.stride[2],
-    scale);
+    scale,
+    K_V_tma);
   return cudaGetLastError();
 }
 

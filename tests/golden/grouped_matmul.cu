@@ -303,7 +303,7 @@ cudaError_t launch_grouped_matmul_bf16_wide(
     return cudaErrorInvalidValue;
   tile2cu::DeviceTable list_table;
   if (cudaError_t e = list_table.upload(list_words, stream)) return e;
-  // sm_90 and up run the GEMM main loop on wgmma.
+  // The compute capability picks the main loop's form (wgmma on sm_90 and up).
   int device = 0, major = 0;
   if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
   if (cudaError_t e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device); e != cudaSuccess)

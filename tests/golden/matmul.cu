@@ -72,7 +72,7 @@ cudaError_t launch_matmul_bf16(
   if (!tile2cu::to_device_array<int32_t>(B, B_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<__nv_bfloat16, 2> C_arg;
   if (!tile2cu::to_device_array<int32_t>(C, C_arg)) return cudaErrorInvalidValue;
-  // sm_90 and up run the GEMM main loop on wgmma.
+  // The compute capability picks the main loop's form (wgmma on sm_90 and up).
   int device = 0, major = 0;
   if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
   if (cudaError_t e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device); e != cudaSuccess)
@@ -173,7 +173,7 @@ cudaError_t launch_matmul_f16(
   if (!tile2cu::to_device_array<int32_t>(B, B_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<__half, 2> C_arg;
   if (!tile2cu::to_device_array<int32_t>(C, C_arg)) return cudaErrorInvalidValue;
-  // sm_90 and up run the GEMM main loop on wgmma.
+  // The compute capability picks the main loop's form (wgmma on sm_90 and up).
   int device = 0, major = 0;
   if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
   if (cudaError_t e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device); e != cudaSuccess)
@@ -367,7 +367,7 @@ cudaError_t launch_matmul_tf32_256(
   if (!tile2cu::to_device_array<int32_t>(B, B_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<float, 2> C_arg;
   if (!tile2cu::to_device_array<int32_t>(C, C_arg)) return cudaErrorInvalidValue;
-  // sm_90 and up run the GEMM main loop on wgmma.
+  // The compute capability picks the main loop's form (wgmma on sm_90 and up).
   int device = 0, major = 0;
   if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
   if (cudaError_t e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device); e != cudaSuccess)
@@ -465,7 +465,7 @@ cudaError_t launch_matmul_tf32_256x128(
   if (!tile2cu::to_device_array<int32_t>(B, B_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<float, 2> C_arg;
   if (!tile2cu::to_device_array<int32_t>(C, C_arg)) return cudaErrorInvalidValue;
-  // sm_90 and up run the GEMM main loop on wgmma.
+  // The compute capability picks the main loop's form (wgmma on sm_90 and up).
   int device = 0, major = 0;
   if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
   if (cudaError_t e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device); e != cudaSuccess)
@@ -562,7 +562,7 @@ cudaError_t launch_matmul_bf16_128(
   if (!tile2cu::to_device_array<int32_t>(B, B_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<__nv_bfloat16, 2> C_arg;
   if (!tile2cu::to_device_array<int32_t>(C, C_arg)) return cudaErrorInvalidValue;
-  // sm_90 and up run the GEMM main loop on wgmma.
+  // The compute capability picks the main loop's form (wgmma on sm_90 and up).
   int device = 0, major = 0;
   if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
   if (cudaError_t e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device); e != cudaSuccess)
@@ -664,7 +664,7 @@ cudaError_t launch_accumulate_bf16(
   if (!tile2cu::to_device_array<int32_t>(B, B_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<__nv_bfloat16, 2> C_arg;
   if (!tile2cu::to_device_array<int32_t>(C, C_arg)) return cudaErrorInvalidValue;
-  // sm_90 and up run the GEMM main loop on wgmma.
+  // The compute capability picks the main loop's form (wgmma on sm_90 and up).
   int device = 0, major = 0;
   if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
   if (cudaError_t e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device); e != cudaSuccess)
@@ -768,7 +768,7 @@ cudaError_t launch_accumulate_tf32_256x128(
   if (!tile2cu::to_device_array<int32_t>(B, B_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<float, 2> C_arg;
   if (!tile2cu::to_device_array<int32_t>(C, C_arg)) return cudaErrorInvalidValue;
-  // sm_90 and up run the GEMM main loop on wgmma.
+  // The compute capability picks the main loop's form (wgmma on sm_90 and up).
   int device = 0, major = 0;
   if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
   if (cudaError_t e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device); e != cudaSuccess)
@@ -867,7 +867,7 @@ cudaError_t launch_linear_bf16(
   if (!tile2cu::to_device_array<int32_t>(W, W_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<__nv_bfloat16, 2> Y_arg;
   if (!tile2cu::to_device_array<int32_t>(Y, Y_arg)) return cudaErrorInvalidValue;
-  // sm_90 and up run the GEMM main loop on wgmma.
+  // The compute capability picks the main loop's form (wgmma on sm_90 and up).
   int device = 0, major = 0;
   if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
   if (cudaError_t e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device); e != cudaSuccess)
@@ -971,7 +971,7 @@ cudaError_t launch_persistent_bf16(
   if (!tile2cu::to_device_array<int32_t>(B, B_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<__nv_bfloat16, 2> C_arg;
   if (!tile2cu::to_device_array<int32_t>(C, C_arg)) return cudaErrorInvalidValue;
-  // sm_90 and up run the GEMM main loop on wgmma.
+  // The compute capability picks the main loop's form (wgmma on sm_90 and up).
   int device = 0, major = 0;
   if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
   if (cudaError_t e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device); e != cudaSuccess)

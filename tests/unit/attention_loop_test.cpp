@@ -155,6 +155,26 @@ TEST(AttentionLoop, TwoWarpgroupTilesTakeWgmmaOnHopper) {
   EXPECT_FALSE(ir::attention_wgmma_tiles(DType::Float32, 128, 64, 128));
 }
 
+// The wgmma loop's K and V come through the copy engine: the kernel takes their tensor maps as a
+// __grid_constant__ parameter (src/emit/tensor_maps.cpp), the launcher encodes them, and the loop
+// gets a pointer. The mma.sync-only tile (BM = 64) takes none.
+TEST(AttentionLoop, WgmmaLoopTakesTensorMapsForKAndV) {
+  TranspileResult r = transpile_attention(attention_kernel(), "128");
+  ASSERT_TRUE(r.ok) << r.diagnostics;
+  EXPECT_NE(r.cu.find("    float scale,\n    const __grid_constant__ AttentionTensorMaps K_V_tma) {"), std::string::npos)
+      << r.cu;
+  EXPECT_NE(r.cu.find("}, smem, &K_V_tma);"), std::string::npos) << r.cu;
+  EXPECT_NE(r.cu.find("const tile2cu::AttentionTensorMaps K_V_tma = tile2cu::attention_tensor_maps<"), std::string::npos)
+      << r.cu;
+  EXPECT_NE(r.cu.find("::AttentionLoop_128x64x128>(K_arg, V_arg, major);"), std::string::npos) << r.cu;
+  EXPECT_NE(r.cu.find("    scale,\n    K_V_tma);"), std::string::npos) << r.cu;
+
+  TranspileResult small = transpile_attention(attention_kernel(), "64");
+  ASSERT_TRUE(small.ok) << small.diagnostics;
+  EXPECT_NE(small.cu.find("attention_main_loop<"), std::string::npos);
+  EXPECT_EQ(small.cu.find("TensorMaps"), std::string::npos) << small.cu;
+}
+
 // Loops the pass cannot take exactly stay loops, and the general path still transpiles them.
 TEST(AttentionLoop, OtherShapesStayLoopsAndStillTranspile) {
   const std::string mismatched_exp =  // p and alpha must use the same exponential

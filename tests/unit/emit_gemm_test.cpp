@@ -1,5 +1,6 @@
-// How recognised GEMM k-loops read in the generated code (src/emit/emit_gemm.cpp): which loops
-// take TMA tensor maps as __grid_constant__ kernel parameters, and the launcher that encodes them.
+// How recognised GEMM k-loops read in the generated code (src/emit/emit_gemm.cpp,
+// src/emit/tensor_maps.cpp): which loops take TMA tensor maps as __grid_constant__ kernel
+// parameters, and the launcher that encodes them.
 #include <gtest/gtest.h>
 
 #include <string>

@@ -7,6 +7,7 @@
 
 #include "ir/passes/attention_mask.hpp"
 #include "ir/passes/dce.hpp"
+#include "ir/passes/gemm_loop.hpp"
 
 namespace tile2cu::ir {
 
@@ -477,8 +478,10 @@ size_t attention_loop_smem_bytes(DType operand, int64_t bm, int64_t bn, int64_t 
   const size_t exchange = static_cast<size_t>(bm * (d + 8) + 2 * bm) * sizeof(float);
   const size_t mma_sync = padded_tile_bytes(operand, bm, d) + std::max(ring, exchange);
   if (!attention_wgmma_tiles(operand, bm, bn, d)) return mma_sync;
+  // On sm_90a: alignment, q, the swizzled ring (or the exchange), the TMA ring's barriers.
   const size_t swizzled_ring = static_cast<size_t>(stages * 2 * bn * d) * e;
-  return std::max(mma_sync, 1024 + static_cast<size_t>(bm * d) * e + std::max(swizzled_ring, exchange));
+  return std::max(mma_sync, 1024 + static_cast<size_t>(bm * d) * e + std::max(swizzled_ring, exchange) +
+                                kTmaRingBytesPerStage * static_cast<size_t>(stages));
 }
 
 bool attention_uses_wgmma(const Function& fn, const Op& op) {

@@ -233,9 +233,9 @@ int gemm_hopper_stages(DType operand, int64_t bm, int64_t bn, int64_t bk, bool b
 
 size_t gemm_hopper_smem_bytes(DType operand, int64_t bm, int64_t bn, int64_t bk, int hopper_stages, bool b_transposed) {
   if (hopper_stages == 0) return 0;
-  // The stages, up to 1024 bytes to align them, and 16 bytes per stage for the TMA loop's mbarrier and count.
+  // The stages, up to 1024 bytes to align them, and the TMA loop's mbarrier and count per stage.
   const size_t ring = static_cast<size_t>(hopper_stages) * gemm_hopper_stage_bytes(operand, bm, bn, bk, b_transposed) +
-                      1024 + 16 * static_cast<size_t>(hopper_stages);
+                      1024 + kTmaRingBytesPerStage * static_cast<size_t>(hopper_stages);
   return std::max(ring, exchange_bytes(operand, bm, bn, b_transposed));
 }
 

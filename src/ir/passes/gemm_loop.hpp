@@ -32,6 +32,8 @@ int gemm_pipeline_stages(DType operand, int64_t bm, int64_t bn, int64_t bk, bool
 // at most, within kHopperSmemBudget (sm_90's 227 KiB). Stages are unpadded, except B's rows in
 // the tf32 loop with an N-major B (C^T = B^T A^T, B^T from registers: rows of BN + 8 floats).
 constexpr size_t kHopperSmemBudget = 227 * 1024;
+// A TMA-fed ring's mbarrier and warp count per stage (mirrors tma::kRingBytesPerStage).
+constexpr size_t kTmaRingBytesPerStage = 16;
 int gemm_hopper_stages(DType operand, int64_t bm, int64_t bn, int64_t bk, bool b_transposed = false);
 // Bytes of one stage of that loop (mirrors GemmMainLoop::kWgmmaStageBytes).
 size_t gemm_hopper_stage_bytes(DType operand, int64_t bm, int64_t bn, int64_t bk, bool b_transposed = false);
