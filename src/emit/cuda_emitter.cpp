@@ -3,13 +3,14 @@
 #include <fmt/format.h>
 
 #include <map>
+#include <set>
 
 #include "emit/emit_attention.hpp"
 #include "emit/emit_gemm.hpp"
-#include "emit/tensor_maps.hpp"
 #include "emit/kernel_body.hpp"
 #include "emit/layout_plan.hpp"
 #include "emit/templates.hpp"
+#include "emit/tensor_maps.hpp"
 
 namespace tile2cu {
 
@@ -201,6 +202,30 @@ std::string restore_line_numbers(const std::string& text, const std::string& cu_
   return out;
 }
 
+// One static_assert per main-loop configuration: the shared memory the launcher asks for (the
+// transpiler's arithmetic in src/ir/passes) covers what the runtime's configuration uses, so a
+// change to one of the two computations cannot leave the other behind unnoticed.
+std::string main_loop_smem_checks(const ir::Function& fn, const LayoutPlan& plan) {
+  const size_t hopper = plan.hopper_smem_bytes > 0 ? plan.hopper_smem_bytes : plan.smem_bytes;
+  std::set<std::string> seen;
+  std::string out;
+  ir::for_each_op(fn.body, [&](const ir::Op& op) {
+    std::string name, condition;
+    if (op.kind == ir::OpKind::GemmLoop) {
+      name = gemm_loop_config_name(fn, op);
+      condition = fmt::format("{}::kSmemBytes <= {}", name, plan.smem_bytes);
+      if (op.hopper_stages > 0) condition += fmt::format(" && {}::kHopperSmemBytes <= {}", name, hopper);
+    } else if (op.kind == ir::OpKind::AttentionLoop) {
+      name = attention_loop_config_name(fn, op);
+      condition = fmt::format("{}::kSmemBytes <= {}", name, plan.smem_bytes);
+    }
+    if (name.empty() || !seen.insert(name).second) return;
+    out += fmt::format("static_assert({},\n              \"the launcher's shared memory covers the main loop's\");\n",
+                       condition);
+  });
+  return out;
+}
+
 }  // namespace
 
 EmittedFiles emit_cuda(const std::vector<ir::Function>& specs, const EmitOptions& options) {
@@ -219,6 +244,7 @@ EmittedFiles emit_cuda(const std::vector<ir::Function>& specs, const EmitOptions
     }
     layouts += gemm_loop_declarations(fn);
     layouts += attention_loop_declarations(fn);
+    layouts += main_loop_smem_checks(fn, plan);
     HostInterface h = host_interface(fn);
     std::string prologue = h.prologue;
     // Beyond kMaxStaticScratch a CTA's shared memory must be dynamic, and the launcher must opt in.

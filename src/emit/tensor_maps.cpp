@@ -22,6 +22,7 @@ bool is_16_bit(DType t) { return t == DType::Float16 || t == DType::BFloat16; }
 
 // The parameter's fields but its name, or nothing when the loop is not fed by the copy engine.
 std::optional<TensorMapParam> tensor_map_param(const ir::Function& fn, const ir::Op& op) {
+  if (op.kind != ir::OpKind::GemmLoop && op.kind != ir::OpKind::AttentionLoop) return std::nullopt;
   const ir::ArrayParam& a = fn.arrays[op.param];
   const ir::ArrayParam& b = fn.arrays[op.param_b];
   if (op.kind == ir::OpKind::GemmLoop && op.hopper_stages > 0 && is_16_bit(a.dtype) && host_known(a, 2, 2) &&

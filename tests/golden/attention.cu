@@ -22,6 +22,8 @@ using Layout_128x64 = BlockedLayout<Shape<128, 64>, kThreads, 8>;
 // The score's masks run only on tiles where `mask` fails at a corner; elsewhere interior = true.
 constexpr int kAttentionLoop_128x64x64_Stages = 2;
 using AttentionLoop_128x64x64 = AttentionMainLoop<__nv_bfloat16, 128, 64, 64, kAttentionLoop_128x64x64_Stages, kThreads, /*Exp2=*/true>;
+static_assert(AttentionLoop_128x64x64::kSmemBytes <= 56320,
+              "the launcher's shared memory covers the main loop's");
 
 __global__ void __launch_bounds__(kThreads, 2) attention_fwd(
     __nv_bfloat16* Q_data, int32_t Q_shape_0, int32_t Q_shape_1, int32_t Q_shape_2, int32_t Q_stride_0, int32_t Q_stride_1, int32_t Q_stride_2,
@@ -167,6 +169,8 @@ using Layout_128x64 = BlockedLayout<Shape<128, 64>, kThreads, 8>;
 // The score's masks run only on tiles where `mask` fails at a corner; elsewhere interior = true.
 constexpr int kAttentionLoop_128x64x64_Stages = 2;
 using AttentionLoop_128x64x64 = AttentionMainLoop<__nv_bfloat16, 128, 64, 64, kAttentionLoop_128x64x64_Stages, kThreads, /*Exp2=*/true>;
+static_assert(AttentionLoop_128x64x64::kSmemBytes <= 56320,
+              "the launcher's shared memory covers the main loop's");
 
 __global__ void __launch_bounds__(kThreads, 2) attention_fwd(
     __nv_bfloat16* Q_data, int32_t Q_shape_0, int32_t Q_shape_1, int32_t Q_shape_2, int32_t Q_stride_0, int32_t Q_stride_1, int32_t Q_stride_2,
@@ -318,6 +322,8 @@ using Layout_128x128 = BlockedLayout<Shape<128, 128>, kThreads, 8>;
 // The score's masks run only on tiles where `mask` fails at a corner; elsewhere interior = true.
 constexpr int kAttentionLoop_128x64x128_Stages = 2;
 using AttentionLoop_128x64x128 = AttentionMainLoop<__nv_bfloat16, 128, 64, 128, kAttentionLoop_128x64x128_Stages, kThreads, /*Exp2=*/true>;
+static_assert(AttentionLoop_128x64x128::kSmemBytes <= 105472,
+              "the launcher's shared memory covers the main loop's");
 
 __global__ void __launch_bounds__(kThreads, 2) attention_fwd(
     __nv_bfloat16* Q_data, int32_t Q_shape_0, int32_t Q_shape_1, int32_t Q_shape_2, int32_t Q_stride_0, int32_t Q_stride_1, int32_t Q_stride_2,
@@ -463,6 +469,8 @@ using Layout_128x128 = BlockedLayout<Shape<128, 128>, kThreads, 8>;
 // The score's masks run only on tiles where `mask` fails at a corner; elsewhere interior = true.
 constexpr int kAttentionLoop_128x64x128_Stages = 2;
 using AttentionLoop_128x64x128 = AttentionMainLoop<__nv_bfloat16, 128, 64, 128, kAttentionLoop_128x64x128_Stages, kThreads, /*Exp2=*/true>;
+static_assert(AttentionLoop_128x64x128::kSmemBytes <= 105472,
+              "the launcher's shared memory covers the main loop's");
 
 __global__ void __launch_bounds__(kThreads, 2) attention_fwd(
     __nv_bfloat16* Q_data, int32_t Q_shape_0, int32_t Q_shape_1, int32_t Q_shape_2, int32_t Q_stride_0, int32_t Q_stride_1, int32_t Q_stride_2,
@@ -613,6 +621,8 @@ using Layout_64x64 = BlockedLayout<Shape<64, 64>, kThreads, 8>;
 // The score's masks run only on tiles where `mask` fails at a corner; elsewhere interior = true.
 constexpr int kAttentionLoop_64x64x64_Stages = 2;
 using AttentionLoop_64x64x64 = AttentionMainLoop<__half, 64, 64, 64, kAttentionLoop_64x64x64_Stages, kThreads, /*Exp2=*/true>;
+static_assert(AttentionLoop_64x64x64::kSmemBytes <= 46080,
+              "the launcher's shared memory covers the main loop's");
 
 __global__ void __launch_bounds__(kThreads, 2) attention_fwd(
     __half* Q_data, int32_t Q_shape_0, int32_t Q_shape_1, int32_t Q_shape_2, int32_t Q_stride_0, int32_t Q_stride_1, int32_t Q_stride_2,
@@ -748,6 +758,8 @@ using Layout_128x128 = BlockedLayout<Shape<128, 128>, kThreads, 8>;
 // The score's masks run only on tiles where `mask` fails at a corner; elsewhere interior = true.
 constexpr int kAttentionLoop_128x64x128_Stages = 2;
 using AttentionLoop_128x64x128 = AttentionMainLoop<__half, 128, 64, 128, kAttentionLoop_128x64x128_Stages, kThreads, /*Exp2=*/true>;
+static_assert(AttentionLoop_128x64x128::kSmemBytes <= 105472,
+              "the launcher's shared memory covers the main loop's");
 
 __global__ void __launch_bounds__(kThreads, 2) attention_fwd(
     __half* Q_data, int32_t Q_shape_0, int32_t Q_shape_1, int32_t Q_shape_2, int32_t Q_stride_0, int32_t Q_stride_1, int32_t Q_stride_2,

@@ -19,6 +19,8 @@ using Layout_128x128 = BlockedLayout<Shape<128, 128>, kThreads, 8>;
 constexpr int kGemmLoop_128x128x64_Stages = 4;
 constexpr int kGemmLoop_128x128x64_HopperStages = 4;
 using GemmLoop_128x128x64 = GemmMainLoop<__nv_bfloat16, 128, 128, 64, kGemmLoop_128x128x64_Stages, kThreads, false, kGemmLoop_128x128x64_HopperStages>;
+static_assert(GemmLoop_128x128x64::kSmemBytes <= 143360 && GemmLoop_128x128x64::kHopperSmemBytes <= 143360,
+              "the launcher's shared memory covers the main loop's");
 
 __global__ void __launch_bounds__(kThreads) grouped_matmul(
     const int64_t* As_table, int32_t As_size,
@@ -125,6 +127,8 @@ using Layout_128x64 = BlockedLayout<Shape<128, 64>, kThreads, 4>;
 // while mma.sync (float16) works on the previous ones.
 constexpr int kGemmLoop_128x64x32_Stages = 4;
 using GemmLoop_128x64x32 = GemmMainLoop<__half, 128, 64, 32, kGemmLoop_128x64x32_Stages, kThreads>;
+static_assert(GemmLoop_128x64x32::kSmemBytes <= 59392,
+              "the launcher's shared memory covers the main loop's");
 
 __global__ void __launch_bounds__(kThreads) grouped_matmul(
     const int64_t* As_table, int32_t As_size,
@@ -233,6 +237,8 @@ using Layout_128x256 = BlockedLayout<Shape<128, 256>, kThreads, 8>;
 constexpr int kGemmLoop_128x256x64_Stages = 3;
 constexpr int kGemmLoop_128x256x64_HopperStages = 4;
 using GemmLoop_128x256x64 = GemmMainLoop<__nv_bfloat16, 128, 256, 64, kGemmLoop_128x256x64_Stages, kThreads, false, kGemmLoop_128x256x64_HopperStages>;
+static_assert(GemmLoop_128x256x64::kSmemBytes <= 156672 && GemmLoop_128x256x64::kHopperSmemBytes <= 197696,
+              "the launcher's shared memory covers the main loop's");
 
 __global__ void __launch_bounds__(kThreads) grouped_matmul(
     const int64_t* As_table, int32_t As_size,

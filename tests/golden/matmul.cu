@@ -19,6 +19,8 @@ using Layout_128x256 = BlockedLayout<Shape<128, 256>, kThreads, 8>;
 constexpr int kGemmLoop_128x256x64_Stages = 3;
 constexpr int kGemmLoop_128x256x64_HopperStages = 4;
 using GemmLoop_128x256x64 = GemmMainLoop<__nv_bfloat16, 128, 256, 64, kGemmLoop_128x256x64_Stages, kThreads, false, kGemmLoop_128x256x64_HopperStages>;
+static_assert(GemmLoop_128x256x64::kSmemBytes <= 156672 && GemmLoop_128x256x64::kHopperSmemBytes <= 197696,
+              "the launcher's shared memory covers the main loop's");
 
 __global__ void __launch_bounds__(kThreads) matmul(
     __nv_bfloat16* A_data, int32_t A_shape_0, int32_t A_shape_1, int32_t A_stride_0, int32_t A_stride_1,
@@ -120,6 +122,8 @@ using Layout_128x256 = BlockedLayout<Shape<128, 256>, kThreads, 8>;
 constexpr int kGemmLoop_128x256x64_Stages = 3;
 constexpr int kGemmLoop_128x256x64_HopperStages = 4;
 using GemmLoop_128x256x64 = GemmMainLoop<__half, 128, 256, 64, kGemmLoop_128x256x64_Stages, kThreads, false, kGemmLoop_128x256x64_HopperStages>;
+static_assert(GemmLoop_128x256x64::kSmemBytes <= 156672 && GemmLoop_128x256x64::kHopperSmemBytes <= 197696,
+              "the launcher's shared memory covers the main loop's");
 
 __global__ void __launch_bounds__(kThreads) matmul(
     __half* A_data, int32_t A_shape_0, int32_t A_shape_1, int32_t A_stride_0, int32_t A_stride_1,
@@ -223,6 +227,8 @@ using Layout_128x128 = BlockedLayout<Shape<128, 128>, kThreads, 4>;
 constexpr int kGemmLoop_128x128x32_Stages = 4;
 constexpr int kGemmLoop_128x128x32_HopperStages = 4;
 using GemmLoop_128x128x32 = GemmMainLoop<float, 128, 128, 32, kGemmLoop_128x128x32_Stages, kThreads, /*Tf32=*/true, kGemmLoop_128x128x32_HopperStages>;
+static_assert(GemmLoop_128x128x32::kSmemBytes <= 141312 && GemmLoop_128x128x32::kHopperSmemBytes <= 141312,
+              "the launcher's shared memory covers the main loop's");
 
 __global__ void __launch_bounds__(kThreads) matmul(
     float* A_data, int32_t A_shape_0, int32_t A_shape_1, int32_t A_stride_0, int32_t A_stride_1,
@@ -315,6 +321,8 @@ using Layout_128x256 = BlockedLayout<Shape<128, 256>, kThreads, 4>;
 constexpr int kGemmLoop_128x256x32_Stages = 3;
 constexpr int kGemmLoop_128x256x32_HopperStages = 4;
 using GemmLoop_128x256x32 = GemmMainLoop<float, 128, 256, 32, kGemmLoop_128x256x32_Stages, kThreads, /*Tf32=*/true, kGemmLoop_128x256x32_HopperStages>;
+static_assert(GemmLoop_128x256x32::kSmemBytes <= 155136 && GemmLoop_128x256x32::kHopperSmemBytes <= 201792,
+              "the launcher's shared memory covers the main loop's");
 
 __global__ void __launch_bounds__(kThreads) matmul(
     float* A_data, int32_t A_shape_0, int32_t A_shape_1, int32_t A_stride_0, int32_t A_stride_1,
@@ -413,6 +421,8 @@ using Layout_256x128 = BlockedLayout<Shape<256, 128>, kThreads, 4>;
 constexpr int kGemmLoop_256x128x32_Stages = 3;
 constexpr int kGemmLoop_256x128x32_HopperStages = 4;
 using GemmLoop_256x128x32 = GemmMainLoop<float, 256, 128, 32, kGemmLoop_256x128x32_Stages, kThreads, /*Tf32=*/true, kGemmLoop_256x128x32_HopperStages>;
+static_assert(GemmLoop_256x128x32::kSmemBytes <= 161280 && GemmLoop_256x128x32::kHopperSmemBytes <= 201792,
+              "the launcher's shared memory covers the main loop's");
 
 __global__ void __launch_bounds__(kThreads) matmul(
     float* A_data, int32_t A_shape_0, int32_t A_shape_1, int32_t A_stride_0, int32_t A_stride_1,
@@ -509,6 +519,8 @@ using Layout_128x128 = BlockedLayout<Shape<128, 128>, kThreads, 8>;
 constexpr int kGemmLoop_128x128x64_Stages = 4;
 constexpr int kGemmLoop_128x128x64_HopperStages = 4;
 using GemmLoop_128x128x64 = GemmMainLoop<__nv_bfloat16, 128, 128, 64, kGemmLoop_128x128x64_Stages, kThreads, false, kGemmLoop_128x128x64_HopperStages>;
+static_assert(GemmLoop_128x128x64::kSmemBytes <= 143360 && GemmLoop_128x128x64::kHopperSmemBytes <= 143360,
+              "the launcher's shared memory covers the main loop's");
 
 __global__ void __launch_bounds__(kThreads) matmul(
     __nv_bfloat16* A_data, int32_t A_shape_0, int32_t A_shape_1, int32_t A_stride_0, int32_t A_stride_1,
@@ -609,6 +621,8 @@ using Layout_128x256 = BlockedLayout<Shape<128, 256>, kThreads, 8>;
 constexpr int kGemmLoop_128x256x64_Stages = 3;
 constexpr int kGemmLoop_128x256x64_HopperStages = 4;
 using GemmLoop_128x256x64 = GemmMainLoop<__nv_bfloat16, 128, 256, 64, kGemmLoop_128x256x64_Stages, kThreads, false, kGemmLoop_128x256x64_HopperStages>;
+static_assert(GemmLoop_128x256x64::kSmemBytes <= 156672 && GemmLoop_128x256x64::kHopperSmemBytes <= 197696,
+              "the launcher's shared memory covers the main loop's");
 
 __global__ void __launch_bounds__(kThreads) matmul_accumulate(
     __nv_bfloat16* A_data, int32_t A_shape_0, int32_t A_shape_1, int32_t A_stride_0, int32_t A_stride_1,
@@ -714,6 +728,8 @@ using Layout_256x128 = BlockedLayout<Shape<256, 128>, kThreads, 4>;
 constexpr int kGemmLoop_256x128x32_Stages = 3;
 constexpr int kGemmLoop_256x128x32_HopperStages = 4;
 using GemmLoop_256x128x32 = GemmMainLoop<float, 256, 128, 32, kGemmLoop_256x128x32_Stages, kThreads, /*Tf32=*/true, kGemmLoop_256x128x32_HopperStages>;
+static_assert(GemmLoop_256x128x32::kSmemBytes <= 161280 && GemmLoop_256x128x32::kHopperSmemBytes <= 201792,
+              "the launcher's shared memory covers the main loop's");
 
 __global__ void __launch_bounds__(kThreads) matmul_accumulate(
     float* A_data, int32_t A_shape_0, int32_t A_shape_1, int32_t A_stride_0, int32_t A_stride_1,
@@ -812,6 +828,8 @@ using Layout_128x256 = BlockedLayout<Shape<128, 256>, kThreads, 8>;
 constexpr int kGemmLoop_128x256x64_BT_Stages = 2;
 constexpr int kGemmLoop_128x256x64_BT_HopperStages = 4;
 using GemmLoop_128x256x64_BT = GemmMainLoop<__nv_bfloat16, 128, 256, 64, kGemmLoop_128x256x64_BT_Stages, kThreads, false, kGemmLoop_128x256x64_BT_HopperStages, /*BTransposed=*/true>;
+static_assert(GemmLoop_128x256x64_BT::kSmemBytes <= 135168 && GemmLoop_128x256x64_BT::kHopperSmemBytes <= 197696,
+              "the launcher's shared memory covers the main loop's");
 
 __global__ void __launch_bounds__(kThreads) linear(
     __nv_bfloat16* X_data, int32_t X_shape_0, int32_t X_shape_1, int32_t X_stride_0, int32_t X_stride_1,
@@ -915,6 +933,8 @@ using Layout_128x256 = BlockedLayout<Shape<128, 256>, kThreads, 8>;
 constexpr int kGemmLoop_128x256x64_Stages = 3;
 constexpr int kGemmLoop_128x256x64_HopperStages = 4;
 using GemmLoop_128x256x64 = GemmMainLoop<__nv_bfloat16, 128, 256, 64, kGemmLoop_128x256x64_Stages, kThreads, false, kGemmLoop_128x256x64_HopperStages>;
+static_assert(GemmLoop_128x256x64::kSmemBytes <= 156672 && GemmLoop_128x256x64::kHopperSmemBytes <= 197696,
+              "the launcher's shared memory covers the main loop's");
 
 __global__ void __launch_bounds__(kThreads) persistent_matmul(
     __nv_bfloat16* A_data, int32_t A_shape_0, int32_t A_shape_1, int32_t A_stride_0, int32_t A_stride_1,
@@ -1019,6 +1039,8 @@ using Layout_1x128x128 = BlockedLayout<Shape<1, 128, 128>, kThreads, 8>;
 constexpr int kGemmLoop_128x128x64_Stages = 4;
 constexpr int kGemmLoop_128x128x64_HopperStages = 4;
 using GemmLoop_128x128x64 = GemmMainLoop<__half, 128, 128, 64, kGemmLoop_128x128x64_Stages, kThreads, false, kGemmLoop_128x128x64_HopperStages>;
+static_assert(GemmLoop_128x128x64::kSmemBytes <= 143360 && GemmLoop_128x128x64::kHopperSmemBytes <= 143360,
+              "the launcher's shared memory covers the main loop's");
 
 __global__ void __launch_bounds__(kThreads) batched_matmul(
     __half* A_data, int32_t A_shape_0, int32_t A_shape_1, int32_t A_shape_2, int32_t A_stride_0, int32_t A_stride_1, int32_t A_stride_2,
@@ -1098,6 +1120,8 @@ using Layout_128x128 = BlockedLayout<Shape<128, 128>, kThreads, 4>;
 // while mma.sync (bfloat16) works on the previous ones.
 constexpr int kGemmLoop_128x128x32_Stages = 4;
 using GemmLoop_128x128x32 = GemmMainLoop<__nv_bfloat16, 128, 128, 32, kGemmLoop_128x128x32_Stages, kThreads>;
+static_assert(GemmLoop_128x128x32::kSmemBytes <= 75776,
+              "the launcher's shared memory covers the main loop's");
 
 __global__ void __launch_bounds__(kThreads) splitk_partial(
     __nv_bfloat16* A_data, int32_t A_shape_0, int32_t A_shape_1, int32_t A_stride_0, int32_t A_stride_1,

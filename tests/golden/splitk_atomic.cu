@@ -22,6 +22,8 @@ using Layout_128x128 = BlockedLayout<Shape<128, 128>, kThreads, 8>;
 constexpr int kGemmLoop_128x128x64_Stages = 4;
 constexpr int kGemmLoop_128x128x64_HopperStages = 4;
 using GemmLoop_128x128x64 = GemmMainLoop<__nv_bfloat16, 128, 128, 64, kGemmLoop_128x128x64_Stages, kThreads, false, kGemmLoop_128x128x64_HopperStages>;
+static_assert(GemmLoop_128x128x64::kSmemBytes <= 143360 && GemmLoop_128x128x64::kHopperSmemBytes <= 143360,
+              "the launcher's shared memory covers the main loop's");
 
 __global__ void __launch_bounds__(kThreads) splitk_atomic(
     __nv_bfloat16* A_data, int32_t A_shape_0, int32_t A_shape_1, int32_t A_stride_0, int32_t A_stride_1,
@@ -122,6 +124,8 @@ using Layout_128x128 = BlockedLayout<Shape<128, 128>, kThreads, 8>;
 constexpr int kGemmLoop_128x128x64_Stages = 4;
 constexpr int kGemmLoop_128x128x64_HopperStages = 4;
 using GemmLoop_128x128x64 = GemmMainLoop<__nv_bfloat16, 128, 128, 64, kGemmLoop_128x128x64_Stages, kThreads, false, kGemmLoop_128x128x64_HopperStages>;
+static_assert(GemmLoop_128x128x64::kSmemBytes <= 143360 && GemmLoop_128x128x64::kHopperSmemBytes <= 143360,
+              "the launcher's shared memory covers the main loop's");
 
 __global__ void __launch_bounds__(kThreads) splitk_atomic_epilogue(
     __nv_bfloat16* A_data, int32_t A_shape_0, int32_t A_shape_1, int32_t A_stride_0, int32_t A_stride_1,
@@ -252,6 +256,8 @@ using Layout_128x128 = BlockedLayout<Shape<128, 128>, kThreads, 8>;
 constexpr int kGemmLoop_128x128x64_Stages = 4;
 constexpr int kGemmLoop_128x128x64_HopperStages = 4;
 using GemmLoop_128x128x64 = GemmMainLoop<__nv_bfloat16, 128, 128, 64, kGemmLoop_128x128x64_Stages, kThreads, false, kGemmLoop_128x128x64_HopperStages>;
+static_assert(GemmLoop_128x128x64::kSmemBytes <= 143360 && GemmLoop_128x128x64::kHopperSmemBytes <= 143360,
+              "the launcher's shared memory covers the main loop's");
 
 __global__ void __launch_bounds__(kThreads) splitk_atomic(
     __nv_bfloat16* A_data, int32_t A_shape_0, int32_t A_shape_1, int32_t A_stride_0, int32_t A_stride_1,
