@@ -18,7 +18,8 @@ using Layout_128x64 = BlockedLayout<Shape<128, 64>, kThreads, 8>;
 // each CTA takes 128 query rows (one warp per 16 rows) and walks the keys 64 at a time, K and V
 // tiles (head dim 64) through a ring of 2 shared-memory stages that cp.async fills while
 // mma.sync (bfloat16) computes S = q K^T and acc += P V with the online softmax (exp2) in registers;
-// on sm_90a wgmma instead: two warpgroups of 64 rows, q, K and V in 128-byte swizzled lines.
+// on sm_90a wgmma instead: two warpgroups of 64 rows, q, K and V in 128-byte swizzled lines,
+// K and V copied by the copy engine (TMA) where the launcher's tensor maps describe them.
 // The score's masks run only on tiles where `mask` fails at a corner; elsewhere interior = true.
 constexpr int kAttentionLoop_128x64x64_Stages = 2;
 using AttentionLoop_128x64x64 = AttentionMainLoop<__nv_bfloat16, 128, 64, 64, kAttentionLoop_128x64x64_Stages, kThreads, /*Exp2=*/true>;
@@ -113,7 +114,7 @@ cudaError_t launch_attention_bf16_d64(
   tile2cu::Array<__nv_bfloat16, 3> O_arg;
   if (!tile2cu::to_device_array<int32_t>(O, O_arg)) return cudaErrorInvalidValue;
   if (O.shape[2] != 64) return cudaErrorInvalidValue;
-  // The compute capability picks the main loop's form (wgmma on sm_90 and up).
+  // The device's compute capability: sm_90 and up get the copy engine's tensor maps.
   int device = 0, major = 0;
   if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
   if (cudaError_t e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device); e != cudaSuccess)
@@ -165,7 +166,8 @@ using Layout_128x64 = BlockedLayout<Shape<128, 64>, kThreads, 8>;
 // each CTA takes 128 query rows (one warp per 16 rows) and walks the keys 64 at a time, K and V
 // tiles (head dim 64) through a ring of 2 shared-memory stages that cp.async fills while
 // mma.sync (bfloat16) computes S = q K^T and acc += P V with the online softmax (exp2) in registers;
-// on sm_90a wgmma instead: two warpgroups of 64 rows, q, K and V in 128-byte swizzled lines.
+// on sm_90a wgmma instead: two warpgroups of 64 rows, q, K and V in 128-byte swizzled lines,
+// K and V copied by the copy engine (TMA) where the launcher's tensor maps describe them.
 // The score's masks run only on tiles where `mask` fails at a corner; elsewhere interior = true.
 constexpr int kAttentionLoop_128x64x64_Stages = 2;
 using AttentionLoop_128x64x64 = AttentionMainLoop<__nv_bfloat16, 128, 64, 64, kAttentionLoop_128x64x64_Stages, kThreads, /*Exp2=*/true>;
@@ -266,7 +268,7 @@ cudaError_t launch_attention_bf16_d64_causal(
   tile2cu::Array<__nv_bfloat16, 3> O_arg;
   if (!tile2cu::to_device_array<int32_t>(O, O_arg)) return cudaErrorInvalidValue;
   if (O.shape[2] != 64) return cudaErrorInvalidValue;
-  // The compute capability picks the main loop's form (wgmma on sm_90 and up).
+  // The device's compute capability: sm_90 and up get the copy engine's tensor maps.
   int device = 0, major = 0;
   if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
   if (cudaError_t e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device); e != cudaSuccess)
@@ -318,7 +320,8 @@ using Layout_128x128 = BlockedLayout<Shape<128, 128>, kThreads, 8>;
 // each CTA takes 128 query rows (one warp per 16 rows) and walks the keys 64 at a time, K and V
 // tiles (head dim 128) through a ring of 2 shared-memory stages that cp.async fills while
 // mma.sync (bfloat16) computes S = q K^T and acc += P V with the online softmax (exp2) in registers;
-// on sm_90a wgmma instead: two warpgroups of 64 rows, q, K and V in 128-byte swizzled lines.
+// on sm_90a wgmma instead: two warpgroups of 64 rows, q, K and V in 128-byte swizzled lines,
+// K and V copied by the copy engine (TMA) where the launcher's tensor maps describe them.
 // The score's masks run only on tiles where `mask` fails at a corner; elsewhere interior = true.
 constexpr int kAttentionLoop_128x64x128_Stages = 2;
 using AttentionLoop_128x64x128 = AttentionMainLoop<__nv_bfloat16, 128, 64, 128, kAttentionLoop_128x64x128_Stages, kThreads, /*Exp2=*/true>;
@@ -413,7 +416,7 @@ cudaError_t launch_attention_bf16_d128(
   tile2cu::Array<__nv_bfloat16, 3> O_arg;
   if (!tile2cu::to_device_array<int32_t>(O, O_arg)) return cudaErrorInvalidValue;
   if (O.shape[2] != 128) return cudaErrorInvalidValue;
-  // The compute capability picks the main loop's form (wgmma on sm_90 and up).
+  // The device's compute capability: sm_90 and up get the copy engine's tensor maps.
   int device = 0, major = 0;
   if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
   if (cudaError_t e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device); e != cudaSuccess)
@@ -465,7 +468,8 @@ using Layout_128x128 = BlockedLayout<Shape<128, 128>, kThreads, 8>;
 // each CTA takes 128 query rows (one warp per 16 rows) and walks the keys 64 at a time, K and V
 // tiles (head dim 128) through a ring of 2 shared-memory stages that cp.async fills while
 // mma.sync (bfloat16) computes S = q K^T and acc += P V with the online softmax (exp2) in registers;
-// on sm_90a wgmma instead: two warpgroups of 64 rows, q, K and V in 128-byte swizzled lines.
+// on sm_90a wgmma instead: two warpgroups of 64 rows, q, K and V in 128-byte swizzled lines,
+// K and V copied by the copy engine (TMA) where the launcher's tensor maps describe them.
 // The score's masks run only on tiles where `mask` fails at a corner; elsewhere interior = true.
 constexpr int kAttentionLoop_128x64x128_Stages = 2;
 using AttentionLoop_128x64x128 = AttentionMainLoop<__nv_bfloat16, 128, 64, 128, kAttentionLoop_128x64x128_Stages, kThreads, /*Exp2=*/true>;
@@ -566,7 +570,7 @@ cudaError_t launch_attention_bf16_d128_causal(
   tile2cu::Array<__nv_bfloat16, 3> O_arg;
   if (!tile2cu::to_device_array<int32_t>(O, O_arg)) return cudaErrorInvalidValue;
   if (O.shape[2] != 128) return cudaErrorInvalidValue;
-  // The compute capability picks the main loop's form (wgmma on sm_90 and up).
+  // The device's compute capability: sm_90 and up get the copy engine's tensor maps.
   int device = 0, major = 0;
   if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
   if (cudaError_t e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device); e != cudaSuccess)
@@ -754,7 +758,8 @@ using Layout_128x128 = BlockedLayout<Shape<128, 128>, kThreads, 8>;
 // each CTA takes 128 query rows (one warp per 16 rows) and walks the keys 64 at a time, K and V
 // tiles (head dim 128) through a ring of 2 shared-memory stages that cp.async fills while
 // mma.sync (float16) computes S = q K^T and acc += P V with the online softmax (exp2) in registers;
-// on sm_90a wgmma instead: two warpgroups of 64 rows, q, K and V in 128-byte swizzled lines.
+// on sm_90a wgmma instead: two warpgroups of 64 rows, q, K and V in 128-byte swizzled lines,
+// K and V copied by the copy engine (TMA) where the launcher's tensor maps describe them.
 // The score's masks run only on tiles where `mask` fails at a corner; elsewhere interior = true.
 constexpr int kAttentionLoop_128x64x128_Stages = 2;
 using AttentionLoop_128x64x128 = AttentionMainLoop<__half, 128, 64, 128, kAttentionLoop_128x64x128_Stages, kThreads, /*Exp2=*/true>;
@@ -855,7 +860,7 @@ cudaError_t launch_attention_f16_d128_causal(
   tile2cu::Array<__half, 3> O_arg;
   if (!tile2cu::to_device_array<int32_t>(O, O_arg)) return cudaErrorInvalidValue;
   if (O.shape[2] != 128) return cudaErrorInvalidValue;
-  // The compute capability picks the main loop's form (wgmma on sm_90 and up).
+  // The device's compute capability: sm_90 and up get the copy engine's tensor maps.
   int device = 0, major = 0;
   if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
   if (cudaError_t e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device); e != cudaSuccess)
