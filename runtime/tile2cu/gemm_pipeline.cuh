@@ -166,11 +166,12 @@ TILE2CU_DEVICE AccumulatorExchange<Config::kBM, Config::kBN, Config::kExchangePa
 }
 
 // True in every thread when every element of the accumulator is +0.0 (what ct.zeros gives): then
-// the tile is not written to the exchange; each thread writes zeros where its own fragment reads
-// will look, a quarter of the bytes. The fragments are still defined by those reads: zeros moved
-// or selected into them made ptxas serialize the wgmmas of some loops (warning C7515,
-// splitk_atomic). Bits, not ==, so a -0.0 start keeps its sign. Also a barrier: earlier users of
-// shared memory are done with it.
+// the tile is not written to the exchange. The 16-bit wgmma loops skip the exchange altogether
+// (their first wgmma overwrites the fragments); the others write zeros where each thread's own
+// fragment reads will look, a quarter of the bytes, since zeros moved or selected into the
+// fragments made ptxas serialize the wgmmas of some loops (warning C7515, splitk_atomic). Bits,
+// not ==, so a -0.0 start keeps its sign. Also a barrier: earlier users of shared memory are done
+// with it.
 template <class TC, class LC>
 TILE2CU_DEVICE bool accumulator_is_zero(const Tile<TC, LC>& acc) {
   bool zero = true;
@@ -258,22 +259,32 @@ struct WgmmaStage {
 
 // The accumulator tile (blocked layout) -> this thread's wgmma fragment, through shared memory.
 // d[4i + {0, 1, 2, 3}] = C at (row + {0, 0, 8, 8}, 8i + 2 (lane % 4) + {0, 1, 0, 1}) with
-// row = 16 warp + lane / 4.
+// row = 16 warp + lane / 4. Returns false when the tile is all +0.0 (what ct.zeros gives): then
+// nothing is written to the exchange, the reads fetch whatever lies there, and the loop's first
+// wgmma overwrites d (scale-d 0). The reads still run: d defined on one path only made ptxas
+// serialize the wgmmas (warning C7515).
 template <class Config, class TC, class LC>
-TILE2CU_DEVICE void accumulator_to_wgmma(float (&d)[Config::kBN / 2], const Tile<TC, LC>& acc, unsigned char* smem) {
+TILE2CU_DEVICE bool accumulator_to_wgmma(float (&d)[Config::kBN / 2], const Tile<TC, LC>& acc, unsigned char* smem) {
   const auto exchange = accumulator_exchange<Config>(smem);
   const int lane = int(threadIdx.x) % 32, row = (int(threadIdx.x) / 32) * 16 + lane / 4;
-  if (accumulator_is_zero(acc)) {
-    const float zeros[4] = {};
-#pragma unroll
-    for (int i = 0; i < Config::kBN / 8; ++i) exchange.store_fragment(row, i * 8 + 2 * (lane % 4), zeros);
-  } else {
+  const bool loaded = !accumulator_is_zero(acc);
+  if (loaded) {
     exchange.put(acc);
+    __syncthreads();
   }
-  __syncthreads();
 #pragma unroll
   for (int i = 0; i < Config::kBN / 8; ++i) exchange.load_fragment(row, i * 8 + 2 * (lane % 4), &d[4 * i]);
   __syncthreads();
+  return loaded;
+}
+
+// After a loop that started from zero (accumulator_to_wgmma false) and ran no k-tile, d is
+// still undefined: it is the zero tile.
+template <class Config>
+TILE2CU_DEVICE void zero_if_untouched(float (&d)[Config::kBN / 2], bool loaded, int64_t tiles) {
+  if (!loaded && tiles == 0)
+#pragma unroll
+    for (int i = 0; i < Config::kBN / 2; ++i) d[i] = 0.0f;
 }
 
 // And back: the fragments -> the accumulator's blocked layout (call once all wgmma work is done).
@@ -311,9 +322,10 @@ TILE2CU_DEVICE void await_wgmma_stage() {
   __syncthreads();
 }
 
-// Issues (does not wait for) this warpgroup's wgmmas of one k-tile held in `stage`.
+// Issues (does not wait for) this warpgroup's wgmmas of one k-tile held in `stage`; with
+// `accumulate` false the first one overwrites d (a zero start's first k-tile).
 template <class Config>
-TILE2CU_DEVICE void wgmma_k_tile(float (&d)[Config::kBN / 2], const unsigned char* stage) {
+TILE2CU_DEVICE void wgmma_k_tile(float (&d)[Config::kBN / 2], const unsigned char* stage, bool accumulate = true) {
   using T = typename Config::operand_type;
   using S = WgmmaStage<Config>;
   const int group = int(threadIdx.x) / 128;
@@ -334,7 +346,7 @@ TILE2CU_DEVICE void wgmma_k_tile(float (&d)[Config::kBN / 2], const unsigned cha
       const uint64_t db = Config::kBTransposed
                               ? wgmma::descriptor(stage + S::kBytesA + kk * int(sizeof(T)), 16, 1024)
                               : wgmma::descriptor(stage + S::kBytesA + kk * 128, S::kBBlockBytes, 1024);
-      wgmma::mma_64xNx16<T, Config::kBN, Config::kBTransposed ? 0 : 1>(d, da, db);
+      wgmma::mma_64xNx16<T, Config::kBN, Config::kBTransposed ? 0 : 1>(d, da, db, kk > 0 || accumulate);
     }
   }
   wgmma::commit();
@@ -350,7 +362,7 @@ TILE2CU_DEVICE Tile<TC, LC> main_loop_wgmma(const MatrixView<T>& a, const Matrix
   constexpr int kBytesA = WgmmaStage<Config>::kBytesA, kBBlockBytes = WgmmaStage<Config>::kBBlockBytes;
   unsigned char* ring = smem + ((1024 - reinterpret_cast<uintptr_t>(smem) % 1024) % 1024);
   float d[BN / 2];
-  accumulator_to_wgmma<Config>(d, acc, smem);
+  const bool loaded = accumulator_to_wgmma<Config>(d, acc, smem);
 
   // The ring: S slots. While the tensor cores work on k-tile t (and may still finish t - 1),
   // tiles t + 1 .. t + S - 2 are in flight; the copies of t + S - 2 go into the slot t - 2 used.
@@ -405,13 +417,14 @@ TILE2CU_DEVICE Tile<TC, LC> main_loop_wgmma(const MatrixView<T>& a, const Matrix
   fill_wgmma_ring<S>(tiles, fetch);
   for (int64_t t = 0; t < tiles; ++t) {
     await_wgmma_stage<S>();
-    wgmma_k_tile<Config>(d, ring + int(t % S) * Config::kWgmmaStageBytes);
+    wgmma_k_tile<Config>(d, ring + int(t % S) * Config::kWgmmaStageBytes, t > 0 || loaded);
     wgmma::wait<1>();  // k-tile t - 1's math is done (t's may still run)
     if (t + S - 2 < tiles) fetch(t + S - 2);
     cp_async_commit();
   }
   wgmma::wait<0>();
   cp_async_wait<0>();
+  zero_if_untouched<Config>(d, loaded, tiles);
   return wgmma_to_accumulator<Config>(d, acc, smem);
 }
 
@@ -637,7 +650,7 @@ TILE2CU_DEVICE Tile<TC, LC> main_loop_tma(const GemmTensorMaps& maps, int64_t m0
   const tma::TmaRing<S, Config::kThreads / 32> slots(ring + Config::kRingBytes);
   const bool producer = threadIdx.x == 0;
   float d[BN / 2];
-  accumulator_to_wgmma<Config>(d, acc, smem);
+  const bool loaded = accumulator_to_wgmma<Config>(d, acc, smem);
 
   if (producer) slots.init();
   wgmma::fence_shared_for_async();  // the exchange's ordinary accesses come before the copies into the ring
@@ -660,7 +673,7 @@ TILE2CU_DEVICE Tile<TC, LC> main_loop_tma(const GemmTensorMaps& maps, int64_t m0
 
   for (int64_t t = 0; t < tiles; ++t) {
     slots.wait(t);
-    wgmma_k_tile<Config>(d, ring + int(t % S) * Config::kWgmmaStageBytes);
+    wgmma_k_tile<Config>(d, ring + int(t % S) * Config::kWgmmaStageBytes, t > 0 || loaded);
     wgmma::wait<1>();  // k-tile t - 1's math is done (t's may still run): its slot can be refilled
     if (t >= 1 && threadIdx.x % 32 == 0 && slots.release(t - 1) && t - 1 + S < tiles) fetch(t - 1 + S);
     __syncwarp();  // the warp converges again before its next wgmma
@@ -668,6 +681,7 @@ TILE2CU_DEVICE Tile<TC, LC> main_loop_tma(const GemmTensorMaps& maps, int64_t m0
   wgmma::wait<0>();
   __syncthreads();  // every copy has landed and every warp is past the barriers
   if (producer) slots.inval();
+  zero_if_untouched<Config>(d, loaded, tiles);
   return wgmma_to_accumulator<Config>(d, acc, smem);
 }
 #endif  // TILE2CU_HAS_WGMMA

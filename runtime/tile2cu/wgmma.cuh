@@ -49,9 +49,10 @@ TILE2CU_DEVICE void wait() { asm volatile("wgmma.wait_group.sync.aligned %0;\n" 
 TILE2CU_DEVICE void fence_shared_for_async() { asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); }
 
 // d (64 x 256, per warpgroup) += A (64 x 16, K-major) * B (16 x 256): N-major (TransB = 1) or
-// K-major, i.e. stored as B^T (TransB = 0).
+// K-major, i.e. stored as B^T (TransB = 0). `accumulate` 0 overwrites d (d = A * B, scale-d 0):
+// a zero start needs no zeros in the registers.
 template <class T, int TransB>
-TILE2CU_DEVICE void mma_64x256x16(float (&d)[128], uint64_t a, uint64_t b) {
+TILE2CU_DEVICE void mma_64x256x16(float (&d)[128], uint64_t a, uint64_t b, int accumulate = 1) {
   static_assert(is_half_like_v<T>, "wgmma: 16-bit float operands");
   constexpr bool kBf16 = std::is_same_v<T, __nv_bfloat16>;
   if constexpr (kBf16) {
@@ -84,7 +85,7 @@ TILE2CU_DEVICE void mma_64x256x16(float (&d)[128], uint64_t a, uint64_t b) {
           "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]),
           "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]),
           "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
-        : "l"(a), "l"(b), "r"(1), "n"(TransB));
+        : "l"(a), "l"(b), "r"(accumulate), "n"(TransB));
   }
   else {
     asm volatile(
@@ -116,13 +117,13 @@ TILE2CU_DEVICE void mma_64x256x16(float (&d)[128], uint64_t a, uint64_t b) {
           "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]),
           "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]),
           "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
-        : "l"(a), "l"(b), "r"(1), "n"(TransB));
+        : "l"(a), "l"(b), "r"(accumulate), "n"(TransB));
   }
 }
 
 // d (64 x 128, per warpgroup) += A (64 x 16, K-major) * B (16 x 128), as above.
 template <class T, int TransB>
-TILE2CU_DEVICE void mma_64x128x16(float (&d)[64], uint64_t a, uint64_t b) {
+TILE2CU_DEVICE void mma_64x128x16(float (&d)[64], uint64_t a, uint64_t b, int accumulate = 1) {
   static_assert(is_half_like_v<T>, "wgmma: 16-bit float operands");
   constexpr bool kBf16 = std::is_same_v<T, __nv_bfloat16>;
   if constexpr (kBf16) {
@@ -143,7 +144,7 @@ TILE2CU_DEVICE void mma_64x128x16(float (&d)[64], uint64_t a, uint64_t b) {
           "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
           "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
           "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
-        : "l"(a), "l"(b), "r"(1), "n"(TransB));
+        : "l"(a), "l"(b), "r"(accumulate), "n"(TransB));
   }
   else {
     asm volatile(
@@ -163,15 +164,15 @@ TILE2CU_DEVICE void mma_64x128x16(float (&d)[64], uint64_t a, uint64_t b) {
           "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
           "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
           "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
-        : "l"(a), "l"(b), "r"(1), "n"(TransB));
+        : "l"(a), "l"(b), "r"(accumulate), "n"(TransB));
   }
 }
 
-// d += A * B for an N of 256 or 128.
+// d += A * B (d = A * B when `accumulate` is 0) for an N of 256 or 128.
 template <class T, int N, int TransB>
-TILE2CU_DEVICE void mma_64xNx16(float (&d)[N / 2], uint64_t a, uint64_t b) {
-  if constexpr (N == 256) mma_64x256x16<T, TransB>(d, a, b);
-  else mma_64x128x16<T, TransB>(d, a, b);
+TILE2CU_DEVICE void mma_64xNx16(float (&d)[N / 2], uint64_t a, uint64_t b, int accumulate = 1) {
+  if constexpr (N == 256) mma_64x256x16<T, TransB>(d, a, b, accumulate);
+  else mma_64x128x16<T, TransB>(d, a, b, accumulate);
 }
 
 // d (64 x 256, per warpgroup) += A (64 x 8) * B (8 x 256), tf32, both operands K-major (tf32 has no

@@ -1719,9 +1719,13 @@ def time_ms(fn, warmup, iters):
     return statistics.median(times), min(times)
 
 
-def time_interleaved(fns, iters, rounds=1):
+def time_interleaved(fns, iters, rounds=1, before=None):
     """Median ms of each function in `fns` (name -> fn()), the calls interleaved one by one in a
     rotating order, so that clock changes as the GPU heats up reach every contender alike.
+    `before()`, when given, runs untimed ahead of every timed call, so that each call starts from
+    the same state: without it, a contender always timed after the same other one inherits that
+    one's leftovers (for memory-bound kernels: its dirty L2 lines, or an idle gap after a slow
+    launch), which moved identical row kernels by up to 0.7 % (docs/perf-notes.md, round 9).
     -> (name -> median over all calls, name -> [median of each round])"""
     names = list(fns)
     for fn in fns.values():
@@ -1733,6 +1737,8 @@ def time_interleaved(fns, iters, rounds=1):
         events = []
         for i in range(iters):
             for name in names[i % len(names):] + names[:i % len(names)]:
+                if before is not None:
+                    before()
                 start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
                 start.record()
                 fns[name]()

@@ -11,7 +11,8 @@ script's checks cover correctness on ragged sizes, this one checks the benchmark
 (both implementations against torch) and then times all three in one process: CUDA events,
 warm-up, a sweep of Triton's num_warps (median of --iters runs each), then tile2cu, Triton at its
 best num_warps and torch timed call by call, interleaved, for --rounds rounds of --iters calls:
-the medians of those are the reported numbers.
+the medians of those are the reported numbers. Each timed call follows an untimed write of twice
+the L2's size, so no contender inherits another's state (--no-flush: the old way, biased).
 
     python3 tests/gpu/triton_baselines.py --gen DIR [--runtime runtime] [--commit C] [--json F]
 """
@@ -124,6 +125,7 @@ def main():
     ap.add_argument("--warmup", type=int, default=10)
     ap.add_argument("--rounds", type=int, default=5, help="rounds of the interleaved timing")
     ap.add_argument("--json", default=None)
+    ap.add_argument("--no-flush", action="store_true", help="time without the L2-clearing write before each call")
     opts = ap.parse_args()
     rs.torch = torch
     run_opts = rs.parse_args(["--gen", opts.gen, "--runtime", opts.runtime])
@@ -139,6 +141,10 @@ def main():
 
     table, report, ok = [], [], True
     all_cases, y, grid = cases()
+    # Ahead of each timed call, a write of twice the L2's size: every contender then starts with
+    # the same dirty L2 to write back, whichever contender ran before it.
+    l2_flush = torch.empty(2 * torch.cuda.get_device_properties(0).L2_cache_size, dtype=torch.int8, device="cuda")
+    flush_l2 = None if opts.no_flush else l2_flush.zero_
     for name, c in all_cases.items():
         spec = specs[c["spec"]]
         why = runner.unavailable(spec)
@@ -182,7 +188,7 @@ def main():
         # call by call, interleaved, over --rounds rounds (the sweep's blocks of calls drift with
         # the clocks, and the best of four Triton medians is biased low).
         contenders = {"tile2cu": call, "triton": lambda: c["triton"](best_nw), "torch": c["torch"], **variant_calls}
-        inter, rounds = rs.time_interleaved(contenders, opts.iters, opts.rounds)
+        inter, rounds = rs.time_interleaved(contenders, opts.iters, opts.rounds, before=flush_l2)
         for v in variant_calls:
             hand_variants[v].update(ms=inter[v], vs_triton=inter["triton"] / inter[v], round_ms=rounds[v])
             print(f"  variant {v}: {hand_variants[v]}", flush=True)
@@ -210,7 +216,7 @@ def main():
     print("\n".join(table))
     data = {"device": dev, "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
             "commit": opts.commit, "torch": torch.__version__, "triton": triton.__version__,
-            "iters": opts.iters, "results": report, "ok": ok}
+            "iters": opts.iters, "l2_flush_before_each_call": not opts.no_flush, "results": report, "ok": ok}
     path = opts.json or (Path(__import__("os").environ["OUT"]) / "triton_baselines.json"
                          if __import__("os").environ.get("OUT") else None)
     if path:
