@@ -166,12 +166,12 @@ TILE2CU_DEVICE AccumulatorExchange<Config::kBM, Config::kBN, Config::kExchangePa
 }
 
 // True in every thread when every element of the accumulator is +0.0 (what ct.zeros gives): then
-// the tile is not written to the exchange. The 16-bit wgmma loops skip the exchange altogether
-// (their first wgmma overwrites the fragments); the others write zeros where each thread's own
-// fragment reads will look, a quarter of the bytes, since zeros moved or selected into the
-// fragments made ptxas serialize the wgmmas of some loops (warning C7515, splitk_atomic). Bits,
-// not ==, so a -0.0 start keeps its sign. Also a barrier: earlier users of shared memory are done
-// with it.
+// the tile is not written to the exchange. The wgmma loops read their fragments all the same
+// (garbage) and have their first wgmma overwrite them (scale-d 0); the mma.sync loop writes
+// zeros where each thread's own fragment reads will look, a quarter of the bytes. Zeros moved or
+// selected into wgmma fragments made ptxas serialize the wgmmas (warning C7515, splitk_atomic).
+// Bits, not ==, so a -0.0 start keeps its sign. Also a barrier: earlier users of shared memory
+// are done with it.
 template <class TC, class LC>
 TILE2CU_DEVICE bool accumulator_is_zero(const Tile<TC, LC>& acc) {
   bool zero = true;
@@ -468,24 +468,19 @@ struct Tf32RegisterB {
 };
 
 // d[j][4i + {0, 1, 2, 3}] = C^T at (column(j) + {0, 0, 8, 8}, 8i + 2 (lane % 4) + {0, 1, 0, 1}):
-// the accumulator tile (blocked layout) -> this thread's fragments, through shared memory ...
+// the accumulator tile (blocked layout) -> this thread's fragments, through shared memory, false
+// for an all-zero tile (nothing written: as accumulator_to_wgmma) ...
 template <class Config, class TC, class LC>
-TILE2CU_DEVICE void accumulator_to_wgmma_transposed(float (&d)[Tf32RegisterB<Config>::kSlabs][Tf32RegisterB<Config>::kFrag],
+TILE2CU_DEVICE bool accumulator_to_wgmma_transposed(float (&d)[Tf32RegisterB<Config>::kSlabs][Tf32RegisterB<Config>::kFrag],
                                                      const Tile<TC, LC>& acc, unsigned char* smem) {
   using R = Tf32RegisterB<Config>;
   const auto exchange = accumulator_exchange<Config>(smem);
   const int q = int(threadIdx.x) % 4;
-  const bool zero = accumulator_is_zero(acc);  // see accumulator_to_wgmma
-  if (!zero) exchange.put(acc);
-#pragma unroll
-  for (int j = 0; j < R::kSlabs; ++j)
-#pragma unroll
-    for (int i = 0; i < Config::kBM / 8 && zero; ++i) {
-      float* c0 = exchange.at(8 * i + 2 * q, R::column(j));
-      float* c1 = exchange.at(8 * i + 2 * q + 1, R::column(j));
-      c0[0] = c1[0] = c0[R::kPair] = c1[R::kPair] = 0.0f;
-    }
-  __syncthreads();
+  const bool loaded = !accumulator_is_zero(acc);
+  if (loaded) {
+    exchange.put(acc);
+    __syncthreads();
+  }
 #pragma unroll
   for (int j = 0; j < R::kSlabs; ++j)
 #pragma unroll
@@ -495,6 +490,7 @@ TILE2CU_DEVICE void accumulator_to_wgmma_transposed(float (&d)[Tf32RegisterB<Con
       d[j][4 * i] = c0[0], d[j][4 * i + 1] = c1[0], d[j][4 * i + 2] = c0[R::kPair], d[j][4 * i + 3] = c1[R::kPair];
     }
   __syncthreads();
+  return loaded;
 }
 
 // ... and back (once all wgmma work is done).
@@ -532,7 +528,7 @@ TILE2CU_DEVICE Tile<TC, LC> main_loop_wgmma_tf32(const MatrixView<float>& a, con
   constexpr int kLdB = R::kLdB, kBytesA = R::kBytesA;
   unsigned char* ring = smem + ((1024 - reinterpret_cast<uintptr_t>(smem) % 1024) % 1024);
   float d[R::kSlabs][R::kFrag];
-  accumulator_to_wgmma_transposed<Config>(d, acc, smem);
+  const bool loaded = accumulator_to_wgmma_transposed<Config>(d, acc, smem);
 
   // Interior k-tiles copy through addresses worked out once: A's 16-byte chunks into swizzled
   // lines, B's into its padded rows. Edge tiles check every chunk (zero fill, element copies).
@@ -605,7 +601,7 @@ TILE2CU_DEVICE Tile<TC, LC> main_loop_wgmma_tf32(const MatrixView<float>& a, con
     auto step = [&](int kk) {  // A^T: all BM lines of A's tile, K offset 8 kk (32 bytes into each line)
       const uint64_t db = wgmma::descriptor(stage + kk * 32, 16, 1024);
 #pragma unroll
-      for (int j = 0; j < R::kSlabs; ++j) wgmma::mma_64xNx8_tf32_rs<BM>(d[j], fa[kk][j], db);
+      for (int j = 0; j < R::kSlabs; ++j) wgmma::mma_64xNx8_tf32_rs<BM>(d[j], fa[kk][j], db, t > 0 || kk > 0 || loaded);
     };
 #if TILE2CU_TF32_FRAGMENT_WAIT == 2
     wgmma::wait<0>();
@@ -632,6 +628,11 @@ TILE2CU_DEVICE Tile<TC, LC> main_loop_wgmma_tf32(const MatrixView<float>& a, con
   }
   wgmma::wait<0>();
   cp_async_wait<0>();
+  if (!loaded && tiles == 0)  // d is still undefined: it is the zero tile
+#pragma unroll
+    for (int j = 0; j < R::kSlabs; ++j)
+#pragma unroll
+      for (int i = 0; i < R::kFrag; ++i) d[j][i] = 0.0f;
   return wgmma_transposed_to_accumulator<Config>(d, acc, smem);
 }
 
@@ -718,7 +719,7 @@ TILE2CU_DEVICE Tile<TC, LC> gemm_main_loop(const Array<TA, RA, IA>& A, const int
   // 1. Accumulator: blocked layout -> shared memory -> this warp's fragments.
   const auto exchange = gemm::accumulator_exchange<Config>(smem);
   float frag[Config::kFragsM][Config::kFragsN][4];
-  const bool zero = gemm::accumulator_is_zero(acc);  // as in gemm::accumulator_to_wgmma
+  const bool zero = gemm::accumulator_is_zero(acc);  // zeros for the fragment reads (see there)
   if (!zero) exchange.put(acc);
   const float zeros[4] = {};
 #pragma unroll

@@ -194,9 +194,9 @@ TILE2CU_DEVICE void mma_64x256x8_tf32_rs(float (&d)[128], const uint32_t (&a)[4]
 
 // d += A * B, A from registers, tf32, for an N of 128 or 256.
 template <int N>
-TILE2CU_DEVICE void mma_64xNx8_tf32_rs(float (&d)[N / 2], const uint32_t (&a)[4], uint64_t b) {
-  if constexpr (N == 256) mma_64x256x8_tf32_rs(d, a, b);
-  else mma_64x128x8_tf32_rs(d, a, b);
+TILE2CU_DEVICE void mma_64xNx8_tf32_rs(float (&d)[N / 2], const uint32_t (&a)[4], uint64_t b, int accumulate = 1) {
+  if constexpr (N == 256) mma_64x256x8_tf32_rs(d, a, b, accumulate);
+  else mma_64x128x8_tf32_rs(d, a, b, accumulate);
 }
 
 #endif  // TILE2CU_HAS_WGMMA
