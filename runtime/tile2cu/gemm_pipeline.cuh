@@ -278,13 +278,14 @@ TILE2CU_DEVICE bool accumulator_to_wgmma(float (&d)[Config::kBN / 2], const Tile
   return loaded;
 }
 
-// After a loop that started from zero (accumulator_to_wgmma false) and ran no k-tile, d is
-// still undefined: it is the zero tile.
-template <class Config>
-TILE2CU_DEVICE void zero_if_untouched(float (&d)[Config::kBN / 2], bool loaded, int64_t tiles) {
+// After a loop that started from zero (accumulator_to_wgmma false) and ran no k-tile, the
+// fragments `d` (an array of floats, of any rank) are still undefined: they are the zero tile.
+template <class Fragments>
+TILE2CU_DEVICE void zero_if_untouched(Fragments& d, bool loaded, int64_t tiles) {
+  float* f = reinterpret_cast<float*>(&d);
   if (!loaded && tiles == 0)
 #pragma unroll
-    for (int i = 0; i < Config::kBN / 2; ++i) d[i] = 0.0f;
+    for (int i = 0; i < int(sizeof(Fragments) / sizeof(float)); ++i) f[i] = 0.0f;
 }
 
 // And back: the fragments -> the accumulator's blocked layout (call once all wgmma work is done).
@@ -424,7 +425,7 @@ TILE2CU_DEVICE Tile<TC, LC> main_loop_wgmma(const MatrixView<T>& a, const Matrix
   }
   wgmma::wait<0>();
   cp_async_wait<0>();
-  zero_if_untouched<Config>(d, loaded, tiles);
+  zero_if_untouched(d, loaded, tiles);
   return wgmma_to_accumulator<Config>(d, acc, smem);
 }
 
@@ -468,8 +469,8 @@ struct Tf32RegisterB {
 };
 
 // d[j][4i + {0, 1, 2, 3}] = C^T at (column(j) + {0, 0, 8, 8}, 8i + 2 (lane % 4) + {0, 1, 0, 1}):
-// the accumulator tile (blocked layout) -> this thread's fragments, through shared memory, false
-// for an all-zero tile (nothing written: as accumulator_to_wgmma) ...
+// the accumulator tile (blocked layout) -> this thread's fragments, through shared memory; false
+// for an all-zero tile, as accumulator_to_wgmma ...
 template <class Config, class TC, class LC>
 TILE2CU_DEVICE bool accumulator_to_wgmma_transposed(float (&d)[Tf32RegisterB<Config>::kSlabs][Tf32RegisterB<Config>::kFrag],
                                                      const Tile<TC, LC>& acc, unsigned char* smem) {
@@ -628,11 +629,7 @@ TILE2CU_DEVICE Tile<TC, LC> main_loop_wgmma_tf32(const MatrixView<float>& a, con
   }
   wgmma::wait<0>();
   cp_async_wait<0>();
-  if (!loaded && tiles == 0)  // d is still undefined: it is the zero tile
-#pragma unroll
-    for (int j = 0; j < R::kSlabs; ++j)
-#pragma unroll
-      for (int i = 0; i < R::kFrag; ++i) d[j][i] = 0.0f;
+  zero_if_untouched(d, loaded, tiles);
   return wgmma_transposed_to_accumulator<Config>(d, acc, smem);
 }
 
@@ -682,7 +679,7 @@ TILE2CU_DEVICE Tile<TC, LC> main_loop_tma(const GemmTensorMaps& maps, int64_t m0
   wgmma::wait<0>();
   __syncthreads();  // every copy has landed and every warp is past the barriers
   if (producer) slots.inval();
-  zero_if_untouched<Config>(d, loaded, tiles);
+  zero_if_untouched(d, loaded, tiles);
   return wgmma_to_accumulator<Config>(d, acc, smem);
 }
 #endif  // TILE2CU_HAS_WGMMA
