@@ -253,14 +253,14 @@ EmittedFiles emit_cuda(const std::vector<ir::Function>& specs, const EmitOptions
     const std::vector<TensorMapParam> tensor_maps = tensor_map_params(fn);
     if (plan.hopper_smem_bytes > 0 || !tensor_maps.empty())
       launch_setup = fmt::format(
-          "  // The device's compute capability: sm_90 and up get {}.\n"
+          "  // Compute capability: sm_90 and up get {}.\n"
           "  int device = 0, major = 0;\n"
           "  if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;\n"
           "  if (cudaError_t e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device); e != cudaSuccess)\n"
           "    return e;\n",
-          plan.hopper_smem_bytes == 0 ? "the copy engine's tensor maps"
-          : tensor_maps.empty()       ? "the wgmma main loop's shared memory"
-                                      : "the wgmma main loop's shared memory and the copy engine's tensor maps");
+          plan.hopper_smem_bytes == 0 ? "TMA tensor maps"
+          : tensor_maps.empty()       ? "the wgmma loop's shared memory"
+                                      : "the wgmma loop's shared memory and TMA tensor maps");
     if (dynamic_smem && plan.hopper_smem_bytes > 0) {
       prologue += fmt::format(
           "  // Scratch for moving tile elements between threads and staging mma operands: dynamic\n"

@@ -1,8 +1,10 @@
 // Tile loads that every block makes alike (runtime/tile2cu/memory.cuh: with_whole_tiles).
 //
 // A load at a literal tile index of a kernel parameter (a weight or bias vector at index 0)
-// reads the same tile in every block (an Array.slice or list item need not). Its whole-tile test (inside the array, aligned) moves to the kernel's start, and
-// the body is compiled for both answers, so the usual copy has no checked path for those loads.
+// reads the same tile in every block (an Array.slice or list item need not). Their whole-tile
+// tests (inside the array, aligned) run once, right before the first statement that makes such a
+// load, and the rest of the body is compiled for both answers, so the usual copy has no checked
+// path for those loads.
 // A checked path costs even when it never runs: a load's two paths join on the tile's values
 // before the next load is issued. Measured on the H100 (docs/perf-notes.md, round 8): layer
 // norm's w and b loads, 0.993x -> 0.998x of Triton.

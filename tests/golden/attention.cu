@@ -114,7 +114,7 @@ cudaError_t launch_attention_bf16_d64(
   tile2cu::Array<__nv_bfloat16, 3> O_arg;
   if (!tile2cu::to_device_array<int32_t>(O, O_arg)) return cudaErrorInvalidValue;
   if (O.shape[2] != 64) return cudaErrorInvalidValue;
-  // The device's compute capability: sm_90 and up get the copy engine's tensor maps.
+  // Compute capability: sm_90 and up get TMA tensor maps.
   int device = 0, major = 0;
   if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
   if (cudaError_t e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device); e != cudaSuccess)
@@ -268,7 +268,7 @@ cudaError_t launch_attention_bf16_d64_causal(
   tile2cu::Array<__nv_bfloat16, 3> O_arg;
   if (!tile2cu::to_device_array<int32_t>(O, O_arg)) return cudaErrorInvalidValue;
   if (O.shape[2] != 64) return cudaErrorInvalidValue;
-  // The device's compute capability: sm_90 and up get the copy engine's tensor maps.
+  // Compute capability: sm_90 and up get TMA tensor maps.
   int device = 0, major = 0;
   if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
   if (cudaError_t e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device); e != cudaSuccess)
@@ -416,7 +416,7 @@ cudaError_t launch_attention_bf16_d128(
   tile2cu::Array<__nv_bfloat16, 3> O_arg;
   if (!tile2cu::to_device_array<int32_t>(O, O_arg)) return cudaErrorInvalidValue;
   if (O.shape[2] != 128) return cudaErrorInvalidValue;
-  // The device's compute capability: sm_90 and up get the copy engine's tensor maps.
+  // Compute capability: sm_90 and up get TMA tensor maps.
   int device = 0, major = 0;
   if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
   if (cudaError_t e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device); e != cudaSuccess)
@@ -570,7 +570,7 @@ cudaError_t launch_attention_bf16_d128_causal(
   tile2cu::Array<__nv_bfloat16, 3> O_arg;
   if (!tile2cu::to_device_array<int32_t>(O, O_arg)) return cudaErrorInvalidValue;
   if (O.shape[2] != 128) return cudaErrorInvalidValue;
-  // The device's compute capability: sm_90 and up get the copy engine's tensor maps.
+  // Compute capability: sm_90 and up get TMA tensor maps.
   int device = 0, major = 0;
   if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
   if (cudaError_t e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device); e != cudaSuccess)
@@ -860,7 +860,7 @@ cudaError_t launch_attention_f16_d128_causal(
   tile2cu::Array<__half, 3> O_arg;
   if (!tile2cu::to_device_array<int32_t>(O, O_arg)) return cudaErrorInvalidValue;
   if (O.shape[2] != 128) return cudaErrorInvalidValue;
-  // The device's compute capability: sm_90 and up get the copy engine's tensor maps.
+  // Compute capability: sm_90 and up get TMA tensor maps.
   int device = 0, major = 0;
   if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
   if (cudaError_t e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device); e != cudaSuccess)

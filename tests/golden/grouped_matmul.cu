@@ -309,7 +309,7 @@ cudaError_t launch_grouped_matmul_bf16_wide(
     return cudaErrorInvalidValue;
   tile2cu::DeviceTable list_table;
   if (cudaError_t e = list_table.upload(list_words, stream)) return e;
-  // The device's compute capability: sm_90 and up get the wgmma main loop's shared memory.
+  // Compute capability: sm_90 and up get the wgmma loop's shared memory.
   int device = 0, major = 0;
   if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
   if (cudaError_t e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device); e != cudaSuccess)

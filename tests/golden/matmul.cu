@@ -74,7 +74,7 @@ cudaError_t launch_matmul_bf16(
   if (!tile2cu::to_device_array<int32_t>(B, B_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<__nv_bfloat16, 2> C_arg;
   if (!tile2cu::to_device_array<int32_t>(C, C_arg)) return cudaErrorInvalidValue;
-  // The device's compute capability: sm_90 and up get the wgmma main loop's shared memory and the copy engine's tensor maps.
+  // Compute capability: sm_90 and up get the wgmma loop's shared memory and TMA tensor maps.
   int device = 0, major = 0;
   if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
   if (cudaError_t e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device); e != cudaSuccess)
@@ -177,7 +177,7 @@ cudaError_t launch_matmul_f16(
   if (!tile2cu::to_device_array<int32_t>(B, B_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<__half, 2> C_arg;
   if (!tile2cu::to_device_array<int32_t>(C, C_arg)) return cudaErrorInvalidValue;
-  // The device's compute capability: sm_90 and up get the wgmma main loop's shared memory and the copy engine's tensor maps.
+  // Compute capability: sm_90 and up get the wgmma loop's shared memory and TMA tensor maps.
   int device = 0, major = 0;
   if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
   if (cudaError_t e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device); e != cudaSuccess)
@@ -375,7 +375,7 @@ cudaError_t launch_matmul_tf32_256(
   if (!tile2cu::to_device_array<int32_t>(B, B_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<float, 2> C_arg;
   if (!tile2cu::to_device_array<int32_t>(C, C_arg)) return cudaErrorInvalidValue;
-  // The device's compute capability: sm_90 and up get the wgmma main loop's shared memory.
+  // Compute capability: sm_90 and up get the wgmma loop's shared memory.
   int device = 0, major = 0;
   if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
   if (cudaError_t e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device); e != cudaSuccess)
@@ -475,7 +475,7 @@ cudaError_t launch_matmul_tf32_256x128(
   if (!tile2cu::to_device_array<int32_t>(B, B_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<float, 2> C_arg;
   if (!tile2cu::to_device_array<int32_t>(C, C_arg)) return cudaErrorInvalidValue;
-  // The device's compute capability: sm_90 and up get the wgmma main loop's shared memory.
+  // Compute capability: sm_90 and up get the wgmma loop's shared memory.
   int device = 0, major = 0;
   if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
   if (cudaError_t e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device); e != cudaSuccess)
@@ -574,7 +574,7 @@ cudaError_t launch_matmul_bf16_128(
   if (!tile2cu::to_device_array<int32_t>(B, B_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<__nv_bfloat16, 2> C_arg;
   if (!tile2cu::to_device_array<int32_t>(C, C_arg)) return cudaErrorInvalidValue;
-  // The device's compute capability: sm_90 and up get the copy engine's tensor maps.
+  // Compute capability: sm_90 and up get TMA tensor maps.
   int device = 0, major = 0;
   if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
   if (cudaError_t e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device); e != cudaSuccess)
@@ -678,7 +678,7 @@ cudaError_t launch_accumulate_bf16(
   if (!tile2cu::to_device_array<int32_t>(B, B_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<__nv_bfloat16, 2> C_arg;
   if (!tile2cu::to_device_array<int32_t>(C, C_arg)) return cudaErrorInvalidValue;
-  // The device's compute capability: sm_90 and up get the wgmma main loop's shared memory and the copy engine's tensor maps.
+  // Compute capability: sm_90 and up get the wgmma loop's shared memory and TMA tensor maps.
   int device = 0, major = 0;
   if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
   if (cudaError_t e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device); e != cudaSuccess)
@@ -784,7 +784,7 @@ cudaError_t launch_accumulate_tf32_256x128(
   if (!tile2cu::to_device_array<int32_t>(B, B_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<float, 2> C_arg;
   if (!tile2cu::to_device_array<int32_t>(C, C_arg)) return cudaErrorInvalidValue;
-  // The device's compute capability: sm_90 and up get the wgmma main loop's shared memory.
+  // Compute capability: sm_90 and up get the wgmma loop's shared memory.
   int device = 0, major = 0;
   if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
   if (cudaError_t e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device); e != cudaSuccess)
@@ -885,7 +885,7 @@ cudaError_t launch_linear_bf16(
   if (!tile2cu::to_device_array<int32_t>(W, W_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<__nv_bfloat16, 2> Y_arg;
   if (!tile2cu::to_device_array<int32_t>(Y, Y_arg)) return cudaErrorInvalidValue;
-  // The device's compute capability: sm_90 and up get the wgmma main loop's shared memory and the copy engine's tensor maps.
+  // Compute capability: sm_90 and up get the wgmma loop's shared memory and TMA tensor maps.
   int device = 0, major = 0;
   if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
   if (cudaError_t e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device); e != cudaSuccess)
@@ -991,7 +991,7 @@ cudaError_t launch_persistent_bf16(
   if (!tile2cu::to_device_array<int32_t>(B, B_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<__nv_bfloat16, 2> C_arg;
   if (!tile2cu::to_device_array<int32_t>(C, C_arg)) return cudaErrorInvalidValue;
-  // The device's compute capability: sm_90 and up get the wgmma main loop's shared memory and the copy engine's tensor maps.
+  // Compute capability: sm_90 and up get the wgmma loop's shared memory and TMA tensor maps.
   int device = 0, major = 0;
   if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
   if (cudaError_t e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device); e != cudaSuccess)

@@ -74,7 +74,7 @@ cudaError_t launch_splitk_atomic_bf16(
   if (!tile2cu::to_device_array<int32_t>(B, B_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<float, 2> C_arg;
   if (!tile2cu::to_device_array<int32_t>(C, C_arg)) return cudaErrorInvalidValue;
-  // The device's compute capability: sm_90 and up get the copy engine's tensor maps.
+  // Compute capability: sm_90 and up get TMA tensor maps.
   int device = 0, major = 0;
   if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
   if (cudaError_t e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device); e != cudaSuccess)
@@ -200,7 +200,7 @@ cudaError_t launch_splitk_atomic_epilogue_bf16(
   if (!tile2cu::to_device_array<int32_t>(workspace, workspace_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<int32_t, 2> counters_arg;
   if (!tile2cu::to_device_array<int32_t>(counters, counters_arg)) return cudaErrorInvalidValue;
-  // The device's compute capability: sm_90 and up get the copy engine's tensor maps.
+  // Compute capability: sm_90 and up get TMA tensor maps.
   int device = 0, major = 0;
   if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
   if (cudaError_t e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device); e != cudaSuccess)
@@ -308,7 +308,7 @@ cudaError_t launch_splitk_atomic_bf16_s8(
   if (!tile2cu::to_device_array<int32_t>(B, B_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<float, 2> C_arg;
   if (!tile2cu::to_device_array<int32_t>(C, C_arg)) return cudaErrorInvalidValue;
-  // The device's compute capability: sm_90 and up get the copy engine's tensor maps.
+  // Compute capability: sm_90 and up get TMA tensor maps.
   int device = 0, major = 0;
   if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
   if (cudaError_t e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device); e != cudaSuccess)
