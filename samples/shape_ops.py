@@ -7,6 +7,8 @@ bytes_views    the bytes of a float32 tile (pack_to_bytes), its bits as int32 (b
                uint8 tile read back as int16 (unpack_from_bytes)
 patch          a tile with its (0, 1) quarter replaced by another tile and one element set (insert)
 rank5_permute  a (TA, 8, 32) tile seen as (TA, 2, 4, 4, 8), permuted (0, 3, 1, 4, 2), stored flat again
+scratch_transpose  y = x + x^T per (T, T) block, the transpose read back from a scratch array
+               this block has just written (cuTile keeps one array's accesses in program order)
 """
 import cuda.tile as ct
 
@@ -59,3 +61,12 @@ def rank5_permute(x, y, TA: ct.Constant[int]):
     i = ct.bid(0)
     t = ct.load(x, index=(i, 0, 0), shape=(TA, 8, 32)).reshape((TA, 2, 4, 4, 8))
     ct.store(y, index=(i, 0, 0), tile=ct.permute(t, (0, 3, 1, 4, 2)).reshape((TA, 8, 32)))
+
+
+@ct.kernel
+def scratch_transpose(x, scratch, y, T: ct.Constant[int]):
+    i = ct.bid(0)
+    t = ct.load(x, index=(i, 0), shape=(T, T), padding_mode=ct.PaddingMode.ZERO)
+    ct.store(scratch, index=(i, 0), tile=t)
+    tt = ct.load(scratch, index=(0, i), shape=(T, T), order=(1, 0), padding_mode=ct.PaddingMode.ZERO)
+    ct.store(y, index=(i, 0), tile=t + tt)

@@ -665,6 +665,9 @@ class BodyEmitter {
   }
 
   void statement(const Op& op, int depth) {
+    if (auto it = plan_.array_barriers.find(&op); it != plan_.array_barriers.end())
+      line(depth, fmt::format("__syncthreads();  // {}: other threads' earlier accesses come first (program order per array)",
+                              it->second));
     switch (op.kind) {
       case OpKind::Store: {
         source_comment(op, depth, false);

@@ -180,6 +180,7 @@ LayoutPlan plan_layouts(const ir::Function& fn) {
     return last_axis_in_place && runs % plan.threads == 0;
   };
   plan.fixed_tile_loads = find_fixed_tile_loads(fn, plan.broadcast_loads, may_be_whole);
+  plan.array_barriers = find_array_barriers(fn, plan.broadcast_loads);
   for_each_op(fn.body, [&](const ir::Op& op) {
     if (!op.results.empty() && (plan.broadcast_loads.folded.count(op.results[0]) ||
                                 plan.broadcast_loads.absorbed.count(op.results[0])))

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "emit/array_order.hpp"
 #include "emit/broadcast_load.hpp"
 #include "ir/ir.hpp"
 
@@ -27,6 +28,7 @@ struct LayoutPlan {
   size_t hopper_smem_bytes = 0;  // on sm_90 and up, when a wgmma main loop needs more (0: same)
   BroadcastLoads broadcast_loads;  // broadcasts that read their side tile from memory
   std::vector<const ir::Op*> fixed_tile_loads;  // loads every block makes alike (fixed_tile_loads.hpp)
+  ArrayBarriers array_barriers;  // barriers that keep one array's accesses in order (array_order.hpp)
 
   const TileLayout& layout(const ir::Shape& shape) const { return layouts.at(shape); }
   // Whether a reshape between two shapes keeps every element in the same thread and slot.

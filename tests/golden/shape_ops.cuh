@@ -95,6 +95,20 @@ extern "C" int tile2cu_rank5_permute_f32(
     const void* x_data, int64_t x_shape_0, int64_t x_shape_1, int64_t x_shape_2, int64_t x_stride_0, int64_t x_stride_1, int64_t x_stride_2,
     void* y_data, int64_t y_shape_0, int64_t y_shape_1, int64_t y_shape_2, int64_t y_stride_0, int64_t y_stride_1, int64_t y_stride_2);
 
+// scratch_transpose(x=float32[?, 32], scratch=float32[?, 32], y=float32[?, 32], T=32)
+// Arrays are passed as views (pointer, shape, strides in elements); the launcher returns an
+// error instead of launching when they break what this specialization assumes.
+cudaError_t launch_scratch_transpose_f32(
+    cudaStream_t stream, dim3 grid,
+    tile2cu::ArrayView<const float, 2> x,
+    tile2cu::ArrayView<float, 2> scratch,
+    tile2cu::ArrayView<float, 2> y);
+extern "C" int tile2cu_scratch_transpose_f32(
+    void* stream, unsigned grid_x, unsigned grid_y, unsigned grid_z,
+    const void* x_data, int64_t x_shape_0, int64_t x_shape_1, int64_t x_stride_0, int64_t x_stride_1,
+    void* scratch_data, int64_t scratch_shape_0, int64_t scratch_shape_1, int64_t scratch_stride_0, int64_t scratch_stride_1,
+    void* y_data, int64_t y_shape_0, int64_t y_shape_1, int64_t y_stride_0, int64_t y_stride_1);
+
 // Dispatches on dtypes and ranks to one of the launchers above.
 cudaError_t launch_scan_variants(
     cudaStream_t stream, dim3 grid,

@@ -153,9 +153,10 @@ def make_samples(rs):
     class ShapeOps(rs.Sample):
         """Several kernels (samples/shape_ops.py); each method dispatches on spec.kernel."""
         name, kernel = "shape_ops", "permute_3d"
-        kernels = ("permute_3d", "scan_variants", "bytes_views", "patch", "rank5_permute")
+        kernels = ("permute_3d", "scan_variants", "bytes_views", "patch", "rank5_permute", "scratch_transpose")
         OUTPUTS = {"permute_3d": ("y",), "scan_variants": ("rev", "prod", "run_max"),
-                   "bytes_views": ("raw", "bits", "halves"), "patch": ("y",), "rank5_permute": ("y",)}
+                   "bytes_views": ("raw", "bits", "halves"), "patch": ("y",), "rank5_permute": ("y",),
+                   "scratch_transpose": ("y",)}
 
         def cases(self, spec, quick):
             self.outputs = self.OUTPUTS[spec.kernel]
@@ -187,6 +188,8 @@ def make_samples(rs):
                 return (cdiv(case["n"], spec.const("TILE")),)
             if spec.kernel in ("permute_3d", "rank5_permute"):
                 return (cdiv(case["n"], spec.const("TA")),)
+            if spec.kernel == "scratch_transpose":
+                return (cdiv(case["m"], spec.const("T")),)
             return (cdiv(case["m"], spec.const("TM")),)
 
         def build(self, spec, case, ctx):
@@ -212,6 +215,10 @@ def make_samples(rs):
                         "bits": ctx.out("bits", (n,), "int32"),
                         "packed": ctx.randint(0, 256, (2 * n,), "uint8"),
                         "halves": ctx.out("halves", (n,), "int16")}
+            if k == "scratch_transpose":
+                m, t = case["m"], spec.const("T")
+                return {"x": ctx.randn((m, t), "float32"), "scratch": ctx.out("scratch", (m, t), "float32"),
+                        "y": ctx.out("y", (m, t), "float32")}
             m, n = case["m"], spec.const("TN")
             return {"x": ctx.randn((m, n), "float32"), "y": ctx.out("y", (m, n), "float32")}
 
@@ -228,6 +235,13 @@ def make_samples(rs):
                 x = args["x"].contiguous()
                 halves = args["packed"].contiguous().view(torch.int16)
                 return {"raw": x.view(torch.uint8), "bits": x.view(torch.int32), "halves": halves}
+            if k == "scratch_transpose":
+                t, m = spec.const("T"), case["m"]
+                blocks = cdiv(m, t)
+                padded = torch.zeros((blocks * t, t), dtype=torch.float64, device="cuda")
+                padded[:m] = args["x"].double()
+                tiles = padded.reshape(blocks, t, t)
+                return {"y": {"ref": (tiles + tiles.transpose(1, 2)).reshape(blocks * t, t)[:m], "exact": True}}
             if k == "patch":
                 tm, tn = spec.const("TM"), spec.const("TN")
                 m = case["m"]
