@@ -52,3 +52,21 @@ def transposed_mma(a, bt, c, TM: ct.Constant[int], TN: ct.Constant[int], TK: ct.
     y = ct.load(bt, index=(0, 0), shape=(TK, TN), order=(1, 0), padding_mode=ct.PaddingMode.ZERO)
     acc = ct.full((TM, TN), 0, dtype=ct.float32)
     ct.store(c, index=(i, 0), tile=ct.mma(x, y, acc))
+
+
+@ct.kernel
+def broadcast_batch_mma(a, b, c, TM: ct.Constant[int], TN: ct.Constant[int], TK: ct.Constant[int]):
+    # a: (1, M, K), b: (batch, K, N): a's batch dim of 1 broadcasts over b's two entries.
+    z = ct.bid(0)
+    x = ct.load(a, index=(0, 0, 0), shape=(1, TM, TK), padding_mode=ct.PaddingMode.ZERO)
+    y = ct.load(b, index=(z, 0, 0), shape=(2, TK, TN), padding_mode=ct.PaddingMode.ZERO)
+    ct.store(c, index=(z, 0, 0), tile=ct.mma(x, y, ct.zeros((2, TM, TN), dtype=ct.float32)))
+
+
+@ct.kernel
+def transpose_operand_mma(a, bt, c, TM: ct.Constant[int], TN: ct.Constant[int], TK: ct.Constant[int]):
+    # bt holds B transposed (N, K), loaded as it lies and turned with ct.transpose.
+    i = ct.bid(0)
+    x = ct.load(a, index=(i, 0), shape=(TM, TK), padding_mode=ct.PaddingMode.ZERO)
+    y = ct.transpose(ct.load(bt, index=(0, 0), shape=(TN, TK), padding_mode=ct.PaddingMode.ZERO))
+    ct.store(c, index=(i, 0), tile=ct.mma(x, y, ct.zeros((TM, TN), dtype=ct.float32)))

@@ -149,6 +149,62 @@ extern "C" int tile2cu_mma_e5m2_f16(
     const void* b_data, int64_t b_shape_0, int64_t b_shape_1, int64_t b_stride_0, int64_t b_stride_1,
     void* c_data, int64_t c_shape_0, int64_t c_shape_1, int64_t c_stride_0, int64_t c_stride_1);
 
+// mma_tile(a=int8[?, ?], b=uint8[?, ?], c=int32[?, ?], TM=64, TN=32, TK=128, TF32=False)
+// Arrays are passed as views (pointer, shape, strides in elements); the launcher returns an
+// error instead of launching when they break what this specialization assumes.
+cudaError_t launch_mma_i8_u8_i32(
+    cudaStream_t stream, dim3 grid,
+    tile2cu::ArrayView<const int8_t, 2> a,
+    tile2cu::ArrayView<const uint8_t, 2> b,
+    tile2cu::ArrayView<int32_t, 2> c);
+extern "C" int tile2cu_mma_i8_u8_i32(
+    void* stream, unsigned grid_x, unsigned grid_y, unsigned grid_z,
+    const void* a_data, int64_t a_shape_0, int64_t a_shape_1, int64_t a_stride_0, int64_t a_stride_1,
+    const void* b_data, int64_t b_shape_0, int64_t b_shape_1, int64_t b_stride_0, int64_t b_stride_1,
+    void* c_data, int64_t c_shape_0, int64_t c_shape_1, int64_t c_stride_0, int64_t c_stride_1);
+
+// mma_tile(a=float8_e4m3fn[?, ?], b=float8_e4m3fn[?, ?], c=float16[?, ?], TM=32, TN=64, TK=32, TF32=False)
+// Arrays are passed as views (pointer, shape, strides in elements); the launcher returns an
+// error instead of launching when they break what this specialization assumes.
+cudaError_t launch_mma_e4m3_f16(
+    cudaStream_t stream, dim3 grid,
+    tile2cu::ArrayView<const __nv_fp8_e4m3, 2> a,
+    tile2cu::ArrayView<const __nv_fp8_e4m3, 2> b,
+    tile2cu::ArrayView<__half, 2> c);
+extern "C" int tile2cu_mma_e4m3_f16(
+    void* stream, unsigned grid_x, unsigned grid_y, unsigned grid_z,
+    const void* a_data, int64_t a_shape_0, int64_t a_shape_1, int64_t a_stride_0, int64_t a_stride_1,
+    const void* b_data, int64_t b_shape_0, int64_t b_shape_1, int64_t b_stride_0, int64_t b_stride_1,
+    void* c_data, int64_t c_shape_0, int64_t c_shape_1, int64_t c_stride_0, int64_t c_stride_1);
+
+// mma_tile(a=float8_e5m2[?, ?], b=float8_e5m2[?, ?], c=float32[?, ?], TM=16, TN=32, TK=128, TF32=False)
+// Arrays are passed as views (pointer, shape, strides in elements); the launcher returns an
+// error instead of launching when they break what this specialization assumes.
+cudaError_t launch_mma_e5m2_f32(
+    cudaStream_t stream, dim3 grid,
+    tile2cu::ArrayView<const __nv_fp8_e5m2, 2> a,
+    tile2cu::ArrayView<const __nv_fp8_e5m2, 2> b,
+    tile2cu::ArrayView<float, 2> c);
+extern "C" int tile2cu_mma_e5m2_f32(
+    void* stream, unsigned grid_x, unsigned grid_y, unsigned grid_z,
+    const void* a_data, int64_t a_shape_0, int64_t a_shape_1, int64_t a_stride_0, int64_t a_stride_1,
+    const void* b_data, int64_t b_shape_0, int64_t b_shape_1, int64_t b_stride_0, int64_t b_stride_1,
+    void* c_data, int64_t c_shape_0, int64_t c_shape_1, int64_t c_stride_0, int64_t c_stride_1);
+
+// mma_tile(a=int8[?, ?], b=int8[?, ?], c=int32[?, ?], TM=32, TN=32, TK=16, TF32=False)
+// Arrays are passed as views (pointer, shape, strides in elements); the launcher returns an
+// error instead of launching when they break what this specialization assumes.
+cudaError_t launch_mma_i8_i32_k16(
+    cudaStream_t stream, dim3 grid,
+    tile2cu::ArrayView<const int8_t, 2> a,
+    tile2cu::ArrayView<const int8_t, 2> b,
+    tile2cu::ArrayView<int32_t, 2> c);
+extern "C" int tile2cu_mma_i8_i32_k16(
+    void* stream, unsigned grid_x, unsigned grid_y, unsigned grid_z,
+    const void* a_data, int64_t a_shape_0, int64_t a_shape_1, int64_t a_stride_0, int64_t a_stride_1,
+    const void* b_data, int64_t b_shape_0, int64_t b_shape_1, int64_t b_stride_0, int64_t b_stride_1,
+    void* c_data, int64_t c_shape_0, int64_t c_shape_1, int64_t c_stride_0, int64_t c_stride_1);
+
 // matmul_tile(a=float16[?, ?], b=float16[?, ?], c=float16[?, ?], TM=64, TN=64, TK=64)
 // Arrays are passed as views (pointer, shape, strides in elements); the launcher returns an
 // error instead of launching when they break what this specialization assumes.
@@ -200,6 +256,34 @@ cudaError_t launch_transposed_f16(
     tile2cu::ArrayView<const __half, 2> bt,
     tile2cu::ArrayView<float, 2> c);
 extern "C" int tile2cu_transposed_f16(
+    void* stream, unsigned grid_x, unsigned grid_y, unsigned grid_z,
+    const void* a_data, int64_t a_shape_0, int64_t a_shape_1, int64_t a_stride_0, int64_t a_stride_1,
+    const void* bt_data, int64_t bt_shape_0, int64_t bt_shape_1, int64_t bt_stride_0, int64_t bt_stride_1,
+    void* c_data, int64_t c_shape_0, int64_t c_shape_1, int64_t c_stride_0, int64_t c_stride_1);
+
+// broadcast_batch_mma(a=float16[1, ?, ?], b=float16[?, ?, ?], c=float32[?, ?, ?], TM=32, TN=32, TK=32)
+// Arrays are passed as views (pointer, shape, strides in elements); the launcher returns an
+// error instead of launching when they break what this specialization assumes.
+cudaError_t launch_broadcast_batch_f16(
+    cudaStream_t stream, dim3 grid,
+    tile2cu::ArrayView<const __half, 3> a,
+    tile2cu::ArrayView<const __half, 3> b,
+    tile2cu::ArrayView<float, 3> c);
+extern "C" int tile2cu_broadcast_batch_f16(
+    void* stream, unsigned grid_x, unsigned grid_y, unsigned grid_z,
+    const void* a_data, int64_t a_shape_0, int64_t a_shape_1, int64_t a_shape_2, int64_t a_stride_0, int64_t a_stride_1, int64_t a_stride_2,
+    const void* b_data, int64_t b_shape_0, int64_t b_shape_1, int64_t b_shape_2, int64_t b_stride_0, int64_t b_stride_1, int64_t b_stride_2,
+    void* c_data, int64_t c_shape_0, int64_t c_shape_1, int64_t c_shape_2, int64_t c_stride_0, int64_t c_stride_1, int64_t c_stride_2);
+
+// transpose_operand_mma(a=bfloat16[?, ?], bt=bfloat16[?, ?], c=float32[?, ?], TM=64, TN=64, TK=32)
+// Arrays are passed as views (pointer, shape, strides in elements); the launcher returns an
+// error instead of launching when they break what this specialization assumes.
+cudaError_t launch_transpose_operand_bf16(
+    cudaStream_t stream, dim3 grid,
+    tile2cu::ArrayView<const __nv_bfloat16, 2> a,
+    tile2cu::ArrayView<const __nv_bfloat16, 2> bt,
+    tile2cu::ArrayView<float, 2> c);
+extern "C" int tile2cu_transpose_operand_bf16(
     void* stream, unsigned grid_x, unsigned grid_y, unsigned grid_z,
     const void* a_data, int64_t a_shape_0, int64_t a_shape_1, int64_t a_stride_0, int64_t a_stride_1,
     const void* bt_data, int64_t bt_shape_0, int64_t bt_shape_1, int64_t bt_stride_0, int64_t bt_stride_1,

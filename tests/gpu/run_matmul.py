@@ -242,6 +242,10 @@ MMA_SPECS = [  # spec, a dtype, b dtype, c dtype, TM, TN, TK, tf32, kernel
     ("mma_u8_i8_i32", "uint8", "int8", "int32", 32, 32, 64, False, "mma"),
     ("mma_e4m3_f32", "float8_e4m3fn", "float8_e4m3fn", "float32", 32, 32, 64, False, "mma"),
     ("mma_e5m2_f16", "float8_e5m2", "float8_e5m2", "float16", 32, 32, 64, False, "mma"),
+    ("mma_i8_u8_i32", "int8", "uint8", "int32", 64, 32, 128, False, "mma"),
+    ("mma_e4m3_f16", "float8_e4m3fn", "float8_e4m3fn", "float16", 32, 64, 32, False, "mma"),
+    ("mma_e5m2_f32", "float8_e5m2", "float8_e5m2", "float32", 16, 32, 128, False, "mma"),
+    ("mma_i8_i32_k16", "int8", "int8", "int32", 32, 32, 16, False, "mma"),
     ("matmul_f16", "float16", "float16", "float16", 64, 64, 64, False, "matmul"),
     ("matmul_i8", "int8", "int8", "int8", 32, 32, 32, False, "matmul"),
 ]
@@ -285,7 +289,18 @@ def check_mma(lib, arch, failures):
     c = poisoned((m, 64), "float32")[:, :nn]
     launch(lib, "transposed_f16", (cdiv(m, 64), 1, 1), a, bt, c)
     close(c, a.double() @ bt.double().T, 1e-5, f"{arch} transposed_f16", failures)
-    return n + 2
+    # a batch dim of 1 broadcast over b's batch, and B turned by ct.transpose before the mma
+    z, m, nn, k = 5, 30, 20, 27
+    a, b = rand((1, m, k), "float16"), rand((z, k, nn), "float16")
+    c = poisoned((z, m, nn), "float32")
+    launch(lib, "broadcast_batch_f16", (cdiv(z, 2), 1, 1), a, b, c)
+    close(c, a.double() @ b.double(), 1e-5, f"{arch} broadcast_batch_f16", failures)
+    m, nn, k = 100, 60, 30
+    a, bt = rand((m, k), "bfloat16"), rand((nn, k), "bfloat16")
+    c = poisoned((m, 64), "float32")[:, :nn]
+    launch(lib, "transpose_operand_bf16", (cdiv(m, 64), 1, 1), a, bt, c)
+    close(c, a.double() @ bt.double().T, 1e-5, f"{arch} transpose_operand_bf16", failures)
+    return n + 4
 
 
 def bench(fn, iters):

@@ -119,10 +119,16 @@ TEST(MmaPlan, TensorCoresPadRowsAndStageTheAccumulator) {
   ASSERT_NE(mma, nullptr);
   // A: 16 rows of 32 + 8 halves; B: 32 rows of 8 + 8 halves; C: 16 x 8 floats.
   EXPECT_EQ(mma_smem_bytes(fn, *mma), 16u * 40 * 2 + 32u * 16 * 2 + 16u * 8 * 4);
-  ir::Function exact = lower("ct.mma(x, y, ct.zeros((16, 8), dtype=ct.int32))", "(16, 32)", "(32, 8)",
+  // int8: B staged column by column (8 rows of 32 + 16 bytes), C as int32.
+  ir::Function eight_bit = lower("ct.mma(x, y, ct.zeros((16, 8), dtype=ct.int32))", "(16, 32)", "(32, 8)",
+                                 "int8", "int8");
+  for (const ir::Op& op : eight_bit.body.ops)
+    if (op.kind == ir::OpKind::Mma) EXPECT_EQ(mma_smem_bytes(eight_bit, op), 16u * 48 + 8u * 48 + 16u * 8 * 4);
+  // K = 16 is under the 8-bit instruction's 32: the exact path, packed rows, no C.
+  ir::Function exact = lower("ct.mma(x, y, ct.zeros((16, 8), dtype=ct.int32))", "(16, 16)", "(16, 8)",
                              "int8", "int8");
   for (const ir::Op& op : exact.body.ops)
-    if (op.kind == ir::OpKind::Mma) EXPECT_EQ(mma_smem_bytes(exact, op), 16u * 32 + 32u * 8);
+    if (op.kind == ir::OpKind::Mma) EXPECT_EQ(mma_smem_bytes(exact, op), 16u * 16 + 16u * 8);
 }
 
 }  // namespace
