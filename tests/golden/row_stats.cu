@@ -4,7 +4,7 @@
 
 #include <tile2cu/tile2cu.cuh>
 
-// ---- row_stats_f32: row_stats(x=float32[?, ?], total=float32[?], top1=int32[?, ?], col_min=float32[?, ?], row_max=float32[?], TM=16, TN=64) ----
+// ---- row_stats_f32: row_stats(x=float32[?, ?], total=float32[?], top1=int32[?, ?], col_min=float32[?, ?], row_max=float32[?], col_low=int32[?, ?], col_prod=float32[?, ?], TM=16, TN=64) ----
 namespace row_stats_f32 {
 using namespace tile2cu;
 
@@ -21,14 +21,18 @@ __global__ void __launch_bounds__(kThreads) row_stats(
     float* total_data, int32_t total_shape_0, int32_t total_stride_0,
     int32_t* top1_data, int32_t top1_shape_0, int32_t top1_shape_1, int32_t top1_stride_0, int32_t top1_stride_1,
     float* col_min_data, int32_t col_min_shape_0, int32_t col_min_shape_1, int32_t col_min_stride_0, int32_t col_min_stride_1,
-    float* row_max_data, int32_t row_max_shape_0, int32_t row_max_stride_0) {
+    float* row_max_data, int32_t row_max_shape_0, int32_t row_max_stride_0,
+    int32_t* col_low_data, int32_t col_low_shape_0, int32_t col_low_shape_1, int32_t col_low_stride_0, int32_t col_low_stride_1,
+    float* col_prod_data, int32_t col_prod_shape_0, int32_t col_prod_shape_1, int32_t col_prod_stride_0, int32_t col_prod_stride_1) {
   const Array<float, 2> x{x_data, {x_shape_0, x_shape_1}, {x_stride_0, x_stride_1}};
   const Array<float, 1> total{total_data, {total_shape_0}, {total_stride_0}};
   const Array<int32_t, 2> top1{top1_data, {top1_shape_0, top1_shape_1}, {top1_stride_0, top1_stride_1}};
   const Array<float, 2> col_min{col_min_data, {col_min_shape_0, col_min_shape_1}, {col_min_stride_0, col_min_stride_1}};
   const Array<float, 1> row_max{row_max_data, {row_max_shape_0}, {row_max_stride_0}};
+  const Array<int32_t, 2> col_low{col_low_data, {col_low_shape_0, col_low_shape_1}, {col_low_stride_0, col_low_stride_1}};
+  const Array<float, 2> col_prod{col_prod_data, {col_prod_shape_0, col_prod_shape_1}, {col_prod_stride_0, col_prod_stride_1}};
   // Scratch for moving tile elements between threads (broadcasts, reshapes).
-  __shared__ alignas(16) unsigned char smem[8384];
+  __shared__ alignas(16) unsigned char smem[8768];
   // b = ct.bid(0)
   const auto b = int32_t(blockIdx.x);
   // t = ct.load(x, index=(b, 0), shape=(TM, TN), padding_mode=ct.PaddingMode.ZERO)
@@ -42,6 +46,10 @@ __global__ void __launch_bounds__(kThreads) row_stats(
   store(col_min, {b, 0}, reduce_min<Axes<0>, Layout_1x64>(t, smem));
   // ct.store(row_max, index=(b,), tile=ct.max(t, axis=-1))
   store(row_max, {b}, reduce_max<Axes<1>, Layout_16>(t, smem));
+  // ct.store(col_low, index=(b, 0), tile=ct.argmin(t, axis=0, keepdims=True))
+  store(col_low, {b, 0}, argmin<Axes<0>, Layout_1x64>(t, smem));
+  // ct.store(col_prod, index=(b, 0), tile=ct.prod(t, axis=0, keepdims=True))
+  store(col_prod, {b, 0}, reduce_prod<Axes<0>, Layout_1x64>(t, smem));
 }
 
 }  // namespace row_stats_f32
@@ -52,7 +60,9 @@ cudaError_t launch_row_stats_f32(
     tile2cu::ArrayView<float, 1> total,
     tile2cu::ArrayView<int32_t, 2> top1,
     tile2cu::ArrayView<float, 2> col_min,
-    tile2cu::ArrayView<float, 1> row_max) {
+    tile2cu::ArrayView<float, 1> row_max,
+    tile2cu::ArrayView<int32_t, 2> col_low,
+    tile2cu::ArrayView<float, 2> col_prod) {
   if (!tile2cu::grid_ok(grid.x, grid.y, grid.z)) return cudaErrorInvalidConfiguration;
   tile2cu::Array<float, 2> x_arg;
   if (!tile2cu::to_device_array<int32_t>(x, x_arg)) return cudaErrorInvalidValue;
@@ -64,12 +74,18 @@ cudaError_t launch_row_stats_f32(
   if (!tile2cu::to_device_array<int32_t>(col_min, col_min_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<float, 1> row_max_arg;
   if (!tile2cu::to_device_array<int32_t>(row_max, row_max_arg)) return cudaErrorInvalidValue;
+  tile2cu::Array<int32_t, 2> col_low_arg;
+  if (!tile2cu::to_device_array<int32_t>(col_low, col_low_arg)) return cudaErrorInvalidValue;
+  tile2cu::Array<float, 2> col_prod_arg;
+  if (!tile2cu::to_device_array<int32_t>(col_prod, col_prod_arg)) return cudaErrorInvalidValue;
   row_stats_f32::row_stats<<<grid, row_stats_f32::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.shape[1], x_arg.stride[0], x_arg.stride[1],
     total_arg.data, total_arg.shape[0], total_arg.stride[0],
     top1_arg.data, top1_arg.shape[0], top1_arg.shape[1], top1_arg.stride[0], top1_arg.stride[1],
     col_min_arg.data, col_min_arg.shape[0], col_min_arg.shape[1], col_min_arg.stride[0], col_min_arg.stride[1],
-    row_max_arg.data, row_max_arg.shape[0], row_max_arg.stride[0]);
+    row_max_arg.data, row_max_arg.shape[0], row_max_arg.stride[0],
+    col_low_arg.data, col_low_arg.shape[0], col_low_arg.shape[1], col_low_arg.stride[0], col_low_arg.stride[1],
+    col_prod_arg.data, col_prod_arg.shape[0], col_prod_arg.shape[1], col_prod_arg.stride[0], col_prod_arg.stride[1]);
   return cudaGetLastError();
 }
 
@@ -79,17 +95,21 @@ extern "C" int tile2cu_row_stats_f32(
     void* total_data, int64_t total_shape_0, int64_t total_stride_0,
     void* top1_data, int64_t top1_shape_0, int64_t top1_shape_1, int64_t top1_stride_0, int64_t top1_stride_1,
     void* col_min_data, int64_t col_min_shape_0, int64_t col_min_shape_1, int64_t col_min_stride_0, int64_t col_min_stride_1,
-    void* row_max_data, int64_t row_max_shape_0, int64_t row_max_stride_0) {
+    void* row_max_data, int64_t row_max_shape_0, int64_t row_max_stride_0,
+    void* col_low_data, int64_t col_low_shape_0, int64_t col_low_shape_1, int64_t col_low_stride_0, int64_t col_low_stride_1,
+    void* col_prod_data, int64_t col_prod_shape_0, int64_t col_prod_shape_1, int64_t col_prod_stride_0, int64_t col_prod_stride_1) {
   return static_cast<int>(launch_row_stats_f32(
     static_cast<cudaStream_t>(stream), dim3(grid_x, grid_y, grid_z),
     tile2cu::ArrayView<const float, 2>(static_cast<const float*>(x_data), {x_shape_0, x_shape_1}, {x_stride_0, x_stride_1}),
     tile2cu::ArrayView<float, 1>(static_cast<float*>(total_data), {total_shape_0}, {total_stride_0}),
     tile2cu::ArrayView<int32_t, 2>(static_cast<int32_t*>(top1_data), {top1_shape_0, top1_shape_1}, {top1_stride_0, top1_stride_1}),
     tile2cu::ArrayView<float, 2>(static_cast<float*>(col_min_data), {col_min_shape_0, col_min_shape_1}, {col_min_stride_0, col_min_stride_1}),
-    tile2cu::ArrayView<float, 1>(static_cast<float*>(row_max_data), {row_max_shape_0}, {row_max_stride_0})));
+    tile2cu::ArrayView<float, 1>(static_cast<float*>(row_max_data), {row_max_shape_0}, {row_max_stride_0}),
+    tile2cu::ArrayView<int32_t, 2>(static_cast<int32_t*>(col_low_data), {col_low_shape_0, col_low_shape_1}, {col_low_stride_0, col_low_stride_1}),
+    tile2cu::ArrayView<float, 2>(static_cast<float*>(col_prod_data), {col_prod_shape_0, col_prod_shape_1}, {col_prod_stride_0, col_prod_stride_1})));
 }
 
-// ---- row_stats_i32: row_stats(x=int32[?, ?], total=int32[?], top1=int32[?, ?], col_min=int32[?, ?], row_max=int32[?], TM=8, TN=256) ----
+// ---- row_stats_i32: row_stats(x=int32[?, ?], total=int32[?], top1=int32[?, ?], col_min=int32[?, ?], row_max=int32[?], col_low=int32[?, ?], col_prod=int32[?, ?], TM=8, TN=256) ----
 namespace row_stats_i32 {
 using namespace tile2cu;
 
@@ -106,14 +126,18 @@ __global__ void __launch_bounds__(kThreads) row_stats(
     int32_t* total_data, int32_t total_shape_0, int32_t total_stride_0,
     int32_t* top1_data, int32_t top1_shape_0, int32_t top1_shape_1, int32_t top1_stride_0, int32_t top1_stride_1,
     int32_t* col_min_data, int32_t col_min_shape_0, int32_t col_min_shape_1, int32_t col_min_stride_0, int32_t col_min_stride_1,
-    int32_t* row_max_data, int32_t row_max_shape_0, int32_t row_max_stride_0) {
+    int32_t* row_max_data, int32_t row_max_shape_0, int32_t row_max_stride_0,
+    int32_t* col_low_data, int32_t col_low_shape_0, int32_t col_low_shape_1, int32_t col_low_stride_0, int32_t col_low_stride_1,
+    int32_t* col_prod_data, int32_t col_prod_shape_0, int32_t col_prod_shape_1, int32_t col_prod_stride_0, int32_t col_prod_stride_1) {
   const Array<int32_t, 2> x{x_data, {x_shape_0, x_shape_1}, {x_stride_0, x_stride_1}};
   const Array<int32_t, 1> total{total_data, {total_shape_0}, {total_stride_0}};
   const Array<int32_t, 2> top1{top1_data, {top1_shape_0, top1_shape_1}, {top1_stride_0, top1_stride_1}};
   const Array<int32_t, 2> col_min{col_min_data, {col_min_shape_0, col_min_shape_1}, {col_min_stride_0, col_min_stride_1}};
   const Array<int32_t, 1> row_max{row_max_data, {row_max_shape_0}, {row_max_stride_0}};
+  const Array<int32_t, 2> col_low{col_low_data, {col_low_shape_0, col_low_shape_1}, {col_low_stride_0, col_low_stride_1}};
+  const Array<int32_t, 2> col_prod{col_prod_data, {col_prod_shape_0, col_prod_shape_1}, {col_prod_stride_0, col_prod_stride_1}};
   // Scratch for moving tile elements between threads (broadcasts, reshapes).
-  __shared__ alignas(16) unsigned char smem[16512];
+  __shared__ alignas(16) unsigned char smem[18496];
   // b = ct.bid(0)
   const auto b = int32_t(blockIdx.x);
   // t = ct.load(x, index=(b, 0), shape=(TM, TN), padding_mode=ct.PaddingMode.ZERO)
@@ -127,6 +151,10 @@ __global__ void __launch_bounds__(kThreads) row_stats(
   store(col_min, {b, 0}, reduce_min<Axes<0>, Layout_1x256>(t, smem));
   // ct.store(row_max, index=(b,), tile=ct.max(t, axis=-1))
   store(row_max, {b}, reduce_max<Axes<1>, Layout_8>(t, smem));
+  // ct.store(col_low, index=(b, 0), tile=ct.argmin(t, axis=0, keepdims=True))
+  store(col_low, {b, 0}, argmin<Axes<0>, Layout_1x256>(t, smem));
+  // ct.store(col_prod, index=(b, 0), tile=ct.prod(t, axis=0, keepdims=True))
+  store(col_prod, {b, 0}, reduce_prod<Axes<0>, Layout_1x256>(t, smem));
 }
 
 }  // namespace row_stats_i32
@@ -137,7 +165,9 @@ cudaError_t launch_row_stats_i32(
     tile2cu::ArrayView<int32_t, 1> total,
     tile2cu::ArrayView<int32_t, 2> top1,
     tile2cu::ArrayView<int32_t, 2> col_min,
-    tile2cu::ArrayView<int32_t, 1> row_max) {
+    tile2cu::ArrayView<int32_t, 1> row_max,
+    tile2cu::ArrayView<int32_t, 2> col_low,
+    tile2cu::ArrayView<int32_t, 2> col_prod) {
   if (!tile2cu::grid_ok(grid.x, grid.y, grid.z)) return cudaErrorInvalidConfiguration;
   tile2cu::Array<int32_t, 2> x_arg;
   if (!tile2cu::to_device_array<int32_t>(x, x_arg)) return cudaErrorInvalidValue;
@@ -149,12 +179,18 @@ cudaError_t launch_row_stats_i32(
   if (!tile2cu::to_device_array<int32_t>(col_min, col_min_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<int32_t, 1> row_max_arg;
   if (!tile2cu::to_device_array<int32_t>(row_max, row_max_arg)) return cudaErrorInvalidValue;
+  tile2cu::Array<int32_t, 2> col_low_arg;
+  if (!tile2cu::to_device_array<int32_t>(col_low, col_low_arg)) return cudaErrorInvalidValue;
+  tile2cu::Array<int32_t, 2> col_prod_arg;
+  if (!tile2cu::to_device_array<int32_t>(col_prod, col_prod_arg)) return cudaErrorInvalidValue;
   row_stats_i32::row_stats<<<grid, row_stats_i32::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.shape[1], x_arg.stride[0], x_arg.stride[1],
     total_arg.data, total_arg.shape[0], total_arg.stride[0],
     top1_arg.data, top1_arg.shape[0], top1_arg.shape[1], top1_arg.stride[0], top1_arg.stride[1],
     col_min_arg.data, col_min_arg.shape[0], col_min_arg.shape[1], col_min_arg.stride[0], col_min_arg.stride[1],
-    row_max_arg.data, row_max_arg.shape[0], row_max_arg.stride[0]);
+    row_max_arg.data, row_max_arg.shape[0], row_max_arg.stride[0],
+    col_low_arg.data, col_low_arg.shape[0], col_low_arg.shape[1], col_low_arg.stride[0], col_low_arg.stride[1],
+    col_prod_arg.data, col_prod_arg.shape[0], col_prod_arg.shape[1], col_prod_arg.stride[0], col_prod_arg.stride[1]);
   return cudaGetLastError();
 }
 
@@ -164,14 +200,18 @@ extern "C" int tile2cu_row_stats_i32(
     void* total_data, int64_t total_shape_0, int64_t total_stride_0,
     void* top1_data, int64_t top1_shape_0, int64_t top1_shape_1, int64_t top1_stride_0, int64_t top1_stride_1,
     void* col_min_data, int64_t col_min_shape_0, int64_t col_min_shape_1, int64_t col_min_stride_0, int64_t col_min_stride_1,
-    void* row_max_data, int64_t row_max_shape_0, int64_t row_max_stride_0) {
+    void* row_max_data, int64_t row_max_shape_0, int64_t row_max_stride_0,
+    void* col_low_data, int64_t col_low_shape_0, int64_t col_low_shape_1, int64_t col_low_stride_0, int64_t col_low_stride_1,
+    void* col_prod_data, int64_t col_prod_shape_0, int64_t col_prod_shape_1, int64_t col_prod_stride_0, int64_t col_prod_stride_1) {
   return static_cast<int>(launch_row_stats_i32(
     static_cast<cudaStream_t>(stream), dim3(grid_x, grid_y, grid_z),
     tile2cu::ArrayView<const int32_t, 2>(static_cast<const int32_t*>(x_data), {x_shape_0, x_shape_1}, {x_stride_0, x_stride_1}),
     tile2cu::ArrayView<int32_t, 1>(static_cast<int32_t*>(total_data), {total_shape_0}, {total_stride_0}),
     tile2cu::ArrayView<int32_t, 2>(static_cast<int32_t*>(top1_data), {top1_shape_0, top1_shape_1}, {top1_stride_0, top1_stride_1}),
     tile2cu::ArrayView<int32_t, 2>(static_cast<int32_t*>(col_min_data), {col_min_shape_0, col_min_shape_1}, {col_min_stride_0, col_min_stride_1}),
-    tile2cu::ArrayView<int32_t, 1>(static_cast<int32_t*>(row_max_data), {row_max_shape_0}, {row_max_stride_0})));
+    tile2cu::ArrayView<int32_t, 1>(static_cast<int32_t*>(row_max_data), {row_max_shape_0}, {row_max_stride_0}),
+    tile2cu::ArrayView<int32_t, 2>(static_cast<int32_t*>(col_low_data), {col_low_shape_0, col_low_shape_1}, {col_low_stride_0, col_low_stride_1}),
+    tile2cu::ArrayView<int32_t, 2>(static_cast<int32_t*>(col_prod_data), {col_prod_shape_0, col_prod_shape_1}, {col_prod_stride_0, col_prod_stride_1})));
 }
 
 // Picks the specialization of row_stats whose dtypes and ranks match the arguments; returns
@@ -183,9 +223,11 @@ cudaError_t launch_row_stats(
     const tile2cu::AnyArray& total,
     const tile2cu::AnyArray& top1,
     const tile2cu::AnyArray& col_min,
-    const tile2cu::AnyArray& row_max) {
-  if (x.is(tile2cu::DType::Float32, 2) && total.is(tile2cu::DType::Float32, 1) && top1.is(tile2cu::DType::Int32, 2) && col_min.is(tile2cu::DType::Float32, 2) && row_max.is(tile2cu::DType::Float32, 1)) return launch_row_stats_f32(stream, grid, x.view<const float, 2>(), total.view<float, 1>(), top1.view<int32_t, 2>(), col_min.view<float, 2>(), row_max.view<float, 1>());
-  if (x.is(tile2cu::DType::Int32, 2) && total.is(tile2cu::DType::Int32, 1) && top1.is(tile2cu::DType::Int32, 2) && col_min.is(tile2cu::DType::Int32, 2) && row_max.is(tile2cu::DType::Int32, 1)) return launch_row_stats_i32(stream, grid, x.view<const int32_t, 2>(), total.view<int32_t, 1>(), top1.view<int32_t, 2>(), col_min.view<int32_t, 2>(), row_max.view<int32_t, 1>());
+    const tile2cu::AnyArray& row_max,
+    const tile2cu::AnyArray& col_low,
+    const tile2cu::AnyArray& col_prod) {
+  if (x.is(tile2cu::DType::Float32, 2) && total.is(tile2cu::DType::Float32, 1) && top1.is(tile2cu::DType::Int32, 2) && col_min.is(tile2cu::DType::Float32, 2) && row_max.is(tile2cu::DType::Float32, 1) && col_low.is(tile2cu::DType::Int32, 2) && col_prod.is(tile2cu::DType::Float32, 2)) return launch_row_stats_f32(stream, grid, x.view<const float, 2>(), total.view<float, 1>(), top1.view<int32_t, 2>(), col_min.view<float, 2>(), row_max.view<float, 1>(), col_low.view<int32_t, 2>(), col_prod.view<float, 2>());
+  if (x.is(tile2cu::DType::Int32, 2) && total.is(tile2cu::DType::Int32, 1) && top1.is(tile2cu::DType::Int32, 2) && col_min.is(tile2cu::DType::Int32, 2) && row_max.is(tile2cu::DType::Int32, 1) && col_low.is(tile2cu::DType::Int32, 2) && col_prod.is(tile2cu::DType::Int32, 2)) return launch_row_stats_i32(stream, grid, x.view<const int32_t, 2>(), total.view<int32_t, 1>(), top1.view<int32_t, 2>(), col_min.view<int32_t, 2>(), row_max.view<int32_t, 1>(), col_low.view<int32_t, 2>(), col_prod.view<int32_t, 2>());
   return cudaErrorInvalidValue;
 }
 

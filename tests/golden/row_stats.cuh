@@ -9,7 +9,7 @@
 #include <tile2cu/dispatch.hpp>
 #include <tile2cu/host.hpp>
 
-// row_stats(x=float32[?, ?], total=float32[?], top1=int32[?, ?], col_min=float32[?, ?], row_max=float32[?], TM=16, TN=64)
+// row_stats(x=float32[?, ?], total=float32[?], top1=int32[?, ?], col_min=float32[?, ?], row_max=float32[?], col_low=int32[?, ?], col_prod=float32[?, ?], TM=16, TN=64)
 // Arrays are passed as views (pointer, shape, strides in elements); the launcher returns an
 // error instead of launching when they break what this specialization assumes.
 cudaError_t launch_row_stats_f32(
@@ -18,16 +18,20 @@ cudaError_t launch_row_stats_f32(
     tile2cu::ArrayView<float, 1> total,
     tile2cu::ArrayView<int32_t, 2> top1,
     tile2cu::ArrayView<float, 2> col_min,
-    tile2cu::ArrayView<float, 1> row_max);
+    tile2cu::ArrayView<float, 1> row_max,
+    tile2cu::ArrayView<int32_t, 2> col_low,
+    tile2cu::ArrayView<float, 2> col_prod);
 extern "C" int tile2cu_row_stats_f32(
     void* stream, unsigned grid_x, unsigned grid_y, unsigned grid_z,
     const void* x_data, int64_t x_shape_0, int64_t x_shape_1, int64_t x_stride_0, int64_t x_stride_1,
     void* total_data, int64_t total_shape_0, int64_t total_stride_0,
     void* top1_data, int64_t top1_shape_0, int64_t top1_shape_1, int64_t top1_stride_0, int64_t top1_stride_1,
     void* col_min_data, int64_t col_min_shape_0, int64_t col_min_shape_1, int64_t col_min_stride_0, int64_t col_min_stride_1,
-    void* row_max_data, int64_t row_max_shape_0, int64_t row_max_stride_0);
+    void* row_max_data, int64_t row_max_shape_0, int64_t row_max_stride_0,
+    void* col_low_data, int64_t col_low_shape_0, int64_t col_low_shape_1, int64_t col_low_stride_0, int64_t col_low_stride_1,
+    void* col_prod_data, int64_t col_prod_shape_0, int64_t col_prod_shape_1, int64_t col_prod_stride_0, int64_t col_prod_stride_1);
 
-// row_stats(x=int32[?, ?], total=int32[?], top1=int32[?, ?], col_min=int32[?, ?], row_max=int32[?], TM=8, TN=256)
+// row_stats(x=int32[?, ?], total=int32[?], top1=int32[?, ?], col_min=int32[?, ?], row_max=int32[?], col_low=int32[?, ?], col_prod=int32[?, ?], TM=8, TN=256)
 // Arrays are passed as views (pointer, shape, strides in elements); the launcher returns an
 // error instead of launching when they break what this specialization assumes.
 cudaError_t launch_row_stats_i32(
@@ -36,14 +40,18 @@ cudaError_t launch_row_stats_i32(
     tile2cu::ArrayView<int32_t, 1> total,
     tile2cu::ArrayView<int32_t, 2> top1,
     tile2cu::ArrayView<int32_t, 2> col_min,
-    tile2cu::ArrayView<int32_t, 1> row_max);
+    tile2cu::ArrayView<int32_t, 1> row_max,
+    tile2cu::ArrayView<int32_t, 2> col_low,
+    tile2cu::ArrayView<int32_t, 2> col_prod);
 extern "C" int tile2cu_row_stats_i32(
     void* stream, unsigned grid_x, unsigned grid_y, unsigned grid_z,
     const void* x_data, int64_t x_shape_0, int64_t x_shape_1, int64_t x_stride_0, int64_t x_stride_1,
     void* total_data, int64_t total_shape_0, int64_t total_stride_0,
     void* top1_data, int64_t top1_shape_0, int64_t top1_shape_1, int64_t top1_stride_0, int64_t top1_stride_1,
     void* col_min_data, int64_t col_min_shape_0, int64_t col_min_shape_1, int64_t col_min_stride_0, int64_t col_min_stride_1,
-    void* row_max_data, int64_t row_max_shape_0, int64_t row_max_stride_0);
+    void* row_max_data, int64_t row_max_shape_0, int64_t row_max_stride_0,
+    void* col_low_data, int64_t col_low_shape_0, int64_t col_low_shape_1, int64_t col_low_stride_0, int64_t col_low_stride_1,
+    void* col_prod_data, int64_t col_prod_shape_0, int64_t col_prod_shape_1, int64_t col_prod_stride_0, int64_t col_prod_stride_1);
 
 // Dispatches on dtypes and ranks to one of the launchers above.
 cudaError_t launch_row_stats(
@@ -52,5 +60,7 @@ cudaError_t launch_row_stats(
     const tile2cu::AnyArray& total,
     const tile2cu::AnyArray& top1,
     const tile2cu::AnyArray& col_min,
-    const tile2cu::AnyArray& row_max);
+    const tile2cu::AnyArray& row_max,
+    const tile2cu::AnyArray& col_low,
+    const tile2cu::AnyArray& col_prod);
 

@@ -1023,7 +1023,7 @@ class NormActivation(Sample):
 
 class RowStats(Sample):
     name, kernel = "row_stats", "row_stats"
-    outputs = ("total", "top1", "col_min", "row_max")
+    outputs = ("total", "top1", "col_min", "row_max", "col_low", "col_prod")
 
     def cases(self, spec, quick):
         tm, tn = spec.const("TM"), spec.const("TN")
@@ -1050,7 +1050,9 @@ class RowStats(Sample):
                 "total": ctx.out("total", (b,), spec.dtype("total")),
                 "top1": ctx.out("top1", (b * tm, 1), spec.dtype("top1")),
                 "col_min": ctx.out("col_min", (b, tn), spec.dtype("col_min")),
-                "row_max": ctx.out("row_max", (b * tm,), spec.dtype("row_max"))}
+                "row_max": ctx.out("row_max", (b * tm,), spec.dtype("row_max")),
+                "col_low": ctx.out("col_low", (b, tn), spec.dtype("col_low")),
+                "col_prod": ctx.out("col_prod", (b, tn), spec.dtype("col_prod"))}
 
     def reference(self, spec, case, args):
         tm, tn = spec.const("TM"), spec.const("TN")
@@ -1064,11 +1066,15 @@ class RowStats(Sample):
         total = blocks.sum(dim=(1, 2))
         ref = {"top1": padded.argmax(dim=1, keepdim=True),
                "col_min": blocks.min(dim=1).values,
-               "row_max": padded.max(dim=1).values}
+               "row_max": padded.max(dim=1).values,
+               "col_low": blocks.argmin(dim=1)}
+        prod = blocks.prod(dim=1)
         if x.is_floating_point():
             ref["total"] = {"ref": total, "slack": 64 * F32_ULP * blocks.abs().sum(dim=(1, 2))}
+            ref["col_prod"] = {"ref": prod, "slack": 4 * tm * F32_ULP * prod.abs()}
         else:
             ref["total"] = total
+            ref["col_prod"] = (prod + 2**31) % 2**32 - 2**31  # int32 wraps, as in cuTile
         return ref
 
     def torch_fn(self, spec, args):
