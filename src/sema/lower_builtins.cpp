@@ -18,7 +18,7 @@ bool is_power_of_two(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
 const std::set<std::string> kNotYet = {
     "load_advanced_indexing", "store_advanced_indexing", "mma_scaled", "astile",
     "assume_divisible_by", "grid_dependency_control_wait",
-    "grid_dependency_control_launch_dependents", "divmod", "Slice"};
+    "grid_dependency_control_launch_dependents", "Slice"};
 
 struct UnaryInfo {
   const char* name;
@@ -212,6 +212,7 @@ Value KernelLowering::builtin_call(const std::string& name, CallArgs& args, Sour
     if (is_element_memory_op(op)) return element_memory(op, args, range);
     if (kNotYet.count(op))
       error(ErrorKind::UnsupportedFeature, range, fmt::format("ct.{}() is not supported yet by tile2cu", op));
+    if (op == "divmod") return divmod_pair(args, range, "ct.divmod");
     if (op == "mma") {
       Bound b(*this, op, args, {"x", "y", "acc"}, {"use_fast_acc"}, 3, range);
       return mma_call(b.at("x"), b.at("y"), b.at("acc"), b.get("use_fast_acc"),
@@ -642,6 +643,7 @@ Value KernelLowering::builtin_call(const std::string& name, CallArgs& args, Sour
     if (auto* f = x.as<LooseFloat>()) return make(LooseFloat{std::fabs(f->value)});
     return builtin_call("ct.abs", args, range);
   }
+  if (fn == "divmod") return divmod_pair(args, range, "divmod");
   if (fn == "len") {
     if (args.positional.size() != 1) error(ErrorKind::Type, range, "len() takes one argument");
     if (auto* t = args.positional[0].as<TupleValue>()) return make(LooseInt{static_cast<__int128>(t->items.size())});
@@ -672,6 +674,23 @@ Value KernelLowering::builtin_call(const std::string& name, CallArgs& args, Sour
     error(ErrorKind::UnsupportedFeature, range,
           fmt::format("Creating instances of type \"{}\" is not supported in device code", fn));
   error(ErrorKind::UnsupportedFeature, range, fmt::format("{}() is not supported in device code", fn));
+}
+
+// divmod(x, y) and ct.divmod(x, y): (x // y, x % y) with Python's floor semantics, for integers
+// scalars or tiles (cuTile implements no float form).
+Value KernelLowering::divmod_pair(CallArgs& args, SourceRange range, const std::string& what) {
+  if (args.positional.size() != 2 || !args.keywords.empty())
+    error(ErrorKind::Type, range, fmt::format("{}() takes two positional arguments", what));
+  for (size_t k = 0; k < 2; ++k) {
+    const Value& v = args.positional[k];
+    auto dt = value_dtype(v);
+    if (!dt || !is_integer(*dt) || v.is<LooseFloat>())
+      error(ErrorKind::Type, args.positional_ranges[k],
+            fmt::format("{}() takes integers (cuTile has no float form), got {}", what, describe(v)));
+  }
+  const Value& x = args.positional[0];
+  const Value& y = args.positional[1];
+  return make(TupleValue{{binary(ast::BinaryOp::FloorDiv, x, y, range), binary(ast::BinaryOp::Mod, x, y, range)}});
 }
 
 // ct.sum / prod / max / min / argmax / argmin (spec c.8): no widening, bool counts as int32.

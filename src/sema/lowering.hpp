@@ -67,6 +67,7 @@ class KernelLowering {
   Value eval_name(const std::string& name, SourceRange range);
   Value attribute(const Value& base, const std::string& attr, SourceRange range);
   Value binary(ast::BinaryOp op, const Value& lhs, const Value& rhs, SourceRange range);
+  Value divmod_pair(CallArgs& args, SourceRange range, const std::string& what);
   Value compare(ast::CompareOp op, const Value& lhs, const Value& rhs, SourceRange range);
   Value unary(ast::UnaryOp op, const Value& v, SourceRange range);
   bool truth(const Value& v, SourceRange range, bool* is_constant);

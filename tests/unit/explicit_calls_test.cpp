@@ -66,5 +66,25 @@ INSTANTIATE_TEST_SUITE_P(
         Call{"ct.reshape(ct.expand_dims(a, 0), (16,))", ir::OpKind::Reshape, -1},
         Call{"ct.sum(ct.broadcast_to(ct.expand_dims(a, 0), (4, 16)), axis=0)", ir::OpKind::Broadcast, -1}));
 
+// divmod and ct.divmod: Python's floor quotient and remainder, folded on compile-time integers.
+TEST(Divmod, FloorQuotientAndRemainder) {
+  ir::Function fn = compile_kernel(
+      "@ct.kernel\n"
+      "def k(x, y, z):\n"
+      "    i = ct.load(z, index=(0,), shape=(16,))\n"
+      "    q, r = ct.divmod(i, 3)\n"
+      "    c, d = divmod(7, -2)\n"
+      "    ct.store(z, index=(1,), tile=q + r + (c * 100 + d))\n",
+      "x=float32[?], y=float32[?], z=int32[?]");
+  bool floordiv = false, mod = false, folded = false;
+  for (const ir::Op* op : ops_of_kind(fn, ir::OpKind::Binary)) {
+    floordiv |= op->binary == ir::BinaryKind::FloorDiv;
+    mod |= op->binary == ir::BinaryKind::Mod;
+  }
+  for (const ir::Op* op : ops_of_kind(fn, ir::OpKind::Constant))
+    folded |= std::get<__int128>(op->literal) == -401;  // divmod(7, -2) == (-4, -1)
+  EXPECT_TRUE(floordiv && mod && folded) << ir::print_function(fn);
+}
+
 }  // namespace
 }  // namespace tile2cu
