@@ -33,30 +33,6 @@ extern "C" int tile2cu_transpose_bf16(
     const void* x_data, int64_t x_shape_0, int64_t x_shape_1, int64_t x_stride_0, int64_t x_stride_1,
     void* y_data, int64_t y_shape_0, int64_t y_shape_1, int64_t y_stride_0, int64_t y_stride_1);
 
-// transpose_pipelined(x=float32[?, ?], y=float32[?, ?], TM=32, TN=128, STEPS=4)
-// Arrays are passed as views (pointer, shape, strides in elements); the launcher returns an
-// error instead of launching when they break what this specialization assumes.
-cudaError_t launch_transpose_pipelined_f32(
-    cudaStream_t stream, dim3 grid,
-    tile2cu::ArrayView<const float, 2> x,
-    tile2cu::ArrayView<float, 2> y);
-extern "C" int tile2cu_transpose_pipelined_f32(
-    void* stream, unsigned grid_x, unsigned grid_y, unsigned grid_z,
-    const void* x_data, int64_t x_shape_0, int64_t x_shape_1, int64_t x_stride_0, int64_t x_stride_1,
-    void* y_data, int64_t y_shape_0, int64_t y_shape_1, int64_t y_stride_0, int64_t y_stride_1);
-
-// transpose_pipelined(x=float32[?, ?], y=float32[?, ?], TM=64, TN=64, STEPS=4)
-// Arrays are passed as views (pointer, shape, strides in elements); the launcher returns an
-// error instead of launching when they break what this specialization assumes.
-cudaError_t launch_transpose_pipelined_f32_64(
-    cudaStream_t stream, dim3 grid,
-    tile2cu::ArrayView<const float, 2> x,
-    tile2cu::ArrayView<float, 2> y);
-extern "C" int tile2cu_transpose_pipelined_f32_64(
-    void* stream, unsigned grid_x, unsigned grid_y, unsigned grid_z,
-    const void* x_data, int64_t x_shape_0, int64_t x_shape_1, int64_t x_stride_0, int64_t x_stride_1,
-    void* y_data, int64_t y_shape_0, int64_t y_shape_1, int64_t y_stride_0, int64_t y_stride_1);
-
 // transpose_pipelined(x=float32[?, ?], y=float32[?, ?], TM=32, TN=64, STEPS=8)
 // Arrays are passed as views (pointer, shape, strides in elements); the launcher returns an
 // error instead of launching when they break what this specialization assumes.
@@ -71,12 +47,6 @@ extern "C" int tile2cu_transpose_pipelined_f32_8(
 
 // Dispatches on dtypes and ranks to one of the launchers above.
 cudaError_t launch_transpose(
-    cudaStream_t stream, dim3 grid,
-    const tile2cu::AnyArray& x,
-    const tile2cu::AnyArray& y);
-
-// Dispatches on dtypes and ranks to one of the launchers above.
-cudaError_t launch_transpose_pipelined(
     cudaStream_t stream, dim3 grid,
     const tile2cu::AnyArray& x,
     const tile2cu::AnyArray& y);
