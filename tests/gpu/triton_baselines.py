@@ -13,6 +13,7 @@ warm-up, a sweep of Triton's num_warps (median of --iters runs each), then tile2
 best num_warps and torch timed call by call, interleaved, for --rounds rounds of --iters calls:
 the medians of those are the reported numbers. Each timed call follows an untimed write of twice
 the L2's size, so no contender inherits another's state (--no-flush: the old way, biased).
+--profile runs each contender once, untimed, for a profiler (ncu -k regex:...).
 
     python3 tests/gpu/triton_baselines.py --gen DIR [--runtime runtime] [--commit C] [--json F]
 """
@@ -126,6 +127,8 @@ def main():
     ap.add_argument("--rounds", type=int, default=5, help="rounds of the interleaved timing")
     ap.add_argument("--json", default=None)
     ap.add_argument("--no-flush", action="store_true", help="time without the L2-clearing write before each call")
+    ap.add_argument("--profile", action="store_true",
+                    help="run each contender once, untimed (tile2cu, then Triton at 8 and 16 warps): for ncu")
     opts = ap.parse_args()
     rs.torch = torch
     run_opts = rs.parse_args(["--gen", opts.gen, "--runtime", opts.runtime])
@@ -163,6 +166,14 @@ def main():
         torch.cuda.synchronize()
         err_triton = max_rel(y, ref)
         del ref
+        if opts.profile:
+            call()
+            for nw in (8, 16):
+                k = c["triton"](nw)
+                print(f"{name}: Triton num_warps={nw}: {getattr(k, 'n_regs', '?')} registers, "
+                      f"{getattr(k, 'n_spills', '?')} spills", flush=True)
+            torch.cuda.synchronize()
+            continue
         t_tile, _ = rs.time_ms(lambda i: call(), opts.warmup, opts.iters)
         hand_variants, variant_calls = {}, {}
         for v in variants:
