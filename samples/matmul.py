@@ -17,19 +17,9 @@ Launch:
 """
 import cuda.tile as ct
 
+from tile_order import grouped_tile  # a helper module beside this file
+
 ZERO = ct.PaddingMode.ZERO
-
-
-def grouped_tile(tile_id, tiles_m, tiles_n, GROUP: ct.Constant[int]):
-    """Output tile (row, col) for a linear tile id, walking GROUP tile-rows at a time down each
-    column: neighbouring CTAs share B columns and A rows, so the operands stay in L2."""
-    per_group = GROUP * tiles_n
-    group = tile_id // per_group
-    first_row = group * GROUP
-    rows_here = min(tiles_m - first_row, GROUP)
-    row = first_row + (tile_id % per_group) % rows_here
-    col = (tile_id % per_group) // rows_here
-    return row, col
 
 
 def operand(t, TF32: ct.Constant[bool]):

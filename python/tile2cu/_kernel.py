@@ -212,50 +212,66 @@ def _bind(k: kernel, args, bound: _Bound | None):
             if bound is not None:
                 bound.constraints.append(f"{info.name}={_const_literal(ck)}")
             continue
-        kind, reader = _args.kind_of(value)
-        if kind == ARRAY:
-            try:
-                dtype, shape, strides, ptr = reader(value)
-            except ArgError as e:
-                raise ArgError(e.kind, f"{_where(i, info)}: {e}") from None
-            nd = len(shape)
-            if nd and info.array_annotation is None and dtype in SIGNATURE_NAME \
-                    and min(strides) >= 0:
-                key.append((dtype, nd, ptr % 16 == 0, strides[-1] == 1, ()))   # the usual case
-            else:
-                facts = _array_facts(dtype, shape, strides, ptr, info.array_annotation, _where(i, info))
-                key.append((dtype, nd) + facts)
-            flat.append(ptr)
-            flat.extend(shape)
-            flat.extend(strides)
-            if bound is not None:
-                bound.constraints.append(_array_constraint(info, dtype, shape, key[-1][2:]))
-                bound.argtypes += [ctypes.c_void_p] + [ctypes.c_int64] * (2 * nd)
-        elif kind == INT or kind == BOOL or kind == FLOAT:
-            dtype = _scalar_dtype(kind, info, value, i)
-            key.append(dtype)
-            flat.append(value)
-            if bound is not None:
-                name = SIGNATURE_NAME[dtype]
-                bound.constraints.append(f"{info.name}={name}")
-                bound.argtypes.append(_SCALAR_CTYPES[name])
-        elif kind == LIST:
-            list_key, words = _list_arg(value, info, i)
-            key.append(list_key)
-            flat.append(words)
-            flat.append(len(value))
-            if bound is not None:
-                bound.constraints.append(_list_constraint(info, list_key))
-                bound.argtypes += [ctypes.POINTER(ctypes.c_int64), ctypes.c_int32]
-        elif kind == TUPLE:
-            raise ArgError(_errors.TileUnsupportedFeatureError,
-                           f"{_where(i, info)}: tuple arguments are supported for Constant "
-                           "parameters only (annotate it ct.Constant)")
-        else:
-            what = "None" if value is None else f"an object of type {type(value).__name__}"
-            raise ArgError(TypeError, f"{_where(i, info)}: {what} is not an array (DLPack or "
-                                      "__cuda_array_interface__), bool, int or float")
+        text = _bind_value(value, info, i, key, flat, bound)
+        if bound is not None:
+            bound.constraints.append(f"{info.name}={text}")
     return tuple(key), flat
+
+
+def _bind_value(value, info, i, key, flat, bound):
+    """Appends one run-time argument's key and C arguments (a tuple's, item by item, as the
+    generated entry takes its leaves); returns its signature constraint when `bound` is given."""
+    kind, reader = _args.kind_of(value)
+    if kind == ARRAY:
+        try:
+            dtype, shape, strides, ptr = reader(value)
+        except ArgError as e:
+            raise ArgError(e.kind, f"{_where(i, info)}: {e}") from None
+        nd = len(shape)
+        if nd and info.array_annotation is None and dtype in SIGNATURE_NAME \
+                and min(strides) >= 0:
+            key.append((dtype, nd, ptr % 16 == 0, strides[-1] == 1, ()))   # the usual case
+        else:
+            facts = _array_facts(dtype, shape, strides, ptr, info.array_annotation, _where(i, info))
+            key.append((dtype, nd) + facts)
+        flat.append(ptr)
+        flat.extend(shape)
+        flat.extend(strides)
+        if bound is None:
+            return None
+        bound.argtypes += [ctypes.c_void_p] + [ctypes.c_int64] * (2 * nd)
+        return _array_constraint(dtype, shape, key[-1][2:])
+    if kind == INT or kind == BOOL or kind == FLOAT:
+        dtype = _scalar_dtype(kind, info, value, i)
+        key.append(dtype)
+        flat.append(value)
+        if bound is None:
+            return None
+        name = SIGNATURE_NAME[dtype]
+        bound.argtypes.append(_SCALAR_CTYPES[name])
+        return name
+    if kind == LIST:
+        list_key, words = _list_arg(value, info, i)
+        key.append(list_key)
+        flat.append(words)
+        flat.append(len(value))
+        if bound is None:
+            return None
+        bound.argtypes += [ctypes.POINTER(ctypes.c_int64), ctypes.c_int32]
+        return _list_constraint(list_key)
+    if kind == TUPLE:
+        if not value:
+            raise ArgError(TypeError, f"{_where(i, info)}: an empty tuple holds nothing to pass")
+        items = []
+        key.append(("tuple", len(value)))
+        for item in value:
+            items.append(_bind_value(item, info, i, key, flat, bound))
+        if bound is None:
+            return None
+        return f"({items[0]},)" if len(items) == 1 else f"({', '.join(items)})"
+    what = "None" if value is None else f"an object of type {type(value).__name__}"
+    raise ArgError(TypeError, f"{_where(i, info)}: {what} is not an array (DLPack or "
+                              "__cuda_array_interface__), bool, int, float, list of arrays or tuple of those")
 
 
 def _where(i, info):
@@ -346,17 +362,17 @@ def _list_arg(items, info, i):
     return (LIST, *common, aligned, contiguous), (ctypes.c_int64 * len(words))(*words)
 
 
-def _list_constraint(info, key):
+def _list_constraint(key):
     _, dtype, rank, aligned, contiguous = key
     item = f"{SIGNATURE_NAME[dtype]}[{', '.join(['?'] * rank)}]"
     item += (" align16" if aligned else "") + (" contiguous" if contiguous else "")
-    return f"{info.name}=list[{item}]"
+    return f"list[{item}]"
 
 
-def _array_constraint(info, dtype, shape, facts):
+def _array_constraint(dtype, shape, facts):
     aligned, contiguous, static = facts
     dims = [str(d) if static and static[k] is not None else "?" for k, d in enumerate(shape)]
-    text = f"{info.name}={SIGNATURE_NAME[dtype]}[{', '.join(dims)}]"
+    text = f"{SIGNATURE_NAME[dtype]}[{', '.join(dims)}]"
     return text + (" align16" if aligned else "") + (" contiguous" if contiguous else "")
 
 

@@ -1,8 +1,12 @@
 // The pipeline, stage by stage: parse -> evaluate module -> specialize -> verify -> emit.
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <memory>
 #include <set>
+#include <sstream>
 #include <stdexcept>
 
 #include "emit/cuda_emitter.hpp"
@@ -52,6 +56,35 @@ std::vector<KernelSignature> collect_signatures(const TranspileOptions& options,
   return sigs;
 }
 
+// Where `import dotted` finds a module of the user's: an absolute import in the kernel file's
+// folder (the script's folder heads Python's path), a relative one (`level` leading dots) in the
+// importing file's folder or `level - 1` folders above it; as dotted/path.py or a package's
+// __init__.py.
+std::string find_module_file(const std::string& kernel_path, const std::string& importer, const std::string& dotted,
+                             int level) {
+  namespace fs = std::filesystem;
+  fs::path base = fs::path(level == 0 ? kernel_path : importer).parent_path();
+  for (int up = 1; up < level; ++up) base = base.parent_path();
+  std::string relative = dotted;
+  std::replace(relative.begin(), relative.end(), '.', '/');
+  for (const fs::path& candidate : {base / (relative + ".py"), base / relative / "__init__.py"}) {
+    std::error_code ec;
+    if (fs::is_regular_file(candidate, ec)) return candidate.lexically_normal().string();
+  }
+  return {};
+}
+
+std::shared_ptr<const ast::Module> load_module(const std::string& kernel_path, const std::string& importer,
+                                               const std::string& dotted, int level) {
+  std::string found = find_module_file(kernel_path, importer, dotted, level);
+  if (found.empty()) return nullptr;
+  std::ifstream in(found, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (!in && !in.eof()) throw CompileError(ErrorKind::Usage, fmt::format("cannot read {}", found));
+  return std::make_shared<const ast::Module>(parse_module(std::make_shared<const SourceFile>(found, text.str())));
+}
+
 }  // namespace
 
 TranspileResult transpile(const std::string& path, const std::string& source,
@@ -61,7 +94,10 @@ TranspileResult transpile(const std::string& path, const std::string& source,
     auto file = std::make_shared<const SourceFile>(path, source);
     auto module = std::make_shared<const ast::Module>(parse_module(file));
     result.ast = print_ast(*module);
-    auto scope = sema::evaluate_module(module);
+    auto scope = sema::evaluate_module(
+        module, [&](const std::string& dotted, int level, const std::string& importer) {
+          return load_module(path, importer, dotted, level);
+        });
     auto sigs = collect_signatures(options, *scope);
     if (sigs.empty())
       throw CompileError(ErrorKind::Usage,

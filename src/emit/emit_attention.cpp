@@ -31,14 +31,14 @@ std::string attention_loop_declarations(const ir::Function& fn) {
                    : ";\n// on sm_90a wgmma instead: two warpgroups of 64 rows, q, K and V in 128-byte swizzled lines,\n"
                      "// K and V copied by the copy engine (TMA) where the launcher's tensor maps describe them";
     out += fmt::format(
-        "// The key loop at line {} is a flash-attention main loop (tile2cu/attention_pipeline.cuh):\n"
+        "// The key loop at {} is a flash-attention main loop (tile2cu/attention_pipeline.cuh):\n"
         "// each CTA takes {} query rows (one warp per {} rows) and walks the keys {} at a time, K and V\n"
         "// tiles (head dim {}) through a ring of {} shared-memory stages that cp.async fills while\n"
         "// mma.sync ({}) computes S = q K^T and acc += P V with the online softmax ({}) in registers{}.\n"
         "// The score's masks run only on tiles where `mask` fails at a corner; elsewhere interior = true.\n"
         "constexpr int k{}_Stages = {};\n"
         "using {} = AttentionMainLoop<{}, {}, {}, {}, k{}_Stages, kThreads, /*Exp2=*/{}>;\n",
-        op.loc.line, t.bm, t.bm / (ir::attention_threads(fn, op) / 32), t.bn, t.d, op.stages,
+        fn.place_of(op), t.bm, t.bm / (ir::attention_threads(fn, op) / 32), t.bn, t.d, op.stages,
         dtype_name(operand), exp2 ? "exp2" : "exp", hopper, name, op.stages, name, dtype_cpp_name(operand), t.bm,
         t.bn, t.d, name, exp2 ? "true" : "false");
   });

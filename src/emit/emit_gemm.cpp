@@ -24,11 +24,11 @@ std::string gemm_loop_declarations(const ir::Function& fn) {
     DType operand = fn.arrays[op.param].dtype;
     bool tf32 = operand == DType::Float32;
     out += fmt::format(
-        "// The k-loop at line {} is a GEMM main loop (tile2cu/gemm_pipeline.cuh): each CTA computes a\n"
+        "// The k-loop at {} is a GEMM main loop (tile2cu/gemm_pipeline.cuh): each CTA computes a\n"
         "// {} x {} tile, K in steps of {}, through a ring of {} shared-memory stages that cp.async fills\n"
         "// while mma.sync ({}) works on the previous ones{}.\n"
         "constexpr int k{}_Stages = {};\n",
-        op.loc.line, t.bm, t.bn, t.bk, op.stages, tf32 ? "tf32" : dtype_name(operand),
+        fn.place_of(op), t.bm, t.bn, t.bk, op.stages, tf32 ? "tf32" : dtype_name(operand),
         op.hopper_stages ? fmt::format(";\n// on sm_90a, {} {} feed wgmma (two warpgroups of {}){}", op.hopper_stages,
                                        tf32 && !ir::gemm_b_transposed(op) ? "stages (B's rows padded by 8 floats)" : "unpadded stages",
                                        tf32 && !ir::gemm_b_transposed(op) ? fmt::format("{} x {} of C", t.bm, t.bn / 2)

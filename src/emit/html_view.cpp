@@ -354,7 +354,8 @@ struct Mapped {
 
 // Parses the #line-annotated .cu. `def_lines` maps a kernel's name to its `def` line, so the
 // __global__ signature and prologue are linked to it.
-Mapped map_cu(const std::string& cu, const std::string& cu_name, const std::map<std::string, int>& def_lines) {
+Mapped map_cu(const std::string& cu, const std::string& cu_name, const std::string& python_path,
+              const std::map<std::string, int>& def_lines) {
   static const std::regex line_re(R"re(^#line\s+(\d+)\s+"((?:[^"\\]|\\.)*)")re");
   static const std::regex header_re(R"(^// ---- (\w+): (.*) ----$)");
   static const std::regex global_re(R"(__global__.*?\b(\w+)\($)");
@@ -366,8 +367,9 @@ Mapped map_cu(const std::string& cu, const std::string& cu_name, const std::map<
     std::smatch m;
     if (std::regex_search(raw, m, line_re)) {
       std::string file = m[2];
-      bool back_to_cu = file == cu_name || base_name(file) == base_name(cu_name);
-      current = back_to_cu ? 0 : std::stoi(m[1]);
+      // Code from a helper in another Python module links to no line of the page's file.
+      bool in_kernel_file = file == python_path && !(file == cu_name || base_name(file) == base_name(cu_name));
+      current = in_kernel_file ? std::stoi(m[1]) : 0;
       // The Python line echoed as a comment just above belongs to the statement too.
       if (current)
         for (auto it = out.lines.rbegin(); it != out.lines.rend(); ++it) {
@@ -805,7 +807,7 @@ std::string render_html_view(const HtmlViewInput& in) {
     if (std::regex_search(py_lines[l - 1], m, def_re) && !def_lines.count(m[1])) def_lines[m[1]] = l;
   }
 
-  Mapped mapped = map_cu(in.cu, in.cu_name, def_lines);
+  Mapped mapped = map_cu(in.cu, in.cu_name, in.python_path, def_lines);
   read_ir(in.ir, mapped.specs);
 
   // Statements that produced code, coloured in source order.

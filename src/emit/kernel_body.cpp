@@ -98,7 +98,7 @@ class BodyEmitter {
     const auto& ops = fn_.body.ops;
     size_t k = 0;
     while (k < ops.size() && !makes_fixed_load(ops[k])) ++k;
-    while (k > 0 && k < ops.size() && ops[k - 1].loc.line == ops[k].loc.line) --k;
+    while (k > 0 && k < ops.size() && ops[k - 1].loc.line == ops[k].loc.line && ops[k - 1].loc_file == ops[k].loc_file) --k;
     return k;
   }
 
@@ -256,12 +256,13 @@ class BodyEmitter {
   // `keep_indent`: later lines keep their indentation relative to the first (a whole loop
   // quoted above the one call it became).
   void source_comment(const Op& op, int depth, bool header_only, bool keep_indent = false) {
-    if (!op.loc.valid() || !fn_.file || in_combiner_) return;
-    if (op.loc.line == last_comment_line_) return;
+    const SourceFile* file = fn_.file_of(op);
+    if (!op.loc.valid() || !file || in_combiner_) return;
+    if (op.loc.line == last_comment_line_ && file == last_comment_file_) return;
     int last = header_only ? op.loc.line : std::max(op.loc.line, op.loc.end_line);
     size_t first_indent = std::string_view::npos;
     for (int l = op.loc.line; l <= last; ++l) {
-      std::string_view text = fn_.file->line_text(l);
+      std::string_view text = file->line_text(l);
       size_t start = text.find_first_not_of(" \t");
       if (start == std::string_view::npos) continue;
       if (first_indent == std::string_view::npos) first_indent = start;
@@ -269,8 +270,9 @@ class BodyEmitter {
       line(depth, fmt::format("// {}", text.substr(start)));
     }
     // The code that follows is attributed to the statement's first Python line.
-    if (line_directives_) line(0, fmt::format("#line {} \"{}\"", op.loc.line, fn_.file->path()));
+    if (line_directives_) line(0, fmt::format("#line {} \"{}\"", op.loc.line, file->path()));
     last_comment_line_ = op.loc.line;
+    last_comment_file_ = file;
   }
 
   const Expr& expr(ValueId v) {
@@ -897,6 +899,7 @@ class BodyEmitter {
   // The variables a Yield assigns: the innermost if's results or loop's carried values.
   std::vector<std::vector<std::string>> region_owner_;
   int last_comment_line_ = -1;
+  const SourceFile* last_comment_file_ = nullptr;
   const Op* next_op_ = nullptr;
   int depth_ = 0;              // the statement being emitted: where a multi-line lambda indents
   bool in_combiner_ = false;   // emitting a combiner region as a lambda body

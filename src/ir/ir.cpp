@@ -120,4 +120,10 @@ void for_each_op(const Block& block, const std::function<void(const Op&)>& f) {
   }
 }
 
+std::string Function::place_of(const Op& op) const {
+  if (op.loc_file < 0) return fmt::format("line {}", op.loc.line);
+  const std::string& path = file_of(op)->path();
+  return fmt::format("line {} of {}", op.loc.line, path.substr(path.find_last_of('/') + 1));
+}
+
 }  // namespace tile2cu::ir

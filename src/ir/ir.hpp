@@ -180,6 +180,7 @@ struct Op {
   int hopper_stages = 0;        // GemmLoop: pipeline depth of the sm_90a wgmma loop, 0 if none
   // Where this op came from: the Python statement's first line, for comments and #line.
   SourceRange loc;
+  int loc_file = -1;  // -1: `loc` is in the kernel's file; k: in Function::imported_files[k]
 };
 
 struct Block {
@@ -203,6 +204,8 @@ struct Function {
   std::vector<ValueInfo> values;
   Block body;
   std::shared_ptr<const SourceFile> file;
+  // Modules the kernel's helpers were imported from, for ops whose loc lies in one of them.
+  std::vector<std::shared_ptr<const SourceFile>> imported_files;
   int occupancy = 0;  // @ct.kernel(occupancy=...) hint, 0 when absent
 
   ValueId new_value(TileType type, std::string name = {}) {
@@ -210,6 +213,12 @@ struct Function {
     return static_cast<ValueId>(values.size() - 1);
   }
   const TileType& type(ValueId v) const { return values.at(v).type; }
+  // The file an op's loc refers to.
+  const SourceFile* file_of(const Op& op) const {
+    return op.loc_file < 0 ? file.get() : imported_files.at(static_cast<size_t>(op.loc_file)).get();
+  }
+  // "line 34" in the kernel's file, "line 12 of tile_order.py" in an imported one.
+  std::string place_of(const Op& op) const;
 };
 
 struct Module {

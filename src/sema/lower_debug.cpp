@@ -93,7 +93,7 @@ std::optional<Value> KernelLowering::debug_call(const std::string& name, CallArg
     }
     ir::Op op = make_op(ir::OpKind::Assert, {cond.as<Runtime>()->id});
     // The file's name without its folders: generated code must not depend on where it was built.
-    std::string file = file_ ? file_->path() : "kernel";
+    std::string file = current_file() ? current_file()->path() : "kernel";
     if (auto slash = file.find_last_of('/'); slash != std::string::npos) file = file.substr(slash + 1);
     op.text = {fmt::format("{}:{}: {}", file, range.line, escape_percent(what))};
     emit(std::move(op), {});

@@ -19,21 +19,7 @@ Value KernelLowering::eval_name(const std::string& name, SourceRange range) {
   if (locals_.count(name))  // assigned somewhere in this function, so never the global
     error(ErrorKind::Syntax, range, fmt::format("Undefined variable {} used (it is assigned later in this function)", name));
   const ModuleScope* scope = current_scope_ ? current_scope_ : &scope_;
-  if (auto it = scope->globals.find(name); it != scope->globals.end()) {
-    if (it->second.error) {
-      try {
-        std::rethrow_exception(*it->second.error);
-      } catch (const CompileError& inner) {
-        // A global that failed because another one did names the first cause, once.
-        const std::string& cause = inner.message();
-        error(inner.kind(), range,
-              cause.starts_with("global '")
-                  ? cause
-                  : fmt::format("global '{}' is not a compile-time constant: {}", name, cause));
-      }
-    }
-    return it->second.value;
-  }
+  if (auto it = scope->globals.find(name); it != scope->globals.end()) return global_value(it->second, name, range);
   static const char* kBuiltins[] = {"range", "len", "min", "max", "abs", "int", "float", "bool",
                                     "print", "tuple", "divmod", "str", "repr", "getattr",
                                     "isinstance", "enumerate", "zip", "reversed"};
@@ -44,9 +30,31 @@ Value KernelLowering::eval_name(const std::string& name, SourceRange range) {
   error(ErrorKind::Syntax, range, fmt::format("Undefined variable {} used", name));
 }
 
+// A module-level name's value, or the error its evaluation ran into, reported where it is read.
+Value KernelLowering::global_value(const Global& global, const std::string& name, SourceRange range) {
+  if (global.error) {
+    try {
+      std::rethrow_exception(*global.error);
+    } catch (const CompileError& inner) {
+      // A global that failed because another one did names the first cause, once.
+      const std::string& cause = inner.message();
+      error(inner.kind(), range,
+            cause.starts_with("global '") || cause.starts_with("cannot import")
+                ? cause
+                : fmt::format("global '{}' is not a compile-time constant: {}", name, cause));
+    }
+  }
+  return global.value;
+}
+
 Value KernelLowering::attribute(const Value& base, const std::string& attr, SourceRange range) {
   if (auto* m = base.as<ModuleValue>()) {
     const std::string& path = m->path;
+    if (m->user) {  // a module of the user's: its globals (helpers, constants, classes)
+      if (auto it = m->user->globals.find(attr); it != m->user->globals.end()) return global_value(it->second, attr, range);
+      error(ErrorKind::Type, range, fmt::format("module '{}' ({}) has no attribute '{}'", path,
+                                                m->user->module->file->path(), attr));
+    }
     if (path == "cuda" && attr == "tile") return make(ModuleValue{"cuda.tile"});
     if (path == "cuda.tile") {
       if (auto dt = parse_dtype(attr); dt && attr != "float" && attr != "half" && attr != "int" &&
@@ -94,7 +102,8 @@ Value KernelLowering::attribute(const Value& base, const std::string& attr, Sour
     if (path == "enum" || path == "dataclasses") return make(BuiltinValue{path + "." + attr});
     error(ErrorKind::UnsupportedFeature, range,
           fmt::format("module '{}' is not supported in tile code yet (only cuda.tile, math, operator, "
-                      "numpy and torch dtypes are)", path));
+                      "numpy and torch dtypes are, and modules of yours found next to the kernel file "
+                      "as {}.py)", path, path.substr(0, path.find('.'))));
   }
   if (auto* e = base.as<EnumClassValue>()) return enum_class_attribute(*e, attr, range);
   if (auto v = enum_member_attribute(base, attr, range)) return *v;

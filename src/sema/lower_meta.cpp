@@ -153,7 +153,7 @@ Value KernelLowering::static_eval(const ast::ExprPtr& e, SourceRange range, cons
     const auto& frames = inner.frames();
     CompileError wrapped(ErrorKind::StaticEval,
                          fmt::format("ct.{}() could not evaluate its argument: {}", what, inner.message()),
-                         frames.empty() ? file_ : frames[0].file, frames.empty() ? range : frames[0].range);
+                         frames.empty() ? current_file() : frames[0].file, frames.empty() ? range : frames[0].range);
     if (!frames.empty()) wrapped.set_function_of_innermost(frames[0].function);
     for (size_t i = 1; i < frames.size(); ++i) wrapped.add_caller_frame(frames[i]);
     throw wrapped;

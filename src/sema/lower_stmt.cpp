@@ -90,8 +90,24 @@ KernelLowering::KernelLowering(const ModuleScope& scope, const KernelSignature& 
   if (scope.module) file_ = scope.module->file;
 }
 
+// The file of the code being lowered: a helper imported from another module lies in that one.
+std::shared_ptr<const SourceFile> KernelLowering::current_file() const {
+  return current_scope_ && current_scope_->module && current_scope_->module->file ? current_scope_->module->file : file_;
+}
+
+// Op::loc_file for ops made now: -1 in the kernel's file, else that file's place in
+// Function::imported_files.
+int KernelLowering::loc_file_index() {
+  std::shared_ptr<const SourceFile> f = current_file();
+  if (!f || f == file_) return -1;
+  auto& files = fn_.imported_files;
+  auto it = std::find(files.begin(), files.end(), f);
+  if (it == files.end()) it = files.insert(files.end(), f);
+  return static_cast<int>(it - files.begin());
+}
+
 void KernelLowering::error(ErrorKind kind, SourceRange range, const std::string& message) const {
-  CompileError e(kind, message, file_, range);
+  CompileError e(kind, message, current_file(), range);
   // Frames of the inlining stack, innermost first; each names the function it lies in.
   auto function_at = [&](size_t depth) { return depth == 0 ? sig_.kernel : call_stack_[depth - 1].function; };
   e.set_function_of_innermost(function_at(call_stack_.size()));
@@ -153,6 +169,7 @@ std::vector<ir::ValueId> KernelLowering::emit(ir::Op op, const std::vector<ir::T
   }
   bool splat = op.kind == ir::OpKind::Broadcast && types.size() == 1 && !types[0].is_scalar() &&
                fn_.type(op.operands[0]).is_scalar();
+  op.loc_file = loc_file_index();
   for (const auto& t : types) op.results.push_back(fn_.new_value(t, name));
   auto results = op.results;
   if (splat) splats_[results[0]] = op.operands[0];
@@ -614,6 +631,7 @@ Flow KernelLowering::exec_runtime_if(ir::ValueId cond, const ast::Body& then_bod
   }
   for (const IfResult& r : results_spec) op.results.push_back(fn_.new_value(r.type, r.name));
   const std::vector<ir::ValueId> results = op.results;
+  op.loc_file = loc_file_index();
   blocks_.back()->ops.push_back(std::move(op));
   for (Rebind& r : rebinds) {
     for (size_t k = 0; k < r.leaves.size(); ++k)
@@ -741,6 +759,7 @@ void KernelLowering::close_loop(ir::Op op, const Env& before, const CarriedNames
   for (const auto& n : assigned)
     if (inside.count(n) && !carried.carries(n)) env_[n] = inside.at(n);
   finish_loop_scope(before, carried, assigned);
+  op.loc_file = loc_file_index();
   blocks_.back()->ops.push_back(std::move(op));
 }
 
@@ -862,7 +881,7 @@ KernelLowering::HelperFrame KernelLowering::enter_helper(const FunctionValue& f,
           fmt::format("more than {} helper calls inlined into one kernel (helpers that call helpers "
                       "several times grow exponentially)", kMaxInlinedCalls));
   const ast::FunctionDef& def = *f.def;
-  call_stack_.push_back({def.name, range, file_});
+  call_stack_.push_back({def.name, range, current_file()});
   ++helper_depth_;
   check_syntax(def, context_manager);
   HelperFrame caller{current_scope_, std::move(env_), std::move(loops_), std::move(locals_),
@@ -937,6 +956,16 @@ void KernelLowering::kernel_options(const ast::Call& call) {
   }
 }
 
+// A tuple parameter's items are arrays, scalars, lists or tuples: a Python number in a tuple
+// argument is a run-time scalar in cuTile, never a constant.
+static bool has_constant_item(const TupleConstraint& t) {
+  for (const auto& item : t.items) {
+    if (std::holds_alternative<ConstantConstraint>(item.constraint)) return true;
+    if (auto* inner = std::get_if<TupleConstraint>(&item.constraint); inner && has_constant_item(*inner)) return true;
+  }
+  return false;
+}
+
 ir::Function KernelLowering::run() {
   auto kit = scope_.kernels.find(sig_.kernel);
   if (kit == scope_.kernels.end()) {
@@ -998,26 +1027,12 @@ ir::Function KernelLowering::run() {
       env_[p.name] = constant_value(cc->value);
     } else if (is_constant_param) {
       sig_error(p.range, fmt::format("parameter '{}' is a ct.Constant: give it a value, e.g. {}=64", p.name, p.name));
-    } else if (auto* lc = std::get_if<ListConstraint>(&c)) {
-      const ArrayConstraint& e = lc->element;
-      ir::ArrayParam a{p.name, e.dtype, static_cast<int>(e.dims.size()), e.dims, e.aligned16, e.contiguous, false};
-      a.is_list = true;
-      fn_.arrays.push_back(a);
-      fn_.param_order.emplace_back(true, static_cast<int>(fn_.arrays.size() - 1));
-      env_[p.name] = make(ListValue{static_cast<int>(fn_.arrays.size() - 1)});
-    } else if (auto* ac = std::get_if<ArrayConstraint>(&c)) {
-      ir::ArrayParam a{p.name, ac->dtype, static_cast<int>(ac->dims.size()), ac->dims, ac->aligned16, ac->contiguous, false};
-      fn_.arrays.push_back(a);
-      fn_.param_order.emplace_back(true, static_cast<int>(fn_.arrays.size() - 1));
-      env_[p.name] = make(ArrayValue{static_cast<int>(fn_.arrays.size() - 1)});
     } else {
-      auto& sc = std::get<ScalarConstraint>(c);
-      fn_.scalars.push_back({p.name, sc.dtype});
-      fn_.param_order.emplace_back(false, static_cast<int>(fn_.scalars.size() - 1));
-      ir::Op op = make_op(ir::OpKind::ScalarParam);
-      op.param = static_cast<int>(fn_.scalars.size() - 1);
-      op.loc = p.range;
-      env_[p.name] = make(Runtime{emit1(std::move(op), {sc.dtype, {}}, p.name)});
+      if (auto* tc = std::get_if<TupleConstraint>(&c); tc && has_constant_item(*tc))
+        sig_error(p.range, fmt::format("tuple parameter '{}' holds a constant: its items are arrays, scalars, lists or "
+                                       "tuples of those (a tuple of constants only goes to a ct.Constant parameter)",
+                                       p.name));
+      env_[p.name] = parameter_value(p.name, c, p.range);
     }
   }
   fn_.signature = fmt::format("{}", fmt::join(described, ", "));
@@ -1033,24 +1048,64 @@ ir::Function KernelLowering::run() {
   return std::move(fn_);
 }
 
+// What a kernel parameter is inside the kernel. Arrays, lists and scalars become parameters of
+// the generated kernel; a tuple is a tuple of its items, each leaf a parameter named after the
+// tuple and its place (`t_0`, `t_1_0`), constants among them stay constants.
+Value KernelLowering::parameter_value(const std::string& name, const Constraint& c, SourceRange range) {
+  if (auto* cc = std::get_if<ConstantConstraint>(&c)) return constant_value(cc->value);
+  if (auto* tc = std::get_if<TupleConstraint>(&c)) {
+    TupleValue t;
+    for (size_t k = 0; k < tc->items.size(); ++k)
+      t.items.push_back(parameter_value(fmt::format("{}_{}", name, k), tc->items[k].constraint, range));
+    return make(std::move(t));
+  }
+  if (auto* lc = std::get_if<ListConstraint>(&c)) {
+    const ArrayConstraint& e = lc->element;
+    ir::ArrayParam a{name, e.dtype, static_cast<int>(e.dims.size()), e.dims, e.aligned16, e.contiguous, false};
+    a.is_list = true;
+    fn_.arrays.push_back(a);
+    fn_.param_order.emplace_back(true, static_cast<int>(fn_.arrays.size() - 1));
+    return make(ListValue{static_cast<int>(fn_.arrays.size() - 1)});
+  }
+  if (auto* ac = std::get_if<ArrayConstraint>(&c)) {
+    ir::ArrayParam a{name, ac->dtype, static_cast<int>(ac->dims.size()), ac->dims, ac->aligned16, ac->contiguous, false};
+    fn_.arrays.push_back(a);
+    fn_.param_order.emplace_back(true, static_cast<int>(fn_.arrays.size() - 1));
+    return make(ArrayValue{static_cast<int>(fn_.arrays.size() - 1)});
+  }
+  auto& sc = std::get<ScalarConstraint>(c);
+  fn_.scalars.push_back({name, sc.dtype});
+  fn_.param_order.emplace_back(false, static_cast<int>(fn_.scalars.size() - 1));
+  ir::Op op = make_op(ir::OpKind::ScalarParam);
+  op.param = static_cast<int>(fn_.scalars.size() - 1);
+  op.loc = range;
+  return make(Runtime{emit1(std::move(op), {sc.dtype, {}}, name)});
+}
+
+// The spec-name part of one constraint: `_f32`, `_listf16`, `_64x128`, a tuple's items in turn.
+static std::string spec_name_part(const Constraint& c) {
+  if (auto* a = std::get_if<ArrayConstraint>(&c)) return std::string("_") + dtype_short_name(a->dtype);
+  if (auto* s = std::get_if<ScalarConstraint>(&c)) return std::string("_") + dtype_short_name(s->dtype);
+  if (auto* l = std::get_if<ListConstraint>(&c)) return std::string("_list") + dtype_short_name(l->element.dtype);
+  if (auto* t = std::get_if<TupleConstraint>(&c)) {
+    std::string part = "_t";
+    for (const auto& item : t->items) part += spec_name_part(item.constraint);
+    return part;
+  }
+  std::string v = constant_literal_string(std::get<ConstantConstraint>(c).value);
+  std::string clean;
+  for (char ch : v) {
+    if (std::isalnum(static_cast<unsigned char>(ch))) clean += ch;
+    else if (ch == '-') clean += 'm';
+    else if (ch == '.') clean += 'p';
+    else if (ch == ',' && !clean.empty() && clean.back() != 'x') clean += 'x';
+  }
+  return "_" + clean;
+}
+
 std::string default_spec_name(const std::string& kernel, const KernelSignature& sig) {
   std::string name = kernel;
-  for (const auto& p : sig.params) {
-    if (auto* a = std::get_if<ArrayConstraint>(&p.constraint)) name += std::string("_") + dtype_short_name(a->dtype);
-    else if (auto* s = std::get_if<ScalarConstraint>(&p.constraint)) name += std::string("_") + dtype_short_name(s->dtype);
-    else if (auto* l = std::get_if<ListConstraint>(&p.constraint)) name += std::string("_list") + dtype_short_name(l->element.dtype);
-    else {
-      std::string v = constant_literal_string(std::get<ConstantConstraint>(p.constraint).value);
-      std::string clean;
-      for (char c : v) {
-        if (std::isalnum(static_cast<unsigned char>(c))) clean += c;
-        else if (c == '-') clean += 'm';
-        else if (c == '.') clean += 'p';
-        else if (c == ',' && !clean.empty() && clean.back() != 'x') clean += 'x';
-      }
-      name += "_" + clean;
-    }
-  }
+  for (const auto& p : sig.params) name += spec_name_part(p.constraint);
   return name;
 }
 

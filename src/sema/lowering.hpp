@@ -50,6 +50,8 @@ class KernelLowering {
 
   // ---- shared by the lowering files ----
   [[noreturn]] void error(ErrorKind kind, SourceRange range, const std::string& message) const;
+  std::shared_ptr<const SourceFile> current_file() const;
+  int loc_file_index();
   [[noreturn]] void unsupported(SourceRange range, const std::string& what) const;
   // Stops with a TileRecursionError before the stack runs out (deep helper recursion with
   // deeply nested expressions in it would overflow it first).
@@ -67,6 +69,8 @@ class KernelLowering {
   Value eval_name(const std::string& name, SourceRange range);
   Value attribute(const Value& base, const std::string& attr, SourceRange range);
   Value binary(ast::BinaryOp op, const Value& lhs, const Value& rhs, SourceRange range);
+  Value global_value(const Global& global, const std::string& name, SourceRange range);
+  Value parameter_value(const std::string& name, const Constraint& c, SourceRange range);
   Value divmod_pair(CallArgs& args, SourceRange range, const std::string& what);
   Value compare(ast::CompareOp op, const Value& lhs, const Value& rhs, SourceRange range);
   Value unary(ast::UnaryOp op, const Value& v, SourceRange range);

@@ -1,6 +1,9 @@
 // Evaluation of a module's top level: what kernels see as globals (spec a.6, h.10).
 #include <fmt/format.h>
 
+#include <map>
+#include <set>
+
 #include "sema/lowering.hpp"
 
 namespace tile2cu::sema {
@@ -18,6 +21,24 @@ std::string canonical_module(const std::string& dotted) {
   return dotted;
 }
 
+// Modules tile2cu knows itself: never looked for as files of the user's.
+bool is_library_module(const std::string& dotted) {
+  static const char* kLibraries[] = {"cuda", "cuda.tile", "numpy", "torch", "math", "contextlib", "enum",
+                                     "dataclasses", "operator", "functools", "typing", "tile2cu"};
+  const std::string head = dotted.substr(0, dotted.find('.'));
+  for (const char* l : kLibraries)
+    if (dotted == l || head == l) return true;
+  return false;
+}
+
+// The user's modules evaluated so far in one transpile, by file, so that each is evaluated once
+// however many modules import it; `loading` holds those being evaluated (an import cycle).
+struct ModuleCache {
+  ModuleLoader load;
+  std::map<std::string, std::shared_ptr<const ModuleScope>> done;
+  std::set<std::string> loading;
+};
+
 bool is_kernel_decorator(const Value& v) {
   auto* b = v.as<BuiltinValue>();
   return b && b->name == "ct.kernel";
@@ -30,8 +51,8 @@ bool is_context_manager_decorator(const Value& v) {
 
 class ModuleEvaluator {
  public:
-  explicit ModuleEvaluator(std::shared_ptr<const ast::Module> module)
-      : scope_(std::make_shared<ModuleScope>()) {
+  ModuleEvaluator(std::shared_ptr<const ast::Module> module, ModuleCache& cache)
+      : scope_(std::make_shared<ModuleScope>()), cache_(cache) {
     scope_->module = std::move(module);
   }
 
@@ -54,32 +75,15 @@ class ModuleEvaluator {
     if (auto* imp = s.as<ast::Import>()) {
       for (const auto& alias : imp->names) {
         if (!alias.asname.empty()) {
-          bind(alias.asname, make(ModuleValue{canonical_module(alias.name)}), alias.range);
+          bind(alias.asname, module_value(alias.name, 0, alias.range), alias.range);
         } else {
           // `import cuda.tile` binds `cuda`; attribute access walks the dotted path.
           std::string head = alias.name.substr(0, alias.name.find('.'));
-          bind(head, make(ModuleValue{head}), alias.range);
+          bind(head, module_value(head, 0, alias.range), alias.range);
         }
       }
     } else if (auto* from = s.as<ast::ImportFrom>()) {
-      std::string mod = canonical_module(from->module);
-      for (const auto& alias : from->names) {
-        std::string local = alias.asname.empty() ? alias.name : alias.asname;
-        std::string dotted = mod + "." + alias.name;
-        if (from->level == 0 && (dotted == "cuda.tile" || mod == "cuda.tile" || mod == "math" ||
-                                 mod == "numpy" || mod == "torch" || mod == "contextlib" || mod == "enum" ||
-                                 mod == "dataclasses")) {
-          try {
-            KernelLowering lowering(*scope_, dummy_signature());
-            bind(local, lowering.attribute(make(ModuleValue{mod}), alias.name, alias.range),
-                 alias.range);
-          } catch (const CompileError&) {
-            bind_error(local, std::current_exception(), alias.range);
-          }
-        } else {
-          bind(local, make(ModuleValue{dotted}), alias.range);
-        }
-      }
+      import_from(*from, s.range);
     } else if (auto* def = s.as<ast::FunctionDef>()) {
       function_def(*def, s.range);
     } else if (auto* as = s.as<ast::Assign>()) {
@@ -95,6 +99,73 @@ class ModuleEvaluator {
       }
     }
     // Other top-level statements (host code, `if __name__ == "__main__":`) are not tile code.
+  }
+
+  void import_from(const ast::ImportFrom& from, SourceRange range) {
+    std::string mod = canonical_module(from.module);
+    if (from.level == 0 && (mod == "cuda.tile" || is_library_module(mod))) {
+      for (const auto& alias : from.names) {
+        std::string local = alias.asname.empty() ? alias.name : alias.asname;
+        try {
+          KernelLowering lowering(*scope_, dummy_signature());
+          bind(local, lowering.attribute(make(ModuleValue{mod}), alias.name, alias.range), alias.range);
+        } catch (const CompileError&) {
+          bind_error(local, std::current_exception(), alias.range);
+        }
+      }
+      return;
+    }
+    // `from helpers import f`, `from .util import f`, `from . import util`, `from pkg import mod`.
+    auto source = from.module.empty() ? nullptr : user_module(from.module, from.level, range);
+    for (const auto& alias : from.names) {
+      std::string local = alias.asname.empty() ? alias.name : alias.asname;
+      std::string dotted = from.module.empty() ? alias.name : from.module + "." + alias.name;
+      if (source) {
+        if (auto it = source->globals.find(alias.name); it != source->globals.end()) {
+          scope_->globals[local] = it->second;
+          continue;
+        }
+      }
+      if (auto sub = user_module(dotted, from.level, alias.range)) {
+        bind(local, make(ModuleValue{dotted, sub.get()}), alias.range);
+      } else if (source) {
+        bind_error(local, std::make_exception_ptr(CompileError(
+                              ErrorKind::Type, fmt::format("cannot import name '{}' from '{}' ({})", alias.name,
+                                                           from.module, source->module->file->path()),
+                              scope_->module->file, alias.range)),
+                   alias.range);
+      } else {
+        bind(local, make(ModuleValue{mod + "." + alias.name}), alias.range);
+      }
+    }
+  }
+
+  // A module name as a value: the user's module when its file is found, else an opaque name.
+  Value module_value(const std::string& dotted, int level, SourceRange range) {
+    if (auto user = user_module(dotted, level, range)) return make(ModuleValue{dotted, user.get()});
+    return make(ModuleValue{canonical_module(dotted)});
+  }
+
+  // Finds, parses and evaluates a module of the user's, once per file; kept alive by this scope.
+  std::shared_ptr<const ModuleScope> user_module(const std::string& dotted, int level, SourceRange range) {
+    if (!cache_.load || (level == 0 && is_library_module(dotted))) return nullptr;
+    auto module = cache_.load(dotted, level, scope_->module->file ? scope_->module->file->path() : std::string());
+    if (!module) return nullptr;
+    const std::string key = module->file->path();
+    auto it = cache_.done.find(key);
+    if (it == cache_.done.end()) {
+      if (!cache_.loading.insert(key).second)
+        throw CompileError(ErrorKind::UnsupportedFeature,
+                           fmt::format("module '{}' imports itself through a cycle; tile2cu does not support "
+                                       "circular imports",
+                                       dotted),
+                           scope_->module->file, range);
+      auto scope = ModuleEvaluator(module, cache_).run();
+      cache_.loading.erase(key);
+      it = cache_.done.emplace(key, std::move(scope)).first;
+    }
+    scope_->imports.push_back(it->second);
+    return it->second;
   }
 
   void function_def(const ast::FunctionDef& def, SourceRange range) {
@@ -154,12 +225,16 @@ class ModuleEvaluator {
   }
 
   std::shared_ptr<ModuleScope> scope_;
+  ModuleCache& cache_;
 };
 
 }  // namespace
 
-std::shared_ptr<const ModuleScope> evaluate_module(std::shared_ptr<const ast::Module> module) {
-  return ModuleEvaluator(std::move(module)).run();
+std::shared_ptr<const ModuleScope> evaluate_module(std::shared_ptr<const ast::Module> module,
+                                                   const ModuleLoader& load) {
+  ModuleCache cache{load, {}, {}};
+  if (module && module->file) cache.loading.insert(module->file->path());
+  return ModuleEvaluator(std::move(module), cache).run();
 }
 
 }  // namespace tile2cu::sema

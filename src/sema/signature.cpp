@@ -122,10 +122,11 @@ class SignatureParser {
     return p;
   }
 
-  std::variant<ArrayConstraint, ScalarConstraint, ConstantConstraint, ListConstraint> parse_constraint() {
+  Constraint parse_constraint() {
     skip_space();
     char c = peek();
-    if (c == '(' || c == '-' || c == '+' || c == '.' || std::isdigit(static_cast<unsigned char>(c)))
+    if (c == '(') return parse_tuple();
+    if (c == '-' || c == '+' || c == '.' || std::isdigit(static_cast<unsigned char>(c)))
       return ConstantConstraint{parse_literal()};
     size_t start = pos_;
     std::string word = identifier_or_empty();
@@ -202,6 +203,30 @@ class SignatureParser {
     return a;
   }
 
+  // (item, ...): a tuple of constants is one constant; with an array, scalar or list in it (at
+  // any depth), a tuple parameter.
+  Constraint parse_tuple() {
+    expect('(');
+    TupleConstraint t;
+    skip_space();
+    while (peek() != ')') {
+      if (peek() == '\0') error("expected ')' to close the tuple");
+      t.items.push_back(ParameterConstraint{{}, parse_constraint()});
+      skip_space();
+      if (peek() == ',') ++pos_;
+      else if (peek() != ')') error("expected ',' or ')'");
+      skip_space();
+    }
+    ++pos_;
+    ConstantLiteral all{std::vector<ConstantLiteral>{}};
+    for (const auto& item : t.items) {
+      auto* c = std::get_if<ConstantConstraint>(&item.constraint);
+      if (!c) return t;
+      std::get<std::vector<ConstantLiteral>>(all.value).push_back(c->value);
+    }
+    return ConstantConstraint{all};
+  }
+
   ConstantLiteral parse_literal() {
     skip_space();
     if (peek() == '(') {
@@ -223,9 +248,6 @@ class SignatureParser {
     if (word == "True" || word == "False") return {word == "True"};
     if (!word.empty()) {
       pos_ = start;
-      if (parse_dtype(word) || word == "list")  // e.g. t=(float32[?], int32)
-        error("a tuple in a signature holds constants: tuple parameters of arrays or scalars are not "
-              "supported yet by tile2cu");
       error("expected a number, True, False or a tuple");
     }
     if (peek() == '-' || peek() == '+') ++pos_;
@@ -331,6 +353,10 @@ std::string constraint_string(const ParameterConstraint& p) {
     body = fmt::format("list[{}]", array_constraint_string(l->element));
   } else if (auto* s = std::get_if<ScalarConstraint>(&p.constraint)) {
     body = dtype_name(s->dtype);
+  } else if (auto* t = std::get_if<TupleConstraint>(&p.constraint)) {
+    std::vector<std::string> items;
+    for (const auto& item : t->items) items.push_back(constraint_string(item));
+    body = items.size() == 1 ? fmt::format("({},)", items[0]) : fmt::format("({})", fmt::join(items, ", "));
   } else {
     body = constant_literal_string(std::get<ConstantConstraint>(p.constraint).value);
   }

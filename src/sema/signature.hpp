@@ -7,6 +7,7 @@
 //   scalar    dtype                                        float32, int32, bool, ...
 //   constant  a literal: 1024, -3, 0.5, True, (64, 128)
 //   list      list[<array>]                                a list of arrays of one dtype and rank
+//   tuple     (<constraint>, ...)                          arrays, scalars, lists, constants, tuples
 #pragma once
 
 #include <optional>
@@ -34,11 +35,17 @@ struct ScalarConstraint { DType dtype; };
 // the kernel picks one with a run-time index. Written `list[float32[?, ?]]`.
 struct ListConstraint { ArrayConstraint element; };
 struct ConstantConstraint { ConstantLiteral value; };
+struct ParameterConstraint;
+// A tuple parameter (cuTile 1.5 and later) holding arrays or scalars, written (float32[?], int32);
+// its items are unnamed. The generated kernel takes each leaf as a parameter of its own. A tuple
+// of constants only is a ConstantConstraint.
+struct TupleConstraint { std::vector<ParameterConstraint> items; };
 
 struct ParameterConstraint {
   std::string name;  // empty: positional
-  std::variant<ArrayConstraint, ScalarConstraint, ConstantConstraint, ListConstraint> constraint;
+  std::variant<ArrayConstraint, ScalarConstraint, ConstantConstraint, ListConstraint, TupleConstraint> constraint;
 };
+using Constraint = decltype(ParameterConstraint::constraint);
 
 struct KernelSignature {
   std::string spec_name;  // empty: derived from the kernel and the constraints

@@ -52,7 +52,9 @@ struct ClassValue { std::shared_ptr<const ClassInfo> cls; };
 // An instance of a frozen dataclass: a compile-time record of values, like a tuple whose
 // items have names. Fields may be tiles; nothing of the record itself reaches the IR.
 struct DataclassValue { std::shared_ptr<const ClassInfo> cls; std::vector<Value> fields; };
-struct ModuleValue { std::string path; };      // "cuda.tile", "math", "numpy", a user module
+// "cuda.tile", "math", "numpy", or a module of the user's: `user` is set when its file was found
+// next to the kernel and evaluated (its globals are what the module's attributes read).
+struct ModuleValue { std::string path; const ModuleScope* user = nullptr; };
 // A helper; nested defs and lambdas also carry the enclosing names as they were at the
 // definition (spec a.4: captured values are frozen there).
 // A method read from a dataclass instance carries the instance as its first argument.
@@ -169,6 +171,8 @@ struct ModuleScope {
   std::vector<std::string> kernel_order;  // as written in the file
   // Functions decorated @contextlib.contextmanager: calling one makes a ContextManagerValue.
   std::set<const ast::FunctionDef*> context_managers;
+  // The user's modules this one imports (kept alive here: their helpers point into them).
+  std::vector<std::shared_ptr<const ModuleScope>> imports;
 };
 
 }  // namespace tile2cu::sema

@@ -12,7 +12,7 @@ using namespace tile2cu;
 // consecutive elements (see tile2cu/layout.cuh).
 constexpr int kThreads = 256;
 using Layout_128x256 = BlockedLayout<Shape<128, 256>, kThreads, 8>;
-// The k-loop at line 44 is a GEMM main loop (tile2cu/gemm_pipeline.cuh): each CTA computes a
+// The k-loop at line 34 is a GEMM main loop (tile2cu/gemm_pipeline.cuh): each CTA computes a
 // 128 x 256 tile, K in steps of 64, through a ring of 3 shared-memory stages that cp.async fills
 // while mma.sync (bfloat16) works on the previous ones;
 // on sm_90a, 4 unpadded stages feed wgmma (two warpgroups of 64 x 256).
@@ -115,7 +115,7 @@ using namespace tile2cu;
 // consecutive elements (see tile2cu/layout.cuh).
 constexpr int kThreads = 256;
 using Layout_128x256 = BlockedLayout<Shape<128, 256>, kThreads, 8>;
-// The k-loop at line 44 is a GEMM main loop (tile2cu/gemm_pipeline.cuh): each CTA computes a
+// The k-loop at line 34 is a GEMM main loop (tile2cu/gemm_pipeline.cuh): each CTA computes a
 // 128 x 256 tile, K in steps of 64, through a ring of 3 shared-memory stages that cp.async fills
 // while mma.sync (float16) works on the previous ones;
 // on sm_90a, 4 unpadded stages feed wgmma (two warpgroups of 64 x 256).
@@ -218,7 +218,7 @@ using namespace tile2cu;
 // consecutive elements (see tile2cu/layout.cuh).
 constexpr int kThreads = 256;
 using Layout_128x128 = BlockedLayout<Shape<128, 128>, kThreads, 4>;
-// The k-loop at line 44 is a GEMM main loop (tile2cu/gemm_pipeline.cuh): each CTA computes a
+// The k-loop at line 34 is a GEMM main loop (tile2cu/gemm_pipeline.cuh): each CTA computes a
 // 128 x 128 tile, K in steps of 32, through a ring of 4 shared-memory stages that cp.async fills
 // while mma.sync (tf32) works on the previous ones;
 // on sm_90a, 4 stages (B's rows padded by 8 floats) feed wgmma (two warpgroups of 128 x 64 of C),
@@ -312,7 +312,7 @@ using namespace tile2cu;
 // consecutive elements (see tile2cu/layout.cuh).
 constexpr int kThreads = 256;
 using Layout_128x256 = BlockedLayout<Shape<128, 256>, kThreads, 4>;
-// The k-loop at line 44 is a GEMM main loop (tile2cu/gemm_pipeline.cuh): each CTA computes a
+// The k-loop at line 34 is a GEMM main loop (tile2cu/gemm_pipeline.cuh): each CTA computes a
 // 128 x 256 tile, K in steps of 32, through a ring of 3 shared-memory stages that cp.async fills
 // while mma.sync (tf32) works on the previous ones;
 // on sm_90a, 4 stages (B's rows padded by 8 floats) feed wgmma (two warpgroups of 128 x 128 of C),
@@ -412,7 +412,7 @@ using namespace tile2cu;
 // consecutive elements (see tile2cu/layout.cuh).
 constexpr int kThreads = 256;
 using Layout_256x128 = BlockedLayout<Shape<256, 128>, kThreads, 4>;
-// The k-loop at line 44 is a GEMM main loop (tile2cu/gemm_pipeline.cuh): each CTA computes a
+// The k-loop at line 34 is a GEMM main loop (tile2cu/gemm_pipeline.cuh): each CTA computes a
 // 256 x 128 tile, K in steps of 32, through a ring of 3 shared-memory stages that cp.async fills
 // while mma.sync (tf32) works on the previous ones;
 // on sm_90a, 4 stages (B's rows padded by 8 floats) feed wgmma (two warpgroups of 256 x 64 of C),
@@ -512,7 +512,7 @@ using namespace tile2cu;
 // consecutive elements (see tile2cu/layout.cuh).
 constexpr int kThreads = 256;
 using Layout_128x128 = BlockedLayout<Shape<128, 128>, kThreads, 8>;
-// The k-loop at line 44 is a GEMM main loop (tile2cu/gemm_pipeline.cuh): each CTA computes a
+// The k-loop at line 34 is a GEMM main loop (tile2cu/gemm_pipeline.cuh): each CTA computes a
 // 128 x 128 tile, K in steps of 64, through a ring of 4 shared-memory stages that cp.async fills
 // while mma.sync (bfloat16) works on the previous ones;
 // on sm_90a, 4 unpadded stages feed wgmma (two warpgroups of 64 x 128).
@@ -614,7 +614,7 @@ using namespace tile2cu;
 // consecutive elements (see tile2cu/layout.cuh).
 constexpr int kThreads = 256;
 using Layout_128x256 = BlockedLayout<Shape<128, 256>, kThreads, 8>;
-// The k-loop at line 44 is a GEMM main loop (tile2cu/gemm_pipeline.cuh): each CTA computes a
+// The k-loop at line 34 is a GEMM main loop (tile2cu/gemm_pipeline.cuh): each CTA computes a
 // 128 x 256 tile, K in steps of 64, through a ring of 3 shared-memory stages that cp.async fills
 // while mma.sync (bfloat16) works on the previous ones;
 // on sm_90a, 4 unpadded stages feed wgmma (two warpgroups of 64 x 256).
@@ -719,7 +719,7 @@ using namespace tile2cu;
 // consecutive elements (see tile2cu/layout.cuh).
 constexpr int kThreads = 256;
 using Layout_256x128 = BlockedLayout<Shape<256, 128>, kThreads, 4>;
-// The k-loop at line 44 is a GEMM main loop (tile2cu/gemm_pipeline.cuh): each CTA computes a
+// The k-loop at line 34 is a GEMM main loop (tile2cu/gemm_pipeline.cuh): each CTA computes a
 // 256 x 128 tile, K in steps of 32, through a ring of 3 shared-memory stages that cp.async fills
 // while mma.sync (tf32) works on the previous ones;
 // on sm_90a, 4 stages (B's rows padded by 8 floats) feed wgmma (two warpgroups of 256 x 64 of C),
@@ -821,7 +821,7 @@ using namespace tile2cu;
 // consecutive elements (see tile2cu/layout.cuh).
 constexpr int kThreads = 256;
 using Layout_128x256 = BlockedLayout<Shape<128, 256>, kThreads, 8>;
-// The k-loop at line 69 is a GEMM main loop (tile2cu/gemm_pipeline.cuh): each CTA computes a
+// The k-loop at line 59 is a GEMM main loop (tile2cu/gemm_pipeline.cuh): each CTA computes a
 // 128 x 256 tile, K in steps of 64, through a ring of 2 shared-memory stages that cp.async fills
 // while mma.sync (bfloat16) works on the previous ones;
 // on sm_90a, 4 unpadded stages feed wgmma (two warpgroups of 64 x 256).
@@ -926,7 +926,7 @@ using namespace tile2cu;
 // consecutive elements (see tile2cu/layout.cuh).
 constexpr int kThreads = 256;
 using Layout_128x256 = BlockedLayout<Shape<128, 256>, kThreads, 8>;
-// The k-loop at line 96 is a GEMM main loop (tile2cu/gemm_pipeline.cuh): each CTA computes a
+// The k-loop at line 86 is a GEMM main loop (tile2cu/gemm_pipeline.cuh): each CTA computes a
 // 128 x 256 tile, K in steps of 64, through a ring of 3 shared-memory stages that cp.async fills
 // while mma.sync (bfloat16) works on the previous ones;
 // on sm_90a, 4 unpadded stages feed wgmma (two warpgroups of 64 x 256).
@@ -1032,7 +1032,7 @@ using namespace tile2cu;
 // consecutive elements (see tile2cu/layout.cuh).
 constexpr int kThreads = 256;
 using Layout_1x128x128 = BlockedLayout<Shape<1, 128, 128>, kThreads, 8>;
-// The k-loop at line 109 is a GEMM main loop (tile2cu/gemm_pipeline.cuh): each CTA computes a
+// The k-loop at line 99 is a GEMM main loop (tile2cu/gemm_pipeline.cuh): each CTA computes a
 // 128 x 128 tile, K in steps of 64, through a ring of 4 shared-memory stages that cp.async fills
 // while mma.sync (float16) works on the previous ones;
 // on sm_90a, 4 unpadded stages feed wgmma (two warpgroups of 64 x 128).
@@ -1115,7 +1115,7 @@ using namespace tile2cu;
 constexpr int kThreads = 256;
 using Layout_1x128x128 = BlockedLayout<Shape<1, 128, 128>, kThreads, 4>;
 using Layout_128x128 = BlockedLayout<Shape<128, 128>, kThreads, 4>;
-// The k-loop at line 126 is a GEMM main loop (tile2cu/gemm_pipeline.cuh): each CTA computes a
+// The k-loop at line 116 is a GEMM main loop (tile2cu/gemm_pipeline.cuh): each CTA computes a
 // 128 x 128 tile, K in steps of 32, through a ring of 4 shared-memory stages that cp.async fills
 // while mma.sync (bfloat16) works on the previous ones.
 constexpr int kGemmLoop_128x128x32_Stages = 4;

@@ -29,6 +29,16 @@ def grouped_scale(xs, ys, alpha: float, TILE: ConstInt):
 
 
 @ct.kernel
+def scaled_pair(io, scale, TILE: ConstInt):
+    """A tuple parameter of an array and a (array, scalar) tuple, and one of two scalars."""
+    src, (dst, n) = io
+    factor, bias = scale
+    b = ct.bid(0)
+    t = ct.load(src, index=(b,), shape=(TILE,))
+    ct.store(dst, index=(b,), tile=t * factor + bias + n)
+
+
+@ct.kernel
 def everything(a, flag, count, wide: ct.ScalarInt64, ratio, SHAPE: ct.Constant, F: ConstInt):
     pass
 

@@ -26,6 +26,19 @@ def test_axpy_matches_torch(torch, cache_dir):
         assert torch.allclose(y.double(), ref, rtol=1e-6, atol=1e-6)
 
 
+def test_tuple_arguments(torch, cache_dir):
+    import kernels
+    import tile2cu.cutile as ct
+    for n in (1, 1000, 4099):
+        x = torch.randn(n, device="cuda")
+        y = torch.full((n,), float("nan"), device="cuda")
+        ct.launch(torch.cuda.current_stream(), (ct.cdiv(n, 256),), kernels.scaled_pair,
+                  ((x, (y, 3)), (0.5, 1.25), 256))
+        torch.cuda.synchronize()
+        ref = (x * 0.5 + 1.25) + 3.0      # float32 arithmetic in the kernel's order
+        assert torch.equal(y, ref)
+
+
 def test_strided_and_half(torch, cache_dir):
     import kernels
     import tile2cu.cutile as ct

@@ -66,13 +66,28 @@ def test_int_scalar_range(fake_array):
     ("text", TypeError, "object of type str"),
     ([1, 2], TypeError, "item 0 of the list is an object of type int, not an array"),
     ([], TypeError, "an empty list of arrays"),
-    ((1, 2), ct.TileUnsupportedFeatureError, "tuple arguments"),
+    ((), TypeError, "an empty tuple"),
+    ((1, None), TypeError, "None is not an array"),
 ])
 def test_bad_argument_kinds(fake_array, bad, kind, text):
     with pytest.raises(ArgError, match=text) as e:
         signature(kernels.copy, (fake_array((8,)), bad, 64))
     assert e.value.kind is kind
     assert "Invalid kernel argument #2 (y)" in str(e.value)
+
+
+def test_tuple_arguments_pass_their_leaves(fake_array):
+    # A tuple of arrays, scalars and tuples (cuTile 1.5): the signature keeps its shape, the C
+    # entry takes its leaves in order.
+    pair = (fake_array((8,)), (fake_array((4, 4), "<f2"), 3))
+    sig, bound = signature(kernels.copy, (fake_array((8,)), pair, 64))
+    assert sig == ("x=float32[?] align16 contiguous, "
+                   "y=(float32[?] align16 contiguous, (float16[?, ?] align16 contiguous, int32)), TILE=64")
+    assert len(bound.argtypes) == 4 + 3 + 3 + 5 + 1
+    key, flat = _kernel._bind(kernels.copy, (fake_array((8,)), pair, 64), None)
+    assert len(flat) == 3 + 3 + 5 + 1
+    other, _ = _kernel._bind(kernels.copy, (fake_array((8,)), (pair[0], (pair[1][0], 3.0)), 64), None)
+    assert other != key   # an int and a float leaf make different specializations
 
 
 def test_negative_and_fractional_strides(fake_array):

@@ -389,6 +389,26 @@ TEST(SignatureErrors, MissingCloseParen) {
   EXPECT_NE(f.message.find(")"), std::string::npos) << f.message;
 }
 
+TEST(Signature, TupleParameters) {
+  // A tuple with an array or scalar in it (at any depth) is a tuple parameter; constants alone
+  // make a constant.
+  KernelSignature s = parse_signature("io=(float32[?, ?], list[int8[?]]), nest=(int32, (float16[4] align16,)), c=(1, (2,))", "--sig");
+  ASSERT_EQ(s.params.size(), 3u);
+  const auto* io = std::get_if<TupleConstraint>(&s.params[0].constraint);
+  ASSERT_NE(io, nullptr);
+  ASSERT_EQ(io->items.size(), 2u);
+  EXPECT_TRUE(std::holds_alternative<ArrayConstraint>(io->items[0].constraint));
+  EXPECT_TRUE(std::holds_alternative<ListConstraint>(io->items[1].constraint));
+  const auto* nest = std::get_if<TupleConstraint>(&s.params[1].constraint);
+  ASSERT_NE(nest, nullptr);
+  EXPECT_TRUE(std::holds_alternative<ScalarConstraint>(nest->items[0].constraint));
+  EXPECT_TRUE(std::holds_alternative<TupleConstraint>(nest->items[1].constraint));
+  EXPECT_TRUE(std::holds_alternative<ConstantConstraint>(s.params[2].constraint));
+  EXPECT_EQ(constraint_string(s.params[0]), "io=(float32[?, ?], list[int8[?]])");
+  EXPECT_EQ(constraint_string(s.params[1]), "nest=(int32, (float16[4] align16,))");
+  EXPECT_EQ(constraint_string(s.params[2]), "c=(1, (2,))");
+}
+
 TEST(SignatureErrors, TrailingGarbage) {
   Failure f = sig_failure("k(a=float32[?]) extra");
   EXPECT_EQ(f.kind, ErrorKind::Signature);
