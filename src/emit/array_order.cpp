@@ -1,6 +1,7 @@
 #include "emit/array_order.hpp"
 
 #include <compare>
+#include <map>
 #include <set>
 #include <utility>
 #include <vector>
@@ -35,6 +36,7 @@ class Walker {
 
   Pending walk(const ir::Block& b, Pending pending) {
     for (const Op& op : b.ops) {
+      if (visits_left_ > 0) --visits_left_;
       // once_per_block: a barrier before thread 0's access and one after it.
       if ((op.kind == OpKind::Atomic || op.kind == OpKind::Gather) && is_block_uniform_effect(fn_, op)) {
         pending.clear();
@@ -71,11 +73,17 @@ class Walker {
   struct Loop { Pending jumps; };  // the state at its breaks and continues
 
   // The body runs again and again: what is pending at the end of one iteration meets the start
-  // of the next, so walk it until that state stops growing.
+  // of the next, so walk it until that state stops growing. Each loop remembers its answer for
+  // an input: the outer loops' rounds ask again with the same one, and nests are deep.
   Pending loop(const Op& op, const Pending& in) {
+    auto key = std::make_pair(&op, in);
+    if (auto it = loop_exits_.find(key); it != loop_exits_.end()) return it->second;
     const bool is_while = op.kind == OpKind::While;
-    Pending back, exit;
-    for (int round = 0; round < 8; ++round) {
+    // Past a few rounds or the walk's budget (pathological nests), one last round from a start
+    // that already holds every access of the body: more barriers than needed, never fewer.
+    bool conservative = visits_left_ == 0;
+    Pending back = conservative ? accesses_within(op) : Pending{}, exit;
+    for (int round = 0;; ++round) {
       loops_.push_back({});
       Pending start = merged(in, back);
       Pending after_cond = is_while ? walk(op.regions[0], start) : start;
@@ -84,10 +92,24 @@ class Walker {
       loops_.pop_back();
       Pending end = merged(body_end, jumps);
       exit = merged(is_while ? after_cond : merged(in, end), jumps);
-      if (end == back) break;
+      if (end == back || conservative) break;
       back = merged(back, end);
+      if (visits_left_ == 0 || round == 7) {
+        conservative = true;
+        back = merged(back, accesses_within(op));
+      }
     }
+    loop_exits_.emplace(std::move(key), exit);
     return exit;
+  }
+
+  Pending accesses_within(const Op& loop) const {
+    Pending all;
+    for (const ir::Block& r : loop.regions)
+      ir::for_each_op(r, [&](const Op& op) {
+        for (const Access& a : accesses_of(op)) all.insert(a);
+      });
+    return all;
   }
 
   int root(int param) const {
@@ -143,6 +165,8 @@ class Walker {
   const ir::Function& fn_;
   const BroadcastLoads& broadcast_loads_;
   std::vector<Loop> loops_;
+  std::map<std::pair<const Op*, Pending>, Pending> loop_exits_;
+  long visits_left_ = 1'000'000;  // ops walked before loops stop iterating (see loop())
 };
 
 }  // namespace

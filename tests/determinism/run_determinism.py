@@ -94,14 +94,18 @@ def check_sample(binary, name, tmp):
                 cuh = f.read()
             if line_directives:
                 py_abs = os.path.join(cwd, src)
+                # A helper module the kernel imports (beside it: samples/tile_order.py) is quoted
+                # from its own file.
+                py_dir = os.path.dirname(py_abs)
+                modules = [os.path.join(py_dir, n) for n in os.listdir(py_dir) if n.endswith(".py")]
                 for m in LINE_RE.finditer(cu):
                     path = m.group(2).decode()
-                    targets = (py_abs, out_abs)
+                    targets = (py_abs, out_abs, *modules)
                     bases = [cwd, os.path.dirname(out_abs)]
                     cands = [path] if os.path.isabs(path) else [os.path.join(b, path) for b in bases]
                     if not any(os.path.exists(c) and any(os.path.samefile(c, t) for t in targets) for c in cands):
                         problems.append(f"{label} --line-directives: '#line {m.group(1).decode()} \"{path}\"' "
-                                        f"resolves neither to the input nor to the .cu (cwd {cwd})")
+                                        f"resolves neither to the input, a module beside it nor the .cu (cwd {cwd})")
                         break
                 cu = LINE_RE.sub(lambda m: b'#line ' + m.group(1) + b' "FILE"', cu)
             if reference is None:
