@@ -50,6 +50,9 @@ Value KernelLowering::global_value(const Global& global, const std::string& name
 Value KernelLowering::attribute(const Value& base, const std::string& attr, SourceRange range) {
   if (auto* m = base.as<ModuleValue>()) {
     const std::string& path = m->path;
+    const ModuleScope* importer = current_scope_ ? current_scope_ : &scope_;
+    if (auto it = importer->dotted_imports.find(path + "." + attr); it != importer->dotted_imports.end())
+      return make(ModuleValue{path + "." + attr, it->second});  // `import pkg.mod`, then pkg.mod
     if (m->user) {  // a module of the user's: its globals (helpers, constants, classes)
       if (auto it = m->user->globals.find(attr); it != m->user->globals.end()) return global_value(it->second, attr, range);
       error(ErrorKind::Type, range, fmt::format("module '{}' ({}) has no attribute '{}'", path,

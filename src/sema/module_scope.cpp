@@ -77,9 +77,14 @@ class ModuleEvaluator {
         if (!alias.asname.empty()) {
           bind(alias.asname, module_value(alias.name, 0, alias.range), alias.range);
         } else {
-          // `import cuda.tile` binds `cuda`; attribute access walks the dotted path.
+          // `import cuda.tile` binds `cuda`; attribute access walks the dotted path, through
+          // dotted_imports for the user's packages.
           std::string head = alias.name.substr(0, alias.name.find('.'));
           bind(head, module_value(head, 0, alias.range), alias.range);
+          for (size_t dot = alias.name.find('.'); dot != std::string::npos; dot = alias.name.find('.', dot + 1)) {
+            std::string prefix = alias.name.substr(0, alias.name.find('.', dot + 1));
+            if (auto user = user_module(prefix, 0, alias.range)) scope_->dotted_imports[prefix] = user.get();
+          }
         }
       }
     } else if (auto* from = s.as<ast::ImportFrom>()) {

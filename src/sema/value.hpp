@@ -173,6 +173,8 @@ struct ModuleScope {
   std::set<const ast::FunctionDef*> context_managers;
   // The user's modules this one imports (kept alive here: their helpers point into them).
   std::vector<std::shared_ptr<const ModuleScope>> imports;
+  // `import pkg.mod` binds `pkg`; `pkg.mod` then reads this: dotted name -> the module.
+  std::map<std::string, const ModuleScope*> dotted_imports;
 };
 
 }  // namespace tile2cu::sema

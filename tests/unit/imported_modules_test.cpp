@@ -69,6 +69,13 @@ TEST_F(ModuleFolder, HelpersAndConstantsFromModulesAndPackages) {
   EXPECT_TRUE(contains(r.cu, "u * 2.0f + 2.0f + (t + 1.0f) * 1.0f")) << r.cu;
 }
 
+TEST_F(ModuleFolder, DottedImportReachesTheSubmodule) {
+  // `import pkg.util` binds `pkg`; `pkg.util.add_one` walks into the package's module.
+  TranspileResult r = transpile_kernel("import pkg.util", "    ct.store(b, index=(0,), tile=pkg.util.add_one(t))\n");
+  ASSERT_TRUE(r.ok) << r.diagnostics;
+  EXPECT_TRUE(contains(r.cu, "store(b, {0}, t + 1.0f);")) << r.cu;
+}
+
 TEST_F(ModuleFolder, ErrorsPointIntoTheHelpersFile) {
   TranspileResult r = transpile_kernel("import helpers", "    ct.store(b, index=(0,), tile=helpers.broken(t))\n");
   ASSERT_FALSE(r.ok);
