@@ -12,7 +12,9 @@
 //   - both are atomics of one commutative kind (add, max, min, and, or, xor),
 //   - a block-wide side effect lies between them (once_per_block waits for every thread on
 //     both sides: scalar atomics, and scalar gathers of arrays the kernel writes).
-// Loops count their body twice (the end of one iteration meets the start of the next).
+// A loop's body is walked until what is pending at its top stops growing (the end of one
+// iteration meets the start of the next); pathological nests fall back to assuming every access
+// of the body pending there, which adds barriers but never drops one.
 #pragma once
 
 #include <map>
