@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "sema_test_util.hpp"
+#include "nvcc_compile.hpp"
 #include "tile2cu/tile2cu.hpp"
 
 namespace tile2cu {
@@ -155,15 +156,9 @@ TEST(HelperReturn, StillRejectedInsideLoops) {
 }
 
 TEST(HelperReturn, GeneratedCudaCompilesWithNvcc) {
-  const char* nvcc = "/usr/local/cuda/bin/nvcc";
-  if (!std::ifstream(nvcc)) GTEST_SKIP() << "no nvcc";
+  if (!testing::have_nvcc()) GTEST_SKIP() << "no nvcc";
   TranspileResult r = transpile_kernel(kernel(kEarly, "    ct.store(y, index=(bid,), tile=scale(t, s))\n"));
-  std::string dir = ::testing::TempDir();
-  std::ofstream(dir + "/k.cu") << r.cu;
-  std::ofstream(dir + "/k.cuh") << r.cuh;
-  std::string cmd = std::string(nvcc) + " -std=c++17 -O3 -I " + std::string(TILE2CU_RUNTIME_DIR) + " -arch=sm_80 -c " + dir +
-                    "/k.cu -o " + dir + "/k.o";
-  EXPECT_EQ(std::system(cmd.c_str()), 0) << r.cu;
+  EXPECT_EQ(testing::nvcc_compile(r.cu, r.cuh, "k.cuh"), 0) << r.cu;
 }
 
 }  // namespace

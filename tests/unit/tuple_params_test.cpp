@@ -2,6 +2,7 @@
 // lists and tuples is a tuple in the kernel, and each leaf is a parameter of the generated kernel
 // and launcher, named after the tuple and its place.
 #include "emit/cuda_emitter.hpp"
+#include "nvcc_compile.hpp"
 #include "sema_test_util.hpp"
 
 namespace tile2cu {
@@ -48,6 +49,16 @@ TEST(TupleParams, LauncherTakesTheLeavesInOrder) {
   EXPECT_NE(out.cu.find("store(io_1_0, {int32_t(blockIdx.x)}, t * scale_0 + scale_1);"), std::string::npos) << out.cu;
   EXPECT_NE(out.cu.find("t * 2.0f"), std::string::npos) << out.cu;  // len(io) is a constant
   EXPECT_NE(out.cuh.find("tile2cu::ArrayView<const float, 1> io_0,"), std::string::npos) << out.cuh;
+}
+
+TEST(TupleParams, GeneratedCudaCompilesWithNvcc) {
+  if (!testing::have_nvcc()) GTEST_SKIP() << "no nvcc";
+  std::vector<ir::Function> specs;
+  specs.push_back(compile_kernel(kPairs, kPairsSig));
+  EmitOptions o;
+  o.header_name = "tuple_params.cuh";
+  EmittedFiles out = emit_cuda(specs, o);
+  EXPECT_EQ(testing::nvcc_compile(out.cu, out.cuh, "tuple_params.cuh"), 0) << out.cu;
 }
 
 TEST(TupleParams, ConstantItemsAreRefused) {

@@ -1,0 +1,30 @@
+// Building generated code with nvcc inside a unit test, where nvcc is installed (compile only:
+// no GPU needed). Tests call GTEST_SKIP when it is not.
+#pragma once
+
+#include <cstdlib>
+#include <fstream>
+#include <string>
+
+#include <gtest/gtest.h>
+
+namespace tile2cu::testing {
+
+inline const std::string kNvcc = "/usr/local/cuda/bin/nvcc";
+
+inline bool have_nvcc() { return std::ifstream(kNvcc).good(); }
+
+// Writes the .cu and its header (`header_name`, as the .cu includes it) to a temporary folder
+// of this test and compiles the .cu for `arch`: nvcc's exit status, 0 when it built.
+inline int nvcc_compile(const std::string& cu, const std::string& cuh, const std::string& header_name,
+                        const std::string& arch = "sm_80") {
+  const std::string dir = ::testing::TempDir();
+  const std::string name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+  std::ofstream(dir + "/" + name + ".cu") << cu;
+  std::ofstream(dir + "/" + header_name) << cuh;
+  const std::string cmd = kNvcc + " -std=c++17 -O3 -I " + TILE2CU_RUNTIME_DIR + " -arch=" + arch + " -c " + dir + "/" +
+                          name + ".cu -o " + dir + "/" + name + ".o";
+  return std::system(cmd.c_str());
+}
+
+}  // namespace tile2cu::testing
