@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <string>
 
@@ -14,16 +15,19 @@ inline const std::string kNvcc = "/usr/local/cuda/bin/nvcc";
 
 inline bool have_nvcc() { return std::ifstream(kNvcc).good(); }
 
-// Writes the .cu and its header (`header_name`, as the .cu includes it) to a temporary folder
-// of this test and compiles the .cu for `arch`: nvcc's exit status, 0 when it built.
+// Writes the .cu and its header (`header_name`, as the .cu includes it) to a folder of this test
+// alone (ctest runs tests in parallel) and compiles the .cu for `arch`: nvcc's exit status, 0
+// when it built.
 inline int nvcc_compile(const std::string& cu, const std::string& cuh, const std::string& header_name,
                         const std::string& arch = "sm_80") {
-  const std::string dir = ::testing::TempDir();
-  const std::string name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
-  std::ofstream(dir + "/" + name + ".cu") << cu;
-  std::ofstream(dir + "/" + header_name) << cuh;
-  const std::string cmd = kNvcc + " -std=c++17 -O3 -I " + TILE2CU_RUNTIME_DIR + " -arch=" + arch + " -c " + dir + "/" +
-                          name + ".cu -o " + dir + "/" + name + ".o";
+  const ::testing::TestInfo* test = ::testing::UnitTest::GetInstance()->current_test_info();
+  const std::filesystem::path dir =
+      std::filesystem::path(::testing::TempDir()) / (std::string(test->test_suite_name()) + "." + test->name());
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "kernel.cu") << cu;
+  std::ofstream(dir / header_name) << cuh;
+  const std::string cmd = kNvcc + " -std=c++17 -O3 -I " + TILE2CU_RUNTIME_DIR + " -arch=" + arch + " -c " +
+                          (dir / "kernel.cu").string() + " -o " + (dir / "kernel.o").string();
   return std::system(cmd.c_str());
 }
 
