@@ -141,6 +141,14 @@ TILE2CU_DEVICE void load_whole_tile(const Array<T, R, I>& a, int64_t base, Tile<
     load_run<L::kVec>(&t.v[j * L::kVec], a.data + base + run_offset_in_tile<L, Ord>(a, j * L::kVec));
 }
 
+// The fast path's stores, as load_whole_tile.
+template <class L, class Ord, class T, int R, class I>
+TILE2CU_DEVICE void store_whole_tile(const Array<T, R, I>& a, int64_t base, const Tile<T, L>& t) {
+#pragma unroll
+  for (int j = 0; j < L::kRunsPerThread; ++j)
+    store_run<L::kVec>(a.data + base + run_offset_in_tile<L, Ord>(a, j * L::kVec), &t.v[j * L::kVec]);
+}
+
 template <class L, class Ord, int R>
 TILE2CU_HD constexpr void check_tile_access() {
   static_assert(L::shape::rank == R, "tile rank must equal array rank");
@@ -183,12 +191,15 @@ TILE2CU_DEVICE Tile<T, L> load(const Array<T, R, I>& a, const int64_t (&index)[R
   return t;
 }
 
-// ---- tiles that every block loads alike --------------------------------------------------
-// A load of a kernel parameter at a constant tile index reads the same tile in every block. The
-// generated code tests once, before the first statement that makes such a load, whether all
-// such tiles take the fast path, and runs the rest of the kernel through with_whole_tiles: that
-// part is compiled twice, and in the copy for `true` those loads have no checked path. (A
-// checked path that never runs still costs: the two paths join before the next load issues.)
+// ---- tiles tested once ------------------------------------------------------------------
+// A load of a kernel parameter at a constant tile index reads the same tile in every block; in a
+// row kernel whose registers the plan caps, every tile whose index the block knows from the start
+// is tested too. The generated code tests once whether all of them take the fast path, and runs
+// the rest of the kernel through with_whole_tiles: that part is compiled twice, and in the copy
+// for `true` those accesses have no checked path. (A checked path that never runs still costs:
+// the two paths join before the next access issues.) with_whole_tiles_outlined puts the copy for
+// `false` (ragged edges, unaligned views) in a function of its own, so that ptxas allocates its
+// registers apart from the fast copy's.
 
 // Whether the tile at `index` takes load's whole-tile fast path.
 template <class L, class Ord = Order<>, class T, int R, class I>
@@ -215,10 +226,38 @@ TILE2CU_DEVICE Tile<T, L> load(const Array<T, R, I>& a, const int64_t (&index)[R
   }
 }
 
+// store() where whole_tile() was tested before, as load() above.
+template <class Ord = Order<>, class T, int R, class I, class L, bool Whole>
+TILE2CU_DEVICE void store(const Array<T, R, I>& a, const int64_t (&index)[R], const Tile<T, L>& t,
+                          std::integral_constant<bool, Whole>) {
+  if constexpr (!Whole || !detail::may_be_whole<L, Ord, R>()) {
+    store<Ord>(a, index, t);
+  } else {
+    int64_t base;
+    detail::whole_tile_fast<L, Ord>(a, index, base);  // for `base`; the test is known to hold
+    detail::store_whole_tile<L, Ord>(a, base, t);
+  }
+}
+
 template <class Body>
 TILE2CU_DEVICE void with_whole_tiles(bool whole, Body&& body) {
   if (whole) body(std::true_type{});
   else body(std::false_type{});
+}
+
+namespace detail {
+template <class Body>
+__device__ __noinline__ void run_checked_copy(Body body) {
+  body(std::false_type{});
+}
+}  // namespace detail
+
+// As with_whole_tiles, the copy for `false` out of line. `body` captures by value: that copy
+// runs on a copy of it.
+template <class Body>
+TILE2CU_DEVICE void with_whole_tiles_outlined(bool whole, Body body) {
+  if (whole) body(std::true_type{});
+  else detail::run_checked_copy(body);
 }
 
 template <class Ord = Order<>, class T, int R, class I, class L>
@@ -230,9 +269,7 @@ TILE2CU_DEVICE void store(const Array<T, R, I>& a, const int64_t (&index)[R], co
   const bool contiguous = dl == R - 1 && step == 1;
   int64_t base;
   if (detail::whole_tile_fast<L, Ord>(a, index, base)) {
-#pragma unroll
-    for (int j = 0; j < L::kRunsPerThread; ++j)
-      detail::store_run<V>(a.data + base + detail::run_offset_in_tile<L, Ord>(a, j * V), &t.v[j * V]);
+    detail::store_whole_tile<L, Ord>(a, base, t);
     return;
   }
 #pragma unroll

@@ -42,7 +42,8 @@ const char* kCppKeywords[] = {"auto", "bool", "break", "case", "char", "class", 
                               "scatter", "once_per_block", "in_one_thread", "atomic_add", "atomic_max", "atomic_min",
                               "atomic_and", "atomic_or", "atomic_xor", "atomic_xchg", "atomic_cas",
                               "MemoryOrder", "MemoryScope", "Bounds", "whole", "whole_tile",
-                              "fixed_tiles_whole", "with_whole_tiles"};
+                              "fixed_tiles_whole", "tiles_whole", "with_whole_tiles",
+                              "with_whole_tiles_outlined"};
 
 // C++ operator precedence, as far as generated expressions need it (higher binds tighter).
 enum Precedence { kOr = 5, kXor, kAnd, kEquality, kRelational, kShift = 11, kAdditive, kMultiplicative, kUnary,
@@ -62,12 +63,17 @@ class BodyEmitter {
     for (const auto& a : fn_.arrays) reserve(a.name);
     for (const auto& s : fn_.scalars) reserve(s.name);
     number(fn_.body, nullptr);
+    // The whole-tile tests name the accesses' computed index values once more, so none is folded
+    // into its access as an only use (a literal or the block id is spelled out in both places).
+    for (const Op* op : plan_.whole_tile_split.accesses)
+      for (size_t i = 0; i < index_count(*op); ++i)
+        if (!def_op_.at(op->operands[i])->operands.empty()) ++uses_[op->operands[i]];
     count_array_ops(fn_.body);
     plan_carried_variables(fn_.body);
-    const size_t split = first_fixed_tiles_statement();
+    const size_t split = plan_.whole_tile_split.first_statement;
     block(fn_.body, 1, 0, split);
     if (split < fn_.body.ops.size()) {
-      open_fixed_tiles_body();
+      open_whole_tiles_body();
       block(fn_.body, 2, split, fn_.body.ops.size());
       line(1, "});");
     }
@@ -77,39 +83,33 @@ class BodyEmitter {
   }
 
  private:
-  // ---- loads that every block makes alike (fixed_tile_loads.hpp) ----
+  // ---- accesses whose whole-tile test runs once (whole_tile_split.hpp) ----
 
-  bool is_fixed_load(const Op& op) const {
-    const auto& loads = plan_.fixed_tile_loads;
-    return std::find(loads.begin(), loads.end(), &op) != loads.end();
+  bool in_whole_tile_split(const Op& op) const {
+    const auto& accesses = plan_.whole_tile_split.accesses;
+    return std::find(accesses.begin(), accesses.end(), &op) != accesses.end();
   }
 
-  bool makes_fixed_load(const Op& op) const {
-    if (is_fixed_load(op)) return true;
-    for (const ir::Block& r : op.regions)
-      for (const Op& inner : r.ops)
-        if (makes_fixed_load(inner)) return true;
-    return false;
-  }
-
-  // Where the body compiled twice starts: at the top-level Python statement that first makes
-  // such a load (the statements before it run once, outside). ops.size() when there is none.
-  size_t first_fixed_tiles_statement() const {
-    const auto& ops = fn_.body.ops;
-    size_t k = 0;
-    while (k < ops.size() && !makes_fixed_load(ops[k])) ++k;
-    while (k > 0 && k < ops.size() && ops[k - 1].loc.line == ops[k].loc.line && ops[k - 1].loc_file == ops[k].loc_file) --k;
-    return k;
+  // A load's operands are all index values; a store's last operand is the tile it writes.
+  static size_t index_count(const Op& op) {
+    return op.kind == OpKind::Store ? op.operands.size() - 1 : op.operands.size();
   }
 
   // The tests of those tiles, once, and the opening of the body compiled for both answers.
-  void open_fixed_tiles_body() {
+  void open_whole_tiles_body() {
     std::vector<std::string> tests, arrays;
-    for (const Op* op : plan_.fixed_tile_loads) {
-      std::string targs = layout(op->results[0]);
+    for (const Op* op : plan_.whole_tile_split.accesses) {
+      ValueId tile = op->kind == OpKind::Store ? op->operands.back() : op->results[0];
+      std::string targs = layout(tile);
       if (std::string ord = order_arg(*op); !ord.empty()) targs += ", " + ord;
+      // An index with no operands of its own (a literal, the block id) may be defined further
+      // down, after the tests: it is spelled out.
       std::vector<std::string> index;
-      for (ValueId v : op->operands) index.push_back(cpp_literal(def_op_.at(v)->literal, fn_.type(v).dtype));
+      for (size_t i = 0; i < index_count(*op); ++i) {
+        ValueId v = op->operands[i];
+        const Op* def = def_op_.at(v);
+        index.push_back(exprs_.count(v) || !def->operands.empty() ? expr(v).text : expression(*def).text);
+      }
       std::string test = fmt::format("whole_tile<{}>({}, {{{}}})", targs, fn_.arrays[op->param].name,
                                      fmt::join(index, ", "));
       if (std::find(tests.begin(), tests.end(), test) == tests.end()) tests.push_back(test);
@@ -118,18 +118,31 @@ class BodyEmitter {
     }
     std::string names = arrays.size() == 1 ? arrays[0]
                         : fmt::format("{} and {}", fmt::join(arrays.begin(), arrays.end() - 1, ", "), arrays.back());
-    bool one = tests.size() == 1;
-    line(1, fmt::format("// Every block loads the same {} of {}: whether {} whole (in bounds, aligned) is",
-                        one ? "tile" : "tiles", names, one ? "it is" : "they are"));
-    line(1, "// tested once, and the rest of the kernel is compiled for both answers (tile2cu/memory.cuh).");
-    std::string one_line = fmt::format("const bool fixed_tiles_whole = {};", fmt::join(tests, " && "));
+    const bool one = tests.size() == 1;
+    const bool block_known = plan_.whole_tile_split.block_known_tiles;
+    if (block_known) {
+      comment(1, fmt::format("Whether the {} of {} this block touches {} whole (in bounds, aligned) is tested "
+                             "once, here; the rest of the kernel is compiled for both answers, the checked copy "
+                             "out of line, so that its registers do not count against the fast copy's "
+                             "(tile2cu/memory.cuh).",
+                             one ? "tile" : "tiles", names, one ? "is" : "are"));
+    } else {
+      comment(1, fmt::format("Every block loads the same {} of {}: whether {} whole (in bounds, aligned) is "
+                             "tested once, and the rest of the kernel is compiled for both answers "
+                             "(tile2cu/memory.cuh).",
+                             one ? "tile" : "tiles", names, one ? "it is" : "they are"));
+    }
+    const std::string flag = block_known ? "tiles_whole" : "fixed_tiles_whole";
+    std::string one_line = fmt::format("const bool {} = {};", flag, fmt::join(tests, " && "));
     if (one_line.size() <= 100) {
       line(1, one_line);
     } else {  // one test per line
-      line(1, "const bool fixed_tiles_whole =");
+      line(1, fmt::format("const bool {} =", flag));
       for (size_t i = 0; i < tests.size(); ++i) line(3, tests[i] + (i + 1 < tests.size() ? " &&" : ";"));
     }
-    line(1, "with_whole_tiles(fixed_tiles_whole, [&](auto whole) {");
+    // The out-of-line copy gets the captures by value; inline, references cost nothing.
+    line(1, block_known ? fmt::format("with_whole_tiles_outlined({}, [=](auto whole) mutable {{", flag)
+                        : fmt::format("with_whole_tiles({}, [&](auto whole) {{", flag));
   }
 
   // ---- analysis ----
@@ -273,6 +286,25 @@ class BodyEmitter {
     if (line_directives_) line(0, fmt::format("#line {} \"{}\"", op.loc.line, file->path()));
     last_comment_line_ = op.loc.line;
     last_comment_file_ = file;
+  }
+
+  // A comment of the emitter's own, wrapped at 100 columns.
+  void comment(int depth, const std::string& text) {
+    const size_t width = 100 - static_cast<size_t>(depth) * 2 - 3;
+    std::string current;
+    size_t at = 0;
+    while (at < text.size()) {
+      size_t end = text.find(' ', at);
+      if (end == std::string::npos) end = text.size();
+      std::string word = text.substr(at, end - at);
+      if (!current.empty() && current.size() + 1 + word.size() > width) {
+        line(depth, "// " + current);
+        current.clear();
+      }
+      current += (current.empty() ? "" : " ") + word;
+      at = end + 1;
+    }
+    if (!current.empty()) line(depth, "// " + current);
   }
 
   const Expr& expr(ValueId v) {
@@ -513,7 +545,7 @@ class BodyEmitter {
         if (!ord.empty()) targs += ", " + pad + ", " + ord;
         else if (op.padding != ir::PaddingMode::Undetermined) targs += ", " + pad;
         return {fmt::format("load<{}>({}, {}{})", targs, a.name, index_list(op, op.operands.size()),
-                            is_fixed_load(op) ? ", whole" : "")};
+                            in_whole_tile_split(op) ? ", whole" : "")};
       }
       case OpKind::Gather: case OpKind::Atomic: return {element_memory_call(fn_, op, plan_, operand_text())};
       default:
@@ -682,8 +714,8 @@ class BodyEmitter {
           return;
         }
         std::string ord = order_arg(op);
-        line(depth, fmt::format("store{}({}, {}, {});", ord.empty() ? "" : "<" + ord + ">", a.name,
-                                index_list(op, n), expr(value).text));
+        line(depth, fmt::format("store{}({}, {}, {}{});", ord.empty() ? "" : "<" + ord + ">", a.name,
+                                index_list(op, n), expr(value).text, in_whole_tile_split(op) ? ", whole" : ""));
         return;
       }
       case OpKind::Scatter: {

@@ -1,6 +1,5 @@
 #include "emit/layout_plan.hpp"
 
-#include "emit/fixed_tile_loads.hpp"
 #include "emit/mma_plan.hpp"
 #include "ir/passes/attention_loop.hpp"
 #include "ir/passes/gemm_loop.hpp"
@@ -22,9 +21,11 @@ constexpr int kMaxThreads = 256;
 constexpr int kMinThreads = 32;
 constexpr int kFullSmThreads = 64;
 constexpr int kVectorBytes = 16;
-// Blocks per SM asked for big tiles (see "Three blocks per SM for big tiles" below).
+// Blocks per SM asked for big tiles (see "Blocks per SM for big tiles" below).
 constexpr int kBigTileBlocksPerSm = 3;
 constexpr int kBigTileMinLoads = 3;
+constexpr int kBigHalfTileBlocksPerSm = 4;
+constexpr int kBigHalfTileMinLoads = 2;
 constexpr int64_t kBigTileElemsPerThread = 32;
 
 size_t align16(size_t bytes) { return (bytes + 15) / 16 * 16; }
@@ -134,29 +135,6 @@ LayoutPlan plan_layouts(const ir::Function& fn) {
   while (vec > 1 && max_runs_for(vec) < kFullSmThreads) vec /= 2;
   const int64_t max_runs = max_runs_for(vec);
   plan.threads = static_cast<int>(std::clamp<int64_t>(max_runs, kMinThreads, kMaxThreads));
-  // Three blocks per SM for big tiles. Registers, not threads, bound how many blocks an SM keeps
-  // in flight, and every thread pays a fixed register overhead (indices, addresses, reduction
-  // temporaries) besides its elements. When 256 threads would each hold 32 elements of the
-  // biggest tile and the kernel loads three or more tiles of that size (all held at once, as
-  // layer norm's x, w and b), ptxas left alone takes registers for 2 blocks of 256 threads per
-  // SM: too few rows in flight to keep memory busy. __launch_bounds__(256, 3) caps them at 80 (a
-  // few bytes of spill at most): layer norm 0.83x -> 0.99x Triton on the H100, where 128 threads
-  // at 3 blocks reached 0.98x (docs/perf-notes.md, round 7). With one or two such loads
-  // (softmax, RMS norm) 256 threads already keep 3 blocks; with 64 elements a thread the data
-  // alone nears the cap; and mma kernels size their warps themselves: those keep the plain rule.
-  bool has_mma = false;
-  int64_t biggest = 0;
-  for (const ir::ValueInfo* vp : live) biggest = std::max(biggest, ir::shape_elements(vp->type.shape));
-  int biggest_loads = 0;
-  for_each_op(fn.body, [&](const ir::Op& op) {
-    has_mma = has_mma || op.kind == ir::OpKind::Mma || op.kind == ir::OpKind::GemmLoop ||
-              op.kind == ir::OpKind::AttentionLoop;
-    if (op.kind == ir::OpKind::Load && ir::shape_elements(op.tile_shape) == biggest) ++biggest_loads;
-  });
-  if (plan.threads == kMaxThreads && !has_mma && biggest == kMaxThreads * kBigTileElemsPerThread &&
-      biggest_loads >= kBigTileMinLoads)
-    plan.min_blocks_per_sm = kBigTileBlocksPerSm;
-
   // A flash-attention main loop gives each warp 16 query rows (or a multiple): it sets the CTA.
   for_each_op(fn.body, [&](const ir::Op& op) {
     if (op.kind == ir::OpKind::AttentionLoop) plan.threads = ir::attention_threads(fn, op);
@@ -174,13 +152,47 @@ LayoutPlan plan_layouts(const ir::Function& fn) {
   plan.broadcast_loads = find_broadcast_loads(
       fn, [&](const ir::Shape& a, const ir::Shape& b) { return plan.same_placement(a, b); });
   // As tile2cu::detail::may_be_whole (memory.cuh) decides it.
-  auto may_be_whole = [&](const ir::Op& load) {
-    int64_t runs = ir::shape_elements(load.tile_shape) / plan.layout(load.tile_shape).vec;
-    bool last_axis_in_place = load.order.empty() || load.order.back() == static_cast<int>(load.order.size()) - 1;
+  auto may_be_whole = [&](const ir::Op& access) {
+    int64_t runs = ir::shape_elements(access.tile_shape) / plan.layout(access.tile_shape).vec;
+    bool last_axis_in_place = access.order.empty() || access.order.back() == static_cast<int>(access.order.size()) - 1;
     return last_axis_in_place && runs % plan.threads == 0;
   };
-  plan.fixed_tile_loads = find_fixed_tile_loads(fn, plan.broadcast_loads, may_be_whole);
   plan.array_barriers = find_array_barriers(fn, plan.broadcast_loads);
+  // Blocks per SM for big tiles. Registers, not threads, bound how many blocks an SM keeps in
+  // flight, and every thread pays a fixed register overhead (indices, addresses, reduction
+  // temporaries) besides its elements. When 256 threads each hold 32 elements of the biggest tile
+  // and the kernel loads several tiles of that size (x, w and b of layer norm, held at once),
+  // ptxas left alone takes registers for 2 or 3 blocks of 256 threads per SM: too few rows in
+  // flight to keep memory busy (docs/perf-notes.md, rounds 7 and 11).
+  // - Such loads from 16-bit arrays: the block-known tiles' tests run once and the checked copy
+  //   runs out of line (whole_tile_split.hpp). With two or more, __launch_bounds__(256, 4) caps
+  //   the fast copy at 64 registers, which it fits with no spill (the checked copy may spill).
+  //   H200, bf16 8192 columns: layer norm 0.875x -> 0.956x Triton, RMS norm 0.973x -> 0.996x,
+  //   softmax (one load, no cap) 0.876x -> 0.891x.
+  // - Otherwise three or more such loads: __launch_bounds__(256, 3), 80 registers, a few bytes of
+  //   spill at most (layer norm 0.83x -> 0.99x Triton on the H100, round 7).
+  // One load (softmax) keeps the plain rule: a cap there only reorders its code, 1 % slower. f32
+  // tiles of this size hold 32 registers each, and mma kernels size their warps themselves.
+  bool has_mma = false;
+  int64_t biggest = 0;
+  for (const ir::ValueInfo* vp : live) biggest = std::max(biggest, ir::shape_elements(vp->type.shape));
+  int biggest_loads = 0;
+  bool biggest_loads_16bit = true;
+  for_each_op(fn.body, [&](const ir::Op& op) {
+    has_mma = has_mma || op.kind == ir::OpKind::Mma || op.kind == ir::OpKind::GemmLoop ||
+              op.kind == ir::OpKind::AttentionLoop;
+    if (op.kind == ir::OpKind::Load && ir::shape_elements(op.tile_shape) == biggest) {
+      ++biggest_loads;
+      biggest_loads_16bit = biggest_loads_16bit && dtype_bits(fn.type(op.results[0]).dtype) == 16;
+    }
+  });
+  const bool big_tiles = plan.threads == kMaxThreads && !has_mma && biggest == kMaxThreads * kBigTileElemsPerThread;
+  const bool big_16bit_rows = big_tiles && biggest_loads_16bit && biggest_loads > 0;
+  plan.whole_tile_split = find_whole_tile_split(fn, plan.broadcast_loads, may_be_whole, big_16bit_rows);
+  if (big_16bit_rows && biggest_loads >= kBigHalfTileMinLoads && !plan.whole_tile_split.accesses.empty())
+    plan.min_blocks_per_sm = kBigHalfTileBlocksPerSm;
+  else if (big_tiles && biggest_loads >= kBigTileMinLoads)
+    plan.min_blocks_per_sm = kBigTileBlocksPerSm;
   for_each_op(fn.body, [&](const ir::Op& op) {
     if (!op.results.empty() && (plan.broadcast_loads.folded.count(op.results[0]) ||
                                 plan.broadcast_loads.absorbed.count(op.results[0])))

@@ -99,6 +99,42 @@ extern "C" int tile2cu_attention_f16_d64(
     void* O_data, int64_t O_shape_0, int64_t O_shape_1, int64_t O_shape_2, int64_t O_stride_0, int64_t O_stride_1, int64_t O_stride_2,
     float scale);
 
+// attention_fwd(Q=float16[?, ?, 64], K=float16[?, ?, 64], V=float16[?, ?, 64], O=float16[?, ?, 64], scale=float32, BM=128, BN=64, D=64, CAUSAL=True)
+// Arrays are passed as views (pointer, shape, strides in elements); the launcher returns an
+// error instead of launching when they break what this specialization assumes.
+cudaError_t launch_attention_f16_d64_causal(
+    cudaStream_t stream, dim3 grid,
+    tile2cu::ArrayView<const __half, 3> Q,
+    tile2cu::ArrayView<const __half, 3> K,
+    tile2cu::ArrayView<const __half, 3> V,
+    tile2cu::ArrayView<__half, 3> O,
+    float scale);
+extern "C" int tile2cu_attention_f16_d64_causal(
+    void* stream, unsigned grid_x, unsigned grid_y, unsigned grid_z,
+    const void* Q_data, int64_t Q_shape_0, int64_t Q_shape_1, int64_t Q_shape_2, int64_t Q_stride_0, int64_t Q_stride_1, int64_t Q_stride_2,
+    const void* K_data, int64_t K_shape_0, int64_t K_shape_1, int64_t K_shape_2, int64_t K_stride_0, int64_t K_stride_1, int64_t K_stride_2,
+    const void* V_data, int64_t V_shape_0, int64_t V_shape_1, int64_t V_shape_2, int64_t V_stride_0, int64_t V_stride_1, int64_t V_stride_2,
+    void* O_data, int64_t O_shape_0, int64_t O_shape_1, int64_t O_shape_2, int64_t O_stride_0, int64_t O_stride_1, int64_t O_stride_2,
+    float scale);
+
+// attention_fwd(Q=float16[?, ?, 128], K=float16[?, ?, 128], V=float16[?, ?, 128], O=float16[?, ?, 128], scale=float32, BM=128, BN=64, D=128, CAUSAL=False)
+// Arrays are passed as views (pointer, shape, strides in elements); the launcher returns an
+// error instead of launching when they break what this specialization assumes.
+cudaError_t launch_attention_f16_d128(
+    cudaStream_t stream, dim3 grid,
+    tile2cu::ArrayView<const __half, 3> Q,
+    tile2cu::ArrayView<const __half, 3> K,
+    tile2cu::ArrayView<const __half, 3> V,
+    tile2cu::ArrayView<__half, 3> O,
+    float scale);
+extern "C" int tile2cu_attention_f16_d128(
+    void* stream, unsigned grid_x, unsigned grid_y, unsigned grid_z,
+    const void* Q_data, int64_t Q_shape_0, int64_t Q_shape_1, int64_t Q_shape_2, int64_t Q_stride_0, int64_t Q_stride_1, int64_t Q_stride_2,
+    const void* K_data, int64_t K_shape_0, int64_t K_shape_1, int64_t K_shape_2, int64_t K_stride_0, int64_t K_stride_1, int64_t K_stride_2,
+    const void* V_data, int64_t V_shape_0, int64_t V_shape_1, int64_t V_shape_2, int64_t V_stride_0, int64_t V_stride_1, int64_t V_stride_2,
+    void* O_data, int64_t O_shape_0, int64_t O_shape_1, int64_t O_shape_2, int64_t O_stride_0, int64_t O_stride_1, int64_t O_stride_2,
+    float scale);
+
 // attention_fwd(Q=float16[?, ?, 128], K=float16[?, ?, 128], V=float16[?, ?, 128], O=float16[?, ?, 128], scale=float32, BM=128, BN=64, D=128, CAUSAL=True)
 // Arrays are passed as views (pointer, shape, strides in elements); the launcher returns an
 // error instead of launching when they break what this specialization assumes.

@@ -14,9 +14,9 @@ constexpr int kThreads = 256;
 using Layout_1x8192 = BlockedLayout<Shape<1, 8192>, kThreads, 8>;
 using Layout_8192 = BlockedLayout<Shape<8192>, kThreads, 8>;
 
-// Big tiles held at once: asking for 3 blocks per SM caps each thread's registers so
-// that 3 blocks' loads are in flight on an SM together.
-__global__ void __launch_bounds__(kThreads, 3) layer_norm_fwd(
+// Big tiles held at once: asking for 4 blocks per SM caps each thread's registers so
+// that 4 blocks' loads are in flight on an SM together.
+__global__ void __launch_bounds__(kThreads, 4) layer_norm_fwd(
     __nv_bfloat16* x_data, int32_t x_shape_0, int32_t x_shape_1, int32_t x_stride_0, int32_t x_stride_1,
     __nv_bfloat16* w_data, int32_t w_shape_0, int32_t w_stride_0,
     __nv_bfloat16* b_data, int32_t b_shape_0, int32_t b_stride_0,
@@ -34,24 +34,29 @@ __global__ void __launch_bounds__(kThreads, 3) layer_norm_fwd(
   __shared__ alignas(16) unsigned char smem[32];
   // row = ct.bid(0)
   const auto row = int32_t(blockIdx.x);
-  // return ct.load(a, index=(row, 0), shape=(1, TN), padding_mode=ZERO).astype(ct.float32)
-  const auto t = astype<float>(load<Layout_1x8192, PaddingMode::Zero>(x, {row, 0}));
-  // mean = ct.sum(t, axis=1, keepdims=True) / n
-  const auto mean = reduce_sum<Axes<1>>(t, smem) / astype<float>(x.shape[1]);
-  // inside = ct.arange(TN, dtype=ct.int32)[None, :] < n
-  const auto inside = reshape<Layout_1x8192>(arange<Layout_8192, int32_t>(0, 1), smem) < x.shape[1];
-  // centered = ct.where(inside, t - mean, 0.0)
-  const auto centered = where(inside, t - mean, 0.0f);
-  // rstd = ct.rsqrt(ct.sum(centered * centered, axis=1, keepdims=True) / n + eps)
-  const auto rstd = tile2cu::rsqrt(reduce_sum<Axes<1>>(centered * centered, smem) / astype<float>(x.shape[1]) + eps);
-  // Every block loads the same tiles of w and b: whether they are whole (in bounds, aligned) is
-  // tested once, and the rest of the kernel is compiled for both answers (tile2cu/memory.cuh).
-  const bool fixed_tiles_whole = whole_tile<Layout_8192>(w, {0}) && whole_tile<Layout_8192>(b, {0});
-  with_whole_tiles(fixed_tiles_whole, [&](auto whole) {
+  // Whether the tiles of x, w, b and y this block touches are whole (in bounds, aligned) is tested
+  // once, here; the rest of the kernel is compiled for both answers, the checked copy out of line,
+  // so that its registers do not count against the fast copy's (tile2cu/memory.cuh).
+  const bool tiles_whole =
+      whole_tile<Layout_1x8192>(x, {row, 0}) &&
+      whole_tile<Layout_8192>(w, {0}) &&
+      whole_tile<Layout_8192>(b, {0}) &&
+      whole_tile<Layout_1x8192>(y, {row, 0});
+  with_whole_tiles_outlined(tiles_whole, [=](auto whole) mutable {
+    // return ct.load(a, index=(row, 0), shape=(1, TN), padding_mode=ZERO).astype(ct.float32)
+    const auto t = astype<float>(load<Layout_1x8192, PaddingMode::Zero>(x, {row, 0}, whole));
+    // mean = ct.sum(t, axis=1, keepdims=True) / n
+    const auto mean = reduce_sum<Axes<1>>(t, smem) / astype<float>(x.shape[1]);
+    // inside = ct.arange(TN, dtype=ct.int32)[None, :] < n
+    const auto inside = reshape<Layout_1x8192>(arange<Layout_8192, int32_t>(0, 1), smem) < x.shape[1];
+    // centered = ct.where(inside, t - mean, 0.0)
+    const auto centered = where(inside, t - mean, 0.0f);
+    // rstd = ct.rsqrt(ct.sum(centered * centered, axis=1, keepdims=True) / n + eps)
+    const auto rstd = tile2cu::rsqrt(reduce_sum<Axes<1>>(centered * centered, smem) / astype<float>(x.shape[1]) + eps);
     // out = centered * rstd * vector_tile(w, TN) + vector_tile(b, TN)
     const auto out = centered * rstd * reshape<Layout_1x8192>(astype<float>(load<Layout_8192, PaddingMode::Zero>(w, {0}, whole)), smem) + reshape<Layout_1x8192>(astype<float>(load<Layout_8192, PaddingMode::Zero>(b, {0}, whole)), smem);
     // ct.store(y, index=(row, 0), tile=out.astype(y.dtype))
-    store(y, {row, 0}, astype<__nv_bfloat16>(out));
+    store(y, {row, 0}, astype<__nv_bfloat16>(out), whole);
     // ct.store(mean_out, index=(row,), tile=mean.item())
     in_one_thread([&] { store_scalar(mean_out, {row}, mean); });
     // ct.store(rstd_out, index=(row,), tile=rstd.item())
@@ -267,8 +272,8 @@ __global__ void __launch_bounds__(kThreads) layer_norm_bwd_dx(
   const auto xhat = where(inside, (t - gather(mean, indices(row))) * r, 0.0f);
   // return ct.load(a, index=(row, 0), shape=(1, TN), padding_mode=ZERO).astype(ct.float32)
   const auto g_out = load<Layout_1x1024, PaddingMode::Zero>(dy, {row, 0});
-  // Every block loads the same tile of w: whether it is whole (in bounds, aligned) is
-  // tested once, and the rest of the kernel is compiled for both answers (tile2cu/memory.cuh).
+  // Every block loads the same tile of w: whether it is whole (in bounds, aligned) is tested once,
+  // and the rest of the kernel is compiled for both answers (tile2cu/memory.cuh).
   const bool fixed_tiles_whole = whole_tile<Layout_1024>(w, {0});
   with_whole_tiles(fixed_tiles_whole, [&](auto whole) {
     // wdy = vector_tile(w, TN) * g_out
@@ -434,8 +439,8 @@ __global__ void __launch_bounds__(kThreads) layer_norm_bwd_dx(
   const auto xhat = where(inside, (astype<float>(load<Layout_1x4096, PaddingMode::Zero>(x, {row, 0})) - gather(mean, indices(row))) * r, 0.0f);
   // return ct.load(a, index=(row, 0), shape=(1, TN), padding_mode=ZERO).astype(ct.float32)
   const auto g_out = astype<float>(load<Layout_1x4096, PaddingMode::Zero>(dy, {row, 0}));
-  // Every block loads the same tile of w: whether it is whole (in bounds, aligned) is
-  // tested once, and the rest of the kernel is compiled for both answers (tile2cu/memory.cuh).
+  // Every block loads the same tile of w: whether it is whole (in bounds, aligned) is tested once,
+  // and the rest of the kernel is compiled for both answers (tile2cu/memory.cuh).
   const bool fixed_tiles_whole = whole_tile<Layout_4096>(w, {0});
   with_whole_tiles(fixed_tiles_whole, [&](auto whole) {
     // wdy = vector_tile(w, TN) * g_out

@@ -1086,8 +1086,8 @@ __global__ void __launch_bounds__(kThreads) batched_mma(
   const auto z = int32_t(blockIdx.x);
   // x = ct.load(a, index=(z, 0, 0), shape=(2, TM, TK), padding_mode=ct.PaddingMode.ZERO)
   const auto x = load<Layout_2x32x32, PaddingMode::Zero>(a, {z, 0, 0});
-  // Every block loads the same tile of b: whether it is whole (in bounds, aligned) is
-  // tested once, and the rest of the kernel is compiled for both answers (tile2cu/memory.cuh).
+  // Every block loads the same tile of b: whether it is whole (in bounds, aligned) is tested once,
+  // and the rest of the kernel is compiled for both answers (tile2cu/memory.cuh).
   const bool fixed_tiles_whole = whole_tile<Layout_32x64>(b, {0, 0});
   with_whole_tiles(fixed_tiles_whole, [&](auto whole) {
     // y = ct.load(b, index=(0, 0), shape=(TK, TN), padding_mode=ct.PaddingMode.ZERO)
@@ -1216,8 +1216,8 @@ __global__ void __launch_bounds__(kThreads) broadcast_batch_mma(
   __shared__ alignas(16) unsigned char smem[18432];
   // z = ct.bid(0)
   const auto z = int32_t(blockIdx.x);
-  // Every block loads the same tile of a: whether it is whole (in bounds, aligned) is
-  // tested once, and the rest of the kernel is compiled for both answers (tile2cu/memory.cuh).
+  // Every block loads the same tile of a: whether it is whole (in bounds, aligned) is tested once,
+  // and the rest of the kernel is compiled for both answers (tile2cu/memory.cuh).
   const bool fixed_tiles_whole = whole_tile<Layout_1x32x32>(a, {0, 0, 0});
   with_whole_tiles(fixed_tiles_whole, [&](auto whole) {
     // x = ct.load(a, index=(0, 0, 0), shape=(1, TM, TK), padding_mode=ct.PaddingMode.ZERO)
@@ -1287,8 +1287,8 @@ __global__ void __launch_bounds__(kThreads) transpose_operand_mma(
   const auto i = int32_t(blockIdx.x);
   // x = ct.load(a, index=(i, 0), shape=(TM, TK), padding_mode=ct.PaddingMode.ZERO)
   const auto x = load<Layout_64x32, PaddingMode::Zero>(a, {i, 0});
-  // Every block loads the same tile of bt: whether it is whole (in bounds, aligned) is
-  // tested once, and the rest of the kernel is compiled for both answers (tile2cu/memory.cuh).
+  // Every block loads the same tile of bt: whether it is whole (in bounds, aligned) is tested once,
+  // and the rest of the kernel is compiled for both answers (tile2cu/memory.cuh).
   const bool fixed_tiles_whole = whole_tile<Layout_64x32>(bt, {0, 0});
   with_whole_tiles(fixed_tiles_whole, [&](auto whole) {
     // y = ct.transpose(ct.load(bt, index=(0, 0), shape=(TN, TK), padding_mode=ct.PaddingMode.ZERO))

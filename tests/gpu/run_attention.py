@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """GPU check and benchmark of samples/attention.py (flash-attention forward).
 
-Builds GEN/attention.cu for sm_90a, checks every specialization (bf16 / f16, head dims 64 and
-128, causal and not) at ragged sequence lengths against torch in float64, outputs poisoned
-first, then times batch 4, 16 heads, seq 8192, head dim 128 (bf16) against
+Builds GEN/attention.cu twice: for sm_90a (the wgmma loop where BM=128), and as compute_80 PTX
+that the driver compiles for this GPU (the sm_80 mma.sync loop, the fallback of every Ampere-class
+card). Checks every specialization of both builds (bf16 / f16, head dims 64 and 128, causal and
+not) at ragged sequence lengths against torch in float64, outputs poisoned first, then times batch 4, 16 heads, seq 8192, head dim 128 (bf16) against
 torch.nn.functional.scaled_dot_product_attention with the flash backend, in the same run.
 Writes $OUT/attention.json.
 
-    python3 tests/gpu/run_attention.py --gen GEN --runtime runtime [--commit SHA]
+    python3 tests/gpu/run_attention.py --gen GEN --runtime runtime [--commit SHA] [--no-bench]
 """
 import argparse
 import ctypes
@@ -27,17 +28,23 @@ import torch.nn.functional as F
 SPECS = [("attention_bf16_d64", torch.bfloat16, 64, False, 128), ("attention_bf16_d64_causal", torch.bfloat16, 64, True, 128),
          ("attention_bf16_d128", torch.bfloat16, 128, False, 128),
          ("attention_bf16_d128_causal", torch.bfloat16, 128, True, 128),
-         ("attention_f16_d64", torch.float16, 64, False, 64), ("attention_f16_d128_causal", torch.float16, 128, True, 128)]
+         ("attention_f16_d64", torch.float16, 64, False, 64), ("attention_f16_d64_causal", torch.float16, 64, True, 128),
+         ("attention_f16_d128", torch.float16, 128, False, 128),
+         ("attention_f16_d128_causal", torch.float16, 128, True, 128)]
 BLOCK_ROWS = {spec[0]: spec[4] for spec in SPECS}
 
 
-def build(gen, runtime):
-    so = Path(gen) / "attention.so"
+# The builds: the name used in reports, and nvcc's -gencode.
+ARCHS = {"sm_90a": "arch=compute_90a,code=sm_90a", "compute_80": "arch=compute_80,code=compute_80"}
+
+
+def build(gen, runtime, arch):
+    so = Path(gen) / f"attention_{arch}.so"
     cmd = ["nvcc", "-std=c++17", "-O3", "-shared", "-Xcompiler", "-fPIC", f"-I{runtime}", f"-I{gen}",
-           "-gencode=arch=compute_90a,code=sm_90a", str(Path(gen) / "attention.cu"), "-o", str(so)]
+           f"-gencode={ARCHS[arch]}", str(Path(gen) / "attention.cu"), "-o", str(so)]
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode:
-        sys.exit(f"nvcc failed:\n{r.stderr[-3000:]}")
+        sys.exit(f"nvcc ({arch}) failed:\n{r.stderr[-3000:]}")
     return ctypes.CDLL(str(so))
 
 
@@ -78,16 +85,8 @@ def bench(fn, iters=10):
     return statistics.median(times)
 
 
-def main():
-    p = argparse.ArgumentParser()
-    p.add_argument("--gen", required=True)
-    p.add_argument("--runtime", required=True)
-    p.add_argument("--commit", default="")
-    p.add_argument("--bm", type=int, default=0, help="query rows per block of every specialization (a variant build)")
-    args = p.parse_args()
-    if args.bm:
-        BLOCK_ROWS.update({spec: args.bm for spec in BLOCK_ROWS})
-    lib = build(args.gen, args.runtime)
+def check_specs(lib, arch):
+    """Every specialization at ragged sizes against float64 torch: (checks made, failures)."""
     failures, checks = [], 0
     for spec, dt, d, causal, _ in SPECS:
         for bh, seq in [(3, 200), (2, 129), (1, 512)]:
@@ -99,7 +98,7 @@ def main():
             err = (o.double() - ref).abs().max().item()
             checks += 1
             if not err <= 2e-2 or torch.isnan(o).any():
-                failures.append(f"{spec} bh={bh} seq={seq}: max error {err:.3g}")
+                failures.append(f"{arch} {spec} bh={bh} seq={seq}: max error {err:.3g}")
         # K and V rows 8 bytes apart from 16-byte alignment: the copy engine cannot take them, so
         # the sm_90a loop copies with cp.async (its fallback) and the sm_80 loop element by element.
         bh, seq = 2, 129
@@ -110,11 +109,34 @@ def main():
         err = (o.double() - reference(q, k, v, causal, 1 / math.sqrt(d))).abs().max().item()
         checks += 1
         if not err <= 2e-2 or torch.isnan(o).any():
-            failures.append(f"{spec} bh={bh} seq={seq} K, V rows not 16-byte aligned: max error {err:.3g}")
+            failures.append(f"{arch} {spec} bh={bh} seq={seq} K, V rows not 16-byte aligned: max error {err:.3g}")
+    return checks, failures
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--gen", required=True)
+    p.add_argument("--runtime", required=True)
+    p.add_argument("--commit", default="")
+    p.add_argument("--no-bench", action="store_true", help="checks only")
+    p.add_argument("--bm", type=int, default=0, help="query rows per block of every specialization (a variant build)")
+    args = p.parse_args()
+    if args.bm:
+        BLOCK_ROWS.update({spec: args.bm for spec in BLOCK_ROWS})
+    libs = {arch: build(args.gen, args.runtime, arch) for arch in ARCHS}
+    failures, checks = [], 0
+    for arch, lib in libs.items():
+        n, bad = check_specs(lib, arch)
+        checks += n
+        failures += bad
+    lib = libs["sm_90a"]
     rows = []
     b, h, s = 4, 16, 8192
-    for spec, causal, d in [("attention_bf16_d128", False, 128), ("attention_bf16_d128_causal", True, 128),
-                            ("attention_bf16_d64", False, 64)]:
+    timed = [("attention_bf16_d128", False, 128), ("attention_bf16_d128_causal", True, 128),
+             ("attention_bf16_d64", False, 64)]
+    if args.no_bench:
+        timed = []
+    for spec, causal, d in timed:
         q, k, v = (torch.randn(b, h, s, d, device="cuda", dtype=torch.bfloat16) for _ in range(3))
         o = torch.empty_like(q)
         scale = 1 / math.sqrt(d)

@@ -297,6 +297,12 @@ bool contains(const std::string& haystack, const std::string& needle) {
   return haystack.find(needle) != std::string::npos;
 }
 
+size_t count(const std::string& haystack, const std::string& needle) {
+  size_t n = 0;
+  for (size_t at = haystack.find(needle); at != std::string::npos; at = haystack.find(needle, at + 1)) ++n;
+  return n;
+}
+
 // The big-tile rule's 3 blocks per SM reach __launch_bounds__ with a note saying why; a kernel's
 // own occupancy= replaces them, without the note.
 TEST(Transpile, BigTileBlocksPerSmAndOccupancy) {
@@ -338,19 +344,57 @@ TEST(Transpile, FixedTileLoadsTestedOnce) {
                                                             "kt(a=float32[?, ?], y=float32[?, ?], TILE=32)"}));
   ASSERT_TRUE(r.ok) << r.diagnostics;
   EXPECT_TRUE(contains(r.cu, "  const auto t = load<Layout_1024>(a, {int32_t(blockIdx.x)});\n"
-                             "  // Every block loads the same tile of w: whether it is whole (in bounds, aligned) is\n"
-                             "  // tested once, and the rest of the kernel is compiled for both answers (tile2cu/memory.cuh).\n"
+                             "  // Every block loads the same tile of w: whether it is whole (in bounds, aligned) is tested once,\n"
+                             "  // and the rest of the kernel is compiled for both answers (tile2cu/memory.cuh).\n"
                              "  const bool fixed_tiles_whole = whole_tile<Layout_1024>(w, {0});\n"
                              "  with_whole_tiles(fixed_tiles_whole, [&](auto whole) {\n"
                              "    // u = t * ct.load(w, index=(0,), shape=(TILE,))\n")) << r.cu;
   EXPECT_TRUE(contains(r.cu, "load<Layout_1024>(w, {0}, whole)")) << r.cu;
-  EXPECT_TRUE(contains(r.cu, "\n  });\n}\n")) << r.cu;
+  EXPECT_TRUE(contains(r.cu, "    store(y, {int32_t(blockIdx.x)}, u + load<Layout_1024>(w, {0}, whole));\n  });\n}\n"))
+      << r.cu;
   // One test in all: k's two loads of w share it, kt's transposed load has none.
-  size_t tests = 0;
-  for (size_t at = r.cu.find("with_whole_tiles("); at != std::string::npos; at = r.cu.find("with_whole_tiles(", at + 1))
-    ++tests;
-  EXPECT_EQ(tests, 1u) << r.cu;
+  EXPECT_EQ(count(r.cu, "with_whole_tiles("), 1u) << r.cu;
   EXPECT_TRUE(contains(r.cu, "load<Layout_32x32, PaddingMode::Undetermined, Order<1, 0>>(a, {0, 0})")) << r.cu;
+}
+
+// A row kernel with big 16-bit tiles (256 threads x 32 elements, two or more such loads): every
+// tile whose index the block knows before its first access is tested once, the checked copy runs
+// out of line, and the kernel asks for 4 blocks per SM. An index computed after the first access,
+// or one that changes in a loop, keeps its own test. The same kernel on f32 tiles keeps the
+// plain split of fixed tiles.
+TEST(Transpile, BlockKnownTilesTestedOnceInCappedRowKernels) {
+  const std::string source =
+      "import cuda.tile as ct\n\n"
+      "@ct.kernel\n"
+      "def rows(x, w, y, TN: ct.Constant[int]):\n"
+      "    row = ct.bid(0) * 2\n"
+      "    t = ct.load(x, index=(row, 0), shape=(1, TN)).astype(ct.float32)\n"
+      "    j = row + ct.sum(t).astype(ct.int32)\n"
+      "    u = t * ct.load(w, index=(0,), shape=(TN,)).astype(ct.float32)[None, :]\n"
+      "    ct.store(y, index=(row, 0), tile=u.astype(y.dtype))\n"
+      "    for i in range(2):\n"
+      "        ct.store(y, index=(row + i, 0), tile=t.astype(y.dtype))\n"
+      "    ct.store(y, index=(j, 0), tile=u.astype(y.dtype))\n";
+  TranspileResult r = transpile("rows.py", source, with_sigs({"rows(x=bfloat16[?, ?], w=bfloat16[?], y=bfloat16[?, ?], TN=8192)",
+                                                               "rows(x=float32[?, ?], w=float32[?], y=float32[?, ?], TN=8192)"}));
+  ASSERT_TRUE(r.ok) << r.diagnostics;
+  EXPECT_TRUE(contains(r.cu, "__launch_bounds__(kThreads, 4) rows(")) << r.cu;
+  EXPECT_TRUE(contains(r.cu, "  const auto row = int32_t(blockIdx.x) * 2;\n"
+                             "  // Whether the tiles of x, w and y this block touches are whole (in bounds, aligned) is tested\n"
+                             "  // once, here; the rest of the kernel is compiled for both answers, the checked copy out of line,\n"
+                             "  // so that its registers do not count against the fast copy's (tile2cu/memory.cuh).\n"
+                             "  const bool tiles_whole =\n"
+                             "      whole_tile<Layout_1x8192>(x, {row, 0}) &&\n"
+                             "      whole_tile<Layout_8192>(w, {0}) &&\n"
+                             "      whole_tile<Layout_1x8192>(y, {row, 0});\n"
+                             "  with_whole_tiles_outlined(tiles_whole, [=](auto whole) mutable {\n")) << r.cu;
+  EXPECT_TRUE(contains(r.cu, "    store(y, {row, 0}, astype<__nv_bfloat16>(u), whole);\n")) << r.cu;
+  EXPECT_TRUE(contains(r.cu, "      store(y, {row + i, 0}, astype<__nv_bfloat16>(t));\n")) << r.cu;
+  EXPECT_TRUE(contains(r.cu, "    store(y, {j, 0}, astype<__nv_bfloat16>(u));\n")) << r.cu;
+  // f32: w's load alone is tested once, inline, and no cap.
+  EXPECT_EQ(count(r.cu, "with_whole_tiles_outlined("), 1u) << r.cu;
+  EXPECT_EQ(count(r.cu, "with_whole_tiles(fixed_tiles_whole, [&](auto whole) {"), 1u) << r.cu;
+  EXPECT_EQ(count(r.cu, "__launch_bounds__(kThreads, 4)"), 1u) << r.cu;
 }
 
 TEST(Transpile, SmallKernel) {

@@ -1,0 +1,49 @@
+// Tile accesses whose whole-tile test runs once per block (runtime/tile2cu/memory.cuh:
+// with_whole_tiles, with_whole_tiles_outlined).
+//
+// Two kinds of split, chosen by the layout plan:
+// - Fixed tiles (every kernel): a load at a literal tile index of a kernel parameter (a weight or
+//   bias vector at index 0) reads the same tile in every block. Their tests run once, right before
+//   the first statement that makes such a load, and the rest of the body is compiled for both
+//   answers, so the usual copy has no checked path for those loads. A checked path costs even
+//   when it never runs: a load's two paths join on the tile's values before the next load is
+//   issued. Measured on the H100 (docs/perf-notes.md, round 8): layer norm's w and b loads,
+//   0.993x -> 0.998x of Triton.
+// - Block-known tiles (row kernels of big 16-bit tiles, layout_plan.cpp): every load and store
+//   whose tile index the block knows before its first access (literals, the block id, array
+//   extents, scalar parameters, scalars computed before that access) is tested at once, and the
+//   checked copy runs out of line, so that its registers do not count against the fast copy. Layer norm
+//   bf16 at 8192 columns: the fast copy fits 64 registers with no spill, 4 blocks per SM (round
+//   11). Elsewhere this costs: with every load of the fast copy unconditional, more of them are
+//   in flight and the kernel takes more registers (rope f32: 64 -> 74, 0.86x).
+//
+// Kernels with a GEMM or attention main loop are left alone: their bodies are large, and their
+// side accesses are not what they wait on.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <vector>
+
+#include "emit/broadcast_load.hpp"
+#include "ir/ir.hpp"
+
+namespace tile2cu {
+
+struct WholeTileSplit {
+  // Index in fn.body.ops of the first statement compiled twice; fn.body.ops.size() when the kernel
+  // has no split.
+  size_t first_statement = 0;
+  // The accesses tested once, in program order (none when there is no split).
+  std::vector<const ir::Op*> accesses;
+  bool block_known_tiles = false;  // the second kind above; the checked copy runs out of line
+};
+
+// Skipped: loads that a broadcast reads directly (`broadcast_loads`: not emitted as loads),
+// accesses that never take the whole-tile path (`may_be_whole` false: a permuted last axis,
+// threads owning no run), and views that may differ per block (list items, slices).
+WholeTileSplit find_whole_tile_split(const ir::Function& fn, const BroadcastLoads& broadcast_loads,
+                                     const std::function<bool(const ir::Op&)>& may_be_whole,
+                                     bool block_known_tiles);
+
+}  // namespace tile2cu
