@@ -245,6 +245,14 @@ TILE2CU_DEVICE void with_whole_tiles(bool whole, Body&& body) {
   else body(std::false_type{});
 }
 
+// A mask that the tests prove all true (`arange(TN) < a.shape[d]`, where a tested tile spans TN
+// elements of a's axis d): a constant in the copy for `true`, so its selects fold away.
+template <class T, class L, bool Whole>
+TILE2CU_DEVICE Tile<T, L> true_when_whole(std::integral_constant<bool, Whole>, const Tile<T, L>& mask) {
+  if constexpr (Whole) return full<L>(T(true));
+  else return mask;
+}
+
 namespace detail {
 template <class Body>
 __device__ __noinline__ void run_checked_copy(Body body) {

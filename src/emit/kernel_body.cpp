@@ -43,7 +43,7 @@ const char* kCppKeywords[] = {"auto", "bool", "break", "case", "char", "class", 
                               "atomic_and", "atomic_or", "atomic_xor", "atomic_xchg", "atomic_cas",
                               "MemoryOrder", "MemoryScope", "Bounds", "whole", "whole_tile",
                               "fixed_tiles_whole", "tiles_whole", "with_whole_tiles",
-                              "with_whole_tiles_outlined"};
+                              "with_whole_tiles_outlined", "true_when_whole"};
 
 // C++ operator precedence, as far as generated expressions need it (higher binds tighter).
 enum Precedence { kOr = 5, kXor, kAnd, kEquality, kRelational, kShift = 11, kAdditive, kMultiplicative, kUnary,
@@ -88,6 +88,11 @@ class BodyEmitter {
   bool in_whole_tile_split(const Op& op) const {
     const auto& accesses = plan_.whole_tile_split.accesses;
     return std::find(accesses.begin(), accesses.end(), &op) != accesses.end();
+  }
+
+  bool is_mask_true_when_whole(const Op& op) const {
+    const auto& masks = plan_.whole_tile_split.masks_true_when_whole;
+    return std::find(masks.begin(), masks.end(), &op) != masks.end();
   }
 
   // A load's operands are all index values; a store's last operand is the tile it writes.
@@ -873,6 +878,7 @@ class BodyEmitter {
       materialize_operands(op, depth);
     }
     Expr e = expression(op);
+    if (is_mask_true_when_whole(op)) e = {fmt::format("true_when_whole(whole, {})", e.text)};
     bool named = !fn_.values[r].name.empty() && !is_trivial(op);
     bool single_local_use = uses_[r] == 1 && use_block_[r] == def_block_[r];
     if ((is_pure(op) && (is_trivial(op) || (!named && single_local_use))) || load_feeds_next_op(op)) {

@@ -1,7 +1,9 @@
 #include "emit/whole_tile_split.hpp"
 
 #include <algorithm>
+#include <climits>
 #include <map>
+#include <optional>
 
 namespace tile2cu {
 
@@ -33,6 +35,50 @@ bool is_known_leaf(const ir::Op& op) {
 void visit(const ir::Op& op, const std::function<void(const ir::Op&)>& f) {
   f(op);
   for (const ir::Block& r : op.regions) ir::for_each_op(r, f);
+}
+
+std::optional<int64_t> literal_int(const ir::Op* op) {
+  if (!op || op->kind != ir::OpKind::Constant) return std::nullopt;
+  const auto* v = std::get_if<__int128>(&op->literal);
+  if (!v || *v < 0 || *v > INT64_MAX) return std::nullopt;
+  return static_cast<int64_t>(*v);
+}
+
+// Whether `op` is `arange(start, step) < a.shape[d]` (through reshapes and broadcasts, either
+// way round) with every arange value below the extent that one of `accesses` proves: a whole
+// tile of extent E along axis d at literal tile index i means a.shape[d] >= (i + 1) * E, at any
+// other index a.shape[d] >= E (whole_tile_fast: the tile starts at or after 0).
+bool mask_true_when_whole(const ir::Function& fn, const ir::Op& op, const std::vector<const ir::Op*>& accesses,
+                          const std::map<ir::ValueId, const ir::Op*>& def) {
+  if (op.kind != ir::OpKind::Compare) return false;
+  if (op.compare != ir::CompareKind::Lt && op.compare != ir::CompareKind::Gt) return false;
+  auto defining = [&](ir::ValueId v) -> const ir::Op* {
+    auto it = def.find(v);
+    return it == def.end() ? nullptr : it->second;
+  };
+  auto source = [&](ir::ValueId v) {  // the value behind reshapes and broadcasts
+    const ir::Op* d = defining(v);
+    while (d && (d->kind == ir::OpKind::Reshape || d->kind == ir::OpKind::Broadcast)) d = defining(d->operands[0]);
+    return d;
+  };
+  const bool lt = op.compare == ir::CompareKind::Lt;
+  const ir::Op* range = source(op.operands[lt ? 0 : 1]);
+  const ir::Op* extent = source(op.operands[lt ? 1 : 0]);
+  if (!range || !extent || range->kind != ir::OpKind::Arange || extent->kind != ir::OpKind::ArrayDim) return false;
+  std::optional<int64_t> start = literal_int(defining(range->operands[0]));
+  std::optional<int64_t> step = literal_int(defining(range->operands[1]));
+  const int64_t length = ir::shape_elements(fn.type(range->results[0]).shape);
+  if (!start || !step || length < 1 || *step > INT32_MAX || *start > INT32_MAX) return false;
+  const int64_t largest = *start + *step * (length - 1);
+  return std::any_of(accesses.begin(), accesses.end(), [&](const ir::Op* a) {
+    if (a->param != extent->param || extent->dim >= static_cast<int>(a->tile_shape.size())) return false;
+    for (size_t k = 0; k < a->order.size(); ++k)
+      if (a->order[k] != static_cast<int>(k)) return false;
+    const int64_t tile_extent = a->tile_shape[static_cast<size_t>(extent->dim)];
+    std::optional<int64_t> index = literal_int(defining(a->operands[static_cast<size_t>(extent->dim)]));
+    const int64_t proven = index && *index < INT32_MAX ? (*index + 1) * tile_extent : tile_extent;
+    return largest < proven;
+  });
 }
 
 }  // namespace
@@ -106,7 +152,12 @@ WholeTileSplit find_whole_tile_split(const ir::Function& fn, const BroadcastLoad
     });
   }
   // The line's earlier ops may compute the first access's own index: then it has none left.
-  return found.accesses.empty() ? none : found;
+  if (found.accesses.empty()) return none;
+  for (size_t i = split; i < top.size(); ++i)
+    visit(top[i], [&](const ir::Op& op) {
+      if (mask_true_when_whole(fn, op, found.accesses, def)) found.masks_true_when_whole.push_back(&op);
+    });
+  return found;
 }
 
 }  // namespace tile2cu

@@ -37,6 +37,10 @@ struct WholeTileSplit {
   // The accesses tested once, in program order (none when there is no split).
   std::vector<const ir::Op*> accesses;
   bool block_known_tiles = false;  // the second kind above; the checked copy runs out of line
+  // Compares that the tests prove all true in the fast copy: `arange(0, TN) < a.shape[d]` where a
+  // tested access covers at least TN elements of a's axis d (a whole tile lies inside the array).
+  // The ragged-row mask of layer norm, a select per element the fast copy need not make.
+  std::vector<const ir::Op*> masks_true_when_whole;
 };
 
 // Skipped: loads that a broadcast reads directly (`broadcast_loads`: not emitted as loads),

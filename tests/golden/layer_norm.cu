@@ -48,7 +48,7 @@ __global__ void __launch_bounds__(kThreads, 4) layer_norm_fwd(
     // mean = ct.sum(t, axis=1, keepdims=True) / n
     const auto mean = reduce_sum<Axes<1>>(t, smem) / astype<float>(x.shape[1]);
     // inside = ct.arange(TN, dtype=ct.int32)[None, :] < n
-    const auto inside = reshape<Layout_1x8192>(arange<Layout_8192, int32_t>(0, 1), smem) < x.shape[1];
+    const auto inside = true_when_whole(whole, reshape<Layout_1x8192>(arange<Layout_8192, int32_t>(0, 1), smem) < x.shape[1]);
     // centered = ct.where(inside, t - mean, 0.0)
     const auto centered = where(inside, t - mean, 0.0f);
     // rstd = ct.rsqrt(ct.sum(centered * centered, axis=1, keepdims=True) / n + eps)

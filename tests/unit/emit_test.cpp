@@ -360,8 +360,9 @@ TEST(Transpile, FixedTileLoadsTestedOnce) {
 // A row kernel with big 16-bit tiles (256 threads x 32 elements, two or more such loads): every
 // tile whose index the block knows before its first access is tested once, the checked copy runs
 // out of line, and the kernel asks for 4 blocks per SM. An index computed after the first access,
-// or one that changes in a loop, keeps its own test. The same kernel on f32 tiles keeps the
-// plain split of fixed tiles.
+// or one that changes in a loop, keeps its own test. In the fast copy, `arange(TN) < x.shape[1]`
+// is all true (x's whole tile spans TN columns); `< x.shape[0]` is not proven (it spans 1 row).
+// The same kernel on f32 tiles keeps the plain split of fixed tiles.
 TEST(Transpile, BlockKnownTilesTestedOnceInCappedRowKernels) {
   const std::string source =
       "import cuda.tile as ct\n\n"
@@ -370,7 +371,9 @@ TEST(Transpile, BlockKnownTilesTestedOnceInCappedRowKernels) {
       "    row = ct.bid(0) * 2\n"
       "    t = ct.load(x, index=(row, 0), shape=(1, TN)).astype(ct.float32)\n"
       "    j = row + ct.sum(t).astype(ct.int32)\n"
-      "    u = t * ct.load(w, index=(0,), shape=(TN,)).astype(ct.float32)[None, :]\n"
+      "    inside = ct.arange(TN, dtype=ct.int32)[None, :] < x.shape[1]\n"
+      "    few = x.shape[0] > ct.arange(TN, dtype=ct.int32)[None, :]\n"
+      "    u = ct.where(inside & few, t, 0.0) * ct.load(w, index=(0,), shape=(TN,)).astype(ct.float32)[None, :]\n"
       "    ct.store(y, index=(row, 0), tile=u.astype(y.dtype))\n"
       "    for i in range(2):\n"
       "        ct.store(y, index=(row + i, 0), tile=t.astype(y.dtype))\n"
@@ -389,6 +392,11 @@ TEST(Transpile, BlockKnownTilesTestedOnceInCappedRowKernels) {
                              "      whole_tile<Layout_1x8192>(y, {row, 0});\n"
                              "  with_whole_tiles_outlined(tiles_whole, [=](auto whole) mutable {\n")) << r.cu;
   EXPECT_TRUE(contains(r.cu, "    store(y, {row, 0}, astype<__nv_bfloat16>(u), whole);\n")) << r.cu;
+  EXPECT_TRUE(contains(r.cu, "    const auto inside = true_when_whole(whole, reshape<Layout_1x8192>(arange<Layout_8192, "
+                             "int32_t>(0, 1), smem) < x.shape[1]);\n")) << r.cu;
+  EXPECT_TRUE(contains(r.cu, "    const auto few = x.shape[0] > reshape<Layout_1x8192>(arange<Layout_8192, int32_t>(0, 1), "
+                             "smem);\n")) << r.cu;
+  EXPECT_EQ(count(r.cu, "true_when_whole("), 1u) << r.cu;
   EXPECT_TRUE(contains(r.cu, "      store(y, {row + i, 0}, astype<__nv_bfloat16>(t));\n")) << r.cu;
   EXPECT_TRUE(contains(r.cu, "    store(y, {j, 0}, astype<__nv_bfloat16>(u));\n")) << r.cu;
   // f32: w's load alone is tested once, inline, and no cap.
