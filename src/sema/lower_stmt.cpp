@@ -95,15 +95,17 @@ std::shared_ptr<const SourceFile> KernelLowering::current_file() const {
   return current_scope_ && current_scope_->module && current_scope_->module->file ? current_scope_->module->file : file_;
 }
 
-// Op::loc_file for ops made now: -1 in the kernel's file, else that file's place in
-// Function::imported_files.
-int KernelLowering::loc_file_index() {
+// Op::loc_file: -1 in the kernel's file, else that file's place in Function::imported_files.
+void KernelLowering::append_op(ir::Op op) {
   std::shared_ptr<const SourceFile> f = current_file();
-  if (!f || f == file_) return -1;
-  auto& files = fn_.imported_files;
-  auto it = std::find(files.begin(), files.end(), f);
-  if (it == files.end()) it = files.insert(files.end(), f);
-  return static_cast<int>(it - files.begin());
+  op.loc_file = -1;
+  if (f && f != file_) {
+    auto& files = fn_.imported_files;
+    auto it = std::find(files.begin(), files.end(), f);
+    if (it == files.end()) it = files.insert(files.end(), f);
+    op.loc_file = static_cast<int>(it - files.begin());
+  }
+  blocks_.back()->ops.push_back(std::move(op));
 }
 
 void KernelLowering::error(ErrorKind kind, SourceRange range, const std::string& message) const {
@@ -169,11 +171,10 @@ std::vector<ir::ValueId> KernelLowering::emit(ir::Op op, const std::vector<ir::T
   }
   bool splat = op.kind == ir::OpKind::Broadcast && types.size() == 1 && !types[0].is_scalar() &&
                fn_.type(op.operands[0]).is_scalar();
-  op.loc_file = loc_file_index();
   for (const auto& t : types) op.results.push_back(fn_.new_value(t, name));
   auto results = op.results;
   if (splat) splats_[results[0]] = op.operands[0];
-  blocks_.back()->ops.push_back(std::move(op));
+  append_op(std::move(op));
   return results;
 }
 
@@ -631,8 +632,7 @@ Flow KernelLowering::exec_runtime_if(ir::ValueId cond, const ast::Body& then_bod
   }
   for (const IfResult& r : results_spec) op.results.push_back(fn_.new_value(r.type, r.name));
   const std::vector<ir::ValueId> results = op.results;
-  op.loc_file = loc_file_index();
-  blocks_.back()->ops.push_back(std::move(op));
+  append_op(std::move(op));
   for (Rebind& r : rebinds) {
     for (size_t k = 0; k < r.leaves.size(); ++k)
       if (r.result_of_leaf[k]) r.leaves[k] = make(Runtime{results[*r.result_of_leaf[k]]});
@@ -759,8 +759,7 @@ void KernelLowering::close_loop(ir::Op op, const Env& before, const CarriedNames
   for (const auto& n : assigned)
     if (inside.count(n) && !carried.carries(n)) env_[n] = inside.at(n);
   finish_loop_scope(before, carried, assigned);
-  op.loc_file = loc_file_index();
-  blocks_.back()->ops.push_back(std::move(op));
+  append_op(std::move(op));
 }
 
 Flow KernelLowering::exec_while(const ast::While& w, SourceRange range) {

@@ -51,7 +51,8 @@ class KernelLowering {
   // ---- shared by the lowering files ----
   [[noreturn]] void error(ErrorKind kind, SourceRange range, const std::string& message) const;
   std::shared_ptr<const SourceFile> current_file() const;
-  int loc_file_index();
+  // Appends `op` to the innermost block, marked with the file it was made in (Op::loc_file).
+  void append_op(ir::Op op);
   [[noreturn]] void unsupported(SourceRange range, const std::string& what) const;
   // Stops with a TileRecursionError before the stack runs out (deep helper recursion with
   // deeply nested expressions in it would overflow it first).
