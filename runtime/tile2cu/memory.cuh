@@ -226,19 +226,6 @@ TILE2CU_DEVICE Tile<T, L> load(const Array<T, R, I>& a, const int64_t (&index)[R
   }
 }
 
-// store() where whole_tile() was tested before, as load() above.
-template <class Ord = Order<>, class T, int R, class I, class L, bool Whole>
-TILE2CU_DEVICE void store(const Array<T, R, I>& a, const int64_t (&index)[R], const Tile<T, L>& t,
-                          std::integral_constant<bool, Whole>) {
-  if constexpr (!Whole || !detail::may_be_whole<L, Ord, R>()) {
-    store<Ord>(a, index, t);
-  } else {
-    int64_t base;
-    detail::whole_tile_fast<L, Ord>(a, index, base);  // for `base`; the test is known to hold
-    detail::store_whole_tile<L, Ord>(a, base, t);
-  }
-}
-
 template <class Body>
 TILE2CU_DEVICE void with_whole_tiles(bool whole, Body&& body) {
   if (whole) body(std::true_type{});
@@ -295,6 +282,19 @@ TILE2CU_DEVICE void store(const Array<T, R, I>& a, const int64_t (&index)[R], co
         if (x >= 0 && x < len) dst[i * step] = t.v[s0 + i];
       }
     }
+  }
+}
+
+// store() where whole_tile() was tested before, as the whole-aware load() above.
+template <class Ord = Order<>, class T, int R, class I, class L, bool Whole>
+TILE2CU_DEVICE void store(const Array<T, R, I>& a, const int64_t (&index)[R], const Tile<T, L>& t,
+                          std::integral_constant<bool, Whole>) {
+  if constexpr (!Whole || !detail::may_be_whole<L, Ord, R>()) {
+    store<Ord>(a, index, t);
+  } else {
+    int64_t base;
+    detail::whole_tile_fast<L, Ord>(a, index, base);  // for `base`; the test is known to hold
+    detail::store_whole_tile<L, Ord>(a, base, t);
   }
 }
 

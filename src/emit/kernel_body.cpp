@@ -66,11 +66,11 @@ class BodyEmitter {
     // The whole-tile tests name the accesses' computed index values once more, so none is folded
     // into its access as an only use (a literal or the block id is spelled out in both places).
     for (const Op* op : plan_.whole_tile_split.accesses)
-      for (size_t i = 0; i < index_count(*op); ++i)
+      for (size_t i = 0; i < tile_index_count(*op); ++i)
         if (!def_op_.at(op->operands[i])->operands.empty()) ++uses_[op->operands[i]];
     count_array_ops(fn_.body);
     plan_carried_variables(fn_.body);
-    const size_t split = plan_.whole_tile_split.first_statement;
+    const size_t split = std::min(plan_.whole_tile_split.first_statement, fn_.body.ops.size());
     block(fn_.body, 1, 0, split);
     if (split < fn_.body.ops.size()) {
       open_whole_tiles_body();
@@ -95,11 +95,6 @@ class BodyEmitter {
     return std::find(masks.begin(), masks.end(), &op) != masks.end();
   }
 
-  // A load's operands are all index values; a store's last operand is the tile it writes.
-  static size_t index_count(const Op& op) {
-    return op.kind == OpKind::Store ? op.operands.size() - 1 : op.operands.size();
-  }
-
   // The tests of those tiles, once, and the opening of the body compiled for both answers.
   void open_whole_tiles_body() {
     std::vector<std::string> tests, arrays;
@@ -110,7 +105,7 @@ class BodyEmitter {
       // An index with no operands of its own (a literal, the block id) may be defined further
       // down, after the tests: it is spelled out.
       std::vector<std::string> index;
-      for (size_t i = 0; i < index_count(*op); ++i) {
+      for (size_t i = 0; i < tile_index_count(*op); ++i) {
         ValueId v = op->operands[i];
         const Op* def = def_op_.at(v);
         index.push_back(exprs_.count(v) || !def->operands.empty() ? expr(v).text : expression(*def).text);

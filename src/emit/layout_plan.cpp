@@ -24,8 +24,8 @@ constexpr int kVectorBytes = 16;
 // Blocks per SM asked for big tiles (see "Blocks per SM for big tiles" below).
 constexpr int kBigTileBlocksPerSm = 3;
 constexpr int kBigTileMinLoads = 3;
-constexpr int kBigHalfTileBlocksPerSm = 4;
-constexpr int kBigHalfTileMinLoads = 2;
+constexpr int kBig16BitTileBlocksPerSm = 4;
+constexpr int kBig16BitTileMinLoads = 2;
 constexpr int64_t kBigTileElemsPerThread = 32;
 
 size_t align16(size_t bytes) { return (bytes + 15) / 16 * 16; }
@@ -176,21 +176,27 @@ LayoutPlan plan_layouts(const ir::Function& fn) {
   bool has_mma = false;
   int64_t biggest = 0;
   for (const ir::ValueInfo* vp : live) biggest = std::max(biggest, ir::shape_elements(vp->type.shape));
-  int biggest_loads = 0;
+  std::vector<const ir::Op*> big_loads;
   bool biggest_loads_16bit = true;
   for_each_op(fn.body, [&](const ir::Op& op) {
     has_mma = has_mma || op.kind == ir::OpKind::Mma || op.kind == ir::OpKind::GemmLoop ||
               op.kind == ir::OpKind::AttentionLoop;
     if (op.kind == ir::OpKind::Load && ir::shape_elements(op.tile_shape) == biggest) {
-      ++biggest_loads;
+      big_loads.push_back(&op);
       biggest_loads_16bit = biggest_loads_16bit && dtype_bits(fn.type(op.results[0]).dtype) == 16;
     }
   });
+  const int biggest_loads = static_cast<int>(big_loads.size());
   const bool big_tiles = plan.threads == kMaxThreads && !has_mma && biggest == kMaxThreads * kBigTileElemsPerThread;
   const bool big_16bit_rows = big_tiles && biggest_loads_16bit && biggest_loads > 0;
   plan.whole_tile_split = find_whole_tile_split(fn, plan.broadcast_loads, may_be_whole, big_16bit_rows);
-  if (big_16bit_rows && biggest_loads >= kBigHalfTileMinLoads && !plan.whole_tile_split.accesses.empty())
-    plan.min_blocks_per_sm = kBigHalfTileBlocksPerSm;
+  // The cap pays only where the fast copy has no checked path for the big loads.
+  const auto& tested = plan.whole_tile_split.accesses;
+  const bool big_loads_tested = std::all_of(big_loads.begin(), big_loads.end(), [&](const ir::Op* op) {
+    return std::find(tested.begin(), tested.end(), op) != tested.end();
+  });
+  if (big_16bit_rows && biggest_loads >= kBig16BitTileMinLoads && big_loads_tested)
+    plan.min_blocks_per_sm = kBig16BitTileBlocksPerSm;
   else if (big_tiles && biggest_loads >= kBigTileMinLoads)
     plan.min_blocks_per_sm = kBigTileBlocksPerSm;
   for_each_op(fn.body, [&](const ir::Op& op) {

@@ -13,19 +13,22 @@ bool is_tile_access(const ir::Op& op) {
   return (op.kind == ir::OpKind::Load || op.kind == ir::OpKind::Store) && !op.tile_shape.empty();
 }
 
-// The index operands of a load (all of them) or a store (all but the stored tile).
 std::vector<ir::ValueId> index_operands(const ir::Op& op) {
-  size_t n = op.kind == ir::OpKind::Store ? op.operands.size() - 1 : op.operands.size();
-  return {op.operands.begin(), op.operands.begin() + static_cast<std::ptrdiff_t>(n)};
+  return {op.operands.begin(), op.operands.begin() + static_cast<std::ptrdiff_t>(tile_index_count(op))};
 }
 
-// Ops with no operands whose value every block knows from the start (a literal, the block id, an
-// array extent, a scalar parameter): the emitter can spell them anywhere.
-bool is_known_leaf(const ir::Op& op) {
+// Ops with no operands whose value every block knows from the start (a literal, the block id, a
+// kernel parameter array's extent or stride, a scalar parameter): the emitter can spell them
+// anywhere. A view's extent is not one: the view is declared where the kernel makes it.
+bool is_known_leaf(const ir::Function& fn, const ir::Op& op) {
+  if (!op.operands.empty()) return false;
   switch (op.kind) {
-    case ir::OpKind::Constant: case ir::OpKind::BlockId: case ir::OpKind::NumBlocks:
-    case ir::OpKind::ScalarParam: case ir::OpKind::ArrayDim: case ir::OpKind::ArrayStride:
-      return op.operands.empty();
+    case ir::OpKind::Constant: case ir::OpKind::BlockId: case ir::OpKind::NumBlocks: case ir::OpKind::ScalarParam:
+      return true;
+    case ir::OpKind::ArrayDim: case ir::OpKind::ArrayStride: {
+      const ir::ArrayParam& a = fn.arrays[static_cast<size_t>(op.param)];
+      return a.slice_of < 0 && a.list_of < 0;
+    }
     default:
       return false;
   }
@@ -50,7 +53,7 @@ std::optional<int64_t> literal_int(const ir::Op* op) {
 // other index a.shape[d] >= E (whole_tile_fast: the tile starts at or after 0).
 bool mask_true_when_whole(const ir::Function& fn, const ir::Op& op, const std::vector<const ir::Op*>& accesses,
                           const std::map<ir::ValueId, const ir::Op*>& def) {
-  if (op.kind != ir::OpKind::Compare) return false;
+  if (op.kind != ir::OpKind::Compare || fn.type(op.results[0]).is_scalar()) return false;
   if (op.compare != ir::CompareKind::Lt && op.compare != ir::CompareKind::Gt) return false;
   auto defining = [&](ir::ValueId v) -> const ir::Op* {
     auto it = def.find(v);
@@ -105,7 +108,7 @@ WholeTileSplit find_whole_tile_split(const ir::Function& fn, const BroadcastLoad
   };
   auto is_leaf = [&](ir::ValueId v) {
     auto it = def.find(v);
-    return it != def.end() && is_known_leaf(*it->second);
+    return it != def.end() && is_known_leaf(fn, *it->second);
   };
   // Whether the block knows `op`'s tile before statement `split`.
   auto known_before = [&](const ir::Op& op, size_t split) {
@@ -151,7 +154,8 @@ WholeTileSplit find_whole_tile_split(const ir::Function& fn, const BroadcastLoad
       if (takes(op, split)) found.accesses.push_back(&op);
     });
   }
-  // The line's earlier ops may compute the first access's own index: then it has none left.
+  // The line's earlier ops may compute the first access's own index, and that of every later
+  // one: then nothing is tested, and the kernel has no split.
   if (found.accesses.empty()) return none;
   for (size_t i = split; i < top.size(); ++i)
     visit(top[i], [&](const ir::Op& op) {

@@ -22,6 +22,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <vector>
 
@@ -31,9 +32,9 @@
 namespace tile2cu {
 
 struct WholeTileSplit {
-  // Index in fn.body.ops of the first statement compiled twice; fn.body.ops.size() when the kernel
-  // has no split.
-  size_t first_statement = 0;
+  // Index in fn.body.ops of the first statement compiled twice; at least fn.body.ops.size() when
+  // the kernel has no split.
+  size_t first_statement = SIZE_MAX;
   // The accesses tested once, in program order (none when there is no split).
   std::vector<const ir::Op*> accesses;
   bool block_known_tiles = false;  // the second kind above; the checked copy runs out of line
@@ -42,6 +43,11 @@ struct WholeTileSplit {
   // The ragged-row mask of layer norm, a select per element the fast copy need not make.
   std::vector<const ir::Op*> masks_true_when_whole;
 };
+
+// How many operands of a tile load or store are its tile index (a store's last is the tile).
+inline size_t tile_index_count(const ir::Op& op) {
+  return op.kind == ir::OpKind::Store ? op.operands.size() - 1 : op.operands.size();
+}
 
 // Skipped: loads that a broadcast reads directly (`broadcast_loads`: not emitted as loads),
 // accesses that never take the whole-tile path (`may_be_whole` false: a permuted last axis,

@@ -108,7 +108,7 @@ def check_page(tool, name, tmp):
     # Closing lines ("}", "} else {", "});" of with_whole_tiles) belong to the block they close.
     closers = ("}", "} else {", "});")
     code_lines = [(a, t) for (a, t), e in zip(cu_lines, expected) if e and not t.strip().startswith("//")
-                  and t.strip() != "}"]
+                  and t.strip() not in closers]
     check(all(int(a.get("data-py", 0)) == starts[e] for (a, t), e in zip(cu_lines, expected)
               if e and not t.strip().startswith("//") and t.strip() not in closers),
           f"{name}: a CUDA line is linked to another statement than its #line says")
