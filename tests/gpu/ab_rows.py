@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """Row kernels (softmax, layer norm and RMS norm forward, bf16, 32768 rows) of two or more builds of
 the generated code, on whole rows (N = 8192 = TN) and ragged ones (N = 8190: every row misses the
-whole-tile path), timed interleaved with an L2-clearing write before each call. An A/B tool for
-changes to the runtime's load/store paths: each build is a folder of generated code and the
-runtime it goes with.
+whole-tile path; --widths picks others), timed interleaved with an L2-clearing write before each
+call. An A/B tool for changes to the runtime's load/store paths: each build is a folder of
+generated code and the runtime it goes with.
 
-    python3 tests/gpu/ab_rows.py old=GEN_OLD:RUNTIME_OLD new=GEN_NEW:runtime
+    python3 tests/gpu/ab_rows.py old=GEN_OLD:RUNTIME_OLD new=GEN_NEW:runtime [--widths 8192,8190,5120]
 """
 import sys
 from pathlib import Path
@@ -20,6 +20,11 @@ M, EPS = 32768, 1e-5
 
 def main(argv):
     rs.torch = torch
+    widths = [8192, 8190]
+    if "--widths" in argv:
+        at = argv.index("--widths")
+        widths = [int(w) for w in argv[at + 1].split(",")]
+        argv = argv[:at] + argv[at + 2:]
     builds = dict(arg.split("=", 1) for arg in argv)
     # Every build has the samples' specializations (the .sigs files of this checkout).
     found, _ = rs.discover(rs.REPO / "samples", {"layer_norm", "rms_norm", "softmax"})
@@ -32,7 +37,7 @@ def main(argv):
         runners[name] = runner
     flush = torch.empty(2 * torch.cuda.get_device_properties(0).L2_cache_size, dtype=torch.int8, device="cuda")
     ok = True
-    for n in (8192, 8190):
+    for n in widths:
         x = (torch.randn(M, n, device="cuda") * 2).bfloat16()
         w, b = torch.randn(n, device="cuda").bfloat16(), torch.randn(n, device="cuda").bfloat16()
         y = torch.empty_like(x)
