@@ -25,7 +25,7 @@ constexpr int kVectorBytes = 16;
 constexpr int kBigTileBlocksPerSm = 3;
 constexpr int kBigTileMinLoads = 3;
 constexpr int kBig16BitTileBlocksPerSm = 4;
-constexpr int kBig16BitTileMinLoads = 2;
+constexpr int kBig16BitTileMinLoads = 3;
 constexpr int64_t kBigTileElemsPerThread = 32;
 
 size_t align16(size_t bytes) { return (bytes + 15) / 16 * 16; }
@@ -164,15 +164,16 @@ LayoutPlan plan_layouts(const ir::Function& fn) {
   // and the kernel loads several tiles of that size (x, w and b of layer norm, held at once),
   // ptxas left alone takes registers for 2 or 3 blocks of 256 threads per SM: too few rows in
   // flight to keep memory busy (docs/perf-notes.md, rounds 7 and 11).
-  // - Such loads from 16-bit arrays: the block-known tiles' tests run once and the checked copy
-  //   runs out of line (whole_tile_split.hpp). With two or more, __launch_bounds__(256, 4) caps
-  //   the fast copy at 64 registers, which it fits with no spill (the checked copy may spill).
-  //   H200, bf16 8192 columns: layer norm 0.875x -> 0.956x Triton, RMS norm 0.973x -> 0.996x,
-  //   softmax (one load, no cap) 0.876x -> 0.891x.
+  // - Three or more such loads from 16-bit arrays: the block-known tiles' tests run once, the
+  //   checked copy runs out of line (whole_tile_split.hpp), and __launch_bounds__(256, 4) caps
+  //   the fast copy at 64 registers, which it fits with no spill. H200, bf16 8192 columns: layer
+  //   norm 0.875x -> 0.989x Triton (with the mask it proves, whole_tile_split.hpp).
+  //   Rows that miss the fast copy (N < TN, ragged) pay for the outlined copy: layer norm 3-10 %.
+  //   RMS norm (two loads) and softmax (one) gained 2 % on whole rows of the H200, none on the
+  //   H100, and lost 2-10 % on ragged rows: they keep the plain rules.
   // - Otherwise three or more such loads: __launch_bounds__(256, 3), 80 registers, a few bytes of
   //   spill at most (layer norm 0.83x -> 0.99x Triton on the H100, round 7).
-  // One load (softmax) keeps the plain rule: a cap there only reorders its code, 1 % slower. f32
-  // tiles of this size hold 32 registers each, and mma kernels size their warps themselves.
+  // f32 tiles of this size hold 32 registers each, and mma kernels size their warps themselves.
   bool has_mma = false;
   int64_t biggest = 0;
   for (const ir::ValueInfo* vp : live) biggest = std::max(biggest, ir::shape_elements(vp->type.shape));
@@ -188,14 +189,14 @@ LayoutPlan plan_layouts(const ir::Function& fn) {
   });
   const int biggest_loads = static_cast<int>(big_loads.size());
   const bool big_tiles = plan.threads == kMaxThreads && !has_mma && biggest == kMaxThreads * kBigTileElemsPerThread;
-  const bool big_16bit_rows = big_tiles && biggest_loads_16bit && biggest_loads > 0;
+  const bool big_16bit_rows = big_tiles && biggest_loads_16bit && biggest_loads >= kBig16BitTileMinLoads;
   plan.whole_tile_split = find_whole_tile_split(fn, plan.broadcast_loads, may_be_whole, big_16bit_rows);
   // The cap pays only where the fast copy has no checked path for the big loads.
   const auto& tested = plan.whole_tile_split.accesses;
   const bool big_loads_tested = std::all_of(big_loads.begin(), big_loads.end(), [&](const ir::Op* op) {
     return std::find(tested.begin(), tested.end(), op) != tested.end();
   });
-  if (big_16bit_rows && biggest_loads >= kBig16BitTileMinLoads && big_loads_tested)
+  if (big_16bit_rows && big_loads_tested)
     plan.min_blocks_per_sm = kBig16BitTileBlocksPerSm;
   else if (big_tiles && biggest_loads >= kBigTileMinLoads)
     plan.min_blocks_per_sm = kBigTileBlocksPerSm;

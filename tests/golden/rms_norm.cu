@@ -14,9 +14,7 @@ constexpr int kThreads = 256;
 using Layout_1x8192 = BlockedLayout<Shape<1, 8192>, kThreads, 8>;
 using Layout_8192 = BlockedLayout<Shape<8192>, kThreads, 8>;
 
-// Big tiles held at once: asking for 4 blocks per SM caps each thread's registers so
-// that 4 blocks' loads are in flight on an SM together.
-__global__ void __launch_bounds__(kThreads, 4) rms_norm(
+__global__ void __launch_bounds__(kThreads) rms_norm(
     __nv_bfloat16* x_data, int32_t x_shape_0, int32_t x_shape_1, int32_t x_stride_0, int32_t x_stride_1,
     __nv_bfloat16* w_data, int32_t w_shape_0, int32_t w_stride_0,
     __nv_bfloat16* y_data, int32_t y_shape_0, int32_t y_shape_1, int32_t y_stride_0, int32_t y_stride_1,
@@ -28,22 +26,18 @@ __global__ void __launch_bounds__(kThreads, 4) rms_norm(
   __shared__ alignas(16) unsigned char smem[32];
   // row = ct.bid(0)
   const auto row = int32_t(blockIdx.x);
-  // Whether the tiles of x, w and y this block touches are whole (in bounds, aligned) is tested
-  // once, here; the rest of the kernel is compiled for both answers, the checked copy out of line,
-  // so that its registers do not count against the fast copy's (tile2cu/memory.cuh).
-  const bool tiles_whole =
-      whole_tile<Layout_1x8192>(x, {row, 0}) &&
-      whole_tile<Layout_8192>(w, {0}) &&
-      whole_tile<Layout_1x8192>(y, {row, 0});
-  with_whole_tiles_outlined(tiles_whole, [=](auto whole) mutable {
-    // t = ct.load(x, index=(row, 0), shape=(1, TN), padding_mode=ZERO).astype(ct.float32)
-    const auto t = astype<float>(load<Layout_1x8192, PaddingMode::Zero>(x, {row, 0}, whole));
-    // scale = ct.rsqrt(mean_square(t, x.shape[1]) + eps)
-    const auto scale = tile2cu::rsqrt(reduce_sum<Axes<1>>(t * t, smem) / astype<float>(x.shape[1]) + eps);
+  // t = ct.load(x, index=(row, 0), shape=(1, TN), padding_mode=ZERO).astype(ct.float32)
+  const auto t = astype<float>(load<Layout_1x8192, PaddingMode::Zero>(x, {row, 0}));
+  // scale = ct.rsqrt(mean_square(t, x.shape[1]) + eps)
+  const auto scale = tile2cu::rsqrt(reduce_sum<Axes<1>>(t * t, smem) / astype<float>(x.shape[1]) + eps);
+  // Every block loads the same tile of w: whether it is whole (in bounds, aligned) is tested once,
+  // and the rest of the kernel is compiled for both answers (tile2cu/memory.cuh).
+  const bool fixed_tiles_whole = whole_tile<Layout_8192>(w, {0});
+  with_whole_tiles(fixed_tiles_whole, [&](auto whole) {
     // weight = ct.load(w, index=(0,), shape=(TN,), padding_mode=ZERO).astype(ct.float32)
     const auto weight = astype<float>(load<Layout_8192, PaddingMode::Zero>(w, {0}, whole));
     // ct.store(y, index=(row, 0), tile=(t * scale * weight[None, :]).astype(y.dtype))
-    store(y, {row, 0}, astype<__nv_bfloat16>(t * scale * reshape<Layout_1x8192>(weight, smem)), whole);
+    store(y, {row, 0}, astype<__nv_bfloat16>(t * scale * reshape<Layout_1x8192>(weight, smem)));
   });
 }
 

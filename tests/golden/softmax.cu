@@ -22,23 +22,15 @@ __global__ void __launch_bounds__(kThreads) softmax(
   __shared__ alignas(16) unsigned char smem[32];
   // row = ct.bid(0)
   const auto row = int32_t(blockIdx.x);
-  // Whether the tiles of x and y this block touches are whole (in bounds, aligned) is tested once,
-  // here; the rest of the kernel is compiled for both answers, the checked copy out of line, so
-  // that its registers do not count against the fast copy's (tile2cu/memory.cuh).
-  const bool tiles_whole =
-      whole_tile<Layout_1x8192>(x, {row, 0}) &&
-      whole_tile<Layout_1x8192>(y, {row, 0});
-  with_whole_tiles_outlined(tiles_whole, [=](auto whole) mutable {
-    // t = ct.load(x, index=(row, 0), shape=(1, TN),
-    // padding_mode=ct.PaddingMode.NEG_INF).astype(ct.float32)
-    const auto t = astype<float>(load<Layout_1x8192, PaddingMode::NegInf>(x, {row, 0}, whole));
-    // e = ct.exp(t - ct.max(t, axis=1, keepdims=True))
-    const auto e = tile2cu::exp(t - reduce_max<Axes<1>>(t, smem));
-    // total = ct.sum(e, axis=1, keepdims=True)
-    const auto total = reduce_sum<Axes<1>>(e, smem);
-    // ct.store(y, index=(row, 0), tile=(e / total).astype(y.dtype))
-    store(y, {row, 0}, astype<__nv_bfloat16>(e / total), whole);
-  });
+  // t = ct.load(x, index=(row, 0), shape=(1, TN),
+  // padding_mode=ct.PaddingMode.NEG_INF).astype(ct.float32)
+  const auto t = astype<float>(load<Layout_1x8192, PaddingMode::NegInf>(x, {row, 0}));
+  // e = ct.exp(t - ct.max(t, axis=1, keepdims=True))
+  const auto e = tile2cu::exp(t - reduce_max<Axes<1>>(t, smem));
+  // total = ct.sum(e, axis=1, keepdims=True)
+  const auto total = reduce_sum<Axes<1>>(e, smem);
+  // ct.store(y, index=(row, 0), tile=(e / total).astype(y.dtype))
+  store(y, {row, 0}, astype<__nv_bfloat16>(e / total));
 }
 
 }  // namespace softmax_bf16

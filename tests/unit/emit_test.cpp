@@ -357,7 +357,7 @@ TEST(Transpile, FixedTileLoadsTestedOnce) {
   EXPECT_TRUE(contains(r.cu, "load<Layout_32x32, PaddingMode::Undetermined, Order<1, 0>>(a, {0, 0})")) << r.cu;
 }
 
-// A row kernel with big 16-bit tiles (256 threads x 32 elements, two or more such loads): every
+// A row kernel with big 16-bit tiles (256 threads x 32 elements, three such loads): every
 // tile whose index the block knows before its first access is tested once, the checked copy runs
 // out of line, and the kernel asks for 4 blocks per SM. An index computed after the first access,
 // or one that changes in a loop, keeps its own test. In the fast copy, `arange(TN) < x.shape[1]`
@@ -367,39 +367,42 @@ TEST(Transpile, BlockKnownTilesTestedOnceInCappedRowKernels) {
   const std::string source =
       "import cuda.tile as ct\n\n"
       "@ct.kernel\n"
-      "def rows(x, w, y, TN: ct.Constant[int]):\n"
+      "def rows(x, w, b, y, TN: ct.Constant[int]):\n"
       "    row = ct.bid(0) * 2\n"
       "    t = ct.load(x, index=(row, 0), shape=(1, TN)).astype(ct.float32)\n"
       "    j = row + ct.sum(t).astype(ct.int32)\n"
       "    inside = ct.arange(TN, dtype=ct.int32)[None, :] < x.shape[1]\n"
       "    few = x.shape[0] > ct.arange(TN, dtype=ct.int32)[None, :]\n"
       "    u = ct.where(inside & few, t, 0.0) * ct.load(w, index=(0,), shape=(TN,)).astype(ct.float32)[None, :]\n"
+      "    u = u + ct.load(b, index=(0,), shape=(TN,)).astype(ct.float32)[None, :]\n"
       "    ct.store(y, index=(row, 0), tile=u.astype(y.dtype))\n"
       "    for i in range(2):\n"
       "        ct.store(y, index=(row + i, 0), tile=t.astype(y.dtype))\n"
       "    ct.store(y, index=(j, 0), tile=u.astype(y.dtype))\n";
-  TranspileResult r = transpile("rows.py", source, with_sigs({"rows(x=bfloat16[?, ?], w=bfloat16[?], y=bfloat16[?, ?], TN=8192)",
-                                                               "rows(x=float32[?, ?], w=float32[?], y=float32[?, ?], TN=8192)"}));
+  TranspileResult r = transpile("rows.py", source, with_sigs(
+      {"rows(x=bfloat16[?, ?], w=bfloat16[?], b=bfloat16[?], y=bfloat16[?, ?], TN=8192)",
+       "rows(x=float32[?, ?], w=float32[?], b=float32[?], y=float32[?, ?], TN=8192)"}));
   ASSERT_TRUE(r.ok) << r.diagnostics;
   EXPECT_TRUE(contains(r.cu, "__launch_bounds__(kThreads, 4) rows(")) << r.cu;
   EXPECT_TRUE(contains(r.cu, "  const auto row = int32_t(blockIdx.x) * 2;\n"
-                             "  // Whether the tiles of x, w and y this block touches are whole (in bounds, aligned) is tested\n"
+                             "  // Whether the tiles of x, w, b and y this block touches are whole (in bounds, aligned) is tested\n"
                              "  // once, here; the rest of the kernel is compiled for both answers, the checked copy out of line,\n"
                              "  // so that its registers do not count against the fast copy's (tile2cu/memory.cuh).\n"
                              "  const bool tiles_whole =\n"
                              "      whole_tile<Layout_1x8192>(x, {row, 0}) &&\n"
                              "      whole_tile<Layout_8192>(w, {0}) &&\n"
+                             "      whole_tile<Layout_8192>(b, {0}) &&\n"
                              "      whole_tile<Layout_1x8192>(y, {row, 0});\n"
                              "  with_whole_tiles_outlined(tiles_whole, [=](auto whole) mutable {\n")) << r.cu;
-  EXPECT_TRUE(contains(r.cu, "    store(y, {row, 0}, astype<__nv_bfloat16>(u), whole);\n")) << r.cu;
+  EXPECT_TRUE(contains(r.cu, "    store(y, {row, 0}, astype<__nv_bfloat16>(u_2), whole);\n")) << r.cu;
   EXPECT_TRUE(contains(r.cu, "    const auto inside = true_when_whole(whole, reshape<Layout_1x8192>(arange<Layout_8192, "
                              "int32_t>(0, 1), smem) < x.shape[1]);\n")) << r.cu;
   EXPECT_TRUE(contains(r.cu, "    const auto few = x.shape[0] > reshape<Layout_1x8192>(arange<Layout_8192, int32_t>(0, 1), "
                              "smem);\n")) << r.cu;
   EXPECT_EQ(count(r.cu, "true_when_whole("), 1u) << r.cu;
   EXPECT_TRUE(contains(r.cu, "      store(y, {row + i, 0}, astype<__nv_bfloat16>(t));\n")) << r.cu;
-  EXPECT_TRUE(contains(r.cu, "    store(y, {j, 0}, astype<__nv_bfloat16>(u));\n")) << r.cu;
-  // f32: w's load alone is tested once, inline, and no cap.
+  EXPECT_TRUE(contains(r.cu, "    store(y, {j, 0}, astype<__nv_bfloat16>(u_2));\n")) << r.cu;
+  // f32: w's and b's loads alone are tested once, inline, and no cap.
   EXPECT_EQ(count(r.cu, "with_whole_tiles_outlined("), 1u) << r.cu;
   EXPECT_EQ(count(r.cu, "with_whole_tiles(fixed_tiles_whole, [&](auto whole) {"), 1u) << r.cu;
   EXPECT_EQ(count(r.cu, "__launch_bounds__(kThreads, 4)"), 1u) << r.cu;
