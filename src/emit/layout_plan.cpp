@@ -24,8 +24,6 @@ constexpr int kVectorBytes = 16;
 // Blocks per SM asked for big tiles (see "Blocks per SM for big tiles" below).
 constexpr int kBigTileBlocksPerSm = 3;
 constexpr int kBigTileMinLoads = 3;
-constexpr int kBig16BitTileBlocksPerSm = 4;
-constexpr int kBig16BitTileMinLoads = 3;
 constexpr int64_t kBigTileElemsPerThread = 32;
 
 size_t align16(size_t bytes) { return (bytes + 15) / 16 * 16; }
@@ -161,45 +159,35 @@ LayoutPlan plan_layouts(const ir::Function& fn) {
   // Blocks per SM for big tiles. Registers, not threads, bound how many blocks an SM keeps in
   // flight, and every thread pays a fixed register overhead (indices, addresses, reduction
   // temporaries) besides its elements. When 256 threads each hold 32 elements of the biggest tile
-  // and the kernel loads several tiles of that size (x, w and b of layer norm, held at once),
-  // ptxas left alone takes registers for 2 or 3 blocks of 256 threads per SM: too few rows in
-  // flight to keep memory busy (docs/perf-notes.md, rounds 7 and 11).
-  // - Three or more such loads from 16-bit arrays: the block-known tiles' tests run once, the
-  //   checked copy runs out of line (whole_tile_split.hpp), and __launch_bounds__(256, 4) caps
-  //   the fast copy at 64 registers, which it fits with no spill. H200, bf16 8192 columns: layer
-  //   norm 0.875x -> 0.989x Triton (with the mask it proves, whole_tile_split.hpp).
-  //   Rows that miss the fast copy (N < TN, ragged) pay for the outlined copy: layer norm 3-10 %.
-  //   RMS norm (two loads) and softmax (one) gained 2 % on whole rows of the H200, none on the
-  //   H100, and lost 2-10 % on ragged rows: they keep the plain rules.
-  // - Otherwise three or more such loads: __launch_bounds__(256, 3), 80 registers, a few bytes of
-  //   spill at most (layer norm 0.83x -> 0.99x Triton on the H100, round 7).
+  // and the kernel loads three or more tiles of that size (x, w and b of layer norm, held at
+  // once), ptxas left alone takes registers for 2 blocks of 256 threads per SM: too few rows in
+  // flight to keep memory busy. __launch_bounds__(256, 3) caps them at 80 (a few bytes of spill at
+  // most): layer norm 0.83x -> 0.99x Triton on the H100 (docs/perf-notes.md, round 7).
+  // A cap the kernel asks for itself (@ct.kernel(occupancy=4)) goes further when those tiles are
+  // 16-bit: then the block-known tiles' tests run once and the checked copy runs out of line
+  // (whole_tile_split.hpp), so the fast copy meets the cap with no spill. Layer norm bf16 at 8192
+  // columns, occupancy=4: 0.875x -> 0.989x Triton on the H200, 0.997x -> 0.992x on the H100; but
+  // rows that never take the fast copy (N < TN) run the outlined copy, 6-14 % slower (round 11).
+  // That trade is the kernel author's to make, so the split follows the request, not a guess.
   // f32 tiles of this size hold 32 registers each, and mma kernels size their warps themselves.
   bool has_mma = false;
   int64_t biggest = 0;
   for (const ir::ValueInfo* vp : live) biggest = std::max(biggest, ir::shape_elements(vp->type.shape));
-  std::vector<const ir::Op*> big_loads;
+  int biggest_loads = 0;
   bool biggest_loads_16bit = true;
   for_each_op(fn.body, [&](const ir::Op& op) {
     has_mma = has_mma || op.kind == ir::OpKind::Mma || op.kind == ir::OpKind::GemmLoop ||
               op.kind == ir::OpKind::AttentionLoop;
     if (op.kind == ir::OpKind::Load && ir::shape_elements(op.tile_shape) == biggest) {
-      big_loads.push_back(&op);
+      ++biggest_loads;
       biggest_loads_16bit = biggest_loads_16bit && dtype_bits(fn.type(op.results[0]).dtype) == 16;
     }
   });
-  const int biggest_loads = static_cast<int>(big_loads.size());
-  const bool big_tiles = plan.threads == kMaxThreads && !has_mma && biggest == kMaxThreads * kBigTileElemsPerThread;
-  const bool big_16bit_rows = big_tiles && biggest_loads_16bit && biggest_loads >= kBig16BitTileMinLoads;
-  plan.whole_tile_split = find_whole_tile_split(fn, plan.broadcast_loads, may_be_whole, big_16bit_rows);
-  // The cap pays only where the fast copy has no checked path for the big loads.
-  const auto& tested = plan.whole_tile_split.accesses;
-  const bool big_loads_tested = std::all_of(big_loads.begin(), big_loads.end(), [&](const ir::Op* op) {
-    return std::find(tested.begin(), tested.end(), op) != tested.end();
-  });
-  if (big_16bit_rows && big_loads_tested)
-    plan.min_blocks_per_sm = kBig16BitTileBlocksPerSm;
-  else if (big_tiles && biggest_loads >= kBigTileMinLoads)
-    plan.min_blocks_per_sm = kBigTileBlocksPerSm;
+  const bool big_rows = plan.threads == kMaxThreads && !has_mma && biggest == kMaxThreads * kBigTileElemsPerThread &&
+                        biggest_loads >= kBigTileMinLoads;
+  const bool capped_16bit_rows = big_rows && biggest_loads_16bit && fn.occupancy > 0;
+  plan.whole_tile_split = find_whole_tile_split(fn, plan.broadcast_loads, may_be_whole, capped_16bit_rows);
+  if (big_rows) plan.min_blocks_per_sm = kBigTileBlocksPerSm;  // occupancy=, when given, wins
   for_each_op(fn.body, [&](const ir::Op& op) {
     if (!op.results.empty() && (plan.broadcast_loads.folded.count(op.results[0]) ||
                                 plan.broadcast_loads.absorbed.count(op.results[0])))

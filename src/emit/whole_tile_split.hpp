@@ -9,14 +9,15 @@
 //   when it never runs: a load's two paths join on the tile's values before the next load is
 //   issued. Measured on the H100 (docs/perf-notes.md, round 8): layer norm's w and b loads,
 //   0.993x -> 0.998x of Triton.
-// - Block-known tiles (row kernels that load three big 16-bit tiles, layout_plan.cpp): every load
-//   and store whose tile index the block knows before its first access (literals, the block id,
-//   array extents, scalar parameters, scalars computed before that access) is tested at once,
-//   and the checked copy runs out of line, so that its registers do not count against the fast
-//   copy's. Layer norm bf16 at 8192 columns: the fast copy fits 64 registers with no spill,
-//   4 blocks per SM (round 11). Elsewhere this costs: with every load of the fast copy
-//   unconditional, more of them are in flight and the kernel takes more registers (rope f32:
-//   64 -> 74, 0.86x); rows that never take the fast copy pay for the outlined one (2-10 %).
+// - Block-known tiles (row kernels that load three big 16-bit tiles and ask for a register cap
+//   with occupancy=, layout_plan.cpp): every load and store whose tile index the block knows
+//   before its first access (literals, the block id, array extents, scalar parameters, scalars
+//   computed before that access) is tested at once, and the checked copy runs out of line, so
+//   that its registers do not count against the fast copy's. Layer norm bf16 at 8192 columns,
+//   occupancy=4: the fast copy fits 64 registers with no spill (round 11). Elsewhere this costs:
+//   with every load of the fast copy unconditional, more of them are in flight and the kernel
+//   takes more registers (rope f32: 64 -> 74, 0.86x); rows that never take the fast copy pay
+//   for the outlined one (2-14 %).
 //
 // Kernels with a GEMM or attention main loop are left alone: their bodies are large, and their
 // side accesses are not what they wait on.

@@ -14,8 +14,6 @@ constexpr int kThreads = 256;
 using Layout_1x8192 = BlockedLayout<Shape<1, 8192>, kThreads, 8>;
 using Layout_8192 = BlockedLayout<Shape<8192>, kThreads, 8>;
 
-// Big tiles held at once: asking for 4 blocks per SM caps each thread's registers so
-// that 4 blocks' loads are in flight on an SM together.
 __global__ void __launch_bounds__(kThreads, 4) layer_norm_fwd(
     __nv_bfloat16* x_data, int32_t x_shape_0, int32_t x_shape_1, int32_t x_stride_0, int32_t x_stride_1,
     __nv_bfloat16* w_data, int32_t w_shape_0, int32_t w_stride_0,
@@ -129,7 +127,7 @@ constexpr int kThreads = 256;
 using Layout_1x1024 = BlockedLayout<Shape<1, 1024>, kThreads, 4>;
 using Layout_1024 = BlockedLayout<Shape<1024>, kThreads, 4>;
 
-__global__ void __launch_bounds__(kThreads) layer_norm_fwd(
+__global__ void __launch_bounds__(kThreads, 4) layer_norm_fwd(
     float* x_data, int32_t x_shape_0, int32_t x_shape_1, int32_t x_stride_0, int32_t x_stride_1,
     float* w_data, int32_t w_shape_0, int32_t w_stride_0,
     float* b_data, int32_t b_shape_0, int32_t b_stride_0,

@@ -357,16 +357,16 @@ TEST(Transpile, FixedTileLoadsTestedOnce) {
   EXPECT_TRUE(contains(r.cu, "load<Layout_32x32, PaddingMode::Undetermined, Order<1, 0>>(a, {0, 0})")) << r.cu;
 }
 
-// A row kernel with big 16-bit tiles (256 threads x 32 elements, three such loads): every
-// tile whose index the block knows before its first access is tested once, the checked copy runs
-// out of line, and the kernel asks for 4 blocks per SM. An index computed after the first access,
+// A row kernel with big 16-bit tiles (256 threads x 32 elements, three such loads) that asks for
+// occupancy=4: every tile whose index the block knows before its first access is tested once,
+// and the checked copy runs out of line. An index computed after the first access,
 // or one that changes in a loop, keeps its own test. In the fast copy, `arange(TN) < x.shape[1]`
 // is all true (x's whole tile spans TN columns); `< x.shape[0]` is not proven (it spans 1 row).
 // The same kernel on f32 tiles keeps the plain split of fixed tiles.
 TEST(Transpile, BlockKnownTilesTestedOnceInCappedRowKernels) {
   const std::string source =
       "import cuda.tile as ct\n\n"
-      "@ct.kernel\n"
+      "@ct.kernel(occupancy=4)\n"
       "def rows(x, w, b, y, TN: ct.Constant[int]):\n"
       "    row = ct.bid(0) * 2\n"
       "    t = ct.load(x, index=(row, 0), shape=(1, TN)).astype(ct.float32)\n"
@@ -402,10 +402,9 @@ TEST(Transpile, BlockKnownTilesTestedOnceInCappedRowKernels) {
   EXPECT_EQ(count(r.cu, "true_when_whole("), 1u) << r.cu;
   EXPECT_TRUE(contains(r.cu, "      store(y, {row + i, 0}, astype<__nv_bfloat16>(t));\n")) << r.cu;
   EXPECT_TRUE(contains(r.cu, "    store(y, {j, 0}, astype<__nv_bfloat16>(u_2));\n")) << r.cu;
-  // f32: w's and b's loads alone are tested once, inline, and no cap.
+  // f32: w's and b's loads alone are tested once, inline.
   EXPECT_EQ(count(r.cu, "with_whole_tiles_outlined("), 1u) << r.cu;
   EXPECT_EQ(count(r.cu, "with_whole_tiles(fixed_tiles_whole, [&](auto whole) {"), 1u) << r.cu;
-  EXPECT_EQ(count(r.cu, "__launch_bounds__(kThreads, 4)"), 1u) << r.cu;
 }
 
 TEST(Transpile, SmallKernel) {

@@ -24,16 +24,16 @@ std::string spec_text(const std::string& cu, const std::string& spec) {
   return from == std::string::npos || to == std::string::npos ? "" : cu.substr(from, to - from);
 }
 
-// Row kernels that load three big bf16 tiles (the block-known kind of split) at its edges:
+// Row kernels that load three big bf16 tiles and ask for occupancy=4 (the block-known kind of
+// split) at its edges:
 // - views: a slice's extent and a list item's extent and stride are declared where the kernel
 //   makes the view, so an index that uses them is not known up front;
 // - a scalar compare of an arange's item is no tile mask;
-// - an index computed on the first access's own line leaves that access (and so the big loads)
-//   untested: the kernel gets no 4-blocks-per-SM cap;
+// - an index computed on the first access's own line leaves that access untested;
 // - a return before the split, and an index proven by a literal tile index above 0.
 const char* kEdges = R"(import cuda.tile as ct
 
-@ct.kernel
+@ct.kernel(occupancy=4)
 def slice_extent(X, w, b, y, n: int, TN: ct.Constant[int]):
     row = ct.bid(0)
     t = ct.load(X, index=(row, 0), shape=(1, TN)).astype(ct.float32)
@@ -41,7 +41,7 @@ def slice_extent(X, w, b, y, n: int, TN: ct.Constant[int]):
     u = (ct.load(w, index=(0,), shape=(TN,)) + ct.load(b, index=(0,), shape=(TN,))).astype(ct.float32)[None, :]
     ct.store(y, index=(seg.shape[0], 0), tile=(t * u).astype(y.dtype))
 
-@ct.kernel
+@ct.kernel(occupancy=4)
 def item_extent(xs, w, b, y, TN: ct.Constant[int]):
     row = ct.bid(0)
     t = ct.load(y, index=(row, 0), shape=(1, TN)).astype(ct.float32)
@@ -50,7 +50,7 @@ def item_extent(xs, w, b, y, TN: ct.Constant[int]):
     ct.store(y, index=(x.shape[0], 0), tile=t.astype(y.dtype))
     ct.store(y, index=(x.strides[0], 0), tile=t.astype(y.dtype))
 
-@ct.kernel
+@ct.kernel(occupancy=4)
 def scalar_compare(x, w, b, y, TN: ct.Constant[int]):
     row = ct.bid(0)
     t = ct.load(x, index=(row, 0), shape=(1, TN)).astype(ct.float32)
@@ -58,13 +58,13 @@ def scalar_compare(x, w, b, y, TN: ct.Constant[int]):
     if ct.arange(1, dtype=ct.int32).item() < w.shape[0]:
         ct.store(y, index=(row, 0), tile=(t * u).astype(y.dtype))
 
-@ct.kernel
+@ct.kernel(occupancy=4)
 def same_line(x, w, b, y, TN: ct.Constant[int]):
     t = ct.load(x, index=(ct.bid(0) * 2, 0), shape=(1, TN)).astype(ct.float32)
     u = (ct.load(w, index=(0,), shape=(TN,)) + ct.load(b, index=(0,), shape=(TN,))).astype(ct.float32)[None, :]
     ct.store(y, index=(ct.bid(0) * 2, 0), tile=(t * u).astype(y.dtype))
 
-@ct.kernel
+@ct.kernel(occupancy=4)
 def early_return(x, w, b, y, M: int, TN: ct.Constant[int]):
     row = ct.bid(0)
     if row >= M:
@@ -97,9 +97,10 @@ TEST(WholeTileSplit, EdgesOfWhatABlockKnowsUpFront) {
   const std::string scalar = spec_text(r.cu, "scalar_compare_bf16_bf16_bf16_bf16_8192");
   EXPECT_EQ(count(scalar, "true_when_whole("), 0u) << scalar;
   const std::string same = spec_text(r.cu, "same_line_bf16_bf16_bf16_bf16_8192");
-  EXPECT_EQ(count(same, "__launch_bounds__(kThreads, 4)"), 0u) << same;
+  EXPECT_EQ(count(same, "whole_tile<Layout_1x8192>(x"), 0u) << same;
+  EXPECT_EQ(count(same, "whole_tile<Layout_8192>(w, {0})"), 1u) << same;
   const std::string early = spec_text(r.cu, "early_return_bf16_bf16_bf16_bf16_i32_8192");
-  EXPECT_EQ(count(early, "__launch_bounds__(kThreads, 4)"), 1u) << early;
+  EXPECT_EQ(count(early, "with_whole_tiles_outlined("), 1u) << early;
   // w's tile at index 1 spans elements [TN, 2 TN): w.shape[0] - TN > every arange value.
   EXPECT_EQ(count(early, "true_when_whole(whole, "), 0u) << early;  // `- TN` is no extent: not proven
   if (!testing::have_nvcc()) GTEST_SKIP() << "no nvcc";
@@ -108,16 +109,17 @@ TEST(WholeTileSplit, EdgesOfWhatABlockKnowsUpFront) {
 
 // The mask proof: a literal tile index i > 0 proves a.shape[d] >= (i + 1) * TN; `shape > arange`
 // reads as `arange < shape`; an arange from 1 reaches TN, which a tile of TN does not prove.
-// A kernel with two big 16-bit loads (RMS norm's shape) keeps the plain split: no mask proof,
-// no cap.
+// Kept to the plain split (no mask proof): two big 16-bit loads (RMS norm's shape), and three
+// without an occupancy= request (which then gets 3 blocks per SM, the plan's own cap).
 TEST(WholeTileSplit, MasksProvenByTheTests) {
   TranspileOptions options;
   options.header_name = "masks.cuh";
   options.signatures = {"masks(x=bfloat16[?, ?], w=bfloat16[?], b=bfloat16[?], y=bfloat16[?, ?], TN=4096)",
-                        "two_loads(x=bfloat16[?, ?], w=bfloat16[?], y=bfloat16[?, ?], TN=8192)"};
+                        "two_loads(x=bfloat16[?, ?], w=bfloat16[?], y=bfloat16[?, ?], TN=8192)",
+                        "no_request(x=bfloat16[?, ?], w=bfloat16[?], b=bfloat16[?], y=bfloat16[?, ?], TN=8192)"};
   TranspileResult r = transpile("masks.py", R"(import cuda.tile as ct
 
-@ct.kernel
+@ct.kernel(occupancy=4)
 def masks(x, w, b, y, TN: ct.Constant[int]):
     row = ct.bid(0)
     t = ct.load(x, index=(row, 0), shape=(1, 2 * TN)).astype(ct.float32)
@@ -128,12 +130,21 @@ def masks(x, w, b, y, TN: ct.Constant[int]):
     from_one = ct.arange(2 * TN, dtype=ct.int32, start=1)[None, :] < x.shape[1]
     ct.store(y, index=(row, 0), tile=ct.where(below & twice & from_one, t * u, 0.0).astype(y.dtype))
 
-@ct.kernel
+@ct.kernel(occupancy=4)
 def two_loads(x, w, y, TN: ct.Constant[int]):
     row = ct.bid(0)
     t = ct.load(x, index=(row, 0), shape=(1, TN)).astype(ct.float32)
     inside = ct.arange(TN, dtype=ct.int32)[None, :] < x.shape[1]
     u = ct.where(inside, t, 0.0) * ct.load(w, index=(0,), shape=(TN,)).astype(ct.float32)[None, :]
+    ct.store(y, index=(row, 0), tile=u.astype(y.dtype))
+
+@ct.kernel
+def no_request(x, w, b, y, TN: ct.Constant[int]):
+    row = ct.bid(0)
+    t = ct.load(x, index=(row, 0), shape=(1, TN)).astype(ct.float32)
+    inside = ct.arange(TN, dtype=ct.int32)[None, :] < x.shape[1]
+    u = ct.where(inside, t, 0.0) * ct.load(w, index=(0,), shape=(TN,)).astype(ct.float32)[None, :]
+    u = u + ct.load(b, index=(0,), shape=(TN,)).astype(ct.float32)[None, :]
     ct.store(y, index=(row, 0), tile=u.astype(y.dtype))
 )",
                                 options);
@@ -141,10 +152,11 @@ def two_loads(x, w, y, TN: ct.Constant[int]):
   EXPECT_EQ(count(r.cu, "const auto below = true_when_whole(whole, "), 1u) << r.cu;
   EXPECT_EQ(count(r.cu, "const auto twice = true_when_whole(whole, "), 1u) << r.cu;
   EXPECT_EQ(count(r.cu, "const auto from_one = true_when_whole("), 0u) << r.cu;
-  EXPECT_EQ(count(r.cu, "true_when_whole(whole, "), 2u) << r.cu;  // none in two_loads
+  EXPECT_EQ(count(r.cu, "true_when_whole(whole, "), 2u) << r.cu;  // none in two_loads, no_request
   EXPECT_EQ(count(r.cu, "with_whole_tiles_outlined("), 1u) << r.cu;
-  EXPECT_EQ(count(r.cu, "with_whole_tiles(fixed_tiles_whole, [&](auto whole) {"), 1u) << r.cu;
-  EXPECT_EQ(count(r.cu, "__launch_bounds__(kThreads, 4)"), 1u) << r.cu;
+  EXPECT_EQ(count(r.cu, "with_whole_tiles(fixed_tiles_whole, [&](auto whole) {"), 2u) << r.cu;
+  EXPECT_EQ(count(r.cu, "__launch_bounds__(kThreads, 4)"), 2u) << r.cu;  // masks, two_loads: asked for
+  EXPECT_EQ(count(r.cu, "__launch_bounds__(kThreads, 3)"), 1u) << r.cu;  // no_request: the plan's cap
   if (!testing::have_nvcc()) GTEST_SKIP() << "no nvcc";
   EXPECT_EQ(testing::nvcc_compile(r.cu, r.cuh, "masks.cuh"), 0) << r.cu;
 }
