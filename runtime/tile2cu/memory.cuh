@@ -193,8 +193,8 @@ TILE2CU_DEVICE Tile<T, L> load(const Array<T, R, I>& a, const int64_t (&index)[R
 
 // ---- tiles tested once ------------------------------------------------------------------
 // A load of a kernel parameter at a constant tile index reads the same tile in every block; in a
-// row kernel whose registers the plan caps, every tile whose index the block knows from the start
-// is tested too. The generated code tests once whether all of them take the fast path, and runs
+// row kernel that asks for a register cap (occupancy=), every tile whose index the block knows
+// from the start is tested too. The generated code tests once whether all of them take the fast path, and runs
 // the rest of the kernel through with_whole_tiles: that part is compiled twice, and in the copy
 // for `true` those accesses have no checked path. (A checked path that never runs still costs:
 // the two paths join before the next access issues.) with_whole_tiles_outlined puts the copy for

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "tile2cu/tile2cu.hpp"
+#include "text_match.hpp"
 
 namespace tile2cu {
 namespace {
@@ -20,8 +21,6 @@ std::string generated(const std::string& body, const std::string& sig) {
 }
 
 const char* kSig = "x=float32[?, ?], b=float32[?], y=float32[?, ?], z=float32[?], TM=32, TN=64";
-
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
 TEST(BroadcastLoad, SideTilesNeedingSeveralRoundTripsReadMemoryDirectly) {
   // The row takes one shared-memory round trip, the column two (its reshape to (TM, 1) changes

@@ -4,6 +4,7 @@
 // cuTile requires a variable's type not to depend on the path taken.
 #include "sema_test_util.hpp"
 #include "tile2cu/tile2cu.hpp"
+#include "text_match.hpp"
 
 namespace tile2cu {
 namespace {
@@ -35,10 +36,6 @@ TranspileResult transpile_kernel(const std::string& source) {
   o.signatures = {kSig};
   o.header_name = "k.cuh";
   return transpile("k.py", "import cuda.tile as ct\n" + source, o);
-}
-
-bool contains(const std::string& haystack, const std::string& needle) {
-  return haystack.find(needle) != std::string::npos;
 }
 
 TEST(CarriedRecords, TupleThroughAForLoopIsCarriedItemByItem) {

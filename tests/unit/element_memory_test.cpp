@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "tile2cu/tile2cu.hpp"
+#include "text_match.hpp"
 
 namespace tile2cu {
 namespace {
@@ -16,10 +17,6 @@ TranspileResult run(const std::string& body, const std::string& sig) {
   o.signatures = {sig};
   o.header_name = "k.cuh";
   return transpile("k.py", "import cuda.tile as ct\n\n\n@ct.kernel\n" + body, o);
-}
-
-bool contains(const std::string& haystack, const std::string& needle) {
-  return haystack.find(needle) != std::string::npos;
 }
 
 TEST(ElementMemory, GatherWithBroadcastIndicesMaskAndPadding) {

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "tile2cu/tile2cu.hpp"
+#include "text_match.hpp"
 
 namespace tile2cu {
 namespace {
@@ -42,10 +43,6 @@ std::string transpile_gemm(const char* source, const std::string& sig) {
   TranspileResult r = transpile("gemm.py", source, o);
   EXPECT_TRUE(r.ok) << r.diagnostics;
   return r.cu;
-}
-
-bool contains(const std::string& haystack, const std::string& needle) {
-  return haystack.find(needle) != std::string::npos;
 }
 
 TEST(EmitGemm, WgmmaLoopOnMatricesTakesTensorMaps) {

@@ -17,6 +17,7 @@
 #include "sema/signature.hpp"
 #include "support/diagnostic.hpp"
 #include "tile2cu/tile2cu.hpp"
+#include "text_match.hpp"
 
 namespace tile2cu {
 namespace {
@@ -291,16 +292,6 @@ TranspileOptions with_sigs(std::vector<std::string> sigs) {
   o.signatures = std::move(sigs);
   o.header_name = "vadd.cuh";
   return o;
-}
-
-bool contains(const std::string& haystack, const std::string& needle) {
-  return haystack.find(needle) != std::string::npos;
-}
-
-size_t count(const std::string& haystack, const std::string& needle) {
-  size_t n = 0;
-  for (size_t at = haystack.find(needle); at != std::string::npos; at = haystack.find(needle, at + 1)) ++n;
-  return n;
 }
 
 // The big-tile rule's 3 blocks per SM reach __launch_bounds__ with a note saying why; a kernel's

@@ -3,12 +3,11 @@
 // that falls through, so the if yields the return value on both paths; the value's type must
 // not depend on the path taken (cuTile: "Type of return value depends on path taken").
 #include <chrono>
-#include <cstdlib>
-#include <fstream>
 
 #include "sema_test_util.hpp"
 #include "nvcc_compile.hpp"
 #include "tile2cu/tile2cu.hpp"
+#include "text_match.hpp"
 
 namespace tile2cu {
 namespace {
@@ -32,10 +31,6 @@ TranspileResult transpile_kernel(const std::string& source) {
   o.signatures = {kSig};
   o.header_name = "k.cuh";
   return transpile("k.py", source, o);
-}
-
-bool contains(const std::string& haystack, const std::string& needle) {
-  return haystack.find(needle) != std::string::npos;
 }
 
 #define EXPECT_COMPILE_ERROR(source, sig, kind_, substring)                         \

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "tile2cu/tile2cu.hpp"
+#include "text_match.hpp"
 
 namespace tile2cu {
 namespace {
@@ -54,8 +55,6 @@ class ModuleFolder : public ::testing::Test {
 
   fs::path dir_;
 };
-
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
 TEST_F(ModuleFolder, HelpersAndConstantsFromModulesAndPackages) {
   TranspileResult r = transpile_kernel(

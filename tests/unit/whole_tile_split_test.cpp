@@ -7,15 +7,10 @@
 
 #include "nvcc_compile.hpp"
 #include "tile2cu/tile2cu.hpp"
+#include "text_match.hpp"
 
 namespace tile2cu {
 namespace {
-
-size_t count(const std::string& haystack, const std::string& needle) {
-  size_t n = 0;
-  for (size_t at = haystack.find(needle); at != std::string::npos; at = haystack.find(needle, at + 1)) ++n;
-  return n;
-}
 
 // The text of one specialization's namespace.
 std::string spec_text(const std::string& cu, const std::string& spec) {
