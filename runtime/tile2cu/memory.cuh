@@ -73,6 +73,26 @@ TILE2CU_DEVICE void store_run(T* mem, const T* regs) {
   }
 }
 
+// Copies a run read element by element into the tile as the 4-byte words a vector load fills.
+// Both paths of a load then join on the same words: 16-bit pairs stay packed in one register, and
+// the fast path needs no instruction to split them apart before the join.
+template <int N, class T>
+TILE2CU_DEVICE void copy_run_as_words(T* regs, const T* run) {
+  if constexpr (sizeof(T) == 2 && N % 2 == 0) {
+#pragma unroll
+    for (int i = 0; i < N; i += 2) {
+      uint16_t lo, hi;
+      memcpy(&lo, &run[i], 2);
+      memcpy(&hi, &run[i + 1], 2);
+      const uint32_t word = uint32_t(lo) | uint32_t(hi) << 16;
+      memcpy(&regs[i], &word, 4);
+    }
+  } else {
+#pragma unroll
+    for (int i = 0; i < N; ++i) regs[i] = run[i];
+  }
+}
+
 // Where the run starting at `slot` lies in the array.
 struct RunPos {
   int64_t offset;  // element offset of its first element
@@ -181,11 +201,13 @@ TILE2CU_DEVICE Tile<T, L> load(const Array<T, R, I>& a, const int64_t (&index)[R
     if (contiguous && in && p.last >= 0 && p.last + V <= len && detail::aligned<V>(src)) {
       detail::load_run<V>(&t.v[s0], src);
     } else {
+      T run[V];
 #pragma unroll
       for (int i = 0; i < V; ++i) {
         const int64_t x = p.last + i;
-        t.v[s0 + i] = in && x >= 0 && x < len ? src[i * step] : pad;
+        run[i] = in && x >= 0 && x < len ? src[i * step] : pad;
       }
+      detail::copy_run_as_words<V>(&t.v[s0], run);
     }
   }
   return t;

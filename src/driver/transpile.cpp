@@ -15,6 +15,7 @@
 #include "ir/passes/dce.hpp"
 #include "ir/passes/attention_loop.hpp"
 #include "ir/passes/gemm_loop.hpp"
+#include "ir/passes/loop_invariants.hpp"
 #include "ir/printer.hpp"
 #include "ir/verifier.hpp"
 #include "sema/sema.hpp"
@@ -116,6 +117,8 @@ TranspileResult transpile(const std::string& path, const std::string& source,
       ir::recognise_gemm_loops(fn);
       ir::verify(fn);
       ir::recognise_attention_loops(fn);
+      ir::verify(fn);
+      ir::hoist_loop_invariants(fn);
       ir::verify(fn);
       functions.push_back(std::move(fn));
     }

@@ -880,6 +880,7 @@ class BodyEmitter {
       exprs_[r] = e;
       return;
     }
+    if (op.hoisted && last_comment_line_ != op.loc.line) comment(depth, "The same in every iteration of the loop below, so computed once, here:");
     source_comment(op, depth, false, op.kind == OpKind::GemmLoop);
     if (op.kind == OpKind::Atomic && uses_[r] == 0) {  // only the side effect matters
       if (is_block_uniform_effect(fn_, op)) once_per_block_statement(e.text, depth, op);

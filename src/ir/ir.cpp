@@ -120,6 +120,17 @@ void for_each_op(const Block& block, const std::function<void(const Op&)>& f) {
   }
 }
 
+bool is_value_arithmetic(OpKind k) {
+  switch (k) {
+    case OpKind::Constant: case OpKind::Binary: case OpKind::Convert: case OpKind::Compare:
+    case OpKind::Unary: case OpKind::Select: case OpKind::ArrayDim: case OpKind::ArrayStride:
+    case OpKind::BlockId: case OpKind::NumBlocks: case OpKind::ScalarParam:
+      return true;
+    default:
+      return false;
+  }
+}
+
 std::string Function::place_of(const Op& op) const {
   if (op.loc_file < 0) return fmt::format("line {}", op.loc.line);
   const std::string& path = file_of(op)->path();

@@ -134,6 +134,9 @@ enum class PaddingMode { Undetermined, Zero, NegZero, Nan, PosInf, NegInf };
 enum class Rounding { Default, RN, RZ, RM, RP, Full, Approx };
 
 const char* op_kind_name(OpKind k);
+// Ops that only compute a value from their operands and attributes (no memory, no regions, no
+// effect): constants, scalar and element-wise arithmetic, kernel parameters and array extents.
+bool is_value_arithmetic(OpKind k);
 const char* binary_kind_name(BinaryKind k);
 const char* compare_kind_name(CompareKind k);
 const char* unary_kind_name(UnaryKind k);
@@ -171,6 +174,7 @@ struct Op {
   std::vector<int> order;       // Load/Store: tile axis k walks array axis order[k]
   std::vector<std::string> text;  // Print: segments and conversions; Assert: the message
   bool check_bounds = true;     // Gather/Scatter/Atomic: false = caller promises in bounds
+  bool hoisted = false;         // moved in front of the loop it was written in (passes/loop_invariants)
   AtomicKind atomic = AtomicKind::Add;
   MemoryOrder memory_order = MemoryOrder::AcqRel;
   MemoryScope memory_scope = MemoryScope::Device;

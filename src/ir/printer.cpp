@@ -196,9 +196,9 @@ class Printer {
         }
         [[fallthrough]];
       default:
-        line(depth, fmt::format("{}{}{}{}{}", results_prefix(op), op_kind_name(op.kind),
+        line(depth, fmt::format("{}{}{}{}{}{}", results_prefix(op), op_kind_name(op.kind),
                                 attributes(op), op.operands.empty() ? "" : " " + values(op.operands),
-                                result_types(op)));
+                                result_types(op), op.hoisted ? "  // hoisted out of the loop below" : ""));
     }
   }
 

@@ -37,12 +37,16 @@ __global__ void __launch_bounds__(kThreads) online_softmax(
     state_1 = state_1 * tile2cu::exp(state_0 - m_new) + reduce_sum<Axes<1>>(tile2cu::exp(t - broadcast_to<Layout_1x256>(m_new, smem)), smem);
     state_0 = m_new;
   }
+  // The same in every iteration of the loop below, so computed once, here:
+  // ct.store(y, index=(row, j), tile=(ct.exp(t - m) / l).astype(y.dtype))
+  const auto state_0_1x256 = broadcast_to<Layout_1x256>(state_0, smem);
+  const auto state_1_1x256 = broadcast_to<Layout_1x256>(state_1, smem);
   // for j in range(n_tiles):
   for (int32_t j_2 = 0; j_2 < n_tiles; j_2 += 1) {
     // t = ct.load(x, index=(row, j), shape=(1, TN)).astype(ct.float32)
     const auto t_2 = load<Layout_1x256>(x, {row, j_2});
     // ct.store(y, index=(row, j), tile=(ct.exp(t - m) / l).astype(y.dtype))
-    store(y, {row, j_2}, tile2cu::exp(t_2 - broadcast_to<Layout_1x256>(state_0, smem)) / broadcast_to<Layout_1x256>(state_1, smem));
+    store(y, {row, j_2}, tile2cu::exp(t_2 - state_0_1x256) / state_1_1x256);
   }
 }
 
@@ -108,12 +112,16 @@ __global__ void __launch_bounds__(kThreads) online_softmax(
     state_1 = state_1 * tile2cu::exp(state_0 - m_new) + reduce_sum<Axes<1>>(tile2cu::exp(t_2 - broadcast_to<Layout_1x512>(m_new, smem)), smem);
     state_0 = m_new;
   }
+  // The same in every iteration of the loop below, so computed once, here:
+  // ct.store(y, index=(row, j), tile=(ct.exp(t - m) / l).astype(y.dtype))
+  const auto state_0_1x512 = broadcast_to<Layout_1x512>(state_0, smem);
+  const auto state_1_1x512 = broadcast_to<Layout_1x512>(state_1, smem);
   // for j in range(n_tiles):
   for (int32_t j_2 = 0; j_2 < n_tiles; j_2 += 1) {
     // t = ct.load(x, index=(row, j), shape=(1, TN)).astype(ct.float32)
     const auto t_3 = astype<float>(load<Layout_1x512>(x, {row, j_2}));
     // ct.store(y, index=(row, j), tile=(ct.exp(t - m) / l).astype(y.dtype))
-    store(y, {row, j_2}, astype<__nv_bfloat16>(tile2cu::exp(t_3 - broadcast_to<Layout_1x512>(state_0, smem)) / broadcast_to<Layout_1x512>(state_1, smem)));
+    store(y, {row, j_2}, astype<__nv_bfloat16>(tile2cu::exp(t_3 - state_0_1x512) / state_1_1x512));
   }
 }
 

@@ -197,12 +197,15 @@ __global__ void __launch_bounds__(kThreads) segment_center(
   }
   // mean = acc / ct.maximum(rows, 1)
   const auto mean = acc / astype<float>(maximum(x_seg.shape[0], 1));
+  // The same in every iteration of the loop below, so computed once, here:
+  // ct.store(y_seg, index=(i, j), tile=(t.astype(ct.float32) - mean).astype(Y.dtype))
+  const auto mean_16x64 = broadcast_to<Layout_16x64>(mean, smem);
   // for i in range(ct.cdiv(rows, TM)):
   for (int32_t i_2 = 0; i_2 < cdiv(x_seg.shape[0], 16); i_2 += 1) {
     // t = ct.load(x_seg, index=(i, j), shape=(TM, TN))
     const auto t_2 = load<Layout_16x64>(x_seg, {i_2, j});
     // ct.store(y_seg, index=(i, j), tile=(t.astype(ct.float32) - mean).astype(Y.dtype))
-    store(y_seg, {i_2, j}, t_2 - broadcast_to<Layout_16x64>(mean, smem));
+    store(y_seg, {i_2, j}, t_2 - mean_16x64);
   }
 }
 
@@ -280,12 +283,15 @@ __global__ void __launch_bounds__(kThreads) segment_center(
   }
   // mean = acc / ct.maximum(rows, 1)
   const auto mean = acc / astype<float>(maximum(x_seg.shape[0], 1));
+  // The same in every iteration of the loop below, so computed once, here:
+  // ct.store(y_seg, index=(i, j), tile=(t.astype(ct.float32) - mean).astype(Y.dtype))
+  const auto mean_16x128 = broadcast_to<Layout_16x128>(mean, smem);
   // for i in range(ct.cdiv(rows, TM)):
   for (int32_t i_2 = 0; i_2 < cdiv(x_seg.shape[0], 16); i_2 += 1) {
     // t = ct.load(x_seg, index=(i, j), shape=(TM, TN))
     const auto t_2 = load<Layout_16x128>(x_seg, {i_2, j});
     // ct.store(y_seg, index=(i, j), tile=(t.astype(ct.float32) - mean).astype(Y.dtype))
-    store(y_seg, {i_2, j}, astype<__nv_bfloat16>(astype<float>(t_2) - broadcast_to<Layout_16x128>(mean, smem)));
+    store(y_seg, {i_2, j}, astype<__nv_bfloat16>(astype<float>(t_2) - mean_16x128));
   }
 }
 

@@ -115,10 +115,7 @@ struct Matcher {
       }
       bool scalar = !op.results.empty() && op.regions.empty();
       for (ValueId r : op.results) scalar = scalar && fn.type(r).is_scalar();
-      bool pure = op.kind == OpKind::Constant || op.kind == OpKind::Binary || op.kind == OpKind::Convert ||
-                  op.kind == OpKind::Compare || op.kind == OpKind::Unary || op.kind == OpKind::Select ||
-                  op.kind == OpKind::ArrayDim || op.kind == OpKind::ArrayStride || op.kind == OpKind::BlockId ||
-                  op.kind == OpKind::NumBlocks || op.kind == OpKind::ScalarParam;
+      bool pure = is_value_arithmetic(op.kind);
       // `ct.load(As[g], ...)` or `ct.load(X.slice(...), ...)` in the loop: the array the load
       // reads is defined in the body, from loop-invariant values; it moves out with the scalars.
       bool defines_array = op.kind == OpKind::ListItem || op.kind == OpKind::ArraySlice;
