@@ -44,7 +44,7 @@ template <int N, class T>
 inline constexpr int kAccessBytes = N * int(sizeof(T)) < 16 ? N * int(sizeof(T)) : 16;
 
 template <int N, class T>
-TILE2CU_DEVICE bool aligned(const T* p) {
+TILE2CU_HD bool aligned(const T* p) {
   if constexpr (kAccessBytes<N, T> == int(sizeof(T))) return true;
   else return reinterpret_cast<uintptr_t>(p) % kAccessBytes<N, T> == 0;
 }
@@ -123,7 +123,7 @@ TILE2CU_HD constexpr bool may_be_whole() { return Ord::axis(R - 1) == R - 1 && L
 // is a vector access at a fixed distance from the tile's first element. One test per tile
 // replaces a bounds and alignment test per run, and the addresses become a base plus immediates.
 template <class L, class Ord, class T, int R, class I>
-TILE2CU_DEVICE bool whole_tile_fast(const Array<T, R, I>& a, const int64_t (&index)[R], int64_t& base) {
+TILE2CU_HD bool whole_tile_fast(const Array<T, R, I>& a, const int64_t (&index)[R], int64_t& base) {
   constexpr int V = L::kVec;
   constexpr int B = kAccessBytes<V, T>;
   if constexpr (!may_be_whole<L, Ord, R>()) {
@@ -229,6 +229,59 @@ TILE2CU_DEVICE bool whole_tile(const Array<T, R, I>& a, const int64_t (&index)[R
   detail::check_tile_access<L, Ord, R>();
   int64_t base;
   return detail::whole_tile_fast<L, Ord>(a, index, base);
+}
+
+// A tile index term the launcher can evaluate for every block: a literal, or ct.bid(axis).
+struct LaunchIndex {
+  int block_axis = -1;  // -1: `literal`
+  int64_t literal = 0;
+  constexpr LaunchIndex(int64_t value) : literal(value) {}  // NOLINT: a literal reads as itself
+  static constexpr LaunchIndex bid(int axis) {
+    LaunchIndex i(0);
+    i.block_axis = axis;
+    return i;
+  }
+};
+
+// On the host, before a launch: whether whole_tile() holds for the tile at `index` in every block
+// of `grid` (identity order). Then the kernel's copy for kTilesWhole = true, which has no
+// checked path for that access, is safe to run (the emitter's launch_whole_tiles.hpp).
+template <class L, class T, int R, class I>
+inline bool whole_in_every_block(const Array<T, R, I>& a, const LaunchIndex (&index)[R], dim3 grid) {
+  detail::check_tile_access<L, Order<>, R>();
+  if constexpr (!detail::may_be_whole<L, Order<>, R>()) {
+    return false;
+  } else {
+    constexpr int64_t B = detail::kAccessBytes<L::kVec, T>;
+    if (a.stride[R - 1] != 1 || reinterpret_cast<uintptr_t>(a.data) % B != 0) return false;
+    const unsigned blocks[3] = {grid.x, grid.y, grid.z};
+    for (int k = 0; k < R; ++k) {
+      const int64_t extent = L::shape::dim(k);
+      int64_t first = index[k].literal, last = first;  // the tile indices the blocks use
+      if (index[k].block_axis >= 0) {
+        if (index[k].block_axis > 2 || blocks[index[k].block_axis] == 0) return false;
+        first = 0;
+        last = int64_t(blocks[index[k].block_axis]) - 1;
+      }
+      if (first < 0 || (last + 1) * extent > int64_t(a.shape[k])) return false;
+      // Each tile's first element aligned for the vector accesses, as whole_tile_fast tests.
+      if (k < R - 1 && int64_t(a.stride[k]) * int64_t(sizeof(T)) % B != 0) return false;
+      if (k == R - 1 && (first == last ? first * extent : extent) * int64_t(sizeof(T)) % B != 0) return false;
+    }
+    return true;
+  }
+}
+
+// Whether a kernel's copy for whole tiles keeps at least the occupancy of its checked copy. Without
+// checked paths every load issues at once, and ptxas may give that copy more registers than the
+// checked one: then fewer blocks fit on an SM, which costs more than the checks save. The
+// launcher asks once per kernel (the answer depends on the compiled code only).
+template <class Kernel>
+inline bool keeps_occupancy(Kernel whole_copy, Kernel checked_copy, int threads, size_t smem_bytes) {
+  int whole = 0, checked = 0;
+  return cudaOccupancyMaxActiveBlocksPerMultiprocessor(&whole, whole_copy, threads, smem_bytes) == cudaSuccess &&
+         cudaOccupancyMaxActiveBlocksPerMultiprocessor(&checked, checked_copy, threads, smem_bytes) == cudaSuccess &&
+         whole >= checked;
 }
 
 // load() where whole_tile() was tested before: `whole` is std::true_type when it held (no test,

@@ -226,6 +226,31 @@ std::string main_loop_smem_checks(const ir::Function& fn, const LayoutPlan& plan
   return out;
 }
 
+// The launcher's test that every block's tiles of plan.launch_whole are whole, one per distinct
+// access; it picks the kernel's copy for kTilesWhole (launch_whole_tiles.hpp).
+std::string whole_at_launch_test(const ir::Function& fn, const LayoutPlan& plan) {
+  std::vector<std::string> tests, arrays;
+  for (const LaunchWholeAccess& a : plan.launch_whole) {
+    const ir::Op& op = *a.access;
+    const ir::ValueId tile = op.kind == ir::OpKind::Store ? op.operands.back() : op.results[0];
+    std::vector<std::string> index;
+    for (const LaunchIndexTerm& t : a.index)
+      index.push_back(t.block_axis >= 0 ? fmt::format("tile2cu::LaunchIndex::bid({})", t.block_axis)
+                                        : std::to_string(t.literal));
+    const std::string& name = fn.arrays[op.param].name;
+    std::string test = fmt::format("tile2cu::whole_in_every_block<{}::{}>({}_arg, {{{}}}, grid)", fn.spec_name,
+                                   plan.layout(fn.type(tile).shape).name, name, fmt::join(index, ", "));
+    if (std::find(tests.begin(), tests.end(), test) == tests.end()) tests.push_back(test);
+    if (std::find(arrays.begin(), arrays.end(), name) == arrays.end()) arrays.push_back(name);
+  }
+  const std::string names = arrays.size() == 1 ? arrays[0]
+                            : fmt::format("{} and {}", fmt::join(arrays.begin(), arrays.end() - 1, ", "), arrays.back());
+  std::string out = fmt::format("  // Every block's tiles of {} whole (in bounds, aligned): the kernel's copy without\n"
+                                "  // their checked paths runs ...\n  const bool tiles_whole =", names);
+  for (size_t i = 0; i < tests.size(); ++i) out += fmt::format("\n      {}{}", tests[i], i + 1 < tests.size() ? " &&" : ";\n");
+  return out;
+}
+
 }  // namespace
 
 EmittedFiles emit_cuda(const std::vector<ir::Function>& specs, const EmitOptions& options) {
@@ -298,6 +323,26 @@ EmittedFiles emit_cuda(const std::vector<ir::Function>& specs, const EmitOptions
           "  // (usable = 0 where it cannot describe them: the kernel then copies with cp.async).\n"
           "  const tile2cu::{5} {2} = tile2cu::{6}<{3}::{4}>({0}_arg, {1}_arg, major);\n",
           p.a, p.b, p.name, fn.spec_name, p.config, p.type, p.encoder);
+    // Kernels whose launcher sets attributes or builds tensor maps for one kernel symbol stay
+    // single copies.
+    if (dynamic_smem || !tensor_maps.empty()) plan.launch_whole.clear();
+    std::string kernel_template, launch;
+    const std::string launch_config = fmt::format("<<<grid, {}::kThreads, {}, stream>>>({});\n", fn.spec_name,
+                                                  dynamic_smem ? "kSmemBytes" : "0", h.launch_args);
+    if (plan.launch_whole.empty()) {
+      launch = fmt::format("  {}::{}{}", fn.spec_name, fn.kernel_name, launch_config);
+    } else {
+      kernel_template =
+          "// Compiled twice: the launcher runs the copy for kTilesWhole = true when it has proved every\n"
+          "// block's tiles whole (see whole_at_launch).\ntemplate <bool kTilesWhole>\n";
+      launch = whole_at_launch_test(fn, plan) +
+               fmt::format("  // ... where that copy fits as many blocks on an SM as the checked one (asked once).\n"
+                           "  static const bool whole_copy_fits = tile2cu::keeps_occupancy(\n"
+                           "      {0}::{1}<true>, {0}::{1}<false>, {0}::kThreads, 0);\n"
+                           "  const auto kernel = tiles_whole && whole_copy_fits ? {0}::{1}<true> : {0}::{1}<false>;\n"
+                           "  kernel{2}",
+                           fn.spec_name, fn.kernel_name, launch_config);
+    }
     const std::string& signature = fn.signature;
     // The kernel's occupancy= wins; a count the plan chose says why in the code.
     const int min_blocks = fn.occupancy > 0 ? fn.occupancy : plan.min_blocks_per_sm;
@@ -315,14 +360,14 @@ EmittedFiles emit_cuda(const std::vector<ir::Function>& specs, const EmitOptions
                     {"layouts", layouts},
                     {"min_blocks", min_blocks > 0 ? fmt::format(", {}", min_blocks) : ""},
                     {"launch_bounds_note", launch_bounds_note},
+                    {"kernel_template", kernel_template},
+                    {"launch", launch},
                     {"params", h.kernel_params},
                     {"prologue", prologue},
                     {"body", emit_kernel_body(fn, plan, options.line_directives)},
                     {"launcher_params", h.launcher_params},
                     {"launcher_checks", h.checks},
-                    {"launch_args", h.launch_args},
                     {"launch_setup", launch_setup},
-                    {"dynamic_smem", dynamic_smem ? "kSmemBytes" : "0"},
                     {"c_params", h.c_params},
                     {"c_args", h.c_args}});
     declarations += render("declaration", {{"kernel", fn.kernel_name},

@@ -43,7 +43,7 @@ const char* kCppKeywords[] = {"auto", "bool", "break", "case", "char", "class", 
                               "atomic_and", "atomic_or", "atomic_xor", "atomic_xchg", "atomic_cas",
                               "MemoryOrder", "MemoryScope", "Bounds", "whole", "whole_tile",
                               "fixed_tiles_whole", "tiles_whole", "with_whole_tiles",
-                              "with_whole_tiles_outlined", "true_when_whole"};
+                              "with_whole_tiles_outlined", "true_when_whole", "kTilesWhole", "whole_at_launch"};
 
 // C++ operator precedence, as far as generated expressions need it (higher binds tighter).
 enum Precedence { kOr = 5, kXor, kAnd, kEquality, kRelational, kShift = 11, kAdditive, kMultiplicative, kUnary,
@@ -70,6 +70,7 @@ class BodyEmitter {
         if (!def_op_.at(op->operands[i])->operands.empty()) ++uses_[op->operands[i]];
     count_array_ops(fn_.body);
     plan_carried_variables(fn_.body);
+    declare_whole_at_launch();
     const size_t split = std::min(plan_.whole_tile_split.first_statement, fn_.body.ops.size());
     block(fn_.body, 1, 0, split);
     if (split < fn_.body.ops.size()) {
@@ -88,6 +89,35 @@ class BodyEmitter {
   bool in_whole_tile_split(const Op& op) const {
     const auto& accesses = plan_.whole_tile_split.accesses;
     return std::find(accesses.begin(), accesses.end(), &op) != accesses.end();
+  }
+
+  bool launch_whole(const Op& op) const {
+    return std::any_of(plan_.launch_whole.begin(), plan_.launch_whole.end(),
+                       [&](const LaunchWholeAccess& a) { return a.access == &op; });
+  }
+
+  // What a load or store passes for whether its tile is whole: the split's answer, or the
+  // launcher's (kTilesWhole), or nothing (the access tests its tile itself).
+  std::string whole_argument(const Op& op) const {
+    if (in_whole_tile_split(op)) return ", whole";
+    return launch_whole(op) ? ", whole_at_launch" : "";
+  }
+
+  // The launcher's answer, for the accesses it proved that the split does not test.
+  void declare_whole_at_launch() {
+    std::vector<std::string> arrays;
+    for (const LaunchWholeAccess& a : plan_.launch_whole) {
+      const std::string& name = fn_.arrays[a.access->param].name;
+      if (!in_whole_tile_split(*a.access) && std::find(arrays.begin(), arrays.end(), name) == arrays.end())
+        arrays.push_back(name);
+    }
+    if (arrays.empty()) return;
+    const std::string names = arrays.size() == 1 ? arrays[0]
+                              : fmt::format("{} and {}", fmt::join(arrays.begin(), arrays.end() - 1, ", "), arrays.back());
+    comment(1, fmt::format("True in the copy of the kernel that the launcher runs when every tile of {} that a block "
+                           "touches is whole (in bounds, aligned): those accesses then have no checked path.",
+                           names));
+    line(1, "constexpr std::bool_constant<kTilesWhole> whole_at_launch{};");
   }
 
   bool is_mask_true_when_whole(const Op& op) const {
@@ -133,12 +163,21 @@ class BodyEmitter {
                              one ? "tile" : "tiles", names, one ? "it is" : "they are"));
     }
     const std::string flag = block_known ? "tiles_whole" : "fixed_tiles_whole";
-    std::string one_line = fmt::format("const bool {} = {};", flag, fmt::join(tests, " && "));
+    // Where the launcher proved every tested tile whole, the kernel's copy for kTilesWhole = true
+    // needs no test.
+    const bool launch_proves_all = std::all_of(plan_.whole_tile_split.accesses.begin(), plan_.whole_tile_split.accesses.end(),
+                                               [&](const Op* op) { return launch_whole(*op); });
+    const std::string prefix = launch_proves_all ? "kTilesWhole || " : "";
+    const bool parens = launch_proves_all && tests.size() > 1;
+    std::string one_line = fmt::format("const bool {} = {}{}{}{};", flag, prefix, parens ? "(" : "",
+                                       fmt::join(tests, " && "), parens ? ")" : "");
     if (one_line.size() <= 100) {
       line(1, one_line);
     } else {  // one test per line
-      line(1, fmt::format("const bool {} =", flag));
-      for (size_t i = 0; i < tests.size(); ++i) line(3, tests[i] + (i + 1 < tests.size() ? " &&" : ";"));
+      line(1, fmt::format("const bool {} ={}", flag, launch_proves_all ? " kTilesWhole ||" : ""));
+      for (size_t i = 0; i < tests.size(); ++i)
+        line(3, fmt::format("{}{}{}", parens && i == 0 ? "(" : parens ? " " : "", tests[i],
+                            i + 1 < tests.size() ? " &&" : parens ? ");" : ";"));
     }
     // The out-of-line copy gets the captures by value; inline, references cost nothing.
     line(1, block_known ? fmt::format("with_whole_tiles_outlined({}, [=](auto whole) mutable {{", flag)
@@ -544,8 +583,7 @@ class BodyEmitter {
         std::string targs = layout(r);
         if (!ord.empty()) targs += ", " + pad + ", " + ord;
         else if (op.padding != ir::PaddingMode::Undetermined) targs += ", " + pad;
-        return {fmt::format("load<{}>({}, {}{})", targs, a.name, index_list(op, op.operands.size()),
-                            in_whole_tile_split(op) ? ", whole" : "")};
+        return {fmt::format("load<{}>({}, {}{})", targs, a.name, index_list(op, op.operands.size()), whole_argument(op))};
       }
       case OpKind::Gather: case OpKind::Atomic: return {element_memory_call(fn_, op, plan_, operand_text())};
       default:
@@ -715,7 +753,7 @@ class BodyEmitter {
         }
         std::string ord = order_arg(op);
         line(depth, fmt::format("store{}({}, {}, {}{});", ord.empty() ? "" : "<" + ord + ">", a.name,
-                                index_list(op, n), expr(value).text, in_whole_tile_split(op) ? ", whole" : ""));
+                                index_list(op, n), expr(value).text, whole_argument(op)));
         return;
       }
       case OpKind::Scatter: {

@@ -187,6 +187,11 @@ LayoutPlan plan_layouts(const ir::Function& fn) {
                         biggest_loads >= kBigTileMinLoads;
   const bool capped_16bit_rows = big_rows && biggest_loads_16bit && fn.occupancy > 0;
   plan.whole_tile_split = find_whole_tile_split(fn, plan.broadcast_loads, may_be_whole, capped_16bit_rows);
+  // A kernel that tests its block-known tiles once already runs a fast copy fitted to its cap; a
+  // second, launch-time copy measured slower there (layer norm bf16: 0.998x -> 0.991x Triton on
+  // the H200, docs/perf-notes.md round 12).
+  if (!plan.whole_tile_split.block_known_tiles)
+    plan.launch_whole = find_launch_whole_accesses(fn, plan.broadcast_loads, may_be_whole);
   if (big_rows) plan.min_blocks_per_sm = kBigTileBlocksPerSm;  // occupancy=, when given, wins
   for_each_op(fn.body, [&](const ir::Op& op) {
     if (!op.results.empty() && (plan.broadcast_loads.folded.count(op.results[0]) ||

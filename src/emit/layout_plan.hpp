@@ -9,6 +9,7 @@
 
 #include "emit/array_order.hpp"
 #include "emit/broadcast_load.hpp"
+#include "emit/launch_whole_tiles.hpp"
 #include "emit/whole_tile_split.hpp"
 #include "ir/ir.hpp"
 
@@ -29,6 +30,7 @@ struct LayoutPlan {
   size_t hopper_smem_bytes = 0;  // on sm_90 and up, when a wgmma main loop needs more (0: same)
   BroadcastLoads broadcast_loads;  // broadcasts that read their side tile from memory
   WholeTileSplit whole_tile_split;  // accesses whose whole-tile test runs once (whole_tile_split.hpp)
+  std::vector<LaunchWholeAccess> launch_whole;  // ... or once per launch (launch_whole_tiles.hpp)
   ArrayBarriers array_barriers;  // barriers that keep one array's accesses in order (array_order.hpp)
 
   const TileLayout& layout(const ir::Shape& shape) const { return layouts.at(shape); }

@@ -18,6 +18,9 @@ using Layout_1x16x128 = BlockedLayout<Shape<1, 16, 128>, kThreads, 4>;
 using Layout_1x128 = BlockedLayout<Shape<1, 128>, kThreads, 4>;
 using Layout_128 = BlockedLayout<Shape<128>, kThreads, 4>;
 
+// Compiled twice: the launcher runs the copy for kTilesWhole = true when it has proved every
+// block's tiles whole (see whole_at_launch).
+template <bool kTilesWhole>
 __global__ void __launch_bounds__(kThreads) batched_affine(
     float* x_data, int32_t x_shape_0, int32_t x_shape_1, int32_t x_shape_2, int32_t x_stride_0, int32_t x_stride_1, int32_t x_stride_2,
     float* gamma_data, int32_t gamma_shape_0, int32_t gamma_stride_0,
@@ -27,6 +30,9 @@ __global__ void __launch_bounds__(kThreads) batched_affine(
   const Array<float, 1> gamma{gamma_data, {gamma_shape_0}, {gamma_stride_0}};
   const Array<float, 2> beta{beta_data, {beta_shape_0, beta_shape_1}, {beta_stride_0, beta_stride_1}};
   const Array<float, 3> y{y_data, {y_shape_0, y_shape_1, y_shape_2}, {y_stride_0, y_stride_1, y_stride_2}};
+  // True in the copy of the kernel that the launcher runs when every tile of x and y that a block
+  // touches is whole (in bounds, aligned): those accesses then have no checked path.
+  constexpr std::bool_constant<kTilesWhole> whole_at_launch{};
   // batch = ct.bid(0)
   const auto batch = int32_t(blockIdx.x);
   // row_block = ct.bid(1)
@@ -35,11 +41,11 @@ __global__ void __launch_bounds__(kThreads) batched_affine(
   const auto col_block = int32_t(blockIdx.z);
   // x_tile = ct.load(x, index=(batch, row_block, col_block), shape=(1, TM, TN),
   // padding_mode=PAD, latency=3)
-  const auto x_tile = load<Layout_1x16x128, PaddingMode::Zero>(x, {batch, row_block, col_block});
+  const auto x_tile = load<Layout_1x16x128, PaddingMode::Zero>(x, {batch, row_block, col_block}, whole_at_launch);
   // result = to_f32(x_tile) * gamma_row + beta_col
   const auto result = x_tile * load_broadcast<Layout_1x16x128, Layout_1x1x128, Layout_128, PaddingMode::Zero>(gamma, {col_block}) + load_broadcast<Layout_1x16x128, Layout_1x16x1, Layout_1x16, PaddingMode::Zero>(beta, {batch, row_block});
   // ct.store(y, index=(batch, row_block, col_block), tile=result.astype(y.dtype))
-  store(y, {batch, row_block, col_block}, result);
+  store(y, {batch, row_block, col_block}, result, whole_at_launch);
 }
 
 }  // namespace batched_affine_f32
@@ -59,7 +65,16 @@ cudaError_t launch_batched_affine_f32(
   if (!tile2cu::to_device_array<int32_t>(beta, beta_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<float, 3> y_arg;
   if (!tile2cu::to_device_array<int32_t>(y, y_arg)) return cudaErrorInvalidValue;
-  batched_affine_f32::batched_affine<<<grid, batched_affine_f32::kThreads, 0, stream>>>(
+  // Every block's tiles of x and y whole (in bounds, aligned): the kernel's copy without
+  // their checked paths runs ...
+  const bool tiles_whole =
+      tile2cu::whole_in_every_block<batched_affine_f32::Layout_1x16x128>(x_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1), tile2cu::LaunchIndex::bid(2)}, grid) &&
+      tile2cu::whole_in_every_block<batched_affine_f32::Layout_1x16x128>(y_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1), tile2cu::LaunchIndex::bid(2)}, grid);
+  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  static const bool whole_copy_fits = tile2cu::keeps_occupancy(
+      batched_affine_f32::batched_affine<true>, batched_affine_f32::batched_affine<false>, batched_affine_f32::kThreads, 0);
+  const auto kernel = tiles_whole && whole_copy_fits ? batched_affine_f32::batched_affine<true> : batched_affine_f32::batched_affine<false>;
+  kernel<<<grid, batched_affine_f32::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.shape[1], x_arg.shape[2], x_arg.stride[0], x_arg.stride[1], x_arg.stride[2],
     gamma_arg.data, gamma_arg.shape[0], gamma_arg.stride[0],
     beta_arg.data, beta_arg.shape[0], beta_arg.shape[1], beta_arg.stride[0], beta_arg.stride[1],
@@ -95,6 +110,9 @@ using Layout_1x32x64 = BlockedLayout<Shape<1, 32, 64>, kThreads, 8>;
 using Layout_1x64 = BlockedLayout<Shape<1, 64>, kThreads, 8>;
 using Layout_64 = BlockedLayout<Shape<64>, kThreads, 8>;
 
+// Compiled twice: the launcher runs the copy for kTilesWhole = true when it has proved every
+// block's tiles whole (see whole_at_launch).
+template <bool kTilesWhole>
 __global__ void __launch_bounds__(kThreads) batched_affine(
     __nv_bfloat16* x_data, int32_t x_shape_0, int32_t x_shape_1, int32_t x_shape_2, int32_t x_stride_0, int32_t x_stride_1, int32_t x_stride_2,
     __nv_bfloat16* gamma_data, int32_t gamma_shape_0, int32_t gamma_stride_0,
@@ -104,6 +122,9 @@ __global__ void __launch_bounds__(kThreads) batched_affine(
   const Array<__nv_bfloat16, 1> gamma{gamma_data, {gamma_shape_0}, {gamma_stride_0}};
   const Array<float, 2> beta{beta_data, {beta_shape_0, beta_shape_1}, {beta_stride_0, beta_stride_1}};
   const Array<__nv_bfloat16, 3> y{y_data, {y_shape_0, y_shape_1, y_shape_2}, {y_stride_0, y_stride_1, y_stride_2}};
+  // True in the copy of the kernel that the launcher runs when every tile of x and y that a block
+  // touches is whole (in bounds, aligned): those accesses then have no checked path.
+  constexpr std::bool_constant<kTilesWhole> whole_at_launch{};
   // batch = ct.bid(0)
   const auto batch = int32_t(blockIdx.x);
   // row_block = ct.bid(1)
@@ -112,11 +133,11 @@ __global__ void __launch_bounds__(kThreads) batched_affine(
   const auto col_block = int32_t(blockIdx.z);
   // x_tile = ct.load(x, index=(batch, row_block, col_block), shape=(1, TM, TN),
   // padding_mode=PAD, latency=3)
-  const auto x_tile = load<Layout_1x32x64, PaddingMode::Zero>(x, {batch, row_block, col_block});
+  const auto x_tile = load<Layout_1x32x64, PaddingMode::Zero>(x, {batch, row_block, col_block}, whole_at_launch);
   // result = to_f32(x_tile) * gamma_row + beta_col
   const auto result = astype<float>(x_tile) * astype<float>(load_broadcast<Layout_1x32x64, Layout_1x1x64, Layout_64, PaddingMode::Zero>(gamma, {col_block})) + load_broadcast<Layout_1x32x64, Layout_1x32x1, Layout_1x32, PaddingMode::Zero>(beta, {batch, row_block});
   // ct.store(y, index=(batch, row_block, col_block), tile=result.astype(y.dtype))
-  store(y, {batch, row_block, col_block}, astype<__nv_bfloat16>(result));
+  store(y, {batch, row_block, col_block}, astype<__nv_bfloat16>(result), whole_at_launch);
 }
 
 }  // namespace batched_affine_bf16
@@ -136,7 +157,16 @@ cudaError_t launch_batched_affine_bf16(
   if (!tile2cu::to_device_array<int32_t>(beta, beta_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<__nv_bfloat16, 3> y_arg;
   if (!tile2cu::to_device_array<int32_t>(y, y_arg)) return cudaErrorInvalidValue;
-  batched_affine_bf16::batched_affine<<<grid, batched_affine_bf16::kThreads, 0, stream>>>(
+  // Every block's tiles of x and y whole (in bounds, aligned): the kernel's copy without
+  // their checked paths runs ...
+  const bool tiles_whole =
+      tile2cu::whole_in_every_block<batched_affine_bf16::Layout_1x32x64>(x_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1), tile2cu::LaunchIndex::bid(2)}, grid) &&
+      tile2cu::whole_in_every_block<batched_affine_bf16::Layout_1x32x64>(y_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1), tile2cu::LaunchIndex::bid(2)}, grid);
+  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  static const bool whole_copy_fits = tile2cu::keeps_occupancy(
+      batched_affine_bf16::batched_affine<true>, batched_affine_bf16::batched_affine<false>, batched_affine_bf16::kThreads, 0);
+  const auto kernel = tiles_whole && whole_copy_fits ? batched_affine_bf16::batched_affine<true> : batched_affine_bf16::batched_affine<false>;
+  kernel<<<grid, batched_affine_bf16::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.shape[1], x_arg.shape[2], x_arg.stride[0], x_arg.stride[1], x_arg.stride[2],
     gamma_arg.data, gamma_arg.shape[0], gamma_arg.stride[0],
     beta_arg.data, beta_arg.shape[0], beta_arg.shape[1], beta_arg.stride[0], beta_arg.stride[1],

@@ -13,19 +13,25 @@ using namespace tile2cu;
 constexpr int kThreads = 256;
 using Layout_1024 = BlockedLayout<Shape<1024>, kThreads, 4>;
 
+// Compiled twice: the launcher runs the copy for kTilesWhole = true when it has proved every
+// block's tiles whole (see whole_at_launch).
+template <bool kTilesWhole>
 __global__ void __launch_bounds__(kThreads) gelu(
     float* x_data, int32_t x_shape_0, int32_t x_stride_0,
     float* y_data, int32_t y_shape_0, int32_t y_stride_0) {
   const Array<float, 1> x{x_data, {x_shape_0}, {x_stride_0}};
   const Array<float, 1> y{y_data, {y_shape_0}, {y_stride_0}};
+  // True in the copy of the kernel that the launcher runs when every tile of x and y that a block
+  // touches is whole (in bounds, aligned): those accesses then have no checked path.
+  constexpr std::bool_constant<kTilesWhole> whole_at_launch{};
   // block = ct.bid(0)
   const auto block = int32_t(blockIdx.x);
   // x_tile = ct.load(x, index=(block,), shape=(TILE,), padding_mode=ZERO_PAD)
-  const auto x_tile = load<Layout_1024, PaddingMode::Zero>(x, {block});
+  const auto x_tile = load<Layout_1024, PaddingMode::Zero>(x, {block}, whole_at_launch);
   // inner = SQRT_2_OVER_PI * (v + GELU_CUBIC * v * v * v)
   const auto inner = 0.7978846f * (x_tile + 0.044715f * x_tile * x_tile * x_tile);
   // ct.store(y, index=(block,), tile=gelu_tanh(v).astype(y.dtype))
-  store(y, {block}, 0.5f * x_tile * (1.0f + tile2cu::tanh(inner)));
+  store(y, {block}, 0.5f * x_tile * (1.0f + tile2cu::tanh(inner)), whole_at_launch);
 }
 
 }  // namespace gelu_f32
@@ -39,7 +45,16 @@ cudaError_t launch_gelu_f32(
   if (!tile2cu::to_device_array<int32_t>(x, x_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<float, 1> y_arg;
   if (!tile2cu::to_device_array<int32_t>(y, y_arg)) return cudaErrorInvalidValue;
-  gelu_f32::gelu<<<grid, gelu_f32::kThreads, 0, stream>>>(
+  // Every block's tiles of x and y whole (in bounds, aligned): the kernel's copy without
+  // their checked paths runs ...
+  const bool tiles_whole =
+      tile2cu::whole_in_every_block<gelu_f32::Layout_1024>(x_arg, {tile2cu::LaunchIndex::bid(0)}, grid) &&
+      tile2cu::whole_in_every_block<gelu_f32::Layout_1024>(y_arg, {tile2cu::LaunchIndex::bid(0)}, grid);
+  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  static const bool whole_copy_fits = tile2cu::keeps_occupancy(
+      gelu_f32::gelu<true>, gelu_f32::gelu<false>, gelu_f32::kThreads, 0);
+  const auto kernel = tiles_whole && whole_copy_fits ? gelu_f32::gelu<true> : gelu_f32::gelu<false>;
+  kernel<<<grid, gelu_f32::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.stride[0],
     y_arg.data, y_arg.shape[0], y_arg.stride[0]);
   return cudaGetLastError();
@@ -64,21 +79,27 @@ using namespace tile2cu;
 constexpr int kThreads = 256;
 using Layout_2048 = BlockedLayout<Shape<2048>, kThreads, 8>;
 
+// Compiled twice: the launcher runs the copy for kTilesWhole = true when it has proved every
+// block's tiles whole (see whole_at_launch).
+template <bool kTilesWhole>
 __global__ void __launch_bounds__(kThreads) gelu(
     __half* x_data, int32_t x_shape_0, int32_t x_stride_0,
     __half* y_data, int32_t y_shape_0, int32_t y_stride_0) {
   const Array<__half, 1> x{x_data, {x_shape_0}, {x_stride_0}};
   const Array<__half, 1> y{y_data, {y_shape_0}, {y_stride_0}};
+  // True in the copy of the kernel that the launcher runs when every tile of x and y that a block
+  // touches is whole (in bounds, aligned): those accesses then have no checked path.
+  constexpr std::bool_constant<kTilesWhole> whole_at_launch{};
   // block = ct.bid(0)
   const auto block = int32_t(blockIdx.x);
   // x_tile = ct.load(x, index=(block,), shape=(TILE,), padding_mode=ZERO_PAD)
-  const auto x_tile = load<Layout_2048, PaddingMode::Zero>(x, {block});
+  const auto x_tile = load<Layout_2048, PaddingMode::Zero>(x, {block}, whole_at_launch);
   // v = x_tile if x.dtype == compute else x_tile.astype(compute)
   const auto v = astype<float>(x_tile);
   // inner = SQRT_2_OVER_PI * (v + GELU_CUBIC * v * v * v)
   const auto inner = 0.7978846f * (v + 0.044715f * v * v * v);
   // ct.store(y, index=(block,), tile=gelu_tanh(v).astype(y.dtype))
-  store(y, {block}, astype<__half>(0.5f * v * (1.0f + tile2cu::tanh(inner))));
+  store(y, {block}, astype<__half>(0.5f * v * (1.0f + tile2cu::tanh(inner))), whole_at_launch);
 }
 
 }  // namespace gelu_f16
@@ -92,7 +113,16 @@ cudaError_t launch_gelu_f16(
   if (!tile2cu::to_device_array<int32_t>(x, x_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<__half, 1> y_arg;
   if (!tile2cu::to_device_array<int32_t>(y, y_arg)) return cudaErrorInvalidValue;
-  gelu_f16::gelu<<<grid, gelu_f16::kThreads, 0, stream>>>(
+  // Every block's tiles of x and y whole (in bounds, aligned): the kernel's copy without
+  // their checked paths runs ...
+  const bool tiles_whole =
+      tile2cu::whole_in_every_block<gelu_f16::Layout_2048>(x_arg, {tile2cu::LaunchIndex::bid(0)}, grid) &&
+      tile2cu::whole_in_every_block<gelu_f16::Layout_2048>(y_arg, {tile2cu::LaunchIndex::bid(0)}, grid);
+  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  static const bool whole_copy_fits = tile2cu::keeps_occupancy(
+      gelu_f16::gelu<true>, gelu_f16::gelu<false>, gelu_f16::kThreads, 0);
+  const auto kernel = tiles_whole && whole_copy_fits ? gelu_f16::gelu<true> : gelu_f16::gelu<false>;
+  kernel<<<grid, gelu_f16::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.stride[0],
     y_arg.data, y_arg.shape[0], y_arg.stride[0]);
   return cudaGetLastError();
@@ -117,21 +147,27 @@ using namespace tile2cu;
 constexpr int kThreads = 128;
 using Layout_1024 = BlockedLayout<Shape<1024>, kThreads, 8>;
 
+// Compiled twice: the launcher runs the copy for kTilesWhole = true when it has proved every
+// block's tiles whole (see whole_at_launch).
+template <bool kTilesWhole>
 __global__ void __launch_bounds__(kThreads) gelu(
     __nv_bfloat16* x_data, int32_t x_shape_0, int32_t x_stride_0,
     __nv_bfloat16* y_data, int32_t y_shape_0, int32_t y_stride_0) {
   const Array<__nv_bfloat16, 1> x{x_data, {x_shape_0}, {x_stride_0}};
   const Array<__nv_bfloat16, 1> y{y_data, {y_shape_0}, {y_stride_0}};
+  // True in the copy of the kernel that the launcher runs when every tile of x and y that a block
+  // touches is whole (in bounds, aligned): those accesses then have no checked path.
+  constexpr std::bool_constant<kTilesWhole> whole_at_launch{};
   // block = ct.bid(0)
   const auto block = int32_t(blockIdx.x);
   // x_tile = ct.load(x, index=(block,), shape=(TILE,), padding_mode=ZERO_PAD)
-  const auto x_tile = load<Layout_1024, PaddingMode::Zero>(x, {block});
+  const auto x_tile = load<Layout_1024, PaddingMode::Zero>(x, {block}, whole_at_launch);
   // v = x_tile if x.dtype == compute else x_tile.astype(compute)
   const auto v = astype<float>(x_tile);
   // inner = SQRT_2_OVER_PI * (v + GELU_CUBIC * v * v * v)
   const auto inner = 0.7978846f * (v + 0.044715f * v * v * v);
   // ct.store(y, index=(block,), tile=gelu_tanh(v).astype(y.dtype))
-  store(y, {block}, astype<__nv_bfloat16>(0.5f * v * (1.0f + tile2cu::tanh(inner))));
+  store(y, {block}, astype<__nv_bfloat16>(0.5f * v * (1.0f + tile2cu::tanh(inner))), whole_at_launch);
 }
 
 }  // namespace gelu_bf16
@@ -145,7 +181,16 @@ cudaError_t launch_gelu_bf16(
   if (!tile2cu::to_device_array<int32_t>(x, x_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<__nv_bfloat16, 1> y_arg;
   if (!tile2cu::to_device_array<int32_t>(y, y_arg)) return cudaErrorInvalidValue;
-  gelu_bf16::gelu<<<grid, gelu_bf16::kThreads, 0, stream>>>(
+  // Every block's tiles of x and y whole (in bounds, aligned): the kernel's copy without
+  // their checked paths runs ...
+  const bool tiles_whole =
+      tile2cu::whole_in_every_block<gelu_bf16::Layout_1024>(x_arg, {tile2cu::LaunchIndex::bid(0)}, grid) &&
+      tile2cu::whole_in_every_block<gelu_bf16::Layout_1024>(y_arg, {tile2cu::LaunchIndex::bid(0)}, grid);
+  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  static const bool whole_copy_fits = tile2cu::keeps_occupancy(
+      gelu_bf16::gelu<true>, gelu_bf16::gelu<false>, gelu_bf16::kThreads, 0);
+  const auto kernel = tiles_whole && whole_copy_fits ? gelu_bf16::gelu<true> : gelu_bf16::gelu<false>;
+  kernel<<<grid, gelu_bf16::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.stride[0],
     y_arg.data, y_arg.shape[0], y_arg.stride[0]);
   return cudaGetLastError();
@@ -170,19 +215,25 @@ using namespace tile2cu;
 constexpr int kThreads = 256;
 using Layout_512 = BlockedLayout<Shape<512>, kThreads, 2>;
 
+// Compiled twice: the launcher runs the copy for kTilesWhole = true when it has proved every
+// block's tiles whole (see whole_at_launch).
+template <bool kTilesWhole>
 __global__ void __launch_bounds__(kThreads) gelu(
     double* x_data, int32_t x_shape_0, int32_t x_stride_0,
     double* y_data, int32_t y_shape_0, int32_t y_stride_0) {
   const Array<double, 1> x{x_data, {x_shape_0}, {x_stride_0}};
   const Array<double, 1> y{y_data, {y_shape_0}, {y_stride_0}};
+  // True in the copy of the kernel that the launcher runs when every tile of x and y that a block
+  // touches is whole (in bounds, aligned): those accesses then have no checked path.
+  constexpr std::bool_constant<kTilesWhole> whole_at_launch{};
   // block = ct.bid(0)
   const auto block = int32_t(blockIdx.x);
   // x_tile = ct.load(x, index=(block,), shape=(TILE,), padding_mode=ZERO_PAD)
-  const auto x_tile = load<Layout_512, PaddingMode::Zero>(x, {block});
+  const auto x_tile = load<Layout_512, PaddingMode::Zero>(x, {block}, whole_at_launch);
   // inner = SQRT_2_OVER_PI * (v + GELU_CUBIC * v * v * v)
   const auto inner = 0.7978845608028654 * (x_tile + 0.044715 * x_tile * x_tile * x_tile);
   // ct.store(y, index=(block,), tile=gelu_tanh(v).astype(y.dtype))
-  store(y, {block}, 0.5 * x_tile * (1.0 + tile2cu::tanh(inner)));
+  store(y, {block}, 0.5 * x_tile * (1.0 + tile2cu::tanh(inner)), whole_at_launch);
 }
 
 }  // namespace gelu_f64
@@ -196,7 +247,16 @@ cudaError_t launch_gelu_f64(
   if (!tile2cu::to_device_array<int32_t>(x, x_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<double, 1> y_arg;
   if (!tile2cu::to_device_array<int32_t>(y, y_arg)) return cudaErrorInvalidValue;
-  gelu_f64::gelu<<<grid, gelu_f64::kThreads, 0, stream>>>(
+  // Every block's tiles of x and y whole (in bounds, aligned): the kernel's copy without
+  // their checked paths runs ...
+  const bool tiles_whole =
+      tile2cu::whole_in_every_block<gelu_f64::Layout_512>(x_arg, {tile2cu::LaunchIndex::bid(0)}, grid) &&
+      tile2cu::whole_in_every_block<gelu_f64::Layout_512>(y_arg, {tile2cu::LaunchIndex::bid(0)}, grid);
+  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  static const bool whole_copy_fits = tile2cu::keeps_occupancy(
+      gelu_f64::gelu<true>, gelu_f64::gelu<false>, gelu_f64::kThreads, 0);
+  const auto kernel = tiles_whole && whole_copy_fits ? gelu_f64::gelu<true> : gelu_f64::gelu<false>;
+  kernel<<<grid, gelu_f64::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.stride[0],
     y_arg.data, y_arg.shape[0], y_arg.stride[0]);
   return cudaGetLastError();

@@ -13,6 +13,9 @@ using namespace tile2cu;
 constexpr int kThreads = 256;
 using Layout_1024 = BlockedLayout<Shape<1024>, kThreads, 4>;
 
+// Compiled twice: the launcher runs the copy for kTilesWhole = true when it has proved every
+// block's tiles whole (see whole_at_launch).
+template <bool kTilesWhole>
 __global__ void __launch_bounds__(kThreads) int_semantics(
     int32_t* a_data, int32_t a_shape_0, int32_t a_stride_0,
     int32_t* b_data, int32_t b_shape_0, int32_t b_stride_0,
@@ -34,32 +37,36 @@ __global__ void __launch_bounds__(kThreads) int_semantics(
   const Array<int8_t, 1> small{small_data, {small_shape_0}, {small_stride_0}};
   const Array<int32_t, 1> flags{flags_data, {flags_shape_0}, {flags_stride_0}};
   const Array<int32_t, 1> minmax{minmax_data, {minmax_shape_0}, {minmax_stride_0}};
+  // True in the copy of the kernel that the launcher runs when every tile of a, b, s, quot, rem,
+  // lit, bits, small, flags and minmax that a block touches is whole (in bounds, aligned): those
+  // accesses then have no checked path.
+  constexpr std::bool_constant<kTilesWhole> whole_at_launch{};
   // block = ct.bid(0)
   const auto block = int32_t(blockIdx.x);
   // ta = ct.load(a, index=(block,), shape=(TILE,), padding_mode=ZERO)
-  const auto ta = load<Layout_1024, PaddingMode::Zero>(a, {block});
+  const auto ta = load<Layout_1024, PaddingMode::Zero>(a, {block}, whole_at_launch);
   // tb = ct.load(b, index=(block,), shape=(TILE,), padding_mode=ZERO)
-  const auto tb = load<Layout_1024, PaddingMode::Zero>(b, {block});
+  const auto tb = load<Layout_1024, PaddingMode::Zero>(b, {block}, whole_at_launch);
   // ts = ct.load(s, index=(block,), shape=(TILE,), padding_mode=ZERO)
-  const auto ts = load<Layout_1024, PaddingMode::Zero>(s, {block});
+  const auto ts = load<Layout_1024, PaddingMode::Zero>(s, {block}, whole_at_launch);
   // d = ct.where(tb == 0, 1, tb)
   const auto d = where(tb == 0, 1, tb);
   // ct.store(quot, index=(block,), tile=ta // d)
-  store(quot, {block}, floordiv(ta, d));
+  store(quot, {block}, floordiv(ta, d), whole_at_launch);
   // ct.store(rem, index=(block,), tile=ta % d)
-  store(rem, {block}, mod(ta, d));
+  store(rem, {block}, mod(ta, d), whole_at_launch);
   // ct.store(lit, index=(block,), tile=(ta // -4) * 8 + ta % 5 - ta % -3)
-  store(lit, {block}, floordiv(ta, -4) * 8 + mod(ta, 5) - mod(ta, -3));
+  store(lit, {block}, floordiv(ta, -4) * 8 + mod(ta, 5) - mod(ta, -3), whole_at_launch);
   // mixed = ((ta << 3) ^ (tb >> 1)) & LOW16 | (~ta >> 2)
   const auto mixed = (((ta << 3) ^ (tb >> 1)) & 65535) | ((~ta) >> 2);
   // shifted = (ta >> (tb & 7)) + ((ta & 0xFF) << (tb & 3))
   const auto shifted = (ta >> (tb & 7)) + ((ta & 255) << (tb & 3));
   // ct.store(bits, index=(block,), tile=mixed + shifted)
-  store(bits, {block}, mixed + shifted);
+  store(bits, {block}, mixed + shifted, whole_at_launch);
   // wrapped = (ts + 100) * ct.int8(3) ^ -7
   const auto wrapped = ((ts + int8_t(100)) * int8_t(3)) ^ int8_t(-7);
   // ct.store(small, index=(block,), tile=wrapped)
-  store(small, {block}, wrapped);
+  store(small, {block}, wrapped, whole_at_launch);
   // lt = (ta < tb).astype(ct.int32)
   const auto lt = astype<int32_t>(ta < tb);
   // even = (ta % 2 == 0).astype(ct.int32) << 1
@@ -69,13 +76,13 @@ __global__ void __launch_bounds__(kThreads) int_semantics(
   // differs = (ta != tb).astype(ct.int32) * 8
   const auto differs = astype<int32_t>(ta != tb) * 8;
   // ct.store(flags, index=(block,), tile=lt | even | quadrant | differs)
-  store(flags, {block}, ((lt | even) | quadrant) | differs);
+  store(flags, {block}, ((lt | even) | quadrant) | differs, whole_at_launch);
   // spread = max(ta, tb) - min(-ta, tb) + ct.abs(ta)
   const auto spread = maximum(ta, tb) - minimum(-ta, tb) + tile2cu::abs(ta);
   // clamped = ct.minimum(ta, 1000) - ct.maximum(tb, -1000)
   const auto clamped = minimum(ta, 1000) - maximum(tb, -1000);
   // ct.store(minmax, index=(block,), tile=spread + clamped)
-  store(minmax, {block}, spread + clamped);
+  store(minmax, {block}, spread + clamped, whole_at_launch);
 }
 
 }  // namespace int_semantics_i32
@@ -113,7 +120,24 @@ cudaError_t launch_int_semantics_i32(
   if (!tile2cu::to_device_array<int32_t>(flags, flags_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<int32_t, 1> minmax_arg;
   if (!tile2cu::to_device_array<int32_t>(minmax, minmax_arg)) return cudaErrorInvalidValue;
-  int_semantics_i32::int_semantics<<<grid, int_semantics_i32::kThreads, 0, stream>>>(
+  // Every block's tiles of a, b, s, quot, rem, lit, bits, small, flags and minmax whole (in bounds, aligned): the kernel's copy without
+  // their checked paths runs ...
+  const bool tiles_whole =
+      tile2cu::whole_in_every_block<int_semantics_i32::Layout_1024>(a_arg, {tile2cu::LaunchIndex::bid(0)}, grid) &&
+      tile2cu::whole_in_every_block<int_semantics_i32::Layout_1024>(b_arg, {tile2cu::LaunchIndex::bid(0)}, grid) &&
+      tile2cu::whole_in_every_block<int_semantics_i32::Layout_1024>(s_arg, {tile2cu::LaunchIndex::bid(0)}, grid) &&
+      tile2cu::whole_in_every_block<int_semantics_i32::Layout_1024>(quot_arg, {tile2cu::LaunchIndex::bid(0)}, grid) &&
+      tile2cu::whole_in_every_block<int_semantics_i32::Layout_1024>(rem_arg, {tile2cu::LaunchIndex::bid(0)}, grid) &&
+      tile2cu::whole_in_every_block<int_semantics_i32::Layout_1024>(lit_arg, {tile2cu::LaunchIndex::bid(0)}, grid) &&
+      tile2cu::whole_in_every_block<int_semantics_i32::Layout_1024>(bits_arg, {tile2cu::LaunchIndex::bid(0)}, grid) &&
+      tile2cu::whole_in_every_block<int_semantics_i32::Layout_1024>(small_arg, {tile2cu::LaunchIndex::bid(0)}, grid) &&
+      tile2cu::whole_in_every_block<int_semantics_i32::Layout_1024>(flags_arg, {tile2cu::LaunchIndex::bid(0)}, grid) &&
+      tile2cu::whole_in_every_block<int_semantics_i32::Layout_1024>(minmax_arg, {tile2cu::LaunchIndex::bid(0)}, grid);
+  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  static const bool whole_copy_fits = tile2cu::keeps_occupancy(
+      int_semantics_i32::int_semantics<true>, int_semantics_i32::int_semantics<false>, int_semantics_i32::kThreads, 0);
+  const auto kernel = tiles_whole && whole_copy_fits ? int_semantics_i32::int_semantics<true> : int_semantics_i32::int_semantics<false>;
+  kernel<<<grid, int_semantics_i32::kThreads, 0, stream>>>(
     a_arg.data, a_arg.shape[0], a_arg.stride[0],
     b_arg.data, b_arg.shape[0], b_arg.stride[0],
     s_arg.data, s_arg.shape[0], s_arg.stride[0],
@@ -162,6 +186,9 @@ using namespace tile2cu;
 constexpr int kThreads = 64;
 using Layout_128 = BlockedLayout<Shape<128>, kThreads, 2>;
 
+// Compiled twice: the launcher runs the copy for kTilesWhole = true when it has proved every
+// block's tiles whole (see whole_at_launch).
+template <bool kTilesWhole>
 __global__ void __launch_bounds__(kThreads) int_semantics(
     int32_t* a_data, int32_t a_shape_0, int32_t a_stride_0,
     int32_t* b_data, int32_t b_shape_0, int32_t b_stride_0,
@@ -183,32 +210,36 @@ __global__ void __launch_bounds__(kThreads) int_semantics(
   const Array<int8_t, 1> small{small_data, {small_shape_0}, {small_stride_0}};
   const Array<int32_t, 1> flags{flags_data, {flags_shape_0}, {flags_stride_0}};
   const Array<int32_t, 1> minmax{minmax_data, {minmax_shape_0}, {minmax_stride_0}};
+  // True in the copy of the kernel that the launcher runs when every tile of a, b, s, quot, rem,
+  // lit, bits, small, flags and minmax that a block touches is whole (in bounds, aligned): those
+  // accesses then have no checked path.
+  constexpr std::bool_constant<kTilesWhole> whole_at_launch{};
   // block = ct.bid(0)
   const auto block = int32_t(blockIdx.x);
   // ta = ct.load(a, index=(block,), shape=(TILE,), padding_mode=ZERO)
-  const auto ta = load<Layout_128, PaddingMode::Zero>(a, {block});
+  const auto ta = load<Layout_128, PaddingMode::Zero>(a, {block}, whole_at_launch);
   // tb = ct.load(b, index=(block,), shape=(TILE,), padding_mode=ZERO)
-  const auto tb = load<Layout_128, PaddingMode::Zero>(b, {block});
+  const auto tb = load<Layout_128, PaddingMode::Zero>(b, {block}, whole_at_launch);
   // ts = ct.load(s, index=(block,), shape=(TILE,), padding_mode=ZERO)
-  const auto ts = load<Layout_128, PaddingMode::Zero>(s, {block});
+  const auto ts = load<Layout_128, PaddingMode::Zero>(s, {block}, whole_at_launch);
   // d = ct.where(tb == 0, 1, tb)
   const auto d = where(tb == 0, 1, tb);
   // ct.store(quot, index=(block,), tile=ta // d)
-  store(quot, {block}, floordiv(ta, d));
+  store(quot, {block}, floordiv(ta, d), whole_at_launch);
   // ct.store(rem, index=(block,), tile=ta % d)
-  store(rem, {block}, mod(ta, d));
+  store(rem, {block}, mod(ta, d), whole_at_launch);
   // ct.store(lit, index=(block,), tile=(ta // -4) * 8 + ta % 5 - ta % -3)
-  store(lit, {block}, floordiv(ta, -4) * 8 + mod(ta, 5) - mod(ta, -3));
+  store(lit, {block}, floordiv(ta, -4) * 8 + mod(ta, 5) - mod(ta, -3), whole_at_launch);
   // mixed = ((ta << 3) ^ (tb >> 1)) & LOW16 | (~ta >> 2)
   const auto mixed = (((ta << 3) ^ (tb >> 1)) & 65535) | ((~ta) >> 2);
   // shifted = (ta >> (tb & 7)) + ((ta & 0xFF) << (tb & 3))
   const auto shifted = (ta >> (tb & 7)) + ((ta & 255) << (tb & 3));
   // ct.store(bits, index=(block,), tile=mixed + shifted)
-  store(bits, {block}, mixed + shifted);
+  store(bits, {block}, mixed + shifted, whole_at_launch);
   // wrapped = (ts + 100) * ct.int8(3) ^ -7
   const auto wrapped = ((ts + int8_t(100)) * int8_t(3)) ^ int8_t(-7);
   // ct.store(small, index=(block,), tile=wrapped)
-  store(small, {block}, wrapped);
+  store(small, {block}, wrapped, whole_at_launch);
   // lt = (ta < tb).astype(ct.int32)
   const auto lt = astype<int32_t>(ta < tb);
   // even = (ta % 2 == 0).astype(ct.int32) << 1
@@ -218,13 +249,13 @@ __global__ void __launch_bounds__(kThreads) int_semantics(
   // differs = (ta != tb).astype(ct.int32) * 8
   const auto differs = astype<int32_t>(ta != tb) * 8;
   // ct.store(flags, index=(block,), tile=lt | even | quadrant | differs)
-  store(flags, {block}, ((lt | even) | quadrant) | differs);
+  store(flags, {block}, ((lt | even) | quadrant) | differs, whole_at_launch);
   // spread = max(ta, tb) - min(-ta, tb) + ct.abs(ta)
   const auto spread = maximum(ta, tb) - minimum(-ta, tb) + tile2cu::abs(ta);
   // clamped = ct.minimum(ta, 1000) - ct.maximum(tb, -1000)
   const auto clamped = minimum(ta, 1000) - maximum(tb, -1000);
   // ct.store(minmax, index=(block,), tile=spread + clamped)
-  store(minmax, {block}, spread + clamped);
+  store(minmax, {block}, spread + clamped, whole_at_launch);
 }
 
 }  // namespace int_semantics_i32_t128
@@ -262,7 +293,24 @@ cudaError_t launch_int_semantics_i32_t128(
   if (!tile2cu::to_device_array<int32_t>(flags, flags_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<int32_t, 1> minmax_arg;
   if (!tile2cu::to_device_array<int32_t>(minmax, minmax_arg)) return cudaErrorInvalidValue;
-  int_semantics_i32_t128::int_semantics<<<grid, int_semantics_i32_t128::kThreads, 0, stream>>>(
+  // Every block's tiles of a, b, s, quot, rem, lit, bits, small, flags and minmax whole (in bounds, aligned): the kernel's copy without
+  // their checked paths runs ...
+  const bool tiles_whole =
+      tile2cu::whole_in_every_block<int_semantics_i32_t128::Layout_128>(a_arg, {tile2cu::LaunchIndex::bid(0)}, grid) &&
+      tile2cu::whole_in_every_block<int_semantics_i32_t128::Layout_128>(b_arg, {tile2cu::LaunchIndex::bid(0)}, grid) &&
+      tile2cu::whole_in_every_block<int_semantics_i32_t128::Layout_128>(s_arg, {tile2cu::LaunchIndex::bid(0)}, grid) &&
+      tile2cu::whole_in_every_block<int_semantics_i32_t128::Layout_128>(quot_arg, {tile2cu::LaunchIndex::bid(0)}, grid) &&
+      tile2cu::whole_in_every_block<int_semantics_i32_t128::Layout_128>(rem_arg, {tile2cu::LaunchIndex::bid(0)}, grid) &&
+      tile2cu::whole_in_every_block<int_semantics_i32_t128::Layout_128>(lit_arg, {tile2cu::LaunchIndex::bid(0)}, grid) &&
+      tile2cu::whole_in_every_block<int_semantics_i32_t128::Layout_128>(bits_arg, {tile2cu::LaunchIndex::bid(0)}, grid) &&
+      tile2cu::whole_in_every_block<int_semantics_i32_t128::Layout_128>(small_arg, {tile2cu::LaunchIndex::bid(0)}, grid) &&
+      tile2cu::whole_in_every_block<int_semantics_i32_t128::Layout_128>(flags_arg, {tile2cu::LaunchIndex::bid(0)}, grid) &&
+      tile2cu::whole_in_every_block<int_semantics_i32_t128::Layout_128>(minmax_arg, {tile2cu::LaunchIndex::bid(0)}, grid);
+  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  static const bool whole_copy_fits = tile2cu::keeps_occupancy(
+      int_semantics_i32_t128::int_semantics<true>, int_semantics_i32_t128::int_semantics<false>, int_semantics_i32_t128::kThreads, 0);
+  const auto kernel = tiles_whole && whole_copy_fits ? int_semantics_i32_t128::int_semantics<true> : int_semantics_i32_t128::int_semantics<false>;
+  kernel<<<grid, int_semantics_i32_t128::kThreads, 0, stream>>>(
     a_arg.data, a_arg.shape[0], a_arg.stride[0],
     b_arg.data, b_arg.shape[0], b_arg.stride[0],
     s_arg.data, s_arg.shape[0], s_arg.stride[0],
@@ -311,6 +359,9 @@ using namespace tile2cu;
 constexpr int kThreads = 256;
 using Layout_512 = BlockedLayout<Shape<512>, kThreads, 2>;
 
+// Compiled twice: the launcher runs the copy for kTilesWhole = true when it has proved every
+// block's tiles whole (see whole_at_launch).
+template <bool kTilesWhole>
 __global__ void __launch_bounds__(kThreads) int_semantics(
     int64_t* a_data, int32_t a_shape_0, int32_t a_stride_0,
     int64_t* b_data, int32_t b_shape_0, int32_t b_stride_0,
@@ -332,32 +383,36 @@ __global__ void __launch_bounds__(kThreads) int_semantics(
   const Array<int8_t, 1> small{small_data, {small_shape_0}, {small_stride_0}};
   const Array<int32_t, 1> flags{flags_data, {flags_shape_0}, {flags_stride_0}};
   const Array<int64_t, 1> minmax{minmax_data, {minmax_shape_0}, {minmax_stride_0}};
+  // True in the copy of the kernel that the launcher runs when every tile of a, b, s, quot, rem,
+  // lit, bits, small, flags and minmax that a block touches is whole (in bounds, aligned): those
+  // accesses then have no checked path.
+  constexpr std::bool_constant<kTilesWhole> whole_at_launch{};
   // block = ct.bid(0)
   const auto block = int32_t(blockIdx.x);
   // ta = ct.load(a, index=(block,), shape=(TILE,), padding_mode=ZERO)
-  const auto ta = load<Layout_512, PaddingMode::Zero>(a, {block});
+  const auto ta = load<Layout_512, PaddingMode::Zero>(a, {block}, whole_at_launch);
   // tb = ct.load(b, index=(block,), shape=(TILE,), padding_mode=ZERO)
-  const auto tb = load<Layout_512, PaddingMode::Zero>(b, {block});
+  const auto tb = load<Layout_512, PaddingMode::Zero>(b, {block}, whole_at_launch);
   // ts = ct.load(s, index=(block,), shape=(TILE,), padding_mode=ZERO)
-  const auto ts = load<Layout_512, PaddingMode::Zero>(s, {block});
+  const auto ts = load<Layout_512, PaddingMode::Zero>(s, {block}, whole_at_launch);
   // d = ct.where(tb == 0, 1, tb)
   const auto d = where(tb == int64_t{0}, int64_t{1}, tb);
   // ct.store(quot, index=(block,), tile=ta // d)
-  store(quot, {block}, floordiv(ta, d));
+  store(quot, {block}, floordiv(ta, d), whole_at_launch);
   // ct.store(rem, index=(block,), tile=ta % d)
-  store(rem, {block}, mod(ta, d));
+  store(rem, {block}, mod(ta, d), whole_at_launch);
   // ct.store(lit, index=(block,), tile=(ta // -4) * 8 + ta % 5 - ta % -3)
-  store(lit, {block}, floordiv(ta, int64_t{-4}) * int64_t{8} + mod(ta, int64_t{5}) - mod(ta, int64_t{-3}));
+  store(lit, {block}, floordiv(ta, int64_t{-4}) * int64_t{8} + mod(ta, int64_t{5}) - mod(ta, int64_t{-3}), whole_at_launch);
   // mixed = ((ta << 3) ^ (tb >> 1)) & LOW16 | (~ta >> 2)
   const auto mixed = (((ta << int64_t{3}) ^ (tb >> int64_t{1})) & int64_t{65535}) | ((~ta) >> int64_t{2});
   // shifted = (ta >> (tb & 7)) + ((ta & 0xFF) << (tb & 3))
   const auto shifted = (ta >> (tb & int64_t{7})) + ((ta & int64_t{255}) << (tb & int64_t{3}));
   // ct.store(bits, index=(block,), tile=mixed + shifted)
-  store(bits, {block}, mixed + shifted);
+  store(bits, {block}, mixed + shifted, whole_at_launch);
   // wrapped = (ts + 100) * ct.int8(3) ^ -7
   const auto wrapped = ((ts + int8_t(100)) * int8_t(3)) ^ int8_t(-7);
   // ct.store(small, index=(block,), tile=wrapped)
-  store(small, {block}, wrapped);
+  store(small, {block}, wrapped, whole_at_launch);
   // lt = (ta < tb).astype(ct.int32)
   const auto lt = astype<int32_t>(ta < tb);
   // even = (ta % 2 == 0).astype(ct.int32) << 1
@@ -367,13 +422,13 @@ __global__ void __launch_bounds__(kThreads) int_semantics(
   // differs = (ta != tb).astype(ct.int32) * 8
   const auto differs = astype<int32_t>(ta != tb) * 8;
   // ct.store(flags, index=(block,), tile=lt | even | quadrant | differs)
-  store(flags, {block}, ((lt | even) | quadrant) | differs);
+  store(flags, {block}, ((lt | even) | quadrant) | differs, whole_at_launch);
   // spread = max(ta, tb) - min(-ta, tb) + ct.abs(ta)
   const auto spread = maximum(ta, tb) - minimum(-ta, tb) + tile2cu::abs(ta);
   // clamped = ct.minimum(ta, 1000) - ct.maximum(tb, -1000)
   const auto clamped = minimum(ta, int64_t{1000}) - maximum(tb, int64_t{-1000});
   // ct.store(minmax, index=(block,), tile=spread + clamped)
-  store(minmax, {block}, spread + clamped);
+  store(minmax, {block}, spread + clamped, whole_at_launch);
 }
 
 }  // namespace int_semantics_i64
@@ -411,7 +466,24 @@ cudaError_t launch_int_semantics_i64(
   if (!tile2cu::to_device_array<int32_t>(flags, flags_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<int64_t, 1> minmax_arg;
   if (!tile2cu::to_device_array<int32_t>(minmax, minmax_arg)) return cudaErrorInvalidValue;
-  int_semantics_i64::int_semantics<<<grid, int_semantics_i64::kThreads, 0, stream>>>(
+  // Every block's tiles of a, b, s, quot, rem, lit, bits, small, flags and minmax whole (in bounds, aligned): the kernel's copy without
+  // their checked paths runs ...
+  const bool tiles_whole =
+      tile2cu::whole_in_every_block<int_semantics_i64::Layout_512>(a_arg, {tile2cu::LaunchIndex::bid(0)}, grid) &&
+      tile2cu::whole_in_every_block<int_semantics_i64::Layout_512>(b_arg, {tile2cu::LaunchIndex::bid(0)}, grid) &&
+      tile2cu::whole_in_every_block<int_semantics_i64::Layout_512>(s_arg, {tile2cu::LaunchIndex::bid(0)}, grid) &&
+      tile2cu::whole_in_every_block<int_semantics_i64::Layout_512>(quot_arg, {tile2cu::LaunchIndex::bid(0)}, grid) &&
+      tile2cu::whole_in_every_block<int_semantics_i64::Layout_512>(rem_arg, {tile2cu::LaunchIndex::bid(0)}, grid) &&
+      tile2cu::whole_in_every_block<int_semantics_i64::Layout_512>(lit_arg, {tile2cu::LaunchIndex::bid(0)}, grid) &&
+      tile2cu::whole_in_every_block<int_semantics_i64::Layout_512>(bits_arg, {tile2cu::LaunchIndex::bid(0)}, grid) &&
+      tile2cu::whole_in_every_block<int_semantics_i64::Layout_512>(small_arg, {tile2cu::LaunchIndex::bid(0)}, grid) &&
+      tile2cu::whole_in_every_block<int_semantics_i64::Layout_512>(flags_arg, {tile2cu::LaunchIndex::bid(0)}, grid) &&
+      tile2cu::whole_in_every_block<int_semantics_i64::Layout_512>(minmax_arg, {tile2cu::LaunchIndex::bid(0)}, grid);
+  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  static const bool whole_copy_fits = tile2cu::keeps_occupancy(
+      int_semantics_i64::int_semantics<true>, int_semantics_i64::int_semantics<false>, int_semantics_i64::kThreads, 0);
+  const auto kernel = tiles_whole && whole_copy_fits ? int_semantics_i64::int_semantics<true> : int_semantics_i64::int_semantics<false>;
+  kernel<<<grid, int_semantics_i64::kThreads, 0, stream>>>(
     a_arg.data, a_arg.shape[0], a_arg.stride[0],
     b_arg.data, b_arg.shape[0], b_arg.stride[0],
     s_arg.data, s_arg.shape[0], s_arg.stride[0],

@@ -127,6 +127,9 @@ constexpr int kThreads = 256;
 using Layout_1x1024 = BlockedLayout<Shape<1, 1024>, kThreads, 4>;
 using Layout_1024 = BlockedLayout<Shape<1024>, kThreads, 4>;
 
+// Compiled twice: the launcher runs the copy for kTilesWhole = true when it has proved every
+// block's tiles whole (see whole_at_launch).
+template <bool kTilesWhole>
 __global__ void __launch_bounds__(kThreads, 4) layer_norm_fwd(
     float* x_data, int32_t x_shape_0, int32_t x_shape_1, int32_t x_stride_0, int32_t x_stride_1,
     float* w_data, int32_t w_shape_0, int32_t w_stride_0,
@@ -143,10 +146,13 @@ __global__ void __launch_bounds__(kThreads, 4) layer_norm_fwd(
   const Array<float, 1> rstd_out{rstd_out_data, {rstd_out_shape_0}, {rstd_out_stride_0}};
   // Scratch for moving tile elements between threads (broadcasts, reshapes).
   __shared__ alignas(16) unsigned char smem[32];
+  // True in the copy of the kernel that the launcher runs when every tile of x and y that a block
+  // touches is whole (in bounds, aligned): those accesses then have no checked path.
+  constexpr std::bool_constant<kTilesWhole> whole_at_launch{};
   // row = ct.bid(0)
   const auto row = int32_t(blockIdx.x);
   // return ct.load(a, index=(row, 0), shape=(1, TN), padding_mode=ZERO).astype(ct.float32)
-  const auto t = load<Layout_1x1024, PaddingMode::Zero>(x, {row, 0});
+  const auto t = load<Layout_1x1024, PaddingMode::Zero>(x, {row, 0}, whole_at_launch);
   // mean = ct.sum(t, axis=1, keepdims=True) / n
   const auto mean = reduce_sum<Axes<1>>(t, smem) / astype<float>(x.shape[1]);
   // inside = ct.arange(TN, dtype=ct.int32)[None, :] < n
@@ -157,12 +163,14 @@ __global__ void __launch_bounds__(kThreads, 4) layer_norm_fwd(
   const auto rstd = tile2cu::rsqrt(reduce_sum<Axes<1>>(centered * centered, smem) / astype<float>(x.shape[1]) + eps);
   // Every block loads the same tiles of w and b: whether they are whole (in bounds, aligned) is
   // tested once, and the rest of the kernel is compiled for both answers (tile2cu/memory.cuh).
-  const bool fixed_tiles_whole = whole_tile<Layout_1024>(w, {0}) && whole_tile<Layout_1024>(b, {0});
+  const bool fixed_tiles_whole = kTilesWhole ||
+      (whole_tile<Layout_1024>(w, {0}) &&
+       whole_tile<Layout_1024>(b, {0}));
   with_whole_tiles(fixed_tiles_whole, [&](auto whole) {
     // out = centered * rstd * vector_tile(w, TN) + vector_tile(b, TN)
     const auto out = centered * rstd * reshape<Layout_1x1024>(load<Layout_1024, PaddingMode::Zero>(w, {0}, whole), smem) + reshape<Layout_1x1024>(load<Layout_1024, PaddingMode::Zero>(b, {0}, whole), smem);
     // ct.store(y, index=(row, 0), tile=out.astype(y.dtype))
-    store(y, {row, 0}, out);
+    store(y, {row, 0}, out, whole_at_launch);
     // ct.store(mean_out, index=(row,), tile=mean.item())
     in_one_thread([&] { store_scalar(mean_out, {row}, mean); });
     // ct.store(rstd_out, index=(row,), tile=rstd.item())
@@ -194,7 +202,18 @@ cudaError_t launch_layer_norm_fwd_f32(
   if (!tile2cu::to_device_array<int32_t>(mean_out, mean_out_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<float, 1> rstd_out_arg;
   if (!tile2cu::to_device_array<int32_t>(rstd_out, rstd_out_arg)) return cudaErrorInvalidValue;
-  layer_norm_fwd_f32::layer_norm_fwd<<<grid, layer_norm_fwd_f32::kThreads, 0, stream>>>(
+  // Every block's tiles of x, w, b and y whole (in bounds, aligned): the kernel's copy without
+  // their checked paths runs ...
+  const bool tiles_whole =
+      tile2cu::whole_in_every_block<layer_norm_fwd_f32::Layout_1x1024>(x_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid) &&
+      tile2cu::whole_in_every_block<layer_norm_fwd_f32::Layout_1024>(w_arg, {0}, grid) &&
+      tile2cu::whole_in_every_block<layer_norm_fwd_f32::Layout_1024>(b_arg, {0}, grid) &&
+      tile2cu::whole_in_every_block<layer_norm_fwd_f32::Layout_1x1024>(y_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid);
+  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  static const bool whole_copy_fits = tile2cu::keeps_occupancy(
+      layer_norm_fwd_f32::layer_norm_fwd<true>, layer_norm_fwd_f32::layer_norm_fwd<false>, layer_norm_fwd_f32::kThreads, 0);
+  const auto kernel = tiles_whole && whole_copy_fits ? layer_norm_fwd_f32::layer_norm_fwd<true> : layer_norm_fwd_f32::layer_norm_fwd<false>;
+  kernel<<<grid, layer_norm_fwd_f32::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.shape[1], x_arg.stride[0], x_arg.stride[1],
     w_arg.data, w_arg.shape[0], w_arg.stride[0],
     b_arg.data, b_arg.shape[0], b_arg.stride[0],
@@ -235,6 +254,9 @@ constexpr int kThreads = 256;
 using Layout_1x1024 = BlockedLayout<Shape<1, 1024>, kThreads, 4>;
 using Layout_1024 = BlockedLayout<Shape<1024>, kThreads, 4>;
 
+// Compiled twice: the launcher runs the copy for kTilesWhole = true when it has proved every
+// block's tiles whole (see whole_at_launch).
+template <bool kTilesWhole>
 __global__ void __launch_bounds__(kThreads) layer_norm_bwd_dx(
     float* dy_data, int32_t dy_shape_0, int32_t dy_shape_1, int32_t dy_stride_0, int32_t dy_stride_1,
     float* x_data, int32_t x_shape_0, int32_t x_shape_1, int32_t x_stride_0, int32_t x_stride_1,
@@ -258,6 +280,9 @@ __global__ void __launch_bounds__(kThreads) layer_norm_bwd_dx(
   const Array<int32_t, 1> count{count_data, {count_shape_0}, {count_stride_0}};
   // Scratch for moving tile elements between threads (broadcasts, reshapes).
   __shared__ alignas(16) unsigned char smem[32];
+  // True in the copy of the kernel that the launcher runs when every tile of x, dy and dx that a
+  // block touches is whole (in bounds, aligned): those accesses then have no checked path.
+  constexpr std::bool_constant<kTilesWhole> whole_at_launch{};
   // row = ct.bid(0)
   const auto row = int32_t(blockIdx.x);
   // inside = ct.arange(TN, dtype=ct.int32)[None, :] < n
@@ -265,14 +290,14 @@ __global__ void __launch_bounds__(kThreads) layer_norm_bwd_dx(
   // r = ct.gather(rstd, row)
   const auto r = gather(rstd, indices(row));
   // return ct.load(a, index=(row, 0), shape=(1, TN), padding_mode=ZERO).astype(ct.float32)
-  const auto t = load<Layout_1x1024, PaddingMode::Zero>(x, {row, 0});
+  const auto t = load<Layout_1x1024, PaddingMode::Zero>(x, {row, 0}, whole_at_launch);
   // xhat = ct.where(inside, (row_tile(x, row, TN) - ct.gather(mean, row)) * r, 0.0)
   const auto xhat = where(inside, (t - gather(mean, indices(row))) * r, 0.0f);
   // return ct.load(a, index=(row, 0), shape=(1, TN), padding_mode=ZERO).astype(ct.float32)
-  const auto g_out = load<Layout_1x1024, PaddingMode::Zero>(dy, {row, 0});
+  const auto g_out = load<Layout_1x1024, PaddingMode::Zero>(dy, {row, 0}, whole_at_launch);
   // Every block loads the same tile of w: whether it is whole (in bounds, aligned) is tested once,
   // and the rest of the kernel is compiled for both answers (tile2cu/memory.cuh).
-  const bool fixed_tiles_whole = whole_tile<Layout_1024>(w, {0});
+  const bool fixed_tiles_whole = kTilesWhole || whole_tile<Layout_1024>(w, {0});
   with_whole_tiles(fixed_tiles_whole, [&](auto whole) {
     // wdy = vector_tile(w, TN) * g_out
     const auto wdy = reshape<Layout_1x1024>(load<Layout_1024, PaddingMode::Zero>(w, {0}, whole), smem) * g_out;
@@ -281,7 +306,7 @@ __global__ void __launch_bounds__(kThreads) layer_norm_bwd_dx(
     // c2 = ct.sum(wdy, axis=1, keepdims=True) / n
     const auto c2 = reduce_sum<Axes<1>>(wdy, smem) / astype<float>(x.shape[1]);
     // ct.store(dx, index=(row, 0), tile=((wdy - (xhat * c1 + c2)) * r).astype(dx.dtype))
-    store(dx, {row, 0}, (wdy - (xhat * c1 + c2)) * r);
+    store(dx, {row, 0}, (wdy - (xhat * c1 + c2)) * r, whole_at_launch);
     // g = row % dw_part.shape[0]
     const auto g = mod(row, dw_part.shape[0]);
     // dw = g_out * xhat
@@ -354,7 +379,18 @@ cudaError_t launch_layer_norm_bwd_dx_f32(
   if (!tile2cu::to_device_array<int32_t>(locks, locks_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<int32_t, 1> count_arg;
   if (!tile2cu::to_device_array<int32_t>(count, count_arg)) return cudaErrorInvalidValue;
-  layer_norm_bwd_dx_f32::layer_norm_bwd_dx<<<grid, layer_norm_bwd_dx_f32::kThreads, 0, stream>>>(
+  // Every block's tiles of x, dy, w and dx whole (in bounds, aligned): the kernel's copy without
+  // their checked paths runs ...
+  const bool tiles_whole =
+      tile2cu::whole_in_every_block<layer_norm_bwd_dx_f32::Layout_1x1024>(x_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid) &&
+      tile2cu::whole_in_every_block<layer_norm_bwd_dx_f32::Layout_1x1024>(dy_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid) &&
+      tile2cu::whole_in_every_block<layer_norm_bwd_dx_f32::Layout_1024>(w_arg, {0}, grid) &&
+      tile2cu::whole_in_every_block<layer_norm_bwd_dx_f32::Layout_1x1024>(dx_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid);
+  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  static const bool whole_copy_fits = tile2cu::keeps_occupancy(
+      layer_norm_bwd_dx_f32::layer_norm_bwd_dx<true>, layer_norm_bwd_dx_f32::layer_norm_bwd_dx<false>, layer_norm_bwd_dx_f32::kThreads, 0);
+  const auto kernel = tiles_whole && whole_copy_fits ? layer_norm_bwd_dx_f32::layer_norm_bwd_dx<true> : layer_norm_bwd_dx_f32::layer_norm_bwd_dx<false>;
+  kernel<<<grid, layer_norm_bwd_dx_f32::kThreads, 0, stream>>>(
     dy_arg.data, dy_arg.shape[0], dy_arg.shape[1], dy_arg.stride[0], dy_arg.stride[1],
     x_arg.data, x_arg.shape[0], x_arg.shape[1], x_arg.stride[0], x_arg.stride[1],
     w_arg.data, w_arg.shape[0], w_arg.stride[0],
@@ -404,6 +440,9 @@ constexpr int kThreads = 256;
 using Layout_1x4096 = BlockedLayout<Shape<1, 4096>, kThreads, 4>;
 using Layout_4096 = BlockedLayout<Shape<4096>, kThreads, 4>;
 
+// Compiled twice: the launcher runs the copy for kTilesWhole = true when it has proved every
+// block's tiles whole (see whole_at_launch).
+template <bool kTilesWhole>
 __global__ void __launch_bounds__(kThreads) layer_norm_bwd_dx(
     __nv_bfloat16* dy_data, int32_t dy_shape_0, int32_t dy_shape_1, int32_t dy_stride_0, int32_t dy_stride_1,
     __nv_bfloat16* x_data, int32_t x_shape_0, int32_t x_shape_1, int32_t x_stride_0, int32_t x_stride_1,
@@ -427,6 +466,9 @@ __global__ void __launch_bounds__(kThreads) layer_norm_bwd_dx(
   const Array<int32_t, 1> count{count_data, {count_shape_0}, {count_stride_0}};
   // Scratch for moving tile elements between threads (broadcasts, reshapes).
   __shared__ alignas(16) unsigned char smem[32];
+  // True in the copy of the kernel that the launcher runs when every tile of x, dy and dx that a
+  // block touches is whole (in bounds, aligned): those accesses then have no checked path.
+  constexpr std::bool_constant<kTilesWhole> whole_at_launch{};
   // row = ct.bid(0)
   const auto row = int32_t(blockIdx.x);
   // inside = ct.arange(TN, dtype=ct.int32)[None, :] < n
@@ -434,12 +476,12 @@ __global__ void __launch_bounds__(kThreads) layer_norm_bwd_dx(
   // r = ct.gather(rstd, row)
   const auto r = gather(rstd, indices(row));
   // xhat = ct.where(inside, (row_tile(x, row, TN) - ct.gather(mean, row)) * r, 0.0)
-  const auto xhat = where(inside, (astype<float>(load<Layout_1x4096, PaddingMode::Zero>(x, {row, 0})) - gather(mean, indices(row))) * r, 0.0f);
+  const auto xhat = where(inside, (astype<float>(load<Layout_1x4096, PaddingMode::Zero>(x, {row, 0}, whole_at_launch)) - gather(mean, indices(row))) * r, 0.0f);
   // return ct.load(a, index=(row, 0), shape=(1, TN), padding_mode=ZERO).astype(ct.float32)
-  const auto g_out = astype<float>(load<Layout_1x4096, PaddingMode::Zero>(dy, {row, 0}));
+  const auto g_out = astype<float>(load<Layout_1x4096, PaddingMode::Zero>(dy, {row, 0}, whole_at_launch));
   // Every block loads the same tile of w: whether it is whole (in bounds, aligned) is tested once,
   // and the rest of the kernel is compiled for both answers (tile2cu/memory.cuh).
-  const bool fixed_tiles_whole = whole_tile<Layout_4096>(w, {0});
+  const bool fixed_tiles_whole = kTilesWhole || whole_tile<Layout_4096>(w, {0});
   with_whole_tiles(fixed_tiles_whole, [&](auto whole) {
     // wdy = vector_tile(w, TN) * g_out
     const auto wdy = reshape<Layout_1x4096>(astype<float>(load<Layout_4096, PaddingMode::Zero>(w, {0}, whole)), smem) * g_out;
@@ -448,7 +490,7 @@ __global__ void __launch_bounds__(kThreads) layer_norm_bwd_dx(
     // c2 = ct.sum(wdy, axis=1, keepdims=True) / n
     const auto c2 = reduce_sum<Axes<1>>(wdy, smem) / astype<float>(x.shape[1]);
     // ct.store(dx, index=(row, 0), tile=((wdy - (xhat * c1 + c2)) * r).astype(dx.dtype))
-    store(dx, {row, 0}, astype<__nv_bfloat16>((wdy - (xhat * c1 + c2)) * r));
+    store(dx, {row, 0}, astype<__nv_bfloat16>((wdy - (xhat * c1 + c2)) * r), whole_at_launch);
     // g = row % dw_part.shape[0]
     const auto g = mod(row, dw_part.shape[0]);
     // dw = g_out * xhat
@@ -521,7 +563,18 @@ cudaError_t launch_layer_norm_bwd_dx_bf16(
   if (!tile2cu::to_device_array<int32_t>(locks, locks_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<int32_t, 1> count_arg;
   if (!tile2cu::to_device_array<int32_t>(count, count_arg)) return cudaErrorInvalidValue;
-  layer_norm_bwd_dx_bf16::layer_norm_bwd_dx<<<grid, layer_norm_bwd_dx_bf16::kThreads, 0, stream>>>(
+  // Every block's tiles of x, dy, w and dx whole (in bounds, aligned): the kernel's copy without
+  // their checked paths runs ...
+  const bool tiles_whole =
+      tile2cu::whole_in_every_block<layer_norm_bwd_dx_bf16::Layout_1x4096>(x_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid) &&
+      tile2cu::whole_in_every_block<layer_norm_bwd_dx_bf16::Layout_1x4096>(dy_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid) &&
+      tile2cu::whole_in_every_block<layer_norm_bwd_dx_bf16::Layout_4096>(w_arg, {0}, grid) &&
+      tile2cu::whole_in_every_block<layer_norm_bwd_dx_bf16::Layout_1x4096>(dx_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid);
+  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  static const bool whole_copy_fits = tile2cu::keeps_occupancy(
+      layer_norm_bwd_dx_bf16::layer_norm_bwd_dx<true>, layer_norm_bwd_dx_bf16::layer_norm_bwd_dx<false>, layer_norm_bwd_dx_bf16::kThreads, 0);
+  const auto kernel = tiles_whole && whole_copy_fits ? layer_norm_bwd_dx_bf16::layer_norm_bwd_dx<true> : layer_norm_bwd_dx_bf16::layer_norm_bwd_dx<false>;
+  kernel<<<grid, layer_norm_bwd_dx_bf16::kThreads, 0, stream>>>(
     dy_arg.data, dy_arg.shape[0], dy_arg.shape[1], dy_arg.stride[0], dy_arg.stride[1],
     x_arg.data, x_arg.shape[0], x_arg.shape[1], x_arg.stride[0], x_arg.stride[1],
     w_arg.data, w_arg.shape[0], w_arg.stride[0],

@@ -13,6 +13,9 @@ using namespace tile2cu;
 constexpr int kThreads = 256;
 using Layout_64x64 = BlockedLayout<Shape<64, 64>, kThreads, 4>;
 
+// Compiled twice: the launcher runs the copy for kTilesWhole = true when it has proved every
+// block's tiles whole (see whole_at_launch).
+template <bool kTilesWhole>
 __global__ void __launch_bounds__(kThreads) mma_tile(
     __half* a_data, int32_t a_shape_0, int32_t a_shape_1, int32_t a_stride_0, int32_t a_stride_1,
     __half* b_data, int32_t b_shape_0, int32_t b_shape_1, int32_t b_stride_0, int32_t b_stride_1,
@@ -22,18 +25,21 @@ __global__ void __launch_bounds__(kThreads) mma_tile(
   const Array<float, 2> c{c_data, {c_shape_0, c_shape_1}, {c_stride_0, c_stride_1}};
   // Scratch for moving tile elements between threads (broadcasts, reshapes).
   __shared__ alignas(16) unsigned char smem[34816];
+  // True in the copy of the kernel that the launcher runs when every tile of a, b and c that a
+  // block touches is whole (in bounds, aligned): those accesses then have no checked path.
+  constexpr std::bool_constant<kTilesWhole> whole_at_launch{};
   // i = ct.bid(0)
   const auto i = int32_t(blockIdx.x);
   // j = ct.bid(1)
   const auto j = int32_t(blockIdx.y);
   // x = ct.load(a, index=(i, 0), shape=(TM, TK), padding_mode=ct.PaddingMode.ZERO)
-  const auto x = load<Layout_64x64, PaddingMode::Zero>(a, {i, 0});
+  const auto x = load<Layout_64x64, PaddingMode::Zero>(a, {i, 0}, whole_at_launch);
   // y = ct.load(b, index=(0, j), shape=(TK, TN), padding_mode=ct.PaddingMode.ZERO)
-  const auto y = load<Layout_64x64, PaddingMode::Zero>(b, {0, j});
+  const auto y = load<Layout_64x64, PaddingMode::Zero>(b, {0, j}, whole_at_launch);
   // acc = ct.load(c, index=(i, j), shape=(TM, TN), padding_mode=ct.PaddingMode.ZERO)
-  const auto acc = load<Layout_64x64, PaddingMode::Zero>(c, {i, j});
+  const auto acc = load<Layout_64x64, PaddingMode::Zero>(c, {i, j}, whole_at_launch);
   // ct.store(c, index=(i, j), tile=ct.mma(x, y, acc))
-  store(c, {i, j}, mma(x, y, acc, smem));
+  store(c, {i, j}, mma(x, y, acc, smem), whole_at_launch);
 }
 
 }  // namespace mma_f16_f32
@@ -50,7 +56,17 @@ cudaError_t launch_mma_f16_f32(
   if (!tile2cu::to_device_array<int32_t>(b, b_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<float, 2> c_arg;
   if (!tile2cu::to_device_array<int32_t>(c, c_arg)) return cudaErrorInvalidValue;
-  mma_f16_f32::mma_tile<<<grid, mma_f16_f32::kThreads, 0, stream>>>(
+  // Every block's tiles of a, b and c whole (in bounds, aligned): the kernel's copy without
+  // their checked paths runs ...
+  const bool tiles_whole =
+      tile2cu::whole_in_every_block<mma_f16_f32::Layout_64x64>(a_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid) &&
+      tile2cu::whole_in_every_block<mma_f16_f32::Layout_64x64>(b_arg, {0, tile2cu::LaunchIndex::bid(1)}, grid) &&
+      tile2cu::whole_in_every_block<mma_f16_f32::Layout_64x64>(c_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1)}, grid);
+  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  static const bool whole_copy_fits = tile2cu::keeps_occupancy(
+      mma_f16_f32::mma_tile<true>, mma_f16_f32::mma_tile<false>, mma_f16_f32::kThreads, 0);
+  const auto kernel = tiles_whole && whole_copy_fits ? mma_f16_f32::mma_tile<true> : mma_f16_f32::mma_tile<false>;
+  kernel<<<grid, mma_f16_f32::kThreads, 0, stream>>>(
     a_arg.data, a_arg.shape[0], a_arg.shape[1], a_arg.stride[0], a_arg.stride[1],
     b_arg.data, b_arg.shape[0], b_arg.shape[1], b_arg.stride[0], b_arg.stride[1],
     c_arg.data, c_arg.shape[0], c_arg.shape[1], c_arg.stride[0], c_arg.stride[1]);
@@ -79,6 +95,9 @@ constexpr int kThreads = 256;
 using Layout_32x32 = BlockedLayout<Shape<32, 32>, kThreads, 8>;
 using Layout_32x64 = BlockedLayout<Shape<32, 64>, kThreads, 8>;
 
+// Compiled twice: the launcher runs the copy for kTilesWhole = true when it has proved every
+// block's tiles whole (see whole_at_launch).
+template <bool kTilesWhole>
 __global__ void __launch_bounds__(kThreads) mma_tile(
     __half* a_data, int32_t a_shape_0, int32_t a_shape_1, int32_t a_stride_0, int32_t a_stride_1,
     __half* b_data, int32_t b_shape_0, int32_t b_shape_1, int32_t b_stride_0, int32_t b_stride_1,
@@ -88,6 +107,9 @@ __global__ void __launch_bounds__(kThreads) mma_tile(
   const Array<__half, 2> c{c_data, {c_shape_0, c_shape_1}, {c_stride_0, c_stride_1}};
   // Scratch for moving tile elements between threads (broadcasts, reshapes).
   __shared__ alignas(16) unsigned char smem[15360];
+  // True in the copy of the kernel that the launcher runs when every tile of b and c that a block
+  // touches is whole (in bounds, aligned): those accesses then have no checked path.
+  constexpr std::bool_constant<kTilesWhole> whole_at_launch{};
   // i = ct.bid(0)
   const auto i = int32_t(blockIdx.x);
   // j = ct.bid(1)
@@ -95,11 +117,11 @@ __global__ void __launch_bounds__(kThreads) mma_tile(
   // x = ct.load(a, index=(i, 0), shape=(TM, TK), padding_mode=ct.PaddingMode.ZERO)
   const auto x = load<Layout_32x32, PaddingMode::Zero>(a, {i, 0});
   // y = ct.load(b, index=(0, j), shape=(TK, TN), padding_mode=ct.PaddingMode.ZERO)
-  const auto y = load<Layout_32x64, PaddingMode::Zero>(b, {0, j});
+  const auto y = load<Layout_32x64, PaddingMode::Zero>(b, {0, j}, whole_at_launch);
   // acc = ct.load(c, index=(i, j), shape=(TM, TN), padding_mode=ct.PaddingMode.ZERO)
-  const auto acc = load<Layout_32x64, PaddingMode::Zero>(c, {i, j});
+  const auto acc = load<Layout_32x64, PaddingMode::Zero>(c, {i, j}, whole_at_launch);
   // ct.store(c, index=(i, j), tile=ct.mma(x, y, acc))
-  store(c, {i, j}, mma(x, y, acc, smem));
+  store(c, {i, j}, mma(x, y, acc, smem), whole_at_launch);
 }
 
 }  // namespace mma_f16_f16
@@ -116,7 +138,16 @@ cudaError_t launch_mma_f16_f16(
   if (!tile2cu::to_device_array<int32_t>(b, b_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<__half, 2> c_arg;
   if (!tile2cu::to_device_array<int32_t>(c, c_arg)) return cudaErrorInvalidValue;
-  mma_f16_f16::mma_tile<<<grid, mma_f16_f16::kThreads, 0, stream>>>(
+  // Every block's tiles of b and c whole (in bounds, aligned): the kernel's copy without
+  // their checked paths runs ...
+  const bool tiles_whole =
+      tile2cu::whole_in_every_block<mma_f16_f16::Layout_32x64>(b_arg, {0, tile2cu::LaunchIndex::bid(1)}, grid) &&
+      tile2cu::whole_in_every_block<mma_f16_f16::Layout_32x64>(c_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1)}, grid);
+  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  static const bool whole_copy_fits = tile2cu::keeps_occupancy(
+      mma_f16_f16::mma_tile<true>, mma_f16_f16::mma_tile<false>, mma_f16_f16::kThreads, 0);
+  const auto kernel = tiles_whole && whole_copy_fits ? mma_f16_f16::mma_tile<true> : mma_f16_f16::mma_tile<false>;
+  kernel<<<grid, mma_f16_f16::kThreads, 0, stream>>>(
     a_arg.data, a_arg.shape[0], a_arg.shape[1], a_arg.stride[0], a_arg.stride[1],
     b_arg.data, b_arg.shape[0], b_arg.shape[1], b_arg.stride[0], b_arg.stride[1],
     c_arg.data, c_arg.shape[0], c_arg.shape[1], c_arg.stride[0], c_arg.stride[1]);
@@ -145,6 +176,9 @@ constexpr int kThreads = 256;
 using Layout_64x32 = BlockedLayout<Shape<64, 32>, kThreads, 8>;
 using Layout_64x64 = BlockedLayout<Shape<64, 64>, kThreads, 8>;
 
+// Compiled twice: the launcher runs the copy for kTilesWhole = true when it has proved every
+// block's tiles whole (see whole_at_launch).
+template <bool kTilesWhole>
 __global__ void __launch_bounds__(kThreads) mma_tile(
     __nv_bfloat16* a_data, int32_t a_shape_0, int32_t a_shape_1, int32_t a_stride_0, int32_t a_stride_1,
     __nv_bfloat16* b_data, int32_t b_shape_0, int32_t b_shape_1, int32_t b_stride_0, int32_t b_stride_1,
@@ -154,18 +188,21 @@ __global__ void __launch_bounds__(kThreads) mma_tile(
   const Array<float, 2> c{c_data, {c_shape_0, c_shape_1}, {c_stride_0, c_stride_1}};
   // Scratch for moving tile elements between threads (broadcasts, reshapes).
   __shared__ alignas(16) unsigned char smem[22528];
+  // True in the copy of the kernel that the launcher runs when every tile of a, b and c that a
+  // block touches is whole (in bounds, aligned): those accesses then have no checked path.
+  constexpr std::bool_constant<kTilesWhole> whole_at_launch{};
   // i = ct.bid(0)
   const auto i = int32_t(blockIdx.x);
   // j = ct.bid(1)
   const auto j = int32_t(blockIdx.y);
   // x = ct.load(a, index=(i, 0), shape=(TM, TK), padding_mode=ct.PaddingMode.ZERO)
-  const auto x = load<Layout_64x64, PaddingMode::Zero>(a, {i, 0});
+  const auto x = load<Layout_64x64, PaddingMode::Zero>(a, {i, 0}, whole_at_launch);
   // y = ct.load(b, index=(0, j), shape=(TK, TN), padding_mode=ct.PaddingMode.ZERO)
-  const auto y = load<Layout_64x32, PaddingMode::Zero>(b, {0, j});
+  const auto y = load<Layout_64x32, PaddingMode::Zero>(b, {0, j}, whole_at_launch);
   // acc = ct.load(c, index=(i, j), shape=(TM, TN), padding_mode=ct.PaddingMode.ZERO)
-  const auto acc = load<Layout_64x32, PaddingMode::Zero>(c, {i, j});
+  const auto acc = load<Layout_64x32, PaddingMode::Zero>(c, {i, j}, whole_at_launch);
   // ct.store(c, index=(i, j), tile=ct.mma(x, y, acc))
-  store(c, {i, j}, mma(x, y, acc, smem));
+  store(c, {i, j}, mma(x, y, acc, smem), whole_at_launch);
 }
 
 }  // namespace mma_bf16_f32
@@ -182,7 +219,17 @@ cudaError_t launch_mma_bf16_f32(
   if (!tile2cu::to_device_array<int32_t>(b, b_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<float, 2> c_arg;
   if (!tile2cu::to_device_array<int32_t>(c, c_arg)) return cudaErrorInvalidValue;
-  mma_bf16_f32::mma_tile<<<grid, mma_bf16_f32::kThreads, 0, stream>>>(
+  // Every block's tiles of a, b and c whole (in bounds, aligned): the kernel's copy without
+  // their checked paths runs ...
+  const bool tiles_whole =
+      tile2cu::whole_in_every_block<mma_bf16_f32::Layout_64x64>(a_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid) &&
+      tile2cu::whole_in_every_block<mma_bf16_f32::Layout_64x32>(b_arg, {0, tile2cu::LaunchIndex::bid(1)}, grid) &&
+      tile2cu::whole_in_every_block<mma_bf16_f32::Layout_64x32>(c_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1)}, grid);
+  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  static const bool whole_copy_fits = tile2cu::keeps_occupancy(
+      mma_bf16_f32::mma_tile<true>, mma_bf16_f32::mma_tile<false>, mma_bf16_f32::kThreads, 0);
+  const auto kernel = tiles_whole && whole_copy_fits ? mma_bf16_f32::mma_tile<true> : mma_bf16_f32::mma_tile<false>;
+  kernel<<<grid, mma_bf16_f32::kThreads, 0, stream>>>(
     a_arg.data, a_arg.shape[0], a_arg.shape[1], a_arg.stride[0], a_arg.stride[1],
     b_arg.data, b_arg.shape[0], b_arg.shape[1], b_arg.stride[0], b_arg.stride[1],
     c_arg.data, c_arg.shape[0], c_arg.shape[1], c_arg.stride[0], c_arg.stride[1]);
@@ -210,6 +257,9 @@ using namespace tile2cu;
 constexpr int kThreads = 256;
 using Layout_32x32 = BlockedLayout<Shape<32, 32>, kThreads, 4>;
 
+// Compiled twice: the launcher runs the copy for kTilesWhole = true when it has proved every
+// block's tiles whole (see whole_at_launch).
+template <bool kTilesWhole>
 __global__ void __launch_bounds__(kThreads) mma_tile(
     float* a_data, int32_t a_shape_0, int32_t a_shape_1, int32_t a_stride_0, int32_t a_stride_1,
     float* b_data, int32_t b_shape_0, int32_t b_shape_1, int32_t b_stride_0, int32_t b_stride_1,
@@ -219,22 +269,25 @@ __global__ void __launch_bounds__(kThreads) mma_tile(
   const Array<float, 2> c{c_data, {c_shape_0, c_shape_1}, {c_stride_0, c_stride_1}};
   // Scratch for moving tile elements between threads (broadcasts, reshapes).
   __shared__ alignas(16) unsigned char smem[13312];
+  // True in the copy of the kernel that the launcher runs when every tile of a, b and c that a
+  // block touches is whole (in bounds, aligned): those accesses then have no checked path.
+  constexpr std::bool_constant<kTilesWhole> whole_at_launch{};
   // i = ct.bid(0)
   const auto i = int32_t(blockIdx.x);
   // j = ct.bid(1)
   const auto j = int32_t(blockIdx.y);
   // x = ct.load(a, index=(i, 0), shape=(TM, TK), padding_mode=ct.PaddingMode.ZERO)
-  const auto x = load<Layout_32x32, PaddingMode::Zero>(a, {i, 0});
+  const auto x = load<Layout_32x32, PaddingMode::Zero>(a, {i, 0}, whole_at_launch);
   // y = ct.load(b, index=(0, j), shape=(TK, TN), padding_mode=ct.PaddingMode.ZERO)
-  const auto y = load<Layout_32x32, PaddingMode::Zero>(b, {0, j});
+  const auto y = load<Layout_32x32, PaddingMode::Zero>(b, {0, j}, whole_at_launch);
   // x = x.astype(ct.tfloat32)
   const auto x_2 = astype<tfloat32>(x);
   // y = y.astype(ct.tfloat32)
   const auto y_2 = astype<tfloat32>(y);
   // acc = ct.load(c, index=(i, j), shape=(TM, TN), padding_mode=ct.PaddingMode.ZERO)
-  const auto acc = load<Layout_32x32, PaddingMode::Zero>(c, {i, j});
+  const auto acc = load<Layout_32x32, PaddingMode::Zero>(c, {i, j}, whole_at_launch);
   // ct.store(c, index=(i, j), tile=ct.mma(x, y, acc))
-  store(c, {i, j}, mma(x_2, y_2, acc, smem));
+  store(c, {i, j}, mma(x_2, y_2, acc, smem), whole_at_launch);
 }
 
 }  // namespace mma_tf32_f32
@@ -251,7 +304,17 @@ cudaError_t launch_mma_tf32_f32(
   if (!tile2cu::to_device_array<int32_t>(b, b_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<float, 2> c_arg;
   if (!tile2cu::to_device_array<int32_t>(c, c_arg)) return cudaErrorInvalidValue;
-  mma_tf32_f32::mma_tile<<<grid, mma_tf32_f32::kThreads, 0, stream>>>(
+  // Every block's tiles of a, b and c whole (in bounds, aligned): the kernel's copy without
+  // their checked paths runs ...
+  const bool tiles_whole =
+      tile2cu::whole_in_every_block<mma_tf32_f32::Layout_32x32>(a_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid) &&
+      tile2cu::whole_in_every_block<mma_tf32_f32::Layout_32x32>(b_arg, {0, tile2cu::LaunchIndex::bid(1)}, grid) &&
+      tile2cu::whole_in_every_block<mma_tf32_f32::Layout_32x32>(c_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1)}, grid);
+  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  static const bool whole_copy_fits = tile2cu::keeps_occupancy(
+      mma_tf32_f32::mma_tile<true>, mma_tf32_f32::mma_tile<false>, mma_tf32_f32::kThreads, 0);
+  const auto kernel = tiles_whole && whole_copy_fits ? mma_tf32_f32::mma_tile<true> : mma_tf32_f32::mma_tile<false>;
+  kernel<<<grid, mma_tf32_f32::kThreads, 0, stream>>>(
     a_arg.data, a_arg.shape[0], a_arg.shape[1], a_arg.stride[0], a_arg.stride[1],
     b_arg.data, b_arg.shape[0], b_arg.shape[1], b_arg.stride[0], b_arg.stride[1],
     c_arg.data, c_arg.shape[0], c_arg.shape[1], c_arg.stride[0], c_arg.stride[1]);
@@ -279,6 +342,9 @@ using namespace tile2cu;
 constexpr int kThreads = 256;
 using Layout_32x32 = BlockedLayout<Shape<32, 32>, kThreads, 4>;
 
+// Compiled twice: the launcher runs the copy for kTilesWhole = true when it has proved every
+// block's tiles whole (see whole_at_launch).
+template <bool kTilesWhole>
 __global__ void __launch_bounds__(kThreads) mma_tile(
     float* a_data, int32_t a_shape_0, int32_t a_shape_1, int32_t a_stride_0, int32_t a_stride_1,
     float* b_data, int32_t b_shape_0, int32_t b_shape_1, int32_t b_stride_0, int32_t b_stride_1,
@@ -288,18 +354,21 @@ __global__ void __launch_bounds__(kThreads) mma_tile(
   const Array<float, 2> c{c_data, {c_shape_0, c_shape_1}, {c_stride_0, c_stride_1}};
   // Scratch for moving tile elements between threads (broadcasts, reshapes).
   __shared__ alignas(16) unsigned char smem[8192];
+  // True in the copy of the kernel that the launcher runs when every tile of a, b and c that a
+  // block touches is whole (in bounds, aligned): those accesses then have no checked path.
+  constexpr std::bool_constant<kTilesWhole> whole_at_launch{};
   // i = ct.bid(0)
   const auto i = int32_t(blockIdx.x);
   // j = ct.bid(1)
   const auto j = int32_t(blockIdx.y);
   // x = ct.load(a, index=(i, 0), shape=(TM, TK), padding_mode=ct.PaddingMode.ZERO)
-  const auto x = load<Layout_32x32, PaddingMode::Zero>(a, {i, 0});
+  const auto x = load<Layout_32x32, PaddingMode::Zero>(a, {i, 0}, whole_at_launch);
   // y = ct.load(b, index=(0, j), shape=(TK, TN), padding_mode=ct.PaddingMode.ZERO)
-  const auto y = load<Layout_32x32, PaddingMode::Zero>(b, {0, j});
+  const auto y = load<Layout_32x32, PaddingMode::Zero>(b, {0, j}, whole_at_launch);
   // acc = ct.load(c, index=(i, j), shape=(TM, TN), padding_mode=ct.PaddingMode.ZERO)
-  const auto acc = load<Layout_32x32, PaddingMode::Zero>(c, {i, j});
+  const auto acc = load<Layout_32x32, PaddingMode::Zero>(c, {i, j}, whole_at_launch);
   // ct.store(c, index=(i, j), tile=ct.mma(x, y, acc))
-  store(c, {i, j}, mma(x, y, acc, smem));
+  store(c, {i, j}, mma(x, y, acc, smem), whole_at_launch);
 }
 
 }  // namespace mma_f32_f32
@@ -316,7 +385,17 @@ cudaError_t launch_mma_f32_f32(
   if (!tile2cu::to_device_array<int32_t>(b, b_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<float, 2> c_arg;
   if (!tile2cu::to_device_array<int32_t>(c, c_arg)) return cudaErrorInvalidValue;
-  mma_f32_f32::mma_tile<<<grid, mma_f32_f32::kThreads, 0, stream>>>(
+  // Every block's tiles of a, b and c whole (in bounds, aligned): the kernel's copy without
+  // their checked paths runs ...
+  const bool tiles_whole =
+      tile2cu::whole_in_every_block<mma_f32_f32::Layout_32x32>(a_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid) &&
+      tile2cu::whole_in_every_block<mma_f32_f32::Layout_32x32>(b_arg, {0, tile2cu::LaunchIndex::bid(1)}, grid) &&
+      tile2cu::whole_in_every_block<mma_f32_f32::Layout_32x32>(c_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1)}, grid);
+  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  static const bool whole_copy_fits = tile2cu::keeps_occupancy(
+      mma_f32_f32::mma_tile<true>, mma_f32_f32::mma_tile<false>, mma_f32_f32::kThreads, 0);
+  const auto kernel = tiles_whole && whole_copy_fits ? mma_f32_f32::mma_tile<true> : mma_f32_f32::mma_tile<false>;
+  kernel<<<grid, mma_f32_f32::kThreads, 0, stream>>>(
     a_arg.data, a_arg.shape[0], a_arg.shape[1], a_arg.stride[0], a_arg.stride[1],
     b_arg.data, b_arg.shape[0], b_arg.shape[1], b_arg.stride[0], b_arg.stride[1],
     c_arg.data, c_arg.shape[0], c_arg.shape[1], c_arg.stride[0], c_arg.stride[1]);
@@ -344,6 +423,9 @@ using namespace tile2cu;
 constexpr int kThreads = 128;
 using Layout_16x16 = BlockedLayout<Shape<16, 16>, kThreads, 2>;
 
+// Compiled twice: the launcher runs the copy for kTilesWhole = true when it has proved every
+// block's tiles whole (see whole_at_launch).
+template <bool kTilesWhole>
 __global__ void __launch_bounds__(kThreads) mma_tile(
     double* a_data, int32_t a_shape_0, int32_t a_shape_1, int32_t a_stride_0, int32_t a_stride_1,
     double* b_data, int32_t b_shape_0, int32_t b_shape_1, int32_t b_stride_0, int32_t b_stride_1,
@@ -353,18 +435,21 @@ __global__ void __launch_bounds__(kThreads) mma_tile(
   const Array<double, 2> c{c_data, {c_shape_0, c_shape_1}, {c_stride_0, c_stride_1}};
   // Scratch for moving tile elements between threads (broadcasts, reshapes).
   __shared__ alignas(16) unsigned char smem[4096];
+  // True in the copy of the kernel that the launcher runs when every tile of a, b and c that a
+  // block touches is whole (in bounds, aligned): those accesses then have no checked path.
+  constexpr std::bool_constant<kTilesWhole> whole_at_launch{};
   // i = ct.bid(0)
   const auto i = int32_t(blockIdx.x);
   // j = ct.bid(1)
   const auto j = int32_t(blockIdx.y);
   // x = ct.load(a, index=(i, 0), shape=(TM, TK), padding_mode=ct.PaddingMode.ZERO)
-  const auto x = load<Layout_16x16, PaddingMode::Zero>(a, {i, 0});
+  const auto x = load<Layout_16x16, PaddingMode::Zero>(a, {i, 0}, whole_at_launch);
   // y = ct.load(b, index=(0, j), shape=(TK, TN), padding_mode=ct.PaddingMode.ZERO)
-  const auto y = load<Layout_16x16, PaddingMode::Zero>(b, {0, j});
+  const auto y = load<Layout_16x16, PaddingMode::Zero>(b, {0, j}, whole_at_launch);
   // acc = ct.load(c, index=(i, j), shape=(TM, TN), padding_mode=ct.PaddingMode.ZERO)
-  const auto acc = load<Layout_16x16, PaddingMode::Zero>(c, {i, j});
+  const auto acc = load<Layout_16x16, PaddingMode::Zero>(c, {i, j}, whole_at_launch);
   // ct.store(c, index=(i, j), tile=ct.mma(x, y, acc))
-  store(c, {i, j}, mma(x, y, acc, smem));
+  store(c, {i, j}, mma(x, y, acc, smem), whole_at_launch);
 }
 
 }  // namespace mma_f64_f64
@@ -381,7 +466,17 @@ cudaError_t launch_mma_f64_f64(
   if (!tile2cu::to_device_array<int32_t>(b, b_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<double, 2> c_arg;
   if (!tile2cu::to_device_array<int32_t>(c, c_arg)) return cudaErrorInvalidValue;
-  mma_f64_f64::mma_tile<<<grid, mma_f64_f64::kThreads, 0, stream>>>(
+  // Every block's tiles of a, b and c whole (in bounds, aligned): the kernel's copy without
+  // their checked paths runs ...
+  const bool tiles_whole =
+      tile2cu::whole_in_every_block<mma_f64_f64::Layout_16x16>(a_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid) &&
+      tile2cu::whole_in_every_block<mma_f64_f64::Layout_16x16>(b_arg, {0, tile2cu::LaunchIndex::bid(1)}, grid) &&
+      tile2cu::whole_in_every_block<mma_f64_f64::Layout_16x16>(c_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1)}, grid);
+  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  static const bool whole_copy_fits = tile2cu::keeps_occupancy(
+      mma_f64_f64::mma_tile<true>, mma_f64_f64::mma_tile<false>, mma_f64_f64::kThreads, 0);
+  const auto kernel = tiles_whole && whole_copy_fits ? mma_f64_f64::mma_tile<true> : mma_f64_f64::mma_tile<false>;
+  kernel<<<grid, mma_f64_f64::kThreads, 0, stream>>>(
     a_arg.data, a_arg.shape[0], a_arg.shape[1], a_arg.stride[0], a_arg.stride[1],
     b_arg.data, b_arg.shape[0], b_arg.shape[1], b_arg.stride[0], b_arg.stride[1],
     c_arg.data, c_arg.shape[0], c_arg.shape[1], c_arg.stride[0], c_arg.stride[1]);
@@ -411,6 +506,9 @@ using Layout_32x32 = BlockedLayout<Shape<32, 32>, kThreads, 16>;
 using Layout_32x64 = BlockedLayout<Shape<32, 64>, kThreads, 16>;
 using Layout_64x32 = BlockedLayout<Shape<64, 32>, kThreads, 16>;
 
+// Compiled twice: the launcher runs the copy for kTilesWhole = true when it has proved every
+// block's tiles whole (see whole_at_launch).
+template <bool kTilesWhole>
 __global__ void __launch_bounds__(kThreads) mma_tile(
     int8_t* a_data, int32_t a_shape_0, int32_t a_shape_1, int32_t a_stride_0, int32_t a_stride_1,
     int8_t* b_data, int32_t b_shape_0, int32_t b_shape_1, int32_t b_stride_0, int32_t b_stride_1,
@@ -420,14 +518,17 @@ __global__ void __launch_bounds__(kThreads) mma_tile(
   const Array<int32_t, 2> c{c_data, {c_shape_0, c_shape_1}, {c_stride_0, c_stride_1}};
   // Scratch for moving tile elements between threads (broadcasts, reshapes).
   __shared__ alignas(16) unsigned char smem[9216];
+  // True in the copy of the kernel that the launcher runs when every tile of a and b that a block
+  // touches is whole (in bounds, aligned): those accesses then have no checked path.
+  constexpr std::bool_constant<kTilesWhole> whole_at_launch{};
   // i = ct.bid(0)
   const auto i = int32_t(blockIdx.x);
   // j = ct.bid(1)
   const auto j = int32_t(blockIdx.y);
   // x = ct.load(a, index=(i, 0), shape=(TM, TK), padding_mode=ct.PaddingMode.ZERO)
-  const auto x = load<Layout_32x64, PaddingMode::Zero>(a, {i, 0});
+  const auto x = load<Layout_32x64, PaddingMode::Zero>(a, {i, 0}, whole_at_launch);
   // y = ct.load(b, index=(0, j), shape=(TK, TN), padding_mode=ct.PaddingMode.ZERO)
-  const auto y = load<Layout_64x32, PaddingMode::Zero>(b, {0, j});
+  const auto y = load<Layout_64x32, PaddingMode::Zero>(b, {0, j}, whole_at_launch);
   // acc = ct.load(c, index=(i, j), shape=(TM, TN), padding_mode=ct.PaddingMode.ZERO)
   const auto acc = load<Layout_32x32, PaddingMode::Zero>(c, {i, j});
   // ct.store(c, index=(i, j), tile=ct.mma(x, y, acc))
@@ -448,7 +549,16 @@ cudaError_t launch_mma_i8_i32(
   if (!tile2cu::to_device_array<int32_t>(b, b_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<int32_t, 2> c_arg;
   if (!tile2cu::to_device_array<int32_t>(c, c_arg)) return cudaErrorInvalidValue;
-  mma_i8_i32::mma_tile<<<grid, mma_i8_i32::kThreads, 0, stream>>>(
+  // Every block's tiles of a and b whole (in bounds, aligned): the kernel's copy without
+  // their checked paths runs ...
+  const bool tiles_whole =
+      tile2cu::whole_in_every_block<mma_i8_i32::Layout_32x64>(a_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid) &&
+      tile2cu::whole_in_every_block<mma_i8_i32::Layout_64x32>(b_arg, {0, tile2cu::LaunchIndex::bid(1)}, grid);
+  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  static const bool whole_copy_fits = tile2cu::keeps_occupancy(
+      mma_i8_i32::mma_tile<true>, mma_i8_i32::mma_tile<false>, mma_i8_i32::kThreads, 0);
+  const auto kernel = tiles_whole && whole_copy_fits ? mma_i8_i32::mma_tile<true> : mma_i8_i32::mma_tile<false>;
+  kernel<<<grid, mma_i8_i32::kThreads, 0, stream>>>(
     a_arg.data, a_arg.shape[0], a_arg.shape[1], a_arg.stride[0], a_arg.stride[1],
     b_arg.data, b_arg.shape[0], b_arg.shape[1], b_arg.stride[0], b_arg.stride[1],
     c_arg.data, c_arg.shape[0], c_arg.shape[1], c_arg.stride[0], c_arg.stride[1]);
@@ -478,6 +588,9 @@ using Layout_32x32 = BlockedLayout<Shape<32, 32>, kThreads, 16>;
 using Layout_32x64 = BlockedLayout<Shape<32, 64>, kThreads, 16>;
 using Layout_64x32 = BlockedLayout<Shape<64, 32>, kThreads, 16>;
 
+// Compiled twice: the launcher runs the copy for kTilesWhole = true when it has proved every
+// block's tiles whole (see whole_at_launch).
+template <bool kTilesWhole>
 __global__ void __launch_bounds__(kThreads) mma_tile(
     uint8_t* a_data, int32_t a_shape_0, int32_t a_shape_1, int32_t a_stride_0, int32_t a_stride_1,
     int8_t* b_data, int32_t b_shape_0, int32_t b_shape_1, int32_t b_stride_0, int32_t b_stride_1,
@@ -487,14 +600,17 @@ __global__ void __launch_bounds__(kThreads) mma_tile(
   const Array<int32_t, 2> c{c_data, {c_shape_0, c_shape_1}, {c_stride_0, c_stride_1}};
   // Scratch for moving tile elements between threads (broadcasts, reshapes).
   __shared__ alignas(16) unsigned char smem[9216];
+  // True in the copy of the kernel that the launcher runs when every tile of a and b that a block
+  // touches is whole (in bounds, aligned): those accesses then have no checked path.
+  constexpr std::bool_constant<kTilesWhole> whole_at_launch{};
   // i = ct.bid(0)
   const auto i = int32_t(blockIdx.x);
   // j = ct.bid(1)
   const auto j = int32_t(blockIdx.y);
   // x = ct.load(a, index=(i, 0), shape=(TM, TK), padding_mode=ct.PaddingMode.ZERO)
-  const auto x = load<Layout_32x64, PaddingMode::Zero>(a, {i, 0});
+  const auto x = load<Layout_32x64, PaddingMode::Zero>(a, {i, 0}, whole_at_launch);
   // y = ct.load(b, index=(0, j), shape=(TK, TN), padding_mode=ct.PaddingMode.ZERO)
-  const auto y = load<Layout_64x32, PaddingMode::Zero>(b, {0, j});
+  const auto y = load<Layout_64x32, PaddingMode::Zero>(b, {0, j}, whole_at_launch);
   // acc = ct.load(c, index=(i, j), shape=(TM, TN), padding_mode=ct.PaddingMode.ZERO)
   const auto acc = load<Layout_32x32, PaddingMode::Zero>(c, {i, j});
   // ct.store(c, index=(i, j), tile=ct.mma(x, y, acc))
@@ -515,7 +631,16 @@ cudaError_t launch_mma_u8_i8_i32(
   if (!tile2cu::to_device_array<int32_t>(b, b_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<int32_t, 2> c_arg;
   if (!tile2cu::to_device_array<int32_t>(c, c_arg)) return cudaErrorInvalidValue;
-  mma_u8_i8_i32::mma_tile<<<grid, mma_u8_i8_i32::kThreads, 0, stream>>>(
+  // Every block's tiles of a and b whole (in bounds, aligned): the kernel's copy without
+  // their checked paths runs ...
+  const bool tiles_whole =
+      tile2cu::whole_in_every_block<mma_u8_i8_i32::Layout_32x64>(a_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid) &&
+      tile2cu::whole_in_every_block<mma_u8_i8_i32::Layout_64x32>(b_arg, {0, tile2cu::LaunchIndex::bid(1)}, grid);
+  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  static const bool whole_copy_fits = tile2cu::keeps_occupancy(
+      mma_u8_i8_i32::mma_tile<true>, mma_u8_i8_i32::mma_tile<false>, mma_u8_i8_i32::kThreads, 0);
+  const auto kernel = tiles_whole && whole_copy_fits ? mma_u8_i8_i32::mma_tile<true> : mma_u8_i8_i32::mma_tile<false>;
+  kernel<<<grid, mma_u8_i8_i32::kThreads, 0, stream>>>(
     a_arg.data, a_arg.shape[0], a_arg.shape[1], a_arg.stride[0], a_arg.stride[1],
     b_arg.data, b_arg.shape[0], b_arg.shape[1], b_arg.stride[0], b_arg.stride[1],
     c_arg.data, c_arg.shape[0], c_arg.shape[1], c_arg.stride[0], c_arg.stride[1]);
@@ -545,6 +670,9 @@ using Layout_32x32 = BlockedLayout<Shape<32, 32>, kThreads, 16>;
 using Layout_32x64 = BlockedLayout<Shape<32, 64>, kThreads, 16>;
 using Layout_64x32 = BlockedLayout<Shape<64, 32>, kThreads, 16>;
 
+// Compiled twice: the launcher runs the copy for kTilesWhole = true when it has proved every
+// block's tiles whole (see whole_at_launch).
+template <bool kTilesWhole>
 __global__ void __launch_bounds__(kThreads) mma_tile(
     __nv_fp8_e4m3* a_data, int32_t a_shape_0, int32_t a_shape_1, int32_t a_stride_0, int32_t a_stride_1,
     __nv_fp8_e4m3* b_data, int32_t b_shape_0, int32_t b_shape_1, int32_t b_stride_0, int32_t b_stride_1,
@@ -554,14 +682,17 @@ __global__ void __launch_bounds__(kThreads) mma_tile(
   const Array<float, 2> c{c_data, {c_shape_0, c_shape_1}, {c_stride_0, c_stride_1}};
   // Scratch for moving tile elements between threads (broadcasts, reshapes).
   __shared__ alignas(16) unsigned char smem[9216];
+  // True in the copy of the kernel that the launcher runs when every tile of a and b that a block
+  // touches is whole (in bounds, aligned): those accesses then have no checked path.
+  constexpr std::bool_constant<kTilesWhole> whole_at_launch{};
   // i = ct.bid(0)
   const auto i = int32_t(blockIdx.x);
   // j = ct.bid(1)
   const auto j = int32_t(blockIdx.y);
   // x = ct.load(a, index=(i, 0), shape=(TM, TK), padding_mode=ct.PaddingMode.ZERO)
-  const auto x = load<Layout_32x64, PaddingMode::Zero>(a, {i, 0});
+  const auto x = load<Layout_32x64, PaddingMode::Zero>(a, {i, 0}, whole_at_launch);
   // y = ct.load(b, index=(0, j), shape=(TK, TN), padding_mode=ct.PaddingMode.ZERO)
-  const auto y = load<Layout_64x32, PaddingMode::Zero>(b, {0, j});
+  const auto y = load<Layout_64x32, PaddingMode::Zero>(b, {0, j}, whole_at_launch);
   // acc = ct.load(c, index=(i, j), shape=(TM, TN), padding_mode=ct.PaddingMode.ZERO)
   const auto acc = load<Layout_32x32, PaddingMode::Zero>(c, {i, j});
   // ct.store(c, index=(i, j), tile=ct.mma(x, y, acc))
@@ -582,7 +713,16 @@ cudaError_t launch_mma_e4m3_f32(
   if (!tile2cu::to_device_array<int32_t>(b, b_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<float, 2> c_arg;
   if (!tile2cu::to_device_array<int32_t>(c, c_arg)) return cudaErrorInvalidValue;
-  mma_e4m3_f32::mma_tile<<<grid, mma_e4m3_f32::kThreads, 0, stream>>>(
+  // Every block's tiles of a and b whole (in bounds, aligned): the kernel's copy without
+  // their checked paths runs ...
+  const bool tiles_whole =
+      tile2cu::whole_in_every_block<mma_e4m3_f32::Layout_32x64>(a_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid) &&
+      tile2cu::whole_in_every_block<mma_e4m3_f32::Layout_64x32>(b_arg, {0, tile2cu::LaunchIndex::bid(1)}, grid);
+  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  static const bool whole_copy_fits = tile2cu::keeps_occupancy(
+      mma_e4m3_f32::mma_tile<true>, mma_e4m3_f32::mma_tile<false>, mma_e4m3_f32::kThreads, 0);
+  const auto kernel = tiles_whole && whole_copy_fits ? mma_e4m3_f32::mma_tile<true> : mma_e4m3_f32::mma_tile<false>;
+  kernel<<<grid, mma_e4m3_f32::kThreads, 0, stream>>>(
     a_arg.data, a_arg.shape[0], a_arg.shape[1], a_arg.stride[0], a_arg.stride[1],
     b_arg.data, b_arg.shape[0], b_arg.shape[1], b_arg.stride[0], b_arg.stride[1],
     c_arg.data, c_arg.shape[0], c_arg.shape[1], c_arg.stride[0], c_arg.stride[1]);
@@ -612,6 +752,9 @@ using Layout_32x32 = BlockedLayout<Shape<32, 32>, kThreads, 16>;
 using Layout_32x64 = BlockedLayout<Shape<32, 64>, kThreads, 16>;
 using Layout_64x32 = BlockedLayout<Shape<64, 32>, kThreads, 16>;
 
+// Compiled twice: the launcher runs the copy for kTilesWhole = true when it has proved every
+// block's tiles whole (see whole_at_launch).
+template <bool kTilesWhole>
 __global__ void __launch_bounds__(kThreads) mma_tile(
     __nv_fp8_e5m2* a_data, int32_t a_shape_0, int32_t a_shape_1, int32_t a_stride_0, int32_t a_stride_1,
     __nv_fp8_e5m2* b_data, int32_t b_shape_0, int32_t b_shape_1, int32_t b_stride_0, int32_t b_stride_1,
@@ -621,14 +764,17 @@ __global__ void __launch_bounds__(kThreads) mma_tile(
   const Array<__half, 2> c{c_data, {c_shape_0, c_shape_1}, {c_stride_0, c_stride_1}};
   // Scratch for moving tile elements between threads (broadcasts, reshapes).
   __shared__ alignas(16) unsigned char smem[9216];
+  // True in the copy of the kernel that the launcher runs when every tile of a and b that a block
+  // touches is whole (in bounds, aligned): those accesses then have no checked path.
+  constexpr std::bool_constant<kTilesWhole> whole_at_launch{};
   // i = ct.bid(0)
   const auto i = int32_t(blockIdx.x);
   // j = ct.bid(1)
   const auto j = int32_t(blockIdx.y);
   // x = ct.load(a, index=(i, 0), shape=(TM, TK), padding_mode=ct.PaddingMode.ZERO)
-  const auto x = load<Layout_32x64, PaddingMode::Zero>(a, {i, 0});
+  const auto x = load<Layout_32x64, PaddingMode::Zero>(a, {i, 0}, whole_at_launch);
   // y = ct.load(b, index=(0, j), shape=(TK, TN), padding_mode=ct.PaddingMode.ZERO)
-  const auto y = load<Layout_64x32, PaddingMode::Zero>(b, {0, j});
+  const auto y = load<Layout_64x32, PaddingMode::Zero>(b, {0, j}, whole_at_launch);
   // acc = ct.load(c, index=(i, j), shape=(TM, TN), padding_mode=ct.PaddingMode.ZERO)
   const auto acc = load<Layout_32x32, PaddingMode::Zero>(c, {i, j});
   // ct.store(c, index=(i, j), tile=ct.mma(x, y, acc))
@@ -649,7 +795,16 @@ cudaError_t launch_mma_e5m2_f16(
   if (!tile2cu::to_device_array<int32_t>(b, b_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<__half, 2> c_arg;
   if (!tile2cu::to_device_array<int32_t>(c, c_arg)) return cudaErrorInvalidValue;
-  mma_e5m2_f16::mma_tile<<<grid, mma_e5m2_f16::kThreads, 0, stream>>>(
+  // Every block's tiles of a and b whole (in bounds, aligned): the kernel's copy without
+  // their checked paths runs ...
+  const bool tiles_whole =
+      tile2cu::whole_in_every_block<mma_e5m2_f16::Layout_32x64>(a_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid) &&
+      tile2cu::whole_in_every_block<mma_e5m2_f16::Layout_64x32>(b_arg, {0, tile2cu::LaunchIndex::bid(1)}, grid);
+  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  static const bool whole_copy_fits = tile2cu::keeps_occupancy(
+      mma_e5m2_f16::mma_tile<true>, mma_e5m2_f16::mma_tile<false>, mma_e5m2_f16::kThreads, 0);
+  const auto kernel = tiles_whole && whole_copy_fits ? mma_e5m2_f16::mma_tile<true> : mma_e5m2_f16::mma_tile<false>;
+  kernel<<<grid, mma_e5m2_f16::kThreads, 0, stream>>>(
     a_arg.data, a_arg.shape[0], a_arg.shape[1], a_arg.stride[0], a_arg.stride[1],
     b_arg.data, b_arg.shape[0], b_arg.shape[1], b_arg.stride[0], b_arg.stride[1],
     c_arg.data, c_arg.shape[0], c_arg.shape[1], c_arg.stride[0], c_arg.stride[1]);
@@ -679,6 +834,9 @@ using Layout_64x32 = BlockedLayout<Shape<64, 32>, kThreads, 16>;
 using Layout_64x128 = BlockedLayout<Shape<64, 128>, kThreads, 16>;
 using Layout_128x32 = BlockedLayout<Shape<128, 32>, kThreads, 16>;
 
+// Compiled twice: the launcher runs the copy for kTilesWhole = true when it has proved every
+// block's tiles whole (see whole_at_launch).
+template <bool kTilesWhole>
 __global__ void __launch_bounds__(kThreads) mma_tile(
     int8_t* a_data, int32_t a_shape_0, int32_t a_shape_1, int32_t a_stride_0, int32_t a_stride_1,
     uint8_t* b_data, int32_t b_shape_0, int32_t b_shape_1, int32_t b_stride_0, int32_t b_stride_1,
@@ -688,14 +846,17 @@ __global__ void __launch_bounds__(kThreads) mma_tile(
   const Array<int32_t, 2> c{c_data, {c_shape_0, c_shape_1}, {c_stride_0, c_stride_1}};
   // Scratch for moving tile elements between threads (broadcasts, reshapes).
   __shared__ alignas(16) unsigned char smem[22016];
+  // True in the copy of the kernel that the launcher runs when every tile of a and b that a block
+  // touches is whole (in bounds, aligned): those accesses then have no checked path.
+  constexpr std::bool_constant<kTilesWhole> whole_at_launch{};
   // i = ct.bid(0)
   const auto i = int32_t(blockIdx.x);
   // j = ct.bid(1)
   const auto j = int32_t(blockIdx.y);
   // x = ct.load(a, index=(i, 0), shape=(TM, TK), padding_mode=ct.PaddingMode.ZERO)
-  const auto x = load<Layout_64x128, PaddingMode::Zero>(a, {i, 0});
+  const auto x = load<Layout_64x128, PaddingMode::Zero>(a, {i, 0}, whole_at_launch);
   // y = ct.load(b, index=(0, j), shape=(TK, TN), padding_mode=ct.PaddingMode.ZERO)
-  const auto y = load<Layout_128x32, PaddingMode::Zero>(b, {0, j});
+  const auto y = load<Layout_128x32, PaddingMode::Zero>(b, {0, j}, whole_at_launch);
   // acc = ct.load(c, index=(i, j), shape=(TM, TN), padding_mode=ct.PaddingMode.ZERO)
   const auto acc = load<Layout_64x32, PaddingMode::Zero>(c, {i, j});
   // ct.store(c, index=(i, j), tile=ct.mma(x, y, acc))
@@ -716,7 +877,16 @@ cudaError_t launch_mma_i8_u8_i32(
   if (!tile2cu::to_device_array<int32_t>(b, b_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<int32_t, 2> c_arg;
   if (!tile2cu::to_device_array<int32_t>(c, c_arg)) return cudaErrorInvalidValue;
-  mma_i8_u8_i32::mma_tile<<<grid, mma_i8_u8_i32::kThreads, 0, stream>>>(
+  // Every block's tiles of a and b whole (in bounds, aligned): the kernel's copy without
+  // their checked paths runs ...
+  const bool tiles_whole =
+      tile2cu::whole_in_every_block<mma_i8_u8_i32::Layout_64x128>(a_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid) &&
+      tile2cu::whole_in_every_block<mma_i8_u8_i32::Layout_128x32>(b_arg, {0, tile2cu::LaunchIndex::bid(1)}, grid);
+  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  static const bool whole_copy_fits = tile2cu::keeps_occupancy(
+      mma_i8_u8_i32::mma_tile<true>, mma_i8_u8_i32::mma_tile<false>, mma_i8_u8_i32::kThreads, 0);
+  const auto kernel = tiles_whole && whole_copy_fits ? mma_i8_u8_i32::mma_tile<true> : mma_i8_u8_i32::mma_tile<false>;
+  kernel<<<grid, mma_i8_u8_i32::kThreads, 0, stream>>>(
     a_arg.data, a_arg.shape[0], a_arg.shape[1], a_arg.stride[0], a_arg.stride[1],
     b_arg.data, b_arg.shape[0], b_arg.shape[1], b_arg.stride[0], b_arg.stride[1],
     c_arg.data, c_arg.shape[0], c_arg.shape[1], c_arg.stride[0], c_arg.stride[1]);
@@ -745,6 +915,9 @@ constexpr int kThreads = 256;
 using Layout_32x32 = BlockedLayout<Shape<32, 32>, kThreads, 8>;
 using Layout_32x64 = BlockedLayout<Shape<32, 64>, kThreads, 8>;
 
+// Compiled twice: the launcher runs the copy for kTilesWhole = true when it has proved every
+// block's tiles whole (see whole_at_launch).
+template <bool kTilesWhole>
 __global__ void __launch_bounds__(kThreads) mma_tile(
     __nv_fp8_e4m3* a_data, int32_t a_shape_0, int32_t a_shape_1, int32_t a_stride_0, int32_t a_stride_1,
     __nv_fp8_e4m3* b_data, int32_t b_shape_0, int32_t b_shape_1, int32_t b_stride_0, int32_t b_stride_1,
@@ -754,6 +927,9 @@ __global__ void __launch_bounds__(kThreads) mma_tile(
   const Array<__half, 2> c{c_data, {c_shape_0, c_shape_1}, {c_stride_0, c_stride_1}};
   // Scratch for moving tile elements between threads (broadcasts, reshapes).
   __shared__ alignas(16) unsigned char smem[12800];
+  // True in the copy of the kernel that the launcher runs when every tile of b and c that a block
+  // touches is whole (in bounds, aligned): those accesses then have no checked path.
+  constexpr std::bool_constant<kTilesWhole> whole_at_launch{};
   // i = ct.bid(0)
   const auto i = int32_t(blockIdx.x);
   // j = ct.bid(1)
@@ -761,11 +937,11 @@ __global__ void __launch_bounds__(kThreads) mma_tile(
   // x = ct.load(a, index=(i, 0), shape=(TM, TK), padding_mode=ct.PaddingMode.ZERO)
   const auto x = load<Layout_32x32, PaddingMode::Zero>(a, {i, 0});
   // y = ct.load(b, index=(0, j), shape=(TK, TN), padding_mode=ct.PaddingMode.ZERO)
-  const auto y = load<Layout_32x64, PaddingMode::Zero>(b, {0, j});
+  const auto y = load<Layout_32x64, PaddingMode::Zero>(b, {0, j}, whole_at_launch);
   // acc = ct.load(c, index=(i, j), shape=(TM, TN), padding_mode=ct.PaddingMode.ZERO)
-  const auto acc = load<Layout_32x64, PaddingMode::Zero>(c, {i, j});
+  const auto acc = load<Layout_32x64, PaddingMode::Zero>(c, {i, j}, whole_at_launch);
   // ct.store(c, index=(i, j), tile=ct.mma(x, y, acc))
-  store(c, {i, j}, mma(x, y, acc, smem));
+  store(c, {i, j}, mma(x, y, acc, smem), whole_at_launch);
 }
 
 }  // namespace mma_e4m3_f16
@@ -782,7 +958,16 @@ cudaError_t launch_mma_e4m3_f16(
   if (!tile2cu::to_device_array<int32_t>(b, b_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<__half, 2> c_arg;
   if (!tile2cu::to_device_array<int32_t>(c, c_arg)) return cudaErrorInvalidValue;
-  mma_e4m3_f16::mma_tile<<<grid, mma_e4m3_f16::kThreads, 0, stream>>>(
+  // Every block's tiles of b and c whole (in bounds, aligned): the kernel's copy without
+  // their checked paths runs ...
+  const bool tiles_whole =
+      tile2cu::whole_in_every_block<mma_e4m3_f16::Layout_32x64>(b_arg, {0, tile2cu::LaunchIndex::bid(1)}, grid) &&
+      tile2cu::whole_in_every_block<mma_e4m3_f16::Layout_32x64>(c_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1)}, grid);
+  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  static const bool whole_copy_fits = tile2cu::keeps_occupancy(
+      mma_e4m3_f16::mma_tile<true>, mma_e4m3_f16::mma_tile<false>, mma_e4m3_f16::kThreads, 0);
+  const auto kernel = tiles_whole && whole_copy_fits ? mma_e4m3_f16::mma_tile<true> : mma_e4m3_f16::mma_tile<false>;
+  kernel<<<grid, mma_e4m3_f16::kThreads, 0, stream>>>(
     a_arg.data, a_arg.shape[0], a_arg.shape[1], a_arg.stride[0], a_arg.stride[1],
     b_arg.data, b_arg.shape[0], b_arg.shape[1], b_arg.stride[0], b_arg.stride[1],
     c_arg.data, c_arg.shape[0], c_arg.shape[1], c_arg.stride[0], c_arg.stride[1]);
@@ -812,6 +997,9 @@ using Layout_16x32 = BlockedLayout<Shape<16, 32>, kThreads, 16>;
 using Layout_16x128 = BlockedLayout<Shape<16, 128>, kThreads, 16>;
 using Layout_128x32 = BlockedLayout<Shape<128, 32>, kThreads, 16>;
 
+// Compiled twice: the launcher runs the copy for kTilesWhole = true when it has proved every
+// block's tiles whole (see whole_at_launch).
+template <bool kTilesWhole>
 __global__ void __launch_bounds__(kThreads) mma_tile(
     __nv_fp8_e5m2* a_data, int32_t a_shape_0, int32_t a_shape_1, int32_t a_stride_0, int32_t a_stride_1,
     __nv_fp8_e5m2* b_data, int32_t b_shape_0, int32_t b_shape_1, int32_t b_stride_0, int32_t b_stride_1,
@@ -821,6 +1009,9 @@ __global__ void __launch_bounds__(kThreads) mma_tile(
   const Array<float, 2> c{c_data, {c_shape_0, c_shape_1}, {c_stride_0, c_stride_1}};
   // Scratch for moving tile elements between threads (broadcasts, reshapes).
   __shared__ alignas(16) unsigned char smem[8960];
+  // True in the copy of the kernel that the launcher runs when every tile of b that a block touches
+  // is whole (in bounds, aligned): those accesses then have no checked path.
+  constexpr std::bool_constant<kTilesWhole> whole_at_launch{};
   // i = ct.bid(0)
   const auto i = int32_t(blockIdx.x);
   // j = ct.bid(1)
@@ -828,7 +1019,7 @@ __global__ void __launch_bounds__(kThreads) mma_tile(
   // x = ct.load(a, index=(i, 0), shape=(TM, TK), padding_mode=ct.PaddingMode.ZERO)
   const auto x = load<Layout_16x128, PaddingMode::Zero>(a, {i, 0});
   // y = ct.load(b, index=(0, j), shape=(TK, TN), padding_mode=ct.PaddingMode.ZERO)
-  const auto y = load<Layout_128x32, PaddingMode::Zero>(b, {0, j});
+  const auto y = load<Layout_128x32, PaddingMode::Zero>(b, {0, j}, whole_at_launch);
   // acc = ct.load(c, index=(i, j), shape=(TM, TN), padding_mode=ct.PaddingMode.ZERO)
   const auto acc = load<Layout_16x32, PaddingMode::Zero>(c, {i, j});
   // ct.store(c, index=(i, j), tile=ct.mma(x, y, acc))
@@ -849,7 +1040,15 @@ cudaError_t launch_mma_e5m2_f32(
   if (!tile2cu::to_device_array<int32_t>(b, b_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<float, 2> c_arg;
   if (!tile2cu::to_device_array<int32_t>(c, c_arg)) return cudaErrorInvalidValue;
-  mma_e5m2_f32::mma_tile<<<grid, mma_e5m2_f32::kThreads, 0, stream>>>(
+  // Every block's tiles of b whole (in bounds, aligned): the kernel's copy without
+  // their checked paths runs ...
+  const bool tiles_whole =
+      tile2cu::whole_in_every_block<mma_e5m2_f32::Layout_128x32>(b_arg, {0, tile2cu::LaunchIndex::bid(1)}, grid);
+  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  static const bool whole_copy_fits = tile2cu::keeps_occupancy(
+      mma_e5m2_f32::mma_tile<true>, mma_e5m2_f32::mma_tile<false>, mma_e5m2_f32::kThreads, 0);
+  const auto kernel = tiles_whole && whole_copy_fits ? mma_e5m2_f32::mma_tile<true> : mma_e5m2_f32::mma_tile<false>;
+  kernel<<<grid, mma_e5m2_f32::kThreads, 0, stream>>>(
     a_arg.data, a_arg.shape[0], a_arg.shape[1], a_arg.stride[0], a_arg.stride[1],
     b_arg.data, b_arg.shape[0], b_arg.shape[1], b_arg.stride[0], b_arg.stride[1],
     c_arg.data, c_arg.shape[0], c_arg.shape[1], c_arg.stride[0], c_arg.stride[1]);
@@ -879,6 +1078,9 @@ using Layout_16x32 = BlockedLayout<Shape<16, 32>, kThreads, 4>;
 using Layout_32x16 = BlockedLayout<Shape<32, 16>, kThreads, 4>;
 using Layout_32x32 = BlockedLayout<Shape<32, 32>, kThreads, 4>;
 
+// Compiled twice: the launcher runs the copy for kTilesWhole = true when it has proved every
+// block's tiles whole (see whole_at_launch).
+template <bool kTilesWhole>
 __global__ void __launch_bounds__(kThreads) mma_tile(
     int8_t* a_data, int32_t a_shape_0, int32_t a_shape_1, int32_t a_stride_0, int32_t a_stride_1,
     int8_t* b_data, int32_t b_shape_0, int32_t b_shape_1, int32_t b_stride_0, int32_t b_stride_1,
@@ -888,6 +1090,9 @@ __global__ void __launch_bounds__(kThreads) mma_tile(
   const Array<int32_t, 2> c{c_data, {c_shape_0, c_shape_1}, {c_stride_0, c_stride_1}};
   // Scratch for moving tile elements between threads (broadcasts, reshapes).
   __shared__ alignas(16) unsigned char smem[1024];
+  // True in the copy of the kernel that the launcher runs when every tile of c that a block touches
+  // is whole (in bounds, aligned): those accesses then have no checked path.
+  constexpr std::bool_constant<kTilesWhole> whole_at_launch{};
   // i = ct.bid(0)
   const auto i = int32_t(blockIdx.x);
   // j = ct.bid(1)
@@ -897,9 +1102,9 @@ __global__ void __launch_bounds__(kThreads) mma_tile(
   // y = ct.load(b, index=(0, j), shape=(TK, TN), padding_mode=ct.PaddingMode.ZERO)
   const auto y = load<Layout_16x32, PaddingMode::Zero>(b, {0, j});
   // acc = ct.load(c, index=(i, j), shape=(TM, TN), padding_mode=ct.PaddingMode.ZERO)
-  const auto acc = load<Layout_32x32, PaddingMode::Zero>(c, {i, j});
+  const auto acc = load<Layout_32x32, PaddingMode::Zero>(c, {i, j}, whole_at_launch);
   // ct.store(c, index=(i, j), tile=ct.mma(x, y, acc))
-  store(c, {i, j}, mma(x, y, acc, smem));
+  store(c, {i, j}, mma(x, y, acc, smem), whole_at_launch);
 }
 
 }  // namespace mma_i8_i32_k16
@@ -916,7 +1121,15 @@ cudaError_t launch_mma_i8_i32_k16(
   if (!tile2cu::to_device_array<int32_t>(b, b_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<int32_t, 2> c_arg;
   if (!tile2cu::to_device_array<int32_t>(c, c_arg)) return cudaErrorInvalidValue;
-  mma_i8_i32_k16::mma_tile<<<grid, mma_i8_i32_k16::kThreads, 0, stream>>>(
+  // Every block's tiles of c whole (in bounds, aligned): the kernel's copy without
+  // their checked paths runs ...
+  const bool tiles_whole =
+      tile2cu::whole_in_every_block<mma_i8_i32_k16::Layout_32x32>(c_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1)}, grid);
+  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  static const bool whole_copy_fits = tile2cu::keeps_occupancy(
+      mma_i8_i32_k16::mma_tile<true>, mma_i8_i32_k16::mma_tile<false>, mma_i8_i32_k16::kThreads, 0);
+  const auto kernel = tiles_whole && whole_copy_fits ? mma_i8_i32_k16::mma_tile<true> : mma_i8_i32_k16::mma_tile<false>;
+  kernel<<<grid, mma_i8_i32_k16::kThreads, 0, stream>>>(
     a_arg.data, a_arg.shape[0], a_arg.shape[1], a_arg.stride[0], a_arg.stride[1],
     b_arg.data, b_arg.shape[0], b_arg.shape[1], b_arg.stride[0], b_arg.stride[1],
     c_arg.data, c_arg.shape[0], c_arg.shape[1], c_arg.stride[0], c_arg.stride[1]);
@@ -944,6 +1157,9 @@ using namespace tile2cu;
 constexpr int kThreads = 256;
 using Layout_64x64 = BlockedLayout<Shape<64, 64>, kThreads, 8>;
 
+// Compiled twice: the launcher runs the copy for kTilesWhole = true when it has proved every
+// block's tiles whole (see whole_at_launch).
+template <bool kTilesWhole>
 __global__ void __launch_bounds__(kThreads) matmul_tile(
     __half* a_data, int32_t a_shape_0, int32_t a_shape_1, int32_t a_stride_0, int32_t a_stride_1,
     __half* b_data, int32_t b_shape_0, int32_t b_shape_1, int32_t b_stride_0, int32_t b_stride_1,
@@ -953,16 +1169,19 @@ __global__ void __launch_bounds__(kThreads) matmul_tile(
   const Array<__half, 2> c{c_data, {c_shape_0, c_shape_1}, {c_stride_0, c_stride_1}};
   // Scratch for moving tile elements between threads (broadcasts, reshapes).
   __shared__ alignas(16) unsigned char smem[34816];
+  // True in the copy of the kernel that the launcher runs when every tile of a, b and c that a
+  // block touches is whole (in bounds, aligned): those accesses then have no checked path.
+  constexpr std::bool_constant<kTilesWhole> whole_at_launch{};
   // i = ct.bid(0)
   const auto i = int32_t(blockIdx.x);
   // j = ct.bid(1)
   const auto j = int32_t(blockIdx.y);
   // x = ct.load(a, index=(i, 0), shape=(TM, TK), padding_mode=ct.PaddingMode.ZERO)
-  const auto x = load<Layout_64x64, PaddingMode::Zero>(a, {i, 0});
+  const auto x = load<Layout_64x64, PaddingMode::Zero>(a, {i, 0}, whole_at_launch);
   // y = ct.load(b, index=(0, j), shape=(TK, TN), padding_mode=ct.PaddingMode.ZERO)
-  const auto y = load<Layout_64x64, PaddingMode::Zero>(b, {0, j});
+  const auto y = load<Layout_64x64, PaddingMode::Zero>(b, {0, j}, whole_at_launch);
   // ct.store(c, index=(i, j), tile=x @ y)
-  store(c, {i, j}, mma(x, y, full<Layout_64x64>(__half(0.0f)), smem));
+  store(c, {i, j}, mma(x, y, full<Layout_64x64>(__half(0.0f)), smem), whole_at_launch);
 }
 
 }  // namespace matmul_f16
@@ -979,7 +1198,17 @@ cudaError_t launch_matmul_f16(
   if (!tile2cu::to_device_array<int32_t>(b, b_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<__half, 2> c_arg;
   if (!tile2cu::to_device_array<int32_t>(c, c_arg)) return cudaErrorInvalidValue;
-  matmul_f16::matmul_tile<<<grid, matmul_f16::kThreads, 0, stream>>>(
+  // Every block's tiles of a, b and c whole (in bounds, aligned): the kernel's copy without
+  // their checked paths runs ...
+  const bool tiles_whole =
+      tile2cu::whole_in_every_block<matmul_f16::Layout_64x64>(a_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid) &&
+      tile2cu::whole_in_every_block<matmul_f16::Layout_64x64>(b_arg, {0, tile2cu::LaunchIndex::bid(1)}, grid) &&
+      tile2cu::whole_in_every_block<matmul_f16::Layout_64x64>(c_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1)}, grid);
+  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  static const bool whole_copy_fits = tile2cu::keeps_occupancy(
+      matmul_f16::matmul_tile<true>, matmul_f16::matmul_tile<false>, matmul_f16::kThreads, 0);
+  const auto kernel = tiles_whole && whole_copy_fits ? matmul_f16::matmul_tile<true> : matmul_f16::matmul_tile<false>;
+  kernel<<<grid, matmul_f16::kThreads, 0, stream>>>(
     a_arg.data, a_arg.shape[0], a_arg.shape[1], a_arg.stride[0], a_arg.stride[1],
     b_arg.data, b_arg.shape[0], b_arg.shape[1], b_arg.stride[0], b_arg.stride[1],
     c_arg.data, c_arg.shape[0], c_arg.shape[1], c_arg.stride[0], c_arg.stride[1]);
@@ -1007,6 +1236,9 @@ using namespace tile2cu;
 constexpr int kThreads = 64;
 using Layout_32x32 = BlockedLayout<Shape<32, 32>, kThreads, 16>;
 
+// Compiled twice: the launcher runs the copy for kTilesWhole = true when it has proved every
+// block's tiles whole (see whole_at_launch).
+template <bool kTilesWhole>
 __global__ void __launch_bounds__(kThreads) matmul_tile(
     int8_t* a_data, int32_t a_shape_0, int32_t a_shape_1, int32_t a_stride_0, int32_t a_stride_1,
     int8_t* b_data, int32_t b_shape_0, int32_t b_shape_1, int32_t b_stride_0, int32_t b_stride_1,
@@ -1016,16 +1248,19 @@ __global__ void __launch_bounds__(kThreads) matmul_tile(
   const Array<int8_t, 2> c{c_data, {c_shape_0, c_shape_1}, {c_stride_0, c_stride_1}};
   // Scratch for moving tile elements between threads (broadcasts, reshapes).
   __shared__ alignas(16) unsigned char smem[7168];
+  // True in the copy of the kernel that the launcher runs when every tile of a, b and c that a
+  // block touches is whole (in bounds, aligned): those accesses then have no checked path.
+  constexpr std::bool_constant<kTilesWhole> whole_at_launch{};
   // i = ct.bid(0)
   const auto i = int32_t(blockIdx.x);
   // j = ct.bid(1)
   const auto j = int32_t(blockIdx.y);
   // x = ct.load(a, index=(i, 0), shape=(TM, TK), padding_mode=ct.PaddingMode.ZERO)
-  const auto x = load<Layout_32x32, PaddingMode::Zero>(a, {i, 0});
+  const auto x = load<Layout_32x32, PaddingMode::Zero>(a, {i, 0}, whole_at_launch);
   // y = ct.load(b, index=(0, j), shape=(TK, TN), padding_mode=ct.PaddingMode.ZERO)
-  const auto y = load<Layout_32x32, PaddingMode::Zero>(b, {0, j});
+  const auto y = load<Layout_32x32, PaddingMode::Zero>(b, {0, j}, whole_at_launch);
   // ct.store(c, index=(i, j), tile=x @ y)
-  store(c, {i, j}, astype<int8_t>(mma(x, y, full<Layout_32x32>(0), smem)));
+  store(c, {i, j}, astype<int8_t>(mma(x, y, full<Layout_32x32>(0), smem)), whole_at_launch);
 }
 
 }  // namespace matmul_i8
@@ -1042,7 +1277,17 @@ cudaError_t launch_matmul_i8(
   if (!tile2cu::to_device_array<int32_t>(b, b_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<int8_t, 2> c_arg;
   if (!tile2cu::to_device_array<int32_t>(c, c_arg)) return cudaErrorInvalidValue;
-  matmul_i8::matmul_tile<<<grid, matmul_i8::kThreads, 0, stream>>>(
+  // Every block's tiles of a, b and c whole (in bounds, aligned): the kernel's copy without
+  // their checked paths runs ...
+  const bool tiles_whole =
+      tile2cu::whole_in_every_block<matmul_i8::Layout_32x32>(a_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid) &&
+      tile2cu::whole_in_every_block<matmul_i8::Layout_32x32>(b_arg, {0, tile2cu::LaunchIndex::bid(1)}, grid) &&
+      tile2cu::whole_in_every_block<matmul_i8::Layout_32x32>(c_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1)}, grid);
+  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  static const bool whole_copy_fits = tile2cu::keeps_occupancy(
+      matmul_i8::matmul_tile<true>, matmul_i8::matmul_tile<false>, matmul_i8::kThreads, 0);
+  const auto kernel = tiles_whole && whole_copy_fits ? matmul_i8::matmul_tile<true> : matmul_i8::matmul_tile<false>;
+  kernel<<<grid, matmul_i8::kThreads, 0, stream>>>(
     a_arg.data, a_arg.shape[0], a_arg.shape[1], a_arg.stride[0], a_arg.stride[1],
     b_arg.data, b_arg.shape[0], b_arg.shape[1], b_arg.stride[0], b_arg.stride[1],
     c_arg.data, c_arg.shape[0], c_arg.shape[1], c_arg.stride[0], c_arg.stride[1]);
@@ -1073,6 +1318,9 @@ using Layout_2x32x32 = BlockedLayout<Shape<2, 32, 32>, kThreads, 4>;
 using Layout_2x32x64 = BlockedLayout<Shape<2, 32, 64>, kThreads, 4>;
 using Layout_32x64 = BlockedLayout<Shape<32, 64>, kThreads, 4>;
 
+// Compiled twice: the launcher runs the copy for kTilesWhole = true when it has proved every
+// block's tiles whole (see whole_at_launch).
+template <bool kTilesWhole>
 __global__ void __launch_bounds__(kThreads) batched_mma(
     __nv_bfloat16* a_data, int32_t a_shape_0, int32_t a_shape_1, int32_t a_shape_2, int32_t a_stride_0, int32_t a_stride_1, int32_t a_stride_2,
     __nv_bfloat16* b_data, int32_t b_shape_0, int32_t b_shape_1, int32_t b_stride_0, int32_t b_stride_1,
@@ -1082,20 +1330,23 @@ __global__ void __launch_bounds__(kThreads) batched_mma(
   const Array<float, 3> c{c_data, {c_shape_0, c_shape_1, c_shape_2}, {c_stride_0, c_stride_1, c_stride_2}};
   // Scratch for moving tile elements between threads (broadcasts, reshapes).
   __shared__ alignas(16) unsigned char smem[30720];
+  // True in the copy of the kernel that the launcher runs when every tile of a and c that a block
+  // touches is whole (in bounds, aligned): those accesses then have no checked path.
+  constexpr std::bool_constant<kTilesWhole> whole_at_launch{};
   // z = ct.bid(0)
   const auto z = int32_t(blockIdx.x);
   // x = ct.load(a, index=(z, 0, 0), shape=(2, TM, TK), padding_mode=ct.PaddingMode.ZERO)
-  const auto x = load<Layout_2x32x32, PaddingMode::Zero>(a, {z, 0, 0});
+  const auto x = load<Layout_2x32x32, PaddingMode::Zero>(a, {z, 0, 0}, whole_at_launch);
   // Every block loads the same tile of b: whether it is whole (in bounds, aligned) is tested once,
   // and the rest of the kernel is compiled for both answers (tile2cu/memory.cuh).
-  const bool fixed_tiles_whole = whole_tile<Layout_32x64>(b, {0, 0});
+  const bool fixed_tiles_whole = kTilesWhole || whole_tile<Layout_32x64>(b, {0, 0});
   with_whole_tiles(fixed_tiles_whole, [&](auto whole) {
     // y = ct.load(b, index=(0, 0), shape=(TK, TN), padding_mode=ct.PaddingMode.ZERO)
     const auto y = load<Layout_32x64, PaddingMode::Zero>(b, {0, 0}, whole);
     // acc = ct.zeros((2, TM, TN), dtype=ct.float32)
     const auto acc = full<Layout_2x32x64>(0.0f);
     // ct.store(c, index=(z, 0, 0), tile=ct.mma(x, y, acc))
-    store(c, {z, 0, 0}, mma(x, broadcast_to<Layout_2x32x64>(reshape<Layout_1x32x64>(y, smem), smem), acc, smem));
+    store(c, {z, 0, 0}, mma(x, broadcast_to<Layout_2x32x64>(reshape<Layout_1x32x64>(y, smem), smem), acc, smem), whole_at_launch);
   });
 }
 
@@ -1113,7 +1364,17 @@ cudaError_t launch_batched_bf16(
   if (!tile2cu::to_device_array<int32_t>(b, b_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<float, 3> c_arg;
   if (!tile2cu::to_device_array<int32_t>(c, c_arg)) return cudaErrorInvalidValue;
-  batched_bf16::batched_mma<<<grid, batched_bf16::kThreads, 0, stream>>>(
+  // Every block's tiles of a, b and c whole (in bounds, aligned): the kernel's copy without
+  // their checked paths runs ...
+  const bool tiles_whole =
+      tile2cu::whole_in_every_block<batched_bf16::Layout_2x32x32>(a_arg, {tile2cu::LaunchIndex::bid(0), 0, 0}, grid) &&
+      tile2cu::whole_in_every_block<batched_bf16::Layout_32x64>(b_arg, {0, 0}, grid) &&
+      tile2cu::whole_in_every_block<batched_bf16::Layout_2x32x64>(c_arg, {tile2cu::LaunchIndex::bid(0), 0, 0}, grid);
+  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  static const bool whole_copy_fits = tile2cu::keeps_occupancy(
+      batched_bf16::batched_mma<true>, batched_bf16::batched_mma<false>, batched_bf16::kThreads, 0);
+  const auto kernel = tiles_whole && whole_copy_fits ? batched_bf16::batched_mma<true> : batched_bf16::batched_mma<false>;
+  kernel<<<grid, batched_bf16::kThreads, 0, stream>>>(
     a_arg.data, a_arg.shape[0], a_arg.shape[1], a_arg.shape[2], a_arg.stride[0], a_arg.stride[1], a_arg.stride[2],
     b_arg.data, b_arg.shape[0], b_arg.shape[1], b_arg.stride[0], b_arg.stride[1],
     c_arg.data, c_arg.shape[0], c_arg.shape[1], c_arg.shape[2], c_arg.stride[0], c_arg.stride[1], c_arg.stride[2]);
@@ -1141,6 +1402,9 @@ using namespace tile2cu;
 constexpr int kThreads = 256;
 using Layout_64x64 = BlockedLayout<Shape<64, 64>, kThreads, 4>;
 
+// Compiled twice: the launcher runs the copy for kTilesWhole = true when it has proved every
+// block's tiles whole (see whole_at_launch).
+template <bool kTilesWhole>
 __global__ void __launch_bounds__(kThreads) transposed_mma(
     __half* a_data, int32_t a_shape_0, int32_t a_shape_1, int32_t a_stride_0, int32_t a_stride_1,
     __half* bt_data, int32_t bt_shape_0, int32_t bt_shape_1, int32_t bt_stride_0, int32_t bt_stride_1,
@@ -1150,16 +1414,19 @@ __global__ void __launch_bounds__(kThreads) transposed_mma(
   const Array<float, 2> c{c_data, {c_shape_0, c_shape_1}, {c_stride_0, c_stride_1}};
   // Scratch for moving tile elements between threads (broadcasts, reshapes).
   __shared__ alignas(16) unsigned char smem[34816];
+  // True in the copy of the kernel that the launcher runs when every tile of a and c that a block
+  // touches is whole (in bounds, aligned): those accesses then have no checked path.
+  constexpr std::bool_constant<kTilesWhole> whole_at_launch{};
   // i = ct.bid(0)
   const auto i = int32_t(blockIdx.x);
   // x = ct.load(a, index=(i, 0), shape=(TM, TK), padding_mode=ct.PaddingMode.ZERO)
-  const auto x = load<Layout_64x64, PaddingMode::Zero>(a, {i, 0});
+  const auto x = load<Layout_64x64, PaddingMode::Zero>(a, {i, 0}, whole_at_launch);
   // y = ct.load(bt, index=(0, 0), shape=(TK, TN), order=(1, 0), padding_mode=ct.PaddingMode.ZERO)
   const auto y = load<Layout_64x64, PaddingMode::Zero, Order<1, 0>>(bt, {0, 0});
   // acc = ct.full((TM, TN), 0, dtype=ct.float32)
   const auto acc = full<Layout_64x64>(0.0f);
   // ct.store(c, index=(i, 0), tile=ct.mma(x, y, acc))
-  store(c, {i, 0}, mma(x, y, acc, smem));
+  store(c, {i, 0}, mma(x, y, acc, smem), whole_at_launch);
 }
 
 }  // namespace transposed_f16
@@ -1176,7 +1443,16 @@ cudaError_t launch_transposed_f16(
   if (!tile2cu::to_device_array<int32_t>(bt, bt_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<float, 2> c_arg;
   if (!tile2cu::to_device_array<int32_t>(c, c_arg)) return cudaErrorInvalidValue;
-  transposed_f16::transposed_mma<<<grid, transposed_f16::kThreads, 0, stream>>>(
+  // Every block's tiles of a and c whole (in bounds, aligned): the kernel's copy without
+  // their checked paths runs ...
+  const bool tiles_whole =
+      tile2cu::whole_in_every_block<transposed_f16::Layout_64x64>(a_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid) &&
+      tile2cu::whole_in_every_block<transposed_f16::Layout_64x64>(c_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid);
+  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  static const bool whole_copy_fits = tile2cu::keeps_occupancy(
+      transposed_f16::transposed_mma<true>, transposed_f16::transposed_mma<false>, transposed_f16::kThreads, 0);
+  const auto kernel = tiles_whole && whole_copy_fits ? transposed_f16::transposed_mma<true> : transposed_f16::transposed_mma<false>;
+  kernel<<<grid, transposed_f16::kThreads, 0, stream>>>(
     a_arg.data, a_arg.shape[0], a_arg.shape[1], a_arg.stride[0], a_arg.stride[1],
     bt_arg.data, bt_arg.shape[0], bt_arg.shape[1], bt_arg.stride[0], bt_arg.stride[1],
     c_arg.data, c_arg.shape[0], c_arg.shape[1], c_arg.stride[0], c_arg.stride[1]);
@@ -1205,6 +1481,9 @@ constexpr int kThreads = 256;
 using Layout_1x32x32 = BlockedLayout<Shape<1, 32, 32>, kThreads, 4>;
 using Layout_2x32x32 = BlockedLayout<Shape<2, 32, 32>, kThreads, 4>;
 
+// Compiled twice: the launcher runs the copy for kTilesWhole = true when it has proved every
+// block's tiles whole (see whole_at_launch).
+template <bool kTilesWhole>
 __global__ void __launch_bounds__(kThreads) broadcast_batch_mma(
     __half* a_data, int32_t a_shape_0, int32_t a_shape_1, int32_t a_shape_2, int32_t a_stride_0, int32_t a_stride_1, int32_t a_stride_2,
     __half* b_data, int32_t b_shape_0, int32_t b_shape_1, int32_t b_shape_2, int32_t b_stride_0, int32_t b_stride_1, int32_t b_stride_2,
@@ -1214,18 +1493,21 @@ __global__ void __launch_bounds__(kThreads) broadcast_batch_mma(
   const Array<float, 3> c{c_data, {c_shape_0, c_shape_1, c_shape_2}, {c_stride_0, c_stride_1, c_stride_2}};
   // Scratch for moving tile elements between threads (broadcasts, reshapes).
   __shared__ alignas(16) unsigned char smem[18432];
+  // True in the copy of the kernel that the launcher runs when every tile of b and c that a block
+  // touches is whole (in bounds, aligned): those accesses then have no checked path.
+  constexpr std::bool_constant<kTilesWhole> whole_at_launch{};
   // z = ct.bid(0)
   const auto z = int32_t(blockIdx.x);
   // Every block loads the same tile of a: whether it is whole (in bounds, aligned) is tested once,
   // and the rest of the kernel is compiled for both answers (tile2cu/memory.cuh).
-  const bool fixed_tiles_whole = whole_tile<Layout_1x32x32>(a, {0, 0, 0});
+  const bool fixed_tiles_whole = kTilesWhole || whole_tile<Layout_1x32x32>(a, {0, 0, 0});
   with_whole_tiles(fixed_tiles_whole, [&](auto whole) {
     // x = ct.load(a, index=(0, 0, 0), shape=(1, TM, TK), padding_mode=ct.PaddingMode.ZERO)
     const auto x = load<Layout_1x32x32, PaddingMode::Zero>(a, {0, 0, 0}, whole);
     // y = ct.load(b, index=(z, 0, 0), shape=(2, TK, TN), padding_mode=ct.PaddingMode.ZERO)
-    const auto y = load<Layout_2x32x32, PaddingMode::Zero>(b, {z, 0, 0});
+    const auto y = load<Layout_2x32x32, PaddingMode::Zero>(b, {z, 0, 0}, whole_at_launch);
     // ct.store(c, index=(z, 0, 0), tile=ct.mma(x, y, ct.zeros((2, TM, TN), dtype=ct.float32)))
-    store(c, {z, 0, 0}, mma(broadcast_to<Layout_2x32x32>(x, smem), y, full<Layout_2x32x32>(0.0f), smem));
+    store(c, {z, 0, 0}, mma(broadcast_to<Layout_2x32x32>(x, smem), y, full<Layout_2x32x32>(0.0f), smem), whole_at_launch);
   });
 }
 
@@ -1244,7 +1526,17 @@ cudaError_t launch_broadcast_batch_f16(
   if (!tile2cu::to_device_array<int32_t>(b, b_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<float, 3> c_arg;
   if (!tile2cu::to_device_array<int32_t>(c, c_arg)) return cudaErrorInvalidValue;
-  broadcast_batch_f16::broadcast_batch_mma<<<grid, broadcast_batch_f16::kThreads, 0, stream>>>(
+  // Every block's tiles of a, b and c whole (in bounds, aligned): the kernel's copy without
+  // their checked paths runs ...
+  const bool tiles_whole =
+      tile2cu::whole_in_every_block<broadcast_batch_f16::Layout_1x32x32>(a_arg, {0, 0, 0}, grid) &&
+      tile2cu::whole_in_every_block<broadcast_batch_f16::Layout_2x32x32>(b_arg, {tile2cu::LaunchIndex::bid(0), 0, 0}, grid) &&
+      tile2cu::whole_in_every_block<broadcast_batch_f16::Layout_2x32x32>(c_arg, {tile2cu::LaunchIndex::bid(0), 0, 0}, grid);
+  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  static const bool whole_copy_fits = tile2cu::keeps_occupancy(
+      broadcast_batch_f16::broadcast_batch_mma<true>, broadcast_batch_f16::broadcast_batch_mma<false>, broadcast_batch_f16::kThreads, 0);
+  const auto kernel = tiles_whole && whole_copy_fits ? broadcast_batch_f16::broadcast_batch_mma<true> : broadcast_batch_f16::broadcast_batch_mma<false>;
+  kernel<<<grid, broadcast_batch_f16::kThreads, 0, stream>>>(
     a_arg.data, a_arg.shape[0], a_arg.shape[1], a_arg.shape[2], a_arg.stride[0], a_arg.stride[1], a_arg.stride[2],
     b_arg.data, b_arg.shape[0], b_arg.shape[1], b_arg.shape[2], b_arg.stride[0], b_arg.stride[1], b_arg.stride[2],
     c_arg.data, c_arg.shape[0], c_arg.shape[1], c_arg.shape[2], c_arg.stride[0], c_arg.stride[1], c_arg.stride[2]);
@@ -1274,6 +1566,9 @@ using Layout_32x64 = BlockedLayout<Shape<32, 64>, kThreads, 4>;
 using Layout_64x32 = BlockedLayout<Shape<64, 32>, kThreads, 4>;
 using Layout_64x64 = BlockedLayout<Shape<64, 64>, kThreads, 4>;
 
+// Compiled twice: the launcher runs the copy for kTilesWhole = true when it has proved every
+// block's tiles whole (see whole_at_launch).
+template <bool kTilesWhole>
 __global__ void __launch_bounds__(kThreads) transpose_operand_mma(
     __nv_bfloat16* a_data, int32_t a_shape_0, int32_t a_shape_1, int32_t a_stride_0, int32_t a_stride_1,
     __nv_bfloat16* bt_data, int32_t bt_shape_0, int32_t bt_shape_1, int32_t bt_stride_0, int32_t bt_stride_1,
@@ -1283,18 +1578,21 @@ __global__ void __launch_bounds__(kThreads) transpose_operand_mma(
   const Array<float, 2> c{c_data, {c_shape_0, c_shape_1}, {c_stride_0, c_stride_1}};
   // Scratch for moving tile elements between threads (broadcasts, reshapes).
   __shared__ alignas(16) unsigned char smem[26112];
+  // True in the copy of the kernel that the launcher runs when every tile of a and c that a block
+  // touches is whole (in bounds, aligned): those accesses then have no checked path.
+  constexpr std::bool_constant<kTilesWhole> whole_at_launch{};
   // i = ct.bid(0)
   const auto i = int32_t(blockIdx.x);
   // x = ct.load(a, index=(i, 0), shape=(TM, TK), padding_mode=ct.PaddingMode.ZERO)
-  const auto x = load<Layout_64x32, PaddingMode::Zero>(a, {i, 0});
+  const auto x = load<Layout_64x32, PaddingMode::Zero>(a, {i, 0}, whole_at_launch);
   // Every block loads the same tile of bt: whether it is whole (in bounds, aligned) is tested once,
   // and the rest of the kernel is compiled for both answers (tile2cu/memory.cuh).
-  const bool fixed_tiles_whole = whole_tile<Layout_64x32>(bt, {0, 0});
+  const bool fixed_tiles_whole = kTilesWhole || whole_tile<Layout_64x32>(bt, {0, 0});
   with_whole_tiles(fixed_tiles_whole, [&](auto whole) {
     // y = ct.transpose(ct.load(bt, index=(0, 0), shape=(TN, TK), padding_mode=ct.PaddingMode.ZERO))
     const auto y = permute<Layout_32x64, Order<1, 0>>(load<Layout_64x32, PaddingMode::Zero>(bt, {0, 0}, whole), smem);
     // ct.store(c, index=(i, 0), tile=ct.mma(x, y, ct.zeros((TM, TN), dtype=ct.float32)))
-    store(c, {i, 0}, mma(x, y, full<Layout_64x64>(0.0f), smem));
+    store(c, {i, 0}, mma(x, y, full<Layout_64x64>(0.0f), smem), whole_at_launch);
   });
 }
 
@@ -1312,7 +1610,17 @@ cudaError_t launch_transpose_operand_bf16(
   if (!tile2cu::to_device_array<int32_t>(bt, bt_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<float, 2> c_arg;
   if (!tile2cu::to_device_array<int32_t>(c, c_arg)) return cudaErrorInvalidValue;
-  transpose_operand_bf16::transpose_operand_mma<<<grid, transpose_operand_bf16::kThreads, 0, stream>>>(
+  // Every block's tiles of a, bt and c whole (in bounds, aligned): the kernel's copy without
+  // their checked paths runs ...
+  const bool tiles_whole =
+      tile2cu::whole_in_every_block<transpose_operand_bf16::Layout_64x32>(a_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid) &&
+      tile2cu::whole_in_every_block<transpose_operand_bf16::Layout_64x32>(bt_arg, {0, 0}, grid) &&
+      tile2cu::whole_in_every_block<transpose_operand_bf16::Layout_64x64>(c_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid);
+  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  static const bool whole_copy_fits = tile2cu::keeps_occupancy(
+      transpose_operand_bf16::transpose_operand_mma<true>, transpose_operand_bf16::transpose_operand_mma<false>, transpose_operand_bf16::kThreads, 0);
+  const auto kernel = tiles_whole && whole_copy_fits ? transpose_operand_bf16::transpose_operand_mma<true> : transpose_operand_bf16::transpose_operand_mma<false>;
+  kernel<<<grid, transpose_operand_bf16::kThreads, 0, stream>>>(
     a_arg.data, a_arg.shape[0], a_arg.shape[1], a_arg.stride[0], a_arg.stride[1],
     bt_arg.data, bt_arg.shape[0], bt_arg.shape[1], bt_arg.stride[0], bt_arg.stride[1],
     c_arg.data, c_arg.shape[0], c_arg.shape[1], c_arg.stride[0], c_arg.stride[1]);

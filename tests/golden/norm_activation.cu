@@ -13,6 +13,9 @@ using namespace tile2cu;
 constexpr int kThreads = 256;
 using Layout_1x1024 = BlockedLayout<Shape<1, 1024>, kThreads, 4>;
 
+// Compiled twice: the launcher runs the copy for kTilesWhole = true when it has proved every
+// block's tiles whole (see whole_at_launch).
+template <bool kTilesWhole>
 __global__ void __launch_bounds__(kThreads) norm_activation(
     float* x_data, int32_t x_shape_0, int32_t x_shape_1, int32_t x_stride_0, int32_t x_stride_1,
     float* y_data, int32_t y_shape_0, int32_t y_shape_1, int32_t y_stride_0, int32_t y_stride_1) {
@@ -20,16 +23,19 @@ __global__ void __launch_bounds__(kThreads) norm_activation(
   const Array<float, 2> y{y_data, {y_shape_0, y_shape_1}, {y_stride_0, y_stride_1}};
   // Scratch for moving tile elements between threads (broadcasts, reshapes).
   __shared__ alignas(16) unsigned char smem[32];
+  // True in the copy of the kernel that the launcher runs when every tile of x and y that a block
+  // touches is whole (in bounds, aligned): those accesses then have no checked path.
+  constexpr std::bool_constant<kTilesWhole> whole_at_launch{};
   // rows = RowTile(ct.bid(0), TN)
   const auto t = int32_t(blockIdx.x);
   // t = ct.load(x, index=(self.row, 0), shape=(1, self.width), padding_mode=ct.PaddingMode.ZERO)
-  const auto t_2 = load<Layout_1x1024, PaddingMode::Zero>(x, {t, 0});
+  const auto t_2 = load<Layout_1x1024, PaddingMode::Zero>(x, {t, 0}, whole_at_launch);
   // scale = ct.rsqrt(ct.sum(t * t, axis=1, keepdims=True) / x.shape[1] + cfg.eps)
   const auto scale = tile2cu::rsqrt(reduce_sum<Axes<1>>(t_2 * t_2, smem) / astype<float>(x.shape[1]) + 1e-05f);
   // rows.store(y, cfg.activate(t * scale))
   const auto t_3 = t_2 * scale;
   // ct.store(y, index=(self.row, 0), tile=t.astype(y.dtype))
-  store(y, {t, 0}, 0.5f * t_3 * (1.0f + tile2cu::tanh(0.7978846f * (t_3 + 0.044715f * t_3 * t_3 * t_3))));
+  store(y, {t, 0}, 0.5f * t_3 * (1.0f + tile2cu::tanh(0.7978846f * (t_3 + 0.044715f * t_3 * t_3 * t_3))), whole_at_launch);
 }
 
 }  // namespace norm_activation_gelu_f32
@@ -43,7 +49,16 @@ cudaError_t launch_norm_activation_gelu_f32(
   if (!tile2cu::to_device_array<int32_t>(x, x_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<float, 2> y_arg;
   if (!tile2cu::to_device_array<int32_t>(y, y_arg)) return cudaErrorInvalidValue;
-  norm_activation_gelu_f32::norm_activation<<<grid, norm_activation_gelu_f32::kThreads, 0, stream>>>(
+  // Every block's tiles of x and y whole (in bounds, aligned): the kernel's copy without
+  // their checked paths runs ...
+  const bool tiles_whole =
+      tile2cu::whole_in_every_block<norm_activation_gelu_f32::Layout_1x1024>(x_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid) &&
+      tile2cu::whole_in_every_block<norm_activation_gelu_f32::Layout_1x1024>(y_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid);
+  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  static const bool whole_copy_fits = tile2cu::keeps_occupancy(
+      norm_activation_gelu_f32::norm_activation<true>, norm_activation_gelu_f32::norm_activation<false>, norm_activation_gelu_f32::kThreads, 0);
+  const auto kernel = tiles_whole && whole_copy_fits ? norm_activation_gelu_f32::norm_activation<true> : norm_activation_gelu_f32::norm_activation<false>;
+  kernel<<<grid, norm_activation_gelu_f32::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.shape[1], x_arg.stride[0], x_arg.stride[1],
     y_arg.data, y_arg.shape[0], y_arg.shape[1], y_arg.stride[0], y_arg.stride[1]);
   return cudaGetLastError();
@@ -68,6 +83,9 @@ using namespace tile2cu;
 constexpr int kThreads = 128;
 using Layout_1x1024 = BlockedLayout<Shape<1, 1024>, kThreads, 8>;
 
+// Compiled twice: the launcher runs the copy for kTilesWhole = true when it has proved every
+// block's tiles whole (see whole_at_launch).
+template <bool kTilesWhole>
 __global__ void __launch_bounds__(kThreads) norm_activation(
     __nv_bfloat16* x_data, int32_t x_shape_0, int32_t x_shape_1, int32_t x_stride_0, int32_t x_stride_1,
     __nv_bfloat16* y_data, int32_t y_shape_0, int32_t y_shape_1, int32_t y_stride_0, int32_t y_stride_1) {
@@ -75,16 +93,19 @@ __global__ void __launch_bounds__(kThreads) norm_activation(
   const Array<__nv_bfloat16, 2> y{y_data, {y_shape_0, y_shape_1}, {y_stride_0, y_stride_1}};
   // Scratch for moving tile elements between threads (broadcasts, reshapes).
   __shared__ alignas(16) unsigned char smem[16];
+  // True in the copy of the kernel that the launcher runs when every tile of x and y that a block
+  // touches is whole (in bounds, aligned): those accesses then have no checked path.
+  constexpr std::bool_constant<kTilesWhole> whole_at_launch{};
   // rows = RowTile(ct.bid(0), TN)
   const auto t = int32_t(blockIdx.x);
   // t = ct.load(x, index=(self.row, 0), shape=(1, self.width), padding_mode=ct.PaddingMode.ZERO)
-  const auto t_2 = load<Layout_1x1024, PaddingMode::Zero>(x, {t, 0});
+  const auto t_2 = load<Layout_1x1024, PaddingMode::Zero>(x, {t, 0}, whole_at_launch);
   // return t.astype(ct.float32)
   const auto t_3 = astype<float>(t_2);
   // scale = ct.rsqrt(ct.sum(t * t, axis=1, keepdims=True) / x.shape[1] + cfg.eps)
   const auto scale = tile2cu::rsqrt(reduce_sum<Axes<1>>(t_3 * t_3, smem) / astype<float>(x.shape[1]) + 1e-05f);
   // ct.store(y, index=(self.row, 0), tile=t.astype(y.dtype))
-  store(y, {t, 0}, astype<__nv_bfloat16>(maximum(t_3 * scale, 0.0f)));
+  store(y, {t, 0}, astype<__nv_bfloat16>(maximum(t_3 * scale, 0.0f)), whole_at_launch);
 }
 
 }  // namespace norm_activation_relu_bf16
@@ -98,7 +119,16 @@ cudaError_t launch_norm_activation_relu_bf16(
   if (!tile2cu::to_device_array<int32_t>(x, x_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<__nv_bfloat16, 2> y_arg;
   if (!tile2cu::to_device_array<int32_t>(y, y_arg)) return cudaErrorInvalidValue;
-  norm_activation_relu_bf16::norm_activation<<<grid, norm_activation_relu_bf16::kThreads, 0, stream>>>(
+  // Every block's tiles of x and y whole (in bounds, aligned): the kernel's copy without
+  // their checked paths runs ...
+  const bool tiles_whole =
+      tile2cu::whole_in_every_block<norm_activation_relu_bf16::Layout_1x1024>(x_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid) &&
+      tile2cu::whole_in_every_block<norm_activation_relu_bf16::Layout_1x1024>(y_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid);
+  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  static const bool whole_copy_fits = tile2cu::keeps_occupancy(
+      norm_activation_relu_bf16::norm_activation<true>, norm_activation_relu_bf16::norm_activation<false>, norm_activation_relu_bf16::kThreads, 0);
+  const auto kernel = tiles_whole && whole_copy_fits ? norm_activation_relu_bf16::norm_activation<true> : norm_activation_relu_bf16::norm_activation<false>;
+  kernel<<<grid, norm_activation_relu_bf16::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.shape[1], x_arg.stride[0], x_arg.stride[1],
     y_arg.data, y_arg.shape[0], y_arg.shape[1], y_arg.stride[0], y_arg.stride[1]);
   return cudaGetLastError();
@@ -123,6 +153,9 @@ using namespace tile2cu;
 constexpr int kThreads = 64;
 using Layout_1x256 = BlockedLayout<Shape<1, 256>, kThreads, 4>;
 
+// Compiled twice: the launcher runs the copy for kTilesWhole = true when it has proved every
+// block's tiles whole (see whole_at_launch).
+template <bool kTilesWhole>
 __global__ void __launch_bounds__(kThreads) norm_activation(
     __half* x_data, int32_t x_shape_0, int32_t x_shape_1, int32_t x_stride_0, int32_t x_stride_1,
     __half* y_data, int32_t y_shape_0, int32_t y_shape_1, int32_t y_stride_0, int32_t y_stride_1) {
@@ -130,10 +163,13 @@ __global__ void __launch_bounds__(kThreads) norm_activation(
   const Array<__half, 2> y{y_data, {y_shape_0, y_shape_1}, {y_stride_0, y_stride_1}};
   // Scratch for moving tile elements between threads (broadcasts, reshapes).
   __shared__ alignas(16) unsigned char smem[16];
+  // True in the copy of the kernel that the launcher runs when every tile of x and y that a block
+  // touches is whole (in bounds, aligned): those accesses then have no checked path.
+  constexpr std::bool_constant<kTilesWhole> whole_at_launch{};
   // rows = RowTile(ct.bid(0), TN)
   const auto t = int32_t(blockIdx.x);
   // t = ct.load(x, index=(self.row, 0), shape=(1, self.width), padding_mode=ct.PaddingMode.ZERO)
-  const auto t_2 = load<Layout_1x256, PaddingMode::Zero>(x, {t, 0});
+  const auto t_2 = load<Layout_1x256, PaddingMode::Zero>(x, {t, 0}, whole_at_launch);
   // return t.astype(ct.float32)
   const auto t_3 = astype<float>(t_2);
   // scale = ct.rsqrt(ct.sum(t * t, axis=1, keepdims=True) / x.shape[1] + cfg.eps)
@@ -141,7 +177,7 @@ __global__ void __launch_bounds__(kThreads) norm_activation(
   // rows.store(y, cfg.activate(t * scale))
   const auto t_4 = t_3 * scale;
   // ct.store(y, index=(self.row, 0), tile=t.astype(y.dtype))
-  store(y, {t, 0}, astype<__half>(t_4 / (1.0f + tile2cu::exp(-t_4))));
+  store(y, {t, 0}, astype<__half>(t_4 / (1.0f + tile2cu::exp(-t_4))), whole_at_launch);
 }
 
 }  // namespace norm_activation_silu_f16
@@ -155,7 +191,16 @@ cudaError_t launch_norm_activation_silu_f16(
   if (!tile2cu::to_device_array<int32_t>(x, x_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<__half, 2> y_arg;
   if (!tile2cu::to_device_array<int32_t>(y, y_arg)) return cudaErrorInvalidValue;
-  norm_activation_silu_f16::norm_activation<<<grid, norm_activation_silu_f16::kThreads, 0, stream>>>(
+  // Every block's tiles of x and y whole (in bounds, aligned): the kernel's copy without
+  // their checked paths runs ...
+  const bool tiles_whole =
+      tile2cu::whole_in_every_block<norm_activation_silu_f16::Layout_1x256>(x_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid) &&
+      tile2cu::whole_in_every_block<norm_activation_silu_f16::Layout_1x256>(y_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid);
+  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  static const bool whole_copy_fits = tile2cu::keeps_occupancy(
+      norm_activation_silu_f16::norm_activation<true>, norm_activation_silu_f16::norm_activation<false>, norm_activation_silu_f16::kThreads, 0);
+  const auto kernel = tiles_whole && whole_copy_fits ? norm_activation_silu_f16::norm_activation<true> : norm_activation_silu_f16::norm_activation<false>;
+  kernel<<<grid, norm_activation_silu_f16::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.shape[1], x_arg.stride[0], x_arg.stride[1],
     y_arg.data, y_arg.shape[0], y_arg.shape[1], y_arg.stride[0], y_arg.stride[1]);
   return cudaGetLastError();

@@ -14,6 +14,9 @@ constexpr int kThreads = 256;
 using Layout_32x64 = BlockedLayout<Shape<32, 64>, kThreads, 4>;
 using Layout_64x32 = BlockedLayout<Shape<64, 32>, kThreads, 4>;
 
+// Compiled twice: the launcher runs the copy for kTilesWhole = true when it has proved every
+// block's tiles whole (see whole_at_launch).
+template <bool kTilesWhole>
 __global__ void __launch_bounds__(kThreads) pad_probe(
     float* x_data, int32_t x_shape_0, int32_t x_shape_1, int32_t x_stride_0, int32_t x_stride_1,
     float* out_zero_data, int32_t out_zero_shape_0, int32_t out_zero_shape_1, int32_t out_zero_stride_0, int32_t out_zero_stride_1,
@@ -29,35 +32,39 @@ __global__ void __launch_bounds__(kThreads) pad_probe(
   const Array<float, 2> out_pinf{out_pinf_data, {out_pinf_shape_0, out_pinf_shape_1}, {out_pinf_stride_0, out_pinf_stride_1}};
   const Array<float, 2> out_nan{out_nan_data, {out_nan_shape_0, out_nan_shape_1}, {out_nan_stride_0, out_nan_stride_1}};
   const Array<float, 2> xt{xt_data, {xt_shape_0, xt_shape_1}, {xt_stride_0, xt_stride_1}};
+  // True in the copy of the kernel that the launcher runs when every tile of x, out_zero, out_negz,
+  // out_ninf, out_pinf, out_nan and xt that a block touches is whole (in bounds, aligned): those
+  // accesses then have no checked path.
+  constexpr std::bool_constant<kTilesWhole> whole_at_launch{};
   // i, j = ct.bid(0), ct.bid(1)
   const auto i = int32_t(blockIdx.x);
   const auto j = int32_t(blockIdx.y);
   // zero_tile = ct.load(x, index=(i, j), shape=(TM, TN), padding_mode=ct.PaddingMode.ZERO)
-  const auto zero_tile = load<Layout_32x64, PaddingMode::Zero>(x, {i, j});
+  const auto zero_tile = load<Layout_32x64, PaddingMode::Zero>(x, {i, j}, whole_at_launch);
   // ct.store(out_zero, index=(i, j), tile=zero_tile)
-  store(out_zero, {i, j}, zero_tile);
+  store(out_zero, {i, j}, zero_tile, whole_at_launch);
   // negz_tile = ct.load(x, (i, j), (TM, TN), padding_mode=ct.PaddingMode.NEG_ZERO,
   // allow_tma=False)
-  const auto negz_tile = load<Layout_32x64, PaddingMode::NegZero>(x, {i, j});
+  const auto negz_tile = load<Layout_32x64, PaddingMode::NegZero>(x, {i, j}, whole_at_launch);
   // ct.store(out_negz, (i, j), negz_tile)
-  store(out_negz, {i, j}, negz_tile);
+  store(out_negz, {i, j}, negz_tile, whole_at_launch);
   // ninf_tile = ct.load(x, (i, j), (TM, TN), padding_mode=ct.PaddingMode.NEG_INF)
-  const auto ninf_tile = load<Layout_32x64, PaddingMode::NegInf>(x, {i, j});
+  const auto ninf_tile = load<Layout_32x64, PaddingMode::NegInf>(x, {i, j}, whole_at_launch);
   // ct.store(out_ninf, (i, j), ct.where(ninf_tile == NEG_INF, -1.0, ninf_tile))
-  store(out_ninf, {i, j}, where(ninf_tile == -INFINITY, -1.0f, ninf_tile));
+  store(out_ninf, {i, j}, where(ninf_tile == -INFINITY, -1.0f, ninf_tile), whole_at_launch);
   // pinf_tile = ct.load(x, (i, j), (TM, TN), padding_mode=ct.PaddingMode.POS_INF)
-  const auto pinf_tile = load<Layout_32x64, PaddingMode::PosInf>(x, {i, j});
+  const auto pinf_tile = load<Layout_32x64, PaddingMode::PosInf>(x, {i, j}, whole_at_launch);
   // ct.store(out_pinf, (i, j), ct.minimum(pinf_tile, CLAMP))
-  store(out_pinf, {i, j}, minimum(pinf_tile, 1000.0f));
+  store(out_pinf, {i, j}, minimum(pinf_tile, 1000.0f), whole_at_launch);
   // nan_tile = ct.load(x, (i, j), (TM, TN), padding_mode=ct.PaddingMode.NAN)
-  const auto nan_tile = load<Layout_32x64, PaddingMode::Nan>(x, {i, j});
+  const auto nan_tile = load<Layout_32x64, PaddingMode::Nan>(x, {i, j}, whole_at_launch);
   // ct.store(out_nan, (i, j), ct.where(nan_tile != nan_tile, 7.0, nan_tile))
-  store(out_nan, {i, j}, where(nan_tile != nan_tile, 7.0f, nan_tile));
+  store(out_nan, {i, j}, where(nan_tile != nan_tile, 7.0f, nan_tile), whole_at_launch);
   // t_tile = ct.load(x, index=(j, i), shape=(TN, TM), order=(1, 0),
   // padding_mode=ct.PaddingMode.ZERO)
   const auto t_tile = load<Layout_64x32, PaddingMode::Zero, Order<1, 0>>(x, {j, i});
   // ct.store(xt, index=(j, i), tile=t_tile)
-  store(xt, {j, i}, t_tile);
+  store(xt, {j, i}, t_tile, whole_at_launch);
 }
 
 }  // namespace pad_probe_f32
@@ -86,7 +93,21 @@ cudaError_t launch_pad_probe_f32(
   if (!tile2cu::to_device_array<int32_t>(out_nan, out_nan_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<float, 2> xt_arg;
   if (!tile2cu::to_device_array<int32_t>(xt, xt_arg)) return cudaErrorInvalidValue;
-  pad_probe_f32::pad_probe<<<grid, pad_probe_f32::kThreads, 0, stream>>>(
+  // Every block's tiles of x, out_zero, out_negz, out_ninf, out_pinf, out_nan and xt whole (in bounds, aligned): the kernel's copy without
+  // their checked paths runs ...
+  const bool tiles_whole =
+      tile2cu::whole_in_every_block<pad_probe_f32::Layout_32x64>(x_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1)}, grid) &&
+      tile2cu::whole_in_every_block<pad_probe_f32::Layout_32x64>(out_zero_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1)}, grid) &&
+      tile2cu::whole_in_every_block<pad_probe_f32::Layout_32x64>(out_negz_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1)}, grid) &&
+      tile2cu::whole_in_every_block<pad_probe_f32::Layout_32x64>(out_ninf_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1)}, grid) &&
+      tile2cu::whole_in_every_block<pad_probe_f32::Layout_32x64>(out_pinf_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1)}, grid) &&
+      tile2cu::whole_in_every_block<pad_probe_f32::Layout_32x64>(out_nan_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1)}, grid) &&
+      tile2cu::whole_in_every_block<pad_probe_f32::Layout_64x32>(xt_arg, {tile2cu::LaunchIndex::bid(1), tile2cu::LaunchIndex::bid(0)}, grid);
+  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  static const bool whole_copy_fits = tile2cu::keeps_occupancy(
+      pad_probe_f32::pad_probe<true>, pad_probe_f32::pad_probe<false>, pad_probe_f32::kThreads, 0);
+  const auto kernel = tiles_whole && whole_copy_fits ? pad_probe_f32::pad_probe<true> : pad_probe_f32::pad_probe<false>;
+  kernel<<<grid, pad_probe_f32::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.shape[1], x_arg.stride[0], x_arg.stride[1],
     out_zero_arg.data, out_zero_arg.shape[0], out_zero_arg.shape[1], out_zero_arg.stride[0], out_zero_arg.stride[1],
     out_negz_arg.data, out_negz_arg.shape[0], out_negz_arg.shape[1], out_negz_arg.stride[0], out_negz_arg.stride[1],
@@ -127,6 +148,9 @@ constexpr int kThreads = 256;
 using Layout_16x128 = BlockedLayout<Shape<16, 128>, kThreads, 8>;
 using Layout_128x16 = BlockedLayout<Shape<128, 16>, kThreads, 8>;
 
+// Compiled twice: the launcher runs the copy for kTilesWhole = true when it has proved every
+// block's tiles whole (see whole_at_launch).
+template <bool kTilesWhole>
 __global__ void __launch_bounds__(kThreads) pad_probe(
     __half* x_data, int32_t x_shape_0, int32_t x_shape_1, int32_t x_stride_0, int32_t x_stride_1,
     __half* out_zero_data, int32_t out_zero_shape_0, int32_t out_zero_shape_1, int32_t out_zero_stride_0, int32_t out_zero_stride_1,
@@ -142,35 +166,39 @@ __global__ void __launch_bounds__(kThreads) pad_probe(
   const Array<__half, 2> out_pinf{out_pinf_data, {out_pinf_shape_0, out_pinf_shape_1}, {out_pinf_stride_0, out_pinf_stride_1}};
   const Array<__half, 2> out_nan{out_nan_data, {out_nan_shape_0, out_nan_shape_1}, {out_nan_stride_0, out_nan_stride_1}};
   const Array<__half, 2> xt{xt_data, {xt_shape_0, xt_shape_1}, {xt_stride_0, xt_stride_1}};
+  // True in the copy of the kernel that the launcher runs when every tile of x, out_zero, out_negz,
+  // out_ninf, out_pinf, out_nan and xt that a block touches is whole (in bounds, aligned): those
+  // accesses then have no checked path.
+  constexpr std::bool_constant<kTilesWhole> whole_at_launch{};
   // i, j = ct.bid(0), ct.bid(1)
   const auto i = int32_t(blockIdx.x);
   const auto j = int32_t(blockIdx.y);
   // zero_tile = ct.load(x, index=(i, j), shape=(TM, TN), padding_mode=ct.PaddingMode.ZERO)
-  const auto zero_tile = load<Layout_16x128, PaddingMode::Zero>(x, {i, j});
+  const auto zero_tile = load<Layout_16x128, PaddingMode::Zero>(x, {i, j}, whole_at_launch);
   // ct.store(out_zero, index=(i, j), tile=zero_tile)
-  store(out_zero, {i, j}, zero_tile);
+  store(out_zero, {i, j}, zero_tile, whole_at_launch);
   // negz_tile = ct.load(x, (i, j), (TM, TN), padding_mode=ct.PaddingMode.NEG_ZERO,
   // allow_tma=False)
-  const auto negz_tile = load<Layout_16x128, PaddingMode::NegZero>(x, {i, j});
+  const auto negz_tile = load<Layout_16x128, PaddingMode::NegZero>(x, {i, j}, whole_at_launch);
   // ct.store(out_negz, (i, j), negz_tile)
-  store(out_negz, {i, j}, negz_tile);
+  store(out_negz, {i, j}, negz_tile, whole_at_launch);
   // ninf_tile = ct.load(x, (i, j), (TM, TN), padding_mode=ct.PaddingMode.NEG_INF)
-  const auto ninf_tile = load<Layout_16x128, PaddingMode::NegInf>(x, {i, j});
+  const auto ninf_tile = load<Layout_16x128, PaddingMode::NegInf>(x, {i, j}, whole_at_launch);
   // ct.store(out_ninf, (i, j), ct.where(ninf_tile == NEG_INF, -1.0, ninf_tile))
-  store(out_ninf, {i, j}, where(ninf_tile == __half(-INFINITY), __half(-1.0f), ninf_tile));
+  store(out_ninf, {i, j}, where(ninf_tile == __half(-INFINITY), __half(-1.0f), ninf_tile), whole_at_launch);
   // pinf_tile = ct.load(x, (i, j), (TM, TN), padding_mode=ct.PaddingMode.POS_INF)
-  const auto pinf_tile = load<Layout_16x128, PaddingMode::PosInf>(x, {i, j});
+  const auto pinf_tile = load<Layout_16x128, PaddingMode::PosInf>(x, {i, j}, whole_at_launch);
   // ct.store(out_pinf, (i, j), ct.minimum(pinf_tile, CLAMP))
-  store(out_pinf, {i, j}, minimum(pinf_tile, __half(1000.0f)));
+  store(out_pinf, {i, j}, minimum(pinf_tile, __half(1000.0f)), whole_at_launch);
   // nan_tile = ct.load(x, (i, j), (TM, TN), padding_mode=ct.PaddingMode.NAN)
-  const auto nan_tile = load<Layout_16x128, PaddingMode::Nan>(x, {i, j});
+  const auto nan_tile = load<Layout_16x128, PaddingMode::Nan>(x, {i, j}, whole_at_launch);
   // ct.store(out_nan, (i, j), ct.where(nan_tile != nan_tile, 7.0, nan_tile))
-  store(out_nan, {i, j}, where(nan_tile != nan_tile, __half(7.0f), nan_tile));
+  store(out_nan, {i, j}, where(nan_tile != nan_tile, __half(7.0f), nan_tile), whole_at_launch);
   // t_tile = ct.load(x, index=(j, i), shape=(TN, TM), order=(1, 0),
   // padding_mode=ct.PaddingMode.ZERO)
   const auto t_tile = load<Layout_128x16, PaddingMode::Zero, Order<1, 0>>(x, {j, i});
   // ct.store(xt, index=(j, i), tile=t_tile)
-  store(xt, {j, i}, t_tile);
+  store(xt, {j, i}, t_tile, whole_at_launch);
 }
 
 }  // namespace pad_probe_f16
@@ -199,7 +227,21 @@ cudaError_t launch_pad_probe_f16(
   if (!tile2cu::to_device_array<int32_t>(out_nan, out_nan_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<__half, 2> xt_arg;
   if (!tile2cu::to_device_array<int32_t>(xt, xt_arg)) return cudaErrorInvalidValue;
-  pad_probe_f16::pad_probe<<<grid, pad_probe_f16::kThreads, 0, stream>>>(
+  // Every block's tiles of x, out_zero, out_negz, out_ninf, out_pinf, out_nan and xt whole (in bounds, aligned): the kernel's copy without
+  // their checked paths runs ...
+  const bool tiles_whole =
+      tile2cu::whole_in_every_block<pad_probe_f16::Layout_16x128>(x_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1)}, grid) &&
+      tile2cu::whole_in_every_block<pad_probe_f16::Layout_16x128>(out_zero_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1)}, grid) &&
+      tile2cu::whole_in_every_block<pad_probe_f16::Layout_16x128>(out_negz_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1)}, grid) &&
+      tile2cu::whole_in_every_block<pad_probe_f16::Layout_16x128>(out_ninf_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1)}, grid) &&
+      tile2cu::whole_in_every_block<pad_probe_f16::Layout_16x128>(out_pinf_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1)}, grid) &&
+      tile2cu::whole_in_every_block<pad_probe_f16::Layout_16x128>(out_nan_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1)}, grid) &&
+      tile2cu::whole_in_every_block<pad_probe_f16::Layout_128x16>(xt_arg, {tile2cu::LaunchIndex::bid(1), tile2cu::LaunchIndex::bid(0)}, grid);
+  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  static const bool whole_copy_fits = tile2cu::keeps_occupancy(
+      pad_probe_f16::pad_probe<true>, pad_probe_f16::pad_probe<false>, pad_probe_f16::kThreads, 0);
+  const auto kernel = tiles_whole && whole_copy_fits ? pad_probe_f16::pad_probe<true> : pad_probe_f16::pad_probe<false>;
+  kernel<<<grid, pad_probe_f16::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.shape[1], x_arg.stride[0], x_arg.stride[1],
     out_zero_arg.data, out_zero_arg.shape[0], out_zero_arg.shape[1], out_zero_arg.stride[0], out_zero_arg.stride[1],
     out_negz_arg.data, out_negz_arg.shape[0], out_negz_arg.shape[1], out_negz_arg.stride[0], out_negz_arg.stride[1],
@@ -240,6 +282,9 @@ constexpr int kThreads = 256;
 using Layout_32x64 = BlockedLayout<Shape<32, 64>, kThreads, 8>;
 using Layout_64x32 = BlockedLayout<Shape<64, 32>, kThreads, 8>;
 
+// Compiled twice: the launcher runs the copy for kTilesWhole = true when it has proved every
+// block's tiles whole (see whole_at_launch).
+template <bool kTilesWhole>
 __global__ void __launch_bounds__(kThreads) pad_probe(
     __nv_bfloat16* x_data, int32_t x_shape_0, int32_t x_shape_1, int32_t x_stride_0, int32_t x_stride_1,
     __nv_bfloat16* out_zero_data, int32_t out_zero_shape_0, int32_t out_zero_shape_1, int32_t out_zero_stride_0, int32_t out_zero_stride_1,
@@ -255,35 +300,39 @@ __global__ void __launch_bounds__(kThreads) pad_probe(
   const Array<__nv_bfloat16, 2> out_pinf{out_pinf_data, {out_pinf_shape_0, out_pinf_shape_1}, {out_pinf_stride_0, out_pinf_stride_1}};
   const Array<__nv_bfloat16, 2> out_nan{out_nan_data, {out_nan_shape_0, out_nan_shape_1}, {out_nan_stride_0, out_nan_stride_1}};
   const Array<__nv_bfloat16, 2> xt{xt_data, {xt_shape_0, xt_shape_1}, {xt_stride_0, xt_stride_1}};
+  // True in the copy of the kernel that the launcher runs when every tile of x, out_zero, out_negz,
+  // out_ninf, out_pinf, out_nan and xt that a block touches is whole (in bounds, aligned): those
+  // accesses then have no checked path.
+  constexpr std::bool_constant<kTilesWhole> whole_at_launch{};
   // i, j = ct.bid(0), ct.bid(1)
   const auto i = int32_t(blockIdx.x);
   const auto j = int32_t(blockIdx.y);
   // zero_tile = ct.load(x, index=(i, j), shape=(TM, TN), padding_mode=ct.PaddingMode.ZERO)
-  const auto zero_tile = load<Layout_64x32, PaddingMode::Zero>(x, {i, j});
+  const auto zero_tile = load<Layout_64x32, PaddingMode::Zero>(x, {i, j}, whole_at_launch);
   // ct.store(out_zero, index=(i, j), tile=zero_tile)
-  store(out_zero, {i, j}, zero_tile);
+  store(out_zero, {i, j}, zero_tile, whole_at_launch);
   // negz_tile = ct.load(x, (i, j), (TM, TN), padding_mode=ct.PaddingMode.NEG_ZERO,
   // allow_tma=False)
-  const auto negz_tile = load<Layout_64x32, PaddingMode::NegZero>(x, {i, j});
+  const auto negz_tile = load<Layout_64x32, PaddingMode::NegZero>(x, {i, j}, whole_at_launch);
   // ct.store(out_negz, (i, j), negz_tile)
-  store(out_negz, {i, j}, negz_tile);
+  store(out_negz, {i, j}, negz_tile, whole_at_launch);
   // ninf_tile = ct.load(x, (i, j), (TM, TN), padding_mode=ct.PaddingMode.NEG_INF)
-  const auto ninf_tile = load<Layout_64x32, PaddingMode::NegInf>(x, {i, j});
+  const auto ninf_tile = load<Layout_64x32, PaddingMode::NegInf>(x, {i, j}, whole_at_launch);
   // ct.store(out_ninf, (i, j), ct.where(ninf_tile == NEG_INF, -1.0, ninf_tile))
-  store(out_ninf, {i, j}, where(ninf_tile == __nv_bfloat16(-INFINITY), __nv_bfloat16(-1.0f), ninf_tile));
+  store(out_ninf, {i, j}, where(ninf_tile == __nv_bfloat16(-INFINITY), __nv_bfloat16(-1.0f), ninf_tile), whole_at_launch);
   // pinf_tile = ct.load(x, (i, j), (TM, TN), padding_mode=ct.PaddingMode.POS_INF)
-  const auto pinf_tile = load<Layout_64x32, PaddingMode::PosInf>(x, {i, j});
+  const auto pinf_tile = load<Layout_64x32, PaddingMode::PosInf>(x, {i, j}, whole_at_launch);
   // ct.store(out_pinf, (i, j), ct.minimum(pinf_tile, CLAMP))
-  store(out_pinf, {i, j}, minimum(pinf_tile, __nv_bfloat16(1000.0f)));
+  store(out_pinf, {i, j}, minimum(pinf_tile, __nv_bfloat16(1000.0f)), whole_at_launch);
   // nan_tile = ct.load(x, (i, j), (TM, TN), padding_mode=ct.PaddingMode.NAN)
-  const auto nan_tile = load<Layout_64x32, PaddingMode::Nan>(x, {i, j});
+  const auto nan_tile = load<Layout_64x32, PaddingMode::Nan>(x, {i, j}, whole_at_launch);
   // ct.store(out_nan, (i, j), ct.where(nan_tile != nan_tile, 7.0, nan_tile))
-  store(out_nan, {i, j}, where(nan_tile != nan_tile, __nv_bfloat16(7.0f), nan_tile));
+  store(out_nan, {i, j}, where(nan_tile != nan_tile, __nv_bfloat16(7.0f), nan_tile), whole_at_launch);
   // t_tile = ct.load(x, index=(j, i), shape=(TN, TM), order=(1, 0),
   // padding_mode=ct.PaddingMode.ZERO)
   const auto t_tile = load<Layout_32x64, PaddingMode::Zero, Order<1, 0>>(x, {j, i});
   // ct.store(xt, index=(j, i), tile=t_tile)
-  store(xt, {j, i}, t_tile);
+  store(xt, {j, i}, t_tile, whole_at_launch);
 }
 
 }  // namespace pad_probe_bf16
@@ -312,7 +361,21 @@ cudaError_t launch_pad_probe_bf16(
   if (!tile2cu::to_device_array<int32_t>(out_nan, out_nan_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<__nv_bfloat16, 2> xt_arg;
   if (!tile2cu::to_device_array<int32_t>(xt, xt_arg)) return cudaErrorInvalidValue;
-  pad_probe_bf16::pad_probe<<<grid, pad_probe_bf16::kThreads, 0, stream>>>(
+  // Every block's tiles of x, out_zero, out_negz, out_ninf, out_pinf, out_nan and xt whole (in bounds, aligned): the kernel's copy without
+  // their checked paths runs ...
+  const bool tiles_whole =
+      tile2cu::whole_in_every_block<pad_probe_bf16::Layout_64x32>(x_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1)}, grid) &&
+      tile2cu::whole_in_every_block<pad_probe_bf16::Layout_64x32>(out_zero_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1)}, grid) &&
+      tile2cu::whole_in_every_block<pad_probe_bf16::Layout_64x32>(out_negz_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1)}, grid) &&
+      tile2cu::whole_in_every_block<pad_probe_bf16::Layout_64x32>(out_ninf_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1)}, grid) &&
+      tile2cu::whole_in_every_block<pad_probe_bf16::Layout_64x32>(out_pinf_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1)}, grid) &&
+      tile2cu::whole_in_every_block<pad_probe_bf16::Layout_64x32>(out_nan_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1)}, grid) &&
+      tile2cu::whole_in_every_block<pad_probe_bf16::Layout_32x64>(xt_arg, {tile2cu::LaunchIndex::bid(1), tile2cu::LaunchIndex::bid(0)}, grid);
+  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  static const bool whole_copy_fits = tile2cu::keeps_occupancy(
+      pad_probe_bf16::pad_probe<true>, pad_probe_bf16::pad_probe<false>, pad_probe_bf16::kThreads, 0);
+  const auto kernel = tiles_whole && whole_copy_fits ? pad_probe_bf16::pad_probe<true> : pad_probe_bf16::pad_probe<false>;
+  kernel<<<grid, pad_probe_bf16::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.shape[1], x_arg.stride[0], x_arg.stride[1],
     out_zero_arg.data, out_zero_arg.shape[0], out_zero_arg.shape[1], out_zero_arg.stride[0], out_zero_arg.stride[1],
     out_negz_arg.data, out_negz_arg.shape[0], out_negz_arg.shape[1], out_negz_arg.stride[0], out_negz_arg.stride[1],

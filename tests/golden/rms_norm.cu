@@ -14,6 +14,9 @@ constexpr int kThreads = 256;
 using Layout_1x8192 = BlockedLayout<Shape<1, 8192>, kThreads, 8>;
 using Layout_8192 = BlockedLayout<Shape<8192>, kThreads, 8>;
 
+// Compiled twice: the launcher runs the copy for kTilesWhole = true when it has proved every
+// block's tiles whole (see whole_at_launch).
+template <bool kTilesWhole>
 __global__ void __launch_bounds__(kThreads) rms_norm(
     __nv_bfloat16* x_data, int32_t x_shape_0, int32_t x_shape_1, int32_t x_stride_0, int32_t x_stride_1,
     __nv_bfloat16* w_data, int32_t w_shape_0, int32_t w_stride_0,
@@ -24,20 +27,23 @@ __global__ void __launch_bounds__(kThreads) rms_norm(
   const Array<__nv_bfloat16, 2> y{y_data, {y_shape_0, y_shape_1}, {y_stride_0, y_stride_1}};
   // Scratch for moving tile elements between threads (broadcasts, reshapes).
   __shared__ alignas(16) unsigned char smem[32];
+  // True in the copy of the kernel that the launcher runs when every tile of x and y that a block
+  // touches is whole (in bounds, aligned): those accesses then have no checked path.
+  constexpr std::bool_constant<kTilesWhole> whole_at_launch{};
   // row = ct.bid(0)
   const auto row = int32_t(blockIdx.x);
   // t = ct.load(x, index=(row, 0), shape=(1, TN), padding_mode=ZERO).astype(ct.float32)
-  const auto t = astype<float>(load<Layout_1x8192, PaddingMode::Zero>(x, {row, 0}));
+  const auto t = astype<float>(load<Layout_1x8192, PaddingMode::Zero>(x, {row, 0}, whole_at_launch));
   // scale = ct.rsqrt(mean_square(t, x.shape[1]) + eps)
   const auto scale = tile2cu::rsqrt(reduce_sum<Axes<1>>(t * t, smem) / astype<float>(x.shape[1]) + eps);
   // Every block loads the same tile of w: whether it is whole (in bounds, aligned) is tested once,
   // and the rest of the kernel is compiled for both answers (tile2cu/memory.cuh).
-  const bool fixed_tiles_whole = whole_tile<Layout_8192>(w, {0});
+  const bool fixed_tiles_whole = kTilesWhole || whole_tile<Layout_8192>(w, {0});
   with_whole_tiles(fixed_tiles_whole, [&](auto whole) {
     // weight = ct.load(w, index=(0,), shape=(TN,), padding_mode=ZERO).astype(ct.float32)
     const auto weight = astype<float>(load<Layout_8192, PaddingMode::Zero>(w, {0}, whole));
     // ct.store(y, index=(row, 0), tile=(t * scale * weight[None, :]).astype(y.dtype))
-    store(y, {row, 0}, astype<__nv_bfloat16>(t * scale * reshape<Layout_1x8192>(weight, smem)));
+    store(y, {row, 0}, astype<__nv_bfloat16>(t * scale * reshape<Layout_1x8192>(weight, smem)), whole_at_launch);
   });
 }
 
@@ -56,7 +62,17 @@ cudaError_t launch_rms_norm_bf16(
   if (!tile2cu::to_device_array<int32_t>(w, w_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<__nv_bfloat16, 2> y_arg;
   if (!tile2cu::to_device_array<int32_t>(y, y_arg)) return cudaErrorInvalidValue;
-  rms_norm_bf16::rms_norm<<<grid, rms_norm_bf16::kThreads, 0, stream>>>(
+  // Every block's tiles of x, w and y whole (in bounds, aligned): the kernel's copy without
+  // their checked paths runs ...
+  const bool tiles_whole =
+      tile2cu::whole_in_every_block<rms_norm_bf16::Layout_1x8192>(x_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid) &&
+      tile2cu::whole_in_every_block<rms_norm_bf16::Layout_8192>(w_arg, {0}, grid) &&
+      tile2cu::whole_in_every_block<rms_norm_bf16::Layout_1x8192>(y_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid);
+  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  static const bool whole_copy_fits = tile2cu::keeps_occupancy(
+      rms_norm_bf16::rms_norm<true>, rms_norm_bf16::rms_norm<false>, rms_norm_bf16::kThreads, 0);
+  const auto kernel = tiles_whole && whole_copy_fits ? rms_norm_bf16::rms_norm<true> : rms_norm_bf16::rms_norm<false>;
+  kernel<<<grid, rms_norm_bf16::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.shape[1], x_arg.stride[0], x_arg.stride[1],
     w_arg.data, w_arg.shape[0], w_arg.stride[0],
     y_arg.data, y_arg.shape[0], y_arg.shape[1], y_arg.stride[0], y_arg.stride[1],
@@ -88,6 +104,9 @@ constexpr int kThreads = 128;
 using Layout_1x512 = BlockedLayout<Shape<1, 512>, kThreads, 4>;
 using Layout_512 = BlockedLayout<Shape<512>, kThreads, 4>;
 
+// Compiled twice: the launcher runs the copy for kTilesWhole = true when it has proved every
+// block's tiles whole (see whole_at_launch).
+template <bool kTilesWhole>
 __global__ void __launch_bounds__(kThreads) rms_norm(
     float* x_data, int32_t x_shape_0, int32_t x_shape_1, int32_t x_stride_0, int32_t x_stride_1,
     float* w_data, int32_t w_shape_0, int32_t w_stride_0,
@@ -98,20 +117,23 @@ __global__ void __launch_bounds__(kThreads) rms_norm(
   const Array<float, 2> y{y_data, {y_shape_0, y_shape_1}, {y_stride_0, y_stride_1}};
   // Scratch for moving tile elements between threads (broadcasts, reshapes).
   __shared__ alignas(16) unsigned char smem[16];
+  // True in the copy of the kernel that the launcher runs when every tile of x and y that a block
+  // touches is whole (in bounds, aligned): those accesses then have no checked path.
+  constexpr std::bool_constant<kTilesWhole> whole_at_launch{};
   // row = ct.bid(0)
   const auto row = int32_t(blockIdx.x);
   // t = ct.load(x, index=(row, 0), shape=(1, TN), padding_mode=ZERO).astype(ct.float32)
-  const auto t = load<Layout_1x512, PaddingMode::Zero>(x, {row, 0});
+  const auto t = load<Layout_1x512, PaddingMode::Zero>(x, {row, 0}, whole_at_launch);
   // scale = ct.rsqrt(mean_square(t, x.shape[1]) + eps)
   const auto scale = tile2cu::rsqrt(reduce_sum<Axes<1>>(t * t, smem) / astype<float>(x.shape[1]) + eps);
   // Every block loads the same tile of w: whether it is whole (in bounds, aligned) is tested once,
   // and the rest of the kernel is compiled for both answers (tile2cu/memory.cuh).
-  const bool fixed_tiles_whole = whole_tile<Layout_512>(w, {0});
+  const bool fixed_tiles_whole = kTilesWhole || whole_tile<Layout_512>(w, {0});
   with_whole_tiles(fixed_tiles_whole, [&](auto whole) {
     // weight = ct.load(w, index=(0,), shape=(TN,), padding_mode=ZERO).astype(ct.float32)
     const auto weight = load<Layout_512, PaddingMode::Zero>(w, {0}, whole);
     // ct.store(y, index=(row, 0), tile=(t * scale * weight[None, :]).astype(y.dtype))
-    store(y, {row, 0}, t * scale * reshape<Layout_1x512>(weight, smem));
+    store(y, {row, 0}, t * scale * reshape<Layout_1x512>(weight, smem), whole_at_launch);
   });
 }
 
@@ -130,7 +152,17 @@ cudaError_t launch_rms_norm_f32(
   if (!tile2cu::to_device_array<int32_t>(w, w_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<float, 2> y_arg;
   if (!tile2cu::to_device_array<int32_t>(y, y_arg)) return cudaErrorInvalidValue;
-  rms_norm_f32::rms_norm<<<grid, rms_norm_f32::kThreads, 0, stream>>>(
+  // Every block's tiles of x, w and y whole (in bounds, aligned): the kernel's copy without
+  // their checked paths runs ...
+  const bool tiles_whole =
+      tile2cu::whole_in_every_block<rms_norm_f32::Layout_1x512>(x_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid) &&
+      tile2cu::whole_in_every_block<rms_norm_f32::Layout_512>(w_arg, {0}, grid) &&
+      tile2cu::whole_in_every_block<rms_norm_f32::Layout_1x512>(y_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid);
+  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  static const bool whole_copy_fits = tile2cu::keeps_occupancy(
+      rms_norm_f32::rms_norm<true>, rms_norm_f32::rms_norm<false>, rms_norm_f32::kThreads, 0);
+  const auto kernel = tiles_whole && whole_copy_fits ? rms_norm_f32::rms_norm<true> : rms_norm_f32::rms_norm<false>;
+  kernel<<<grid, rms_norm_f32::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.shape[1], x_arg.stride[0], x_arg.stride[1],
     w_arg.data, w_arg.shape[0], w_arg.stride[0],
     y_arg.data, y_arg.shape[0], y_arg.shape[1], y_arg.stride[0], y_arg.stride[1],

@@ -15,6 +15,9 @@ using Layout_1x32x128 = BlockedLayout<Shape<1, 32, 128>, kThreads, 4>;
 using Layout_32x64 = BlockedLayout<Shape<32, 64>, kThreads, 4>;
 using Layout_32x128 = BlockedLayout<Shape<32, 128>, kThreads, 4>;
 
+// Compiled twice: the launcher runs the copy for kTilesWhole = true when it has proved every
+// block's tiles whole (see whole_at_launch).
+template <bool kTilesWhole>
 __global__ void __launch_bounds__(kThreads) rope(
     float* x_data, int32_t x_shape_0, int32_t x_shape_1, int32_t x_shape_2, int32_t x_stride_0, int32_t x_stride_1, int32_t x_stride_2,
     float* cos_data, int32_t cos_shape_0, int32_t cos_shape_1, int32_t cos_stride_0, int32_t cos_stride_1,
@@ -26,24 +29,27 @@ __global__ void __launch_bounds__(kThreads) rope(
   const Array<float, 3> y{y_data, {y_shape_0, y_shape_1, y_shape_2}, {y_stride_0, y_stride_1, y_stride_2}};
   // Scratch for moving tile elements between threads (broadcasts, reshapes).
   __shared__ alignas(16) unsigned char smem[16384];
+  // True in the copy of the kernel that the launcher runs when every tile of x, cos, sin and y that
+  // a block touches is whole (in bounds, aligned): those accesses then have no checked path.
+  constexpr std::bool_constant<kTilesWhole> whole_at_launch{};
   // s = ct.bid(0)
   const auto s = int32_t(blockIdx.x);
   // h = ct.bid(1)
   const auto h = int32_t(blockIdx.y);
   // t = ct.load(x, index=(h, s, 0), shape=(1, TS, D)).reshape((TS, D))
-  const auto t = reshape<Layout_32x128>(load<Layout_1x32x128>(x, {h, s, 0}), smem);
+  const auto t = reshape<Layout_32x128>(load<Layout_1x32x128>(x, {h, s, 0}, whole_at_launch), smem);
   // x1 = ct.extract(t, index=(0, 0), shape=(TS, HALF)).astype(ct.float32)
   const auto x1 = extract<Layout_32x64>(t, {0, 0}, smem);
   // x2 = ct.extract(t, index=(0, 1), shape=(TS, HALF)).astype(ct.float32)
   const auto x2 = extract<Layout_32x64>(t, {0, 1}, smem);
   // c = ct.load(cos, index=(s, 0), shape=(TS, HALF))
-  const auto c = load<Layout_32x64>(cos, {s, 0});
+  const auto c = load<Layout_32x64>(cos, {s, 0}, whole_at_launch);
   // sn = ct.load(sin, index=(s, 0), shape=(TS, HALF))
-  const auto sn = load<Layout_32x64>(sin, {s, 0});
+  const auto sn = load<Layout_32x64>(sin, {s, 0}, whole_at_launch);
   // rotated = ct.cat((x1 * c - x2 * sn, x2 * c + x1 * sn), axis=1)
   const auto rotated = cat<Layout_32x128, 1>(x1 * c - x2 * sn, x2 * c + x1 * sn, smem);
   // ct.store(y, index=(h, s, 0), tile=rotated.astype(y.dtype).reshape((1, TS, D)))
-  store(y, {h, s, 0}, reshape<Layout_1x32x128>(rotated, smem));
+  store(y, {h, s, 0}, reshape<Layout_1x32x128>(rotated, smem), whole_at_launch);
 }
 
 }  // namespace rope_f32
@@ -67,7 +73,18 @@ cudaError_t launch_rope_f32(
   tile2cu::Array<float, 3> y_arg;
   if (!tile2cu::to_device_array<int32_t>(y, y_arg)) return cudaErrorInvalidValue;
   if (y.shape[2] != 128) return cudaErrorInvalidValue;
-  rope_f32::rope<<<grid, rope_f32::kThreads, 0, stream>>>(
+  // Every block's tiles of x, cos, sin and y whole (in bounds, aligned): the kernel's copy without
+  // their checked paths runs ...
+  const bool tiles_whole =
+      tile2cu::whole_in_every_block<rope_f32::Layout_1x32x128>(x_arg, {tile2cu::LaunchIndex::bid(1), tile2cu::LaunchIndex::bid(0), 0}, grid) &&
+      tile2cu::whole_in_every_block<rope_f32::Layout_32x64>(cos_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid) &&
+      tile2cu::whole_in_every_block<rope_f32::Layout_32x64>(sin_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid) &&
+      tile2cu::whole_in_every_block<rope_f32::Layout_1x32x128>(y_arg, {tile2cu::LaunchIndex::bid(1), tile2cu::LaunchIndex::bid(0), 0}, grid);
+  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  static const bool whole_copy_fits = tile2cu::keeps_occupancy(
+      rope_f32::rope<true>, rope_f32::rope<false>, rope_f32::kThreads, 0);
+  const auto kernel = tiles_whole && whole_copy_fits ? rope_f32::rope<true> : rope_f32::rope<false>;
+  kernel<<<grid, rope_f32::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.shape[1], x_arg.shape[2], x_arg.stride[0], x_arg.stride[1], x_arg.stride[2],
     cos_arg.data, cos_arg.shape[0], cos_arg.shape[1], cos_arg.stride[0], cos_arg.stride[1],
     sin_arg.data, sin_arg.shape[0], sin_arg.shape[1], sin_arg.stride[0], sin_arg.stride[1],
@@ -100,6 +117,9 @@ using Layout_1x64x64 = BlockedLayout<Shape<1, 64, 64>, kThreads, 8>;
 using Layout_64x32 = BlockedLayout<Shape<64, 32>, kThreads, 8>;
 using Layout_64x64 = BlockedLayout<Shape<64, 64>, kThreads, 8>;
 
+// Compiled twice: the launcher runs the copy for kTilesWhole = true when it has proved every
+// block's tiles whole (see whole_at_launch).
+template <bool kTilesWhole>
 __global__ void __launch_bounds__(kThreads) rope(
     __nv_bfloat16* x_data, int32_t x_shape_0, int32_t x_shape_1, int32_t x_shape_2, int32_t x_stride_0, int32_t x_stride_1, int32_t x_stride_2,
     float* cos_data, int32_t cos_shape_0, int32_t cos_shape_1, int32_t cos_stride_0, int32_t cos_stride_1,
@@ -111,24 +131,27 @@ __global__ void __launch_bounds__(kThreads) rope(
   const Array<__nv_bfloat16, 3> y{y_data, {y_shape_0, y_shape_1, y_shape_2}, {y_stride_0, y_stride_1, y_stride_2}};
   // Scratch for moving tile elements between threads (broadcasts, reshapes).
   __shared__ alignas(16) unsigned char smem[16384];
+  // True in the copy of the kernel that the launcher runs when every tile of x, cos, sin and y that
+  // a block touches is whole (in bounds, aligned): those accesses then have no checked path.
+  constexpr std::bool_constant<kTilesWhole> whole_at_launch{};
   // s = ct.bid(0)
   const auto s = int32_t(blockIdx.x);
   // h = ct.bid(1)
   const auto h = int32_t(blockIdx.y);
   // t = ct.load(x, index=(h, s, 0), shape=(1, TS, D)).reshape((TS, D))
-  const auto t = reshape<Layout_64x64>(load<Layout_1x64x64>(x, {h, s, 0}), smem);
+  const auto t = reshape<Layout_64x64>(load<Layout_1x64x64>(x, {h, s, 0}, whole_at_launch), smem);
   // x1 = ct.extract(t, index=(0, 0), shape=(TS, HALF)).astype(ct.float32)
   const auto x1 = astype<float>(extract<Layout_64x32>(t, {0, 0}, smem));
   // x2 = ct.extract(t, index=(0, 1), shape=(TS, HALF)).astype(ct.float32)
   const auto x2 = astype<float>(extract<Layout_64x32>(t, {0, 1}, smem));
   // c = ct.load(cos, index=(s, 0), shape=(TS, HALF))
-  const auto c = load<Layout_64x32>(cos, {s, 0});
+  const auto c = load<Layout_64x32>(cos, {s, 0}, whole_at_launch);
   // sn = ct.load(sin, index=(s, 0), shape=(TS, HALF))
-  const auto sn = load<Layout_64x32>(sin, {s, 0});
+  const auto sn = load<Layout_64x32>(sin, {s, 0}, whole_at_launch);
   // rotated = ct.cat((x1 * c - x2 * sn, x2 * c + x1 * sn), axis=1)
   const auto rotated = cat<Layout_64x64, 1>(x1 * c - x2 * sn, x2 * c + x1 * sn, smem);
   // ct.store(y, index=(h, s, 0), tile=rotated.astype(y.dtype).reshape((1, TS, D)))
-  store(y, {h, s, 0}, reshape<Layout_1x64x64>(astype<__nv_bfloat16>(rotated), smem));
+  store(y, {h, s, 0}, reshape<Layout_1x64x64>(astype<__nv_bfloat16>(rotated), smem), whole_at_launch);
 }
 
 }  // namespace rope_bf16
@@ -152,7 +175,18 @@ cudaError_t launch_rope_bf16(
   tile2cu::Array<__nv_bfloat16, 3> y_arg;
   if (!tile2cu::to_device_array<int32_t>(y, y_arg)) return cudaErrorInvalidValue;
   if (y.shape[2] != 64) return cudaErrorInvalidValue;
-  rope_bf16::rope<<<grid, rope_bf16::kThreads, 0, stream>>>(
+  // Every block's tiles of x, cos, sin and y whole (in bounds, aligned): the kernel's copy without
+  // their checked paths runs ...
+  const bool tiles_whole =
+      tile2cu::whole_in_every_block<rope_bf16::Layout_1x64x64>(x_arg, {tile2cu::LaunchIndex::bid(1), tile2cu::LaunchIndex::bid(0), 0}, grid) &&
+      tile2cu::whole_in_every_block<rope_bf16::Layout_64x32>(cos_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid) &&
+      tile2cu::whole_in_every_block<rope_bf16::Layout_64x32>(sin_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid) &&
+      tile2cu::whole_in_every_block<rope_bf16::Layout_1x64x64>(y_arg, {tile2cu::LaunchIndex::bid(1), tile2cu::LaunchIndex::bid(0), 0}, grid);
+  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  static const bool whole_copy_fits = tile2cu::keeps_occupancy(
+      rope_bf16::rope<true>, rope_bf16::rope<false>, rope_bf16::kThreads, 0);
+  const auto kernel = tiles_whole && whole_copy_fits ? rope_bf16::rope<true> : rope_bf16::rope<false>;
+  kernel<<<grid, rope_bf16::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.shape[1], x_arg.shape[2], x_arg.stride[0], x_arg.stride[1], x_arg.stride[2],
     cos_arg.data, cos_arg.shape[0], cos_arg.shape[1], cos_arg.stride[0], cos_arg.stride[1],
     sin_arg.data, sin_arg.shape[0], sin_arg.shape[1], sin_arg.stride[0], sin_arg.stride[1],

@@ -15,6 +15,9 @@ using Layout_1x128 = BlockedLayout<Shape<1, 128>, kThreads, 4>;
 using Layout_32x128 = BlockedLayout<Shape<32, 128>, kThreads, 4>;
 using Layout_128 = BlockedLayout<Shape<128>, kThreads, 4>;
 
+// Compiled twice: the launcher runs the copy for kTilesWhole = true when it has proved every
+// block's tiles whole (see whole_at_launch).
+template <bool kTilesWhole>
 __global__ void __launch_bounds__(kThreads) row_bias_scale(
     float* x_data, int32_t x_shape_0, int32_t x_shape_1, int32_t x_stride_0, int32_t x_stride_1,
     float* bias_data, int32_t bias_shape_0, int32_t bias_stride_0,
@@ -25,20 +28,23 @@ __global__ void __launch_bounds__(kThreads) row_bias_scale(
   const Array<float, 2> y{y_data, {y_shape_0, y_shape_1}, {y_stride_0, y_stride_1}};
   // Scratch for moving tile elements between threads (broadcasts, reshapes).
   __shared__ alignas(16) unsigned char smem[512];
+  // True in the copy of the kernel that the launcher runs when every tile of x and y that a block
+  // touches is whole (in bounds, aligned): those accesses then have no checked path.
+  constexpr std::bool_constant<kTilesWhole> whole_at_launch{};
   // row_block = ct.bid(0)
   const auto row_block = int32_t(blockIdx.x);
   // col_block = ct.bid(1)
   const auto col_block = int32_t(blockIdx.y);
   // x_tile = ct.load(x, index=(row_block, col_block), shape=(TM, TN),
   // padding_mode=ct.PaddingMode.ZERO)
-  const auto x_tile = load<Layout_32x128, PaddingMode::Zero>(x, {row_block, col_block});
+  const auto x_tile = load<Layout_32x128, PaddingMode::Zero>(x, {row_block, col_block}, whole_at_launch);
   // bias_tile = ct.load(bias, index=(col_block,), shape=(TN,),
   // padding_mode=ct.PaddingMode.ZERO)
   const auto bias_tile = load<Layout_128, PaddingMode::Zero>(bias, {col_block});
   // result = x_tile * scale + bias_tile[None, :]
   const auto result = x_tile * scale + broadcast_to<Layout_32x128>(reshape<Layout_1x128>(bias_tile, smem), smem);
   // ct.store(y, index=(row_block, col_block), tile=result.astype(y.dtype))
-  store(y, {row_block, col_block}, result);
+  store(y, {row_block, col_block}, result, whole_at_launch);
 }
 
 }  // namespace row_bias_scale_f32
@@ -56,7 +62,16 @@ cudaError_t launch_row_bias_scale_f32(
   if (!tile2cu::to_device_array<int32_t>(bias, bias_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<float, 2> y_arg;
   if (!tile2cu::to_device_array<int32_t>(y, y_arg)) return cudaErrorInvalidValue;
-  row_bias_scale_f32::row_bias_scale<<<grid, row_bias_scale_f32::kThreads, 0, stream>>>(
+  // Every block's tiles of x and y whole (in bounds, aligned): the kernel's copy without
+  // their checked paths runs ...
+  const bool tiles_whole =
+      tile2cu::whole_in_every_block<row_bias_scale_f32::Layout_32x128>(x_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1)}, grid) &&
+      tile2cu::whole_in_every_block<row_bias_scale_f32::Layout_32x128>(y_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1)}, grid);
+  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  static const bool whole_copy_fits = tile2cu::keeps_occupancy(
+      row_bias_scale_f32::row_bias_scale<true>, row_bias_scale_f32::row_bias_scale<false>, row_bias_scale_f32::kThreads, 0);
+  const auto kernel = tiles_whole && whole_copy_fits ? row_bias_scale_f32::row_bias_scale<true> : row_bias_scale_f32::row_bias_scale<false>;
+  kernel<<<grid, row_bias_scale_f32::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.shape[1], x_arg.stride[0], x_arg.stride[1],
     bias_arg.data, bias_arg.shape[0], bias_arg.stride[0],
     y_arg.data, y_arg.shape[0], y_arg.shape[1], y_arg.stride[0], y_arg.stride[1],
@@ -89,6 +104,9 @@ using Layout_1x64 = BlockedLayout<Shape<1, 64>, kThreads, 8>;
 using Layout_64 = BlockedLayout<Shape<64>, kThreads, 8>;
 using Layout_64x64 = BlockedLayout<Shape<64, 64>, kThreads, 8>;
 
+// Compiled twice: the launcher runs the copy for kTilesWhole = true when it has proved every
+// block's tiles whole (see whole_at_launch).
+template <bool kTilesWhole>
 __global__ void __launch_bounds__(kThreads) row_bias_scale(
     __half* x_data, int32_t x_shape_0, int32_t x_shape_1, int32_t x_stride_0, int32_t x_stride_1,
     __half* bias_data, int32_t bias_shape_0, int32_t bias_stride_0,
@@ -99,20 +117,23 @@ __global__ void __launch_bounds__(kThreads) row_bias_scale(
   const Array<__half, 2> y{y_data, {y_shape_0, y_shape_1}, {y_stride_0, y_stride_1}};
   // Scratch for moving tile elements between threads (broadcasts, reshapes).
   __shared__ alignas(16) unsigned char smem[256];
+  // True in the copy of the kernel that the launcher runs when every tile of x and y that a block
+  // touches is whole (in bounds, aligned): those accesses then have no checked path.
+  constexpr std::bool_constant<kTilesWhole> whole_at_launch{};
   // row_block = ct.bid(0)
   const auto row_block = int32_t(blockIdx.x);
   // col_block = ct.bid(1)
   const auto col_block = int32_t(blockIdx.y);
   // x_tile = ct.load(x, index=(row_block, col_block), shape=(TM, TN),
   // padding_mode=ct.PaddingMode.ZERO)
-  const auto x_tile = load<Layout_64x64, PaddingMode::Zero>(x, {row_block, col_block});
+  const auto x_tile = load<Layout_64x64, PaddingMode::Zero>(x, {row_block, col_block}, whole_at_launch);
   // bias_tile = ct.load(bias, index=(col_block,), shape=(TN,),
   // padding_mode=ct.PaddingMode.ZERO)
   const auto bias_tile = load<Layout_64, PaddingMode::Zero>(bias, {col_block});
   // result = x_tile * scale + bias_tile[None, :]
   const auto result = astype<float>(x_tile) * scale + broadcast_to<Layout_64x64>(astype<float>(reshape<Layout_1x64>(bias_tile, smem)), smem);
   // ct.store(y, index=(row_block, col_block), tile=result.astype(y.dtype))
-  store(y, {row_block, col_block}, astype<__half>(result));
+  store(y, {row_block, col_block}, astype<__half>(result), whole_at_launch);
 }
 
 }  // namespace row_bias_scale_f16
@@ -130,7 +151,16 @@ cudaError_t launch_row_bias_scale_f16(
   if (!tile2cu::to_device_array<int32_t>(bias, bias_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<__half, 2> y_arg;
   if (!tile2cu::to_device_array<int32_t>(y, y_arg)) return cudaErrorInvalidValue;
-  row_bias_scale_f16::row_bias_scale<<<grid, row_bias_scale_f16::kThreads, 0, stream>>>(
+  // Every block's tiles of x and y whole (in bounds, aligned): the kernel's copy without
+  // their checked paths runs ...
+  const bool tiles_whole =
+      tile2cu::whole_in_every_block<row_bias_scale_f16::Layout_64x64>(x_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1)}, grid) &&
+      tile2cu::whole_in_every_block<row_bias_scale_f16::Layout_64x64>(y_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1)}, grid);
+  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  static const bool whole_copy_fits = tile2cu::keeps_occupancy(
+      row_bias_scale_f16::row_bias_scale<true>, row_bias_scale_f16::row_bias_scale<false>, row_bias_scale_f16::kThreads, 0);
+  const auto kernel = tiles_whole && whole_copy_fits ? row_bias_scale_f16::row_bias_scale<true> : row_bias_scale_f16::row_bias_scale<false>;
+  kernel<<<grid, row_bias_scale_f16::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.shape[1], x_arg.stride[0], x_arg.stride[1],
     bias_arg.data, bias_arg.shape[0], bias_arg.stride[0],
     y_arg.data, y_arg.shape[0], y_arg.shape[1], y_arg.stride[0], y_arg.stride[1],
@@ -163,6 +193,9 @@ using Layout_1x256 = BlockedLayout<Shape<1, 256>, kThreads, 4>;
 using Layout_16x256 = BlockedLayout<Shape<16, 256>, kThreads, 4>;
 using Layout_256 = BlockedLayout<Shape<256>, kThreads, 4>;
 
+// Compiled twice: the launcher runs the copy for kTilesWhole = true when it has proved every
+// block's tiles whole (see whole_at_launch).
+template <bool kTilesWhole>
 __global__ void __launch_bounds__(kThreads) row_bias_scale(
     __nv_bfloat16* x_data, int32_t x_shape_0, int32_t x_shape_1, int32_t x_stride_0, int32_t x_stride_1,
     float* bias_data, int32_t bias_shape_0, int32_t bias_stride_0,
@@ -173,20 +206,23 @@ __global__ void __launch_bounds__(kThreads) row_bias_scale(
   const Array<float, 2> y{y_data, {y_shape_0, y_shape_1}, {y_stride_0, y_stride_1}};
   // Scratch for moving tile elements between threads (broadcasts, reshapes).
   __shared__ alignas(16) unsigned char smem[1024];
+  // True in the copy of the kernel that the launcher runs when every tile of x and y that a block
+  // touches is whole (in bounds, aligned): those accesses then have no checked path.
+  constexpr std::bool_constant<kTilesWhole> whole_at_launch{};
   // row_block = ct.bid(0)
   const auto row_block = int32_t(blockIdx.x);
   // col_block = ct.bid(1)
   const auto col_block = int32_t(blockIdx.y);
   // x_tile = ct.load(x, index=(row_block, col_block), shape=(TM, TN),
   // padding_mode=ct.PaddingMode.ZERO)
-  const auto x_tile = load<Layout_16x256, PaddingMode::Zero>(x, {row_block, col_block});
+  const auto x_tile = load<Layout_16x256, PaddingMode::Zero>(x, {row_block, col_block}, whole_at_launch);
   // bias_tile = ct.load(bias, index=(col_block,), shape=(TN,),
   // padding_mode=ct.PaddingMode.ZERO)
   const auto bias_tile = load<Layout_256, PaddingMode::Zero>(bias, {col_block});
   // result = x_tile * scale + bias_tile[None, :]
   const auto result = astype<float>(x_tile) * scale + broadcast_to<Layout_16x256>(reshape<Layout_1x256>(bias_tile, smem), smem);
   // ct.store(y, index=(row_block, col_block), tile=result.astype(y.dtype))
-  store(y, {row_block, col_block}, result);
+  store(y, {row_block, col_block}, result, whole_at_launch);
 }
 
 }  // namespace row_bias_scale_bf16_f32
@@ -204,7 +240,16 @@ cudaError_t launch_row_bias_scale_bf16_f32(
   if (!tile2cu::to_device_array<int32_t>(bias, bias_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<float, 2> y_arg;
   if (!tile2cu::to_device_array<int32_t>(y, y_arg)) return cudaErrorInvalidValue;
-  row_bias_scale_bf16_f32::row_bias_scale<<<grid, row_bias_scale_bf16_f32::kThreads, 0, stream>>>(
+  // Every block's tiles of x and y whole (in bounds, aligned): the kernel's copy without
+  // their checked paths runs ...
+  const bool tiles_whole =
+      tile2cu::whole_in_every_block<row_bias_scale_bf16_f32::Layout_16x256>(x_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1)}, grid) &&
+      tile2cu::whole_in_every_block<row_bias_scale_bf16_f32::Layout_16x256>(y_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1)}, grid);
+  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  static const bool whole_copy_fits = tile2cu::keeps_occupancy(
+      row_bias_scale_bf16_f32::row_bias_scale<true>, row_bias_scale_bf16_f32::row_bias_scale<false>, row_bias_scale_bf16_f32::kThreads, 0);
+  const auto kernel = tiles_whole && whole_copy_fits ? row_bias_scale_bf16_f32::row_bias_scale<true> : row_bias_scale_bf16_f32::row_bias_scale<false>;
+  kernel<<<grid, row_bias_scale_bf16_f32::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.shape[1], x_arg.stride[0], x_arg.stride[1],
     bias_arg.data, bias_arg.shape[0], bias_arg.stride[0],
     y_arg.data, y_arg.shape[0], y_arg.shape[1], y_arg.stride[0], y_arg.stride[1],

@@ -16,6 +16,9 @@ using Layout_16 = BlockedLayout<Shape<16>, kThreads, 4>;
 using Layout_16x1 = BlockedLayout<Shape<16, 1>, kThreads, 1>;
 using Layout_16x64 = BlockedLayout<Shape<16, 64>, kThreads, 4>;
 
+// Compiled twice: the launcher runs the copy for kTilesWhole = true when it has proved every
+// block's tiles whole (see whole_at_launch).
+template <bool kTilesWhole>
 __global__ void __launch_bounds__(kThreads) row_stats(
     float* x_data, int32_t x_shape_0, int32_t x_shape_1, int32_t x_stride_0, int32_t x_stride_1,
     float* total_data, int32_t total_shape_0, int32_t total_stride_0,
@@ -33,10 +36,13 @@ __global__ void __launch_bounds__(kThreads) row_stats(
   const Array<float, 2> col_prod{col_prod_data, {col_prod_shape_0, col_prod_shape_1}, {col_prod_stride_0, col_prod_stride_1}};
   // Scratch for moving tile elements between threads (broadcasts, reshapes).
   __shared__ alignas(16) unsigned char smem[8768];
+  // True in the copy of the kernel that the launcher runs when every tile of x that a block touches
+  // is whole (in bounds, aligned): those accesses then have no checked path.
+  constexpr std::bool_constant<kTilesWhole> whole_at_launch{};
   // b = ct.bid(0)
   const auto b = int32_t(blockIdx.x);
   // t = ct.load(x, index=(b, 0), shape=(TM, TN), padding_mode=ct.PaddingMode.ZERO)
-  const auto t = load<Layout_16x64, PaddingMode::Zero>(x, {b, 0});
+  const auto t = load<Layout_16x64, PaddingMode::Zero>(x, {b, 0}, whole_at_launch);
   // ct.store(total, index=(b,), tile=ct.sum(t))
   const auto t_2 = reduce_sum<Axes<0, 1>>(t, smem);
   in_one_thread([&] { store_scalar(total, {b}, t_2); });
@@ -78,7 +84,15 @@ cudaError_t launch_row_stats_f32(
   if (!tile2cu::to_device_array<int32_t>(col_low, col_low_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<float, 2> col_prod_arg;
   if (!tile2cu::to_device_array<int32_t>(col_prod, col_prod_arg)) return cudaErrorInvalidValue;
-  row_stats_f32::row_stats<<<grid, row_stats_f32::kThreads, 0, stream>>>(
+  // Every block's tiles of x whole (in bounds, aligned): the kernel's copy without
+  // their checked paths runs ...
+  const bool tiles_whole =
+      tile2cu::whole_in_every_block<row_stats_f32::Layout_16x64>(x_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid);
+  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  static const bool whole_copy_fits = tile2cu::keeps_occupancy(
+      row_stats_f32::row_stats<true>, row_stats_f32::row_stats<false>, row_stats_f32::kThreads, 0);
+  const auto kernel = tiles_whole && whole_copy_fits ? row_stats_f32::row_stats<true> : row_stats_f32::row_stats<false>;
+  kernel<<<grid, row_stats_f32::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.shape[1], x_arg.stride[0], x_arg.stride[1],
     total_arg.data, total_arg.shape[0], total_arg.stride[0],
     top1_arg.data, top1_arg.shape[0], top1_arg.shape[1], top1_arg.stride[0], top1_arg.stride[1],
@@ -121,6 +135,9 @@ using Layout_8 = BlockedLayout<Shape<8>, kThreads, 4>;
 using Layout_8x1 = BlockedLayout<Shape<8, 1>, kThreads, 1>;
 using Layout_8x256 = BlockedLayout<Shape<8, 256>, kThreads, 4>;
 
+// Compiled twice: the launcher runs the copy for kTilesWhole = true when it has proved every
+// block's tiles whole (see whole_at_launch).
+template <bool kTilesWhole>
 __global__ void __launch_bounds__(kThreads) row_stats(
     int32_t* x_data, int32_t x_shape_0, int32_t x_shape_1, int32_t x_stride_0, int32_t x_stride_1,
     int32_t* total_data, int32_t total_shape_0, int32_t total_stride_0,
@@ -138,10 +155,13 @@ __global__ void __launch_bounds__(kThreads) row_stats(
   const Array<int32_t, 2> col_prod{col_prod_data, {col_prod_shape_0, col_prod_shape_1}, {col_prod_stride_0, col_prod_stride_1}};
   // Scratch for moving tile elements between threads (broadcasts, reshapes).
   __shared__ alignas(16) unsigned char smem[18496];
+  // True in the copy of the kernel that the launcher runs when every tile of x that a block touches
+  // is whole (in bounds, aligned): those accesses then have no checked path.
+  constexpr std::bool_constant<kTilesWhole> whole_at_launch{};
   // b = ct.bid(0)
   const auto b = int32_t(blockIdx.x);
   // t = ct.load(x, index=(b, 0), shape=(TM, TN), padding_mode=ct.PaddingMode.ZERO)
-  const auto t = load<Layout_8x256, PaddingMode::Zero>(x, {b, 0});
+  const auto t = load<Layout_8x256, PaddingMode::Zero>(x, {b, 0}, whole_at_launch);
   // ct.store(total, index=(b,), tile=ct.sum(t))
   const auto t_2 = reduce_sum<Axes<0, 1>>(t, smem);
   in_one_thread([&] { store_scalar(total, {b}, t_2); });
@@ -183,7 +203,15 @@ cudaError_t launch_row_stats_i32(
   if (!tile2cu::to_device_array<int32_t>(col_low, col_low_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<int32_t, 2> col_prod_arg;
   if (!tile2cu::to_device_array<int32_t>(col_prod, col_prod_arg)) return cudaErrorInvalidValue;
-  row_stats_i32::row_stats<<<grid, row_stats_i32::kThreads, 0, stream>>>(
+  // Every block's tiles of x whole (in bounds, aligned): the kernel's copy without
+  // their checked paths runs ...
+  const bool tiles_whole =
+      tile2cu::whole_in_every_block<row_stats_i32::Layout_8x256>(x_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid);
+  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  static const bool whole_copy_fits = tile2cu::keeps_occupancy(
+      row_stats_i32::row_stats<true>, row_stats_i32::row_stats<false>, row_stats_i32::kThreads, 0);
+  const auto kernel = tiles_whole && whole_copy_fits ? row_stats_i32::row_stats<true> : row_stats_i32::row_stats<false>;
+  kernel<<<grid, row_stats_i32::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.shape[1], x_arg.stride[0], x_arg.stride[1],
     total_arg.data, total_arg.shape[0], total_arg.stride[0],
     top1_arg.data, top1_arg.shape[0], top1_arg.shape[1], top1_arg.stride[0], top1_arg.stride[1],

@@ -81,6 +81,9 @@ constexpr int kThreads = 128;
 using Layout_1 = BlockedLayout<Shape<1>, kThreads, 1>;
 using Layout_1x1024 = BlockedLayout<Shape<1, 1024>, kThreads, 8>;
 
+// Compiled twice: the launcher runs the copy for kTilesWhole = true when it has proved every
+// block's tiles whole (see whole_at_launch).
+template <bool kTilesWhole>
 __global__ void __launch_bounds__(kThreads) row_top1(
     __half* x_data, int32_t x_shape_0, int32_t x_shape_1, int32_t x_stride_0, int32_t x_stride_1,
     int32_t* index_data, int32_t index_shape_0, int32_t index_stride_0,
@@ -90,10 +93,13 @@ __global__ void __launch_bounds__(kThreads) row_top1(
   const Array<__half, 1> value{value_data, {value_shape_0}, {value_stride_0}};
   // Scratch for moving tile elements between threads (broadcasts, reshapes).
   __shared__ alignas(16) unsigned char smem[8240];
+  // True in the copy of the kernel that the launcher runs when every tile of x that a block touches
+  // is whole (in bounds, aligned): those accesses then have no checked path.
+  constexpr std::bool_constant<kTilesWhole> whole_at_launch{};
   // row = ct.bid(0)
   const auto row = int32_t(blockIdx.x);
   // t = ct.load(x, index=(row, 0), shape=(1, TN), padding_mode=ct.PaddingMode.NEG_INF)
-  const auto t = load<Layout_1x1024, PaddingMode::NegInf>(x, {row, 0});
+  const auto t = load<Layout_1x1024, PaddingMode::NegInf>(x, {row, 0}, whole_at_launch);
   // ct.store(index, index=(row,), tile=ct.argmax(t, axis=1))
   store(index, {row}, full<Layout_1>(argmax<Axes<1>>(t, smem)));
   // ct.store(value, index=(row,), tile=ct.reduce(t, 1, larger, float("-inf")))
@@ -114,7 +120,15 @@ cudaError_t launch_row_top1_f16(
   if (!tile2cu::to_device_array<int32_t>(index, index_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<__half, 1> value_arg;
   if (!tile2cu::to_device_array<int32_t>(value, value_arg)) return cudaErrorInvalidValue;
-  row_top1_f16::row_top1<<<grid, row_top1_f16::kThreads, 0, stream>>>(
+  // Every block's tiles of x whole (in bounds, aligned): the kernel's copy without
+  // their checked paths runs ...
+  const bool tiles_whole =
+      tile2cu::whole_in_every_block<row_top1_f16::Layout_1x1024>(x_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid);
+  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  static const bool whole_copy_fits = tile2cu::keeps_occupancy(
+      row_top1_f16::row_top1<true>, row_top1_f16::row_top1<false>, row_top1_f16::kThreads, 0);
+  const auto kernel = tiles_whole && whole_copy_fits ? row_top1_f16::row_top1<true> : row_top1_f16::row_top1<false>;
+  kernel<<<grid, row_top1_f16::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.shape[1], x_arg.stride[0], x_arg.stride[1],
     index_arg.data, index_arg.shape[0], index_arg.stride[0],
     value_arg.data, value_arg.shape[0], value_arg.stride[0]);

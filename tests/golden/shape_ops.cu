@@ -14,6 +14,9 @@ constexpr int kThreads = 256;
 using Layout_16x8x32 = BlockedLayout<Shape<16, 8, 32>, kThreads, 4>;
 using Layout_32x16x8 = BlockedLayout<Shape<32, 16, 8>, kThreads, 4>;
 
+// Compiled twice: the launcher runs the copy for kTilesWhole = true when it has proved every
+// block's tiles whole (see whole_at_launch).
+template <bool kTilesWhole>
 __global__ void __launch_bounds__(kThreads) permute_3d(
     float* x_data, int32_t x_shape_0, int32_t x_shape_1, int32_t x_shape_2, int32_t x_stride_0, int32_t x_stride_1, int32_t x_stride_2,
     float* y_data, int32_t y_shape_0, int32_t y_shape_1, int32_t y_shape_2, int32_t y_stride_0, int32_t y_stride_1, int32_t y_stride_2) {
@@ -21,12 +24,15 @@ __global__ void __launch_bounds__(kThreads) permute_3d(
   const Array<float, 3> y{y_data, {y_shape_0, y_shape_1, y_shape_2}, {y_stride_0, y_stride_1, y_stride_2}};
   // Scratch for moving tile elements between threads (broadcasts, reshapes).
   __shared__ alignas(16) unsigned char smem[16896];
+  // True in the copy of the kernel that the launcher runs when every tile of x and y that a block
+  // touches is whole (in bounds, aligned): those accesses then have no checked path.
+  constexpr std::bool_constant<kTilesWhole> whole_at_launch{};
   // i = ct.bid(0)
   const auto i = int32_t(blockIdx.x);
   // t = ct.load(x, index=(i, 0, 0), shape=(TA, B, C))
-  const auto t = load<Layout_16x8x32>(x, {i, 0, 0});
+  const auto t = load<Layout_16x8x32>(x, {i, 0, 0}, whole_at_launch);
   // ct.store(y, index=(0, i, 0), tile=ct.permute(t, (2, 0, 1)))
-  store(y, {0, i, 0}, permute<Layout_32x16x8, Order<2, 0, 1>>(t, smem));
+  store(y, {0, i, 0}, permute<Layout_32x16x8, Order<2, 0, 1>>(t, smem), whole_at_launch);
 }
 
 }  // namespace permute_3d_f32
@@ -44,7 +50,16 @@ cudaError_t launch_permute_3d_f32(
   if (!tile2cu::to_device_array<int32_t>(y, y_arg)) return cudaErrorInvalidValue;
   if (y.shape[0] != 32) return cudaErrorInvalidValue;
   if (y.shape[2] != 8) return cudaErrorInvalidValue;
-  permute_3d_f32::permute_3d<<<grid, permute_3d_f32::kThreads, 0, stream>>>(
+  // Every block's tiles of x and y whole (in bounds, aligned): the kernel's copy without
+  // their checked paths runs ...
+  const bool tiles_whole =
+      tile2cu::whole_in_every_block<permute_3d_f32::Layout_16x8x32>(x_arg, {tile2cu::LaunchIndex::bid(0), 0, 0}, grid) &&
+      tile2cu::whole_in_every_block<permute_3d_f32::Layout_32x16x8>(y_arg, {0, tile2cu::LaunchIndex::bid(0), 0}, grid);
+  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  static const bool whole_copy_fits = tile2cu::keeps_occupancy(
+      permute_3d_f32::permute_3d<true>, permute_3d_f32::permute_3d<false>, permute_3d_f32::kThreads, 0);
+  const auto kernel = tiles_whole && whole_copy_fits ? permute_3d_f32::permute_3d<true> : permute_3d_f32::permute_3d<false>;
+  kernel<<<grid, permute_3d_f32::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.shape[1], x_arg.shape[2], x_arg.stride[0], x_arg.stride[1], x_arg.stride[2],
     y_arg.data, y_arg.shape[0], y_arg.shape[1], y_arg.shape[2], y_arg.stride[0], y_arg.stride[1], y_arg.stride[2]);
   return cudaGetLastError();
@@ -69,6 +84,9 @@ using namespace tile2cu;
 constexpr int kThreads = 256;
 using Layout_16x64 = BlockedLayout<Shape<16, 64>, kThreads, 4>;
 
+// Compiled twice: the launcher runs the copy for kTilesWhole = true when it has proved every
+// block's tiles whole (see whole_at_launch).
+template <bool kTilesWhole>
 __global__ void __launch_bounds__(kThreads) scan_variants(
     float* x_data, int32_t x_shape_0, int32_t x_shape_1, int32_t x_stride_0, int32_t x_stride_1,
     float* rev_data, int32_t rev_shape_0, int32_t rev_shape_1, int32_t rev_stride_0, int32_t rev_stride_1,
@@ -80,18 +98,22 @@ __global__ void __launch_bounds__(kThreads) scan_variants(
   const Array<float, 2> run_max{run_max_data, {run_max_shape_0, run_max_shape_1}, {run_max_stride_0, run_max_stride_1}};
   // Scratch for moving tile elements between threads (broadcasts, reshapes).
   __shared__ alignas(16) unsigned char smem[4256];
+  // True in the copy of the kernel that the launcher runs when every tile of x, rev, prod and
+  // run_max that a block touches is whole (in bounds, aligned): those accesses then have no checked
+  // path.
+  constexpr std::bool_constant<kTilesWhole> whole_at_launch{};
   // i = ct.bid(0)
   const auto i = int32_t(blockIdx.x);
   // j = ct.bid(1)
   const auto j = int32_t(blockIdx.y);
   // t = ct.load(x, index=(i, j), shape=(TM, TN), padding_mode=ct.PaddingMode.ZERO)
-  const auto t = load<Layout_16x64, PaddingMode::Zero>(x, {i, j});
+  const auto t = load<Layout_16x64, PaddingMode::Zero>(x, {i, j}, whole_at_launch);
   // ct.store(rev, index=(i, j), tile=ct.cumsum(t, axis=1, reverse=True))
-  store(rev, {i, j}, cumsum<1, true>(t, smem));
+  store(rev, {i, j}, cumsum<1, true>(t, smem), whole_at_launch);
   // ct.store(prod, index=(i, j), tile=ct.cumprod(t, axis=0))
-  store(prod, {i, j}, cumprod<0>(t, smem));
+  store(prod, {i, j}, cumprod<0>(t, smem), whole_at_launch);
   // ct.store(run_max, index=(i, j), tile=ct.scan(t, 1, running_max, lowest))
-  store(run_max, {i, j}, scan_with<1>(t, [](float a, float b) { return maximum(a, b); }, -INFINITY, smem));
+  store(run_max, {i, j}, scan_with<1>(t, [](float a, float b) { return maximum(a, b); }, -INFINITY, smem), whole_at_launch);
 }
 
 }  // namespace scan_variants_f32
@@ -111,7 +133,18 @@ cudaError_t launch_scan_variants_f32(
   if (!tile2cu::to_device_array<int32_t>(prod, prod_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<float, 2> run_max_arg;
   if (!tile2cu::to_device_array<int32_t>(run_max, run_max_arg)) return cudaErrorInvalidValue;
-  scan_variants_f32::scan_variants<<<grid, scan_variants_f32::kThreads, 0, stream>>>(
+  // Every block's tiles of x, rev, prod and run_max whole (in bounds, aligned): the kernel's copy without
+  // their checked paths runs ...
+  const bool tiles_whole =
+      tile2cu::whole_in_every_block<scan_variants_f32::Layout_16x64>(x_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1)}, grid) &&
+      tile2cu::whole_in_every_block<scan_variants_f32::Layout_16x64>(rev_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1)}, grid) &&
+      tile2cu::whole_in_every_block<scan_variants_f32::Layout_16x64>(prod_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1)}, grid) &&
+      tile2cu::whole_in_every_block<scan_variants_f32::Layout_16x64>(run_max_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1)}, grid);
+  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  static const bool whole_copy_fits = tile2cu::keeps_occupancy(
+      scan_variants_f32::scan_variants<true>, scan_variants_f32::scan_variants<false>, scan_variants_f32::kThreads, 0);
+  const auto kernel = tiles_whole && whole_copy_fits ? scan_variants_f32::scan_variants<true> : scan_variants_f32::scan_variants<false>;
+  kernel<<<grid, scan_variants_f32::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.shape[1], x_arg.stride[0], x_arg.stride[1],
     rev_arg.data, rev_arg.shape[0], rev_arg.shape[1], rev_arg.stride[0], rev_arg.stride[1],
     prod_arg.data, prod_arg.shape[0], prod_arg.shape[1], prod_arg.stride[0], prod_arg.stride[1],
@@ -142,6 +175,9 @@ using namespace tile2cu;
 constexpr int kThreads = 256;
 using Layout_32x32 = BlockedLayout<Shape<32, 32>, kThreads, 4>;
 
+// Compiled twice: the launcher runs the copy for kTilesWhole = true when it has proved every
+// block's tiles whole (see whole_at_launch).
+template <bool kTilesWhole>
 __global__ void __launch_bounds__(kThreads) scan_variants(
     int32_t* x_data, int32_t x_shape_0, int32_t x_shape_1, int32_t x_stride_0, int32_t x_stride_1,
     int32_t* rev_data, int32_t rev_shape_0, int32_t rev_shape_1, int32_t rev_stride_0, int32_t rev_stride_1,
@@ -153,18 +189,22 @@ __global__ void __launch_bounds__(kThreads) scan_variants(
   const Array<int32_t, 2> run_max{run_max_data, {run_max_shape_0, run_max_shape_1}, {run_max_stride_0, run_max_stride_1}};
   // Scratch for moving tile elements between threads (broadcasts, reshapes).
   __shared__ alignas(16) unsigned char smem[4256];
+  // True in the copy of the kernel that the launcher runs when every tile of x, rev, prod and
+  // run_max that a block touches is whole (in bounds, aligned): those accesses then have no checked
+  // path.
+  constexpr std::bool_constant<kTilesWhole> whole_at_launch{};
   // i = ct.bid(0)
   const auto i = int32_t(blockIdx.x);
   // j = ct.bid(1)
   const auto j = int32_t(blockIdx.y);
   // t = ct.load(x, index=(i, j), shape=(TM, TN), padding_mode=ct.PaddingMode.ZERO)
-  const auto t = load<Layout_32x32, PaddingMode::Zero>(x, {i, j});
+  const auto t = load<Layout_32x32, PaddingMode::Zero>(x, {i, j}, whole_at_launch);
   // ct.store(rev, index=(i, j), tile=ct.cumsum(t, axis=1, reverse=True))
-  store(rev, {i, j}, cumsum<1, true>(t, smem));
+  store(rev, {i, j}, cumsum<1, true>(t, smem), whole_at_launch);
   // ct.store(prod, index=(i, j), tile=ct.cumprod(t, axis=0))
-  store(prod, {i, j}, cumprod<0>(t, smem));
+  store(prod, {i, j}, cumprod<0>(t, smem), whole_at_launch);
   // ct.store(run_max, index=(i, j), tile=ct.scan(t, 1, running_max, lowest))
-  store(run_max, {i, j}, scan_with<1>(t, [](int32_t a, int32_t b) { return maximum(a, b); }, int32_t(-2147483647 - 1), smem));
+  store(run_max, {i, j}, scan_with<1>(t, [](int32_t a, int32_t b) { return maximum(a, b); }, int32_t(-2147483647 - 1), smem), whole_at_launch);
 }
 
 }  // namespace scan_variants_i32
@@ -184,7 +224,18 @@ cudaError_t launch_scan_variants_i32(
   if (!tile2cu::to_device_array<int32_t>(prod, prod_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<int32_t, 2> run_max_arg;
   if (!tile2cu::to_device_array<int32_t>(run_max, run_max_arg)) return cudaErrorInvalidValue;
-  scan_variants_i32::scan_variants<<<grid, scan_variants_i32::kThreads, 0, stream>>>(
+  // Every block's tiles of x, rev, prod and run_max whole (in bounds, aligned): the kernel's copy without
+  // their checked paths runs ...
+  const bool tiles_whole =
+      tile2cu::whole_in_every_block<scan_variants_i32::Layout_32x32>(x_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1)}, grid) &&
+      tile2cu::whole_in_every_block<scan_variants_i32::Layout_32x32>(rev_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1)}, grid) &&
+      tile2cu::whole_in_every_block<scan_variants_i32::Layout_32x32>(prod_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1)}, grid) &&
+      tile2cu::whole_in_every_block<scan_variants_i32::Layout_32x32>(run_max_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1)}, grid);
+  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  static const bool whole_copy_fits = tile2cu::keeps_occupancy(
+      scan_variants_i32::scan_variants<true>, scan_variants_i32::scan_variants<false>, scan_variants_i32::kThreads, 0);
+  const auto kernel = tiles_whole && whole_copy_fits ? scan_variants_i32::scan_variants<true> : scan_variants_i32::scan_variants<false>;
+  kernel<<<grid, scan_variants_i32::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.shape[1], x_arg.stride[0], x_arg.stride[1],
     rev_arg.data, rev_arg.shape[0], rev_arg.shape[1], rev_arg.stride[0], rev_arg.stride[1],
     prod_arg.data, prod_arg.shape[0], prod_arg.shape[1], prod_arg.stride[0], prod_arg.stride[1],
@@ -217,6 +268,9 @@ using Layout_256 = BlockedLayout<Shape<256>, kThreads, 16>;
 using Layout_512 = BlockedLayout<Shape<512>, kThreads, 16>;
 using Layout_1024 = BlockedLayout<Shape<1024>, kThreads, 16>;
 
+// Compiled twice: the launcher runs the copy for kTilesWhole = true when it has proved every
+// block's tiles whole (see whole_at_launch).
+template <bool kTilesWhole>
 __global__ void __launch_bounds__(kThreads) bytes_views(
     float* x_data, int32_t x_shape_0, int32_t x_stride_0,
     uint8_t* raw_data, int32_t raw_shape_0, int32_t raw_stride_0,
@@ -230,12 +284,15 @@ __global__ void __launch_bounds__(kThreads) bytes_views(
   const Array<int16_t, 1> halves{halves_data, {halves_shape_0}, {halves_stride_0}};
   // Scratch for moving tile elements between threads (broadcasts, reshapes).
   __shared__ alignas(16) unsigned char smem[1024];
+  // True in the copy of the kernel that the launcher runs when every tile of raw that a block
+  // touches is whole (in bounds, aligned): those accesses then have no checked path.
+  constexpr std::bool_constant<kTilesWhole> whole_at_launch{};
   // i = ct.bid(0)
   const auto i = int32_t(blockIdx.x);
   // t = ct.load(x, index=(i,), shape=(TILE,))
   const auto t = load<Layout_256>(x, {i});
   // ct.store(raw, index=(i,), tile=ct.pack_to_bytes(t))
-  store(raw, {i}, reinterpret<Layout_1024, uint8_t>(t, smem));
+  store(raw, {i}, reinterpret<Layout_1024, uint8_t>(t, smem), whole_at_launch);
   // ct.store(bits, index=(i,), tile=ct.bitcast(t, ct.int32))
   store(bits, {i}, bitcast<int32_t>(t));
   // p = ct.load(packed, index=(i,), shape=(2 * TILE,))
@@ -264,7 +321,15 @@ cudaError_t launch_bytes_views_f32(
   if (!tile2cu::to_device_array<int32_t>(packed, packed_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<int16_t, 1> halves_arg;
   if (!tile2cu::to_device_array<int32_t>(halves, halves_arg)) return cudaErrorInvalidValue;
-  bytes_views_f32::bytes_views<<<grid, bytes_views_f32::kThreads, 0, stream>>>(
+  // Every block's tiles of raw whole (in bounds, aligned): the kernel's copy without
+  // their checked paths runs ...
+  const bool tiles_whole =
+      tile2cu::whole_in_every_block<bytes_views_f32::Layout_1024>(raw_arg, {tile2cu::LaunchIndex::bid(0)}, grid);
+  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  static const bool whole_copy_fits = tile2cu::keeps_occupancy(
+      bytes_views_f32::bytes_views<true>, bytes_views_f32::bytes_views<false>, bytes_views_f32::kThreads, 0);
+  const auto kernel = tiles_whole && whole_copy_fits ? bytes_views_f32::bytes_views<true> : bytes_views_f32::bytes_views<false>;
+  kernel<<<grid, bytes_views_f32::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.stride[0],
     raw_arg.data, raw_arg.shape[0], raw_arg.stride[0],
     bits_arg.data, bits_arg.shape[0], bits_arg.stride[0],
@@ -299,6 +364,9 @@ constexpr int kThreads = 64;
 using Layout_4x8 = BlockedLayout<Shape<4, 8>, kThreads, 2>;
 using Layout_8x16 = BlockedLayout<Shape<8, 16>, kThreads, 2>;
 
+// Compiled twice: the launcher runs the copy for kTilesWhole = true when it has proved every
+// block's tiles whole (see whole_at_launch).
+template <bool kTilesWhole>
 __global__ void __launch_bounds__(kThreads) patch(
     float* x_data, int32_t x_shape_0, int32_t x_shape_1, int32_t x_stride_0, int32_t x_stride_1,
     float* y_data, int32_t y_shape_0, int32_t y_shape_1, int32_t y_stride_0, int32_t y_stride_1) {
@@ -306,10 +374,13 @@ __global__ void __launch_bounds__(kThreads) patch(
   const Array<float, 2> y{y_data, {y_shape_0, y_shape_1}, {y_stride_0, y_stride_1}};
   // Scratch for moving tile elements between threads (broadcasts, reshapes).
   __shared__ alignas(16) unsigned char smem[512];
+  // True in the copy of the kernel that the launcher runs when every tile of x and y that a block
+  // touches is whole (in bounds, aligned): those accesses then have no checked path.
+  constexpr std::bool_constant<kTilesWhole> whole_at_launch{};
   // i = ct.bid(0)
   const auto i = int32_t(blockIdx.x);
   // t = ct.load(x, index=(i, 0), shape=(TM, TN))
-  const auto t = load<Layout_8x16>(x, {i, 0});
+  const auto t = load<Layout_8x16>(x, {i, 0}, whole_at_launch);
   // quarter = ct.full((TM // 2, TN // 2), -1.0, dtype=x.dtype)
   const auto quarter = full<Layout_4x8>(-1.0f);
   // t = ct.insert(t, (0, 1), quarter)
@@ -317,7 +388,7 @@ __global__ void __launch_bounds__(kThreads) patch(
   // t = t.insert((TM - 1, 0), 42.0)
   const auto t_3 = insert_element(t_2, 42.0f, {7, 0});
   // ct.store(y, index=(i, 0), tile=t)
-  store(y, {i, 0}, t_3);
+  store(y, {i, 0}, t_3, whole_at_launch);
 }
 
 }  // namespace patch_f32
@@ -333,7 +404,16 @@ cudaError_t launch_patch_f32(
   tile2cu::Array<float, 2> y_arg;
   if (!tile2cu::to_device_array<int32_t>(y, y_arg)) return cudaErrorInvalidValue;
   if (y.shape[1] != 16) return cudaErrorInvalidValue;
-  patch_f32::patch<<<grid, patch_f32::kThreads, 0, stream>>>(
+  // Every block's tiles of x and y whole (in bounds, aligned): the kernel's copy without
+  // their checked paths runs ...
+  const bool tiles_whole =
+      tile2cu::whole_in_every_block<patch_f32::Layout_8x16>(x_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid) &&
+      tile2cu::whole_in_every_block<patch_f32::Layout_8x16>(y_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid);
+  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  static const bool whole_copy_fits = tile2cu::keeps_occupancy(
+      patch_f32::patch<true>, patch_f32::patch<false>, patch_f32::kThreads, 0);
+  const auto kernel = tiles_whole && whole_copy_fits ? patch_f32::patch<true> : patch_f32::patch<false>;
+  kernel<<<grid, patch_f32::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.shape[1], x_arg.stride[0], x_arg.stride[1],
     y_arg.data, y_arg.shape[0], y_arg.shape[1], y_arg.stride[0], y_arg.stride[1]);
   return cudaGetLastError();
@@ -360,6 +440,9 @@ using Layout_4x2x4x4x8 = BlockedLayout<Shape<4, 2, 4, 4, 8>, kThreads, 4>;
 using Layout_4x4x2x8x4 = BlockedLayout<Shape<4, 4, 2, 8, 4>, kThreads, 4>;
 using Layout_4x8x32 = BlockedLayout<Shape<4, 8, 32>, kThreads, 4>;
 
+// Compiled twice: the launcher runs the copy for kTilesWhole = true when it has proved every
+// block's tiles whole (see whole_at_launch).
+template <bool kTilesWhole>
 __global__ void __launch_bounds__(kThreads) rank5_permute(
     float* x_data, int32_t x_shape_0, int32_t x_shape_1, int32_t x_shape_2, int32_t x_stride_0, int32_t x_stride_1, int32_t x_stride_2,
     float* y_data, int32_t y_shape_0, int32_t y_shape_1, int32_t y_shape_2, int32_t y_stride_0, int32_t y_stride_1, int32_t y_stride_2) {
@@ -367,12 +450,15 @@ __global__ void __launch_bounds__(kThreads) rank5_permute(
   const Array<float, 3> y{y_data, {y_shape_0, y_shape_1, y_shape_2}, {y_stride_0, y_stride_1, y_stride_2}};
   // Scratch for moving tile elements between threads (broadcasts, reshapes).
   __shared__ alignas(16) unsigned char smem[4224];
+  // True in the copy of the kernel that the launcher runs when every tile of x and y that a block
+  // touches is whole (in bounds, aligned): those accesses then have no checked path.
+  constexpr std::bool_constant<kTilesWhole> whole_at_launch{};
   // i = ct.bid(0)
   const auto i = int32_t(blockIdx.x);
   // t = ct.load(x, index=(i, 0, 0), shape=(TA, 8, 32)).reshape((TA, 2, 4, 4, 8))
-  const auto t = reshape<Layout_4x2x4x4x8>(load<Layout_4x8x32>(x, {i, 0, 0}), smem);
+  const auto t = reshape<Layout_4x2x4x4x8>(load<Layout_4x8x32>(x, {i, 0, 0}, whole_at_launch), smem);
   // ct.store(y, index=(i, 0, 0), tile=ct.permute(t, (0, 3, 1, 4, 2)).reshape((TA, 8, 32)))
-  store(y, {i, 0, 0}, reshape<Layout_4x8x32>(permute<Layout_4x4x2x8x4, Order<0, 3, 1, 4, 2>>(t, smem), smem));
+  store(y, {i, 0, 0}, reshape<Layout_4x8x32>(permute<Layout_4x4x2x8x4, Order<0, 3, 1, 4, 2>>(t, smem), smem), whole_at_launch);
 }
 
 }  // namespace rank5_permute_f32
@@ -390,7 +476,16 @@ cudaError_t launch_rank5_permute_f32(
   if (!tile2cu::to_device_array<int32_t>(y, y_arg)) return cudaErrorInvalidValue;
   if (y.shape[1] != 8) return cudaErrorInvalidValue;
   if (y.shape[2] != 32) return cudaErrorInvalidValue;
-  rank5_permute_f32::rank5_permute<<<grid, rank5_permute_f32::kThreads, 0, stream>>>(
+  // Every block's tiles of x and y whole (in bounds, aligned): the kernel's copy without
+  // their checked paths runs ...
+  const bool tiles_whole =
+      tile2cu::whole_in_every_block<rank5_permute_f32::Layout_4x8x32>(x_arg, {tile2cu::LaunchIndex::bid(0), 0, 0}, grid) &&
+      tile2cu::whole_in_every_block<rank5_permute_f32::Layout_4x8x32>(y_arg, {tile2cu::LaunchIndex::bid(0), 0, 0}, grid);
+  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  static const bool whole_copy_fits = tile2cu::keeps_occupancy(
+      rank5_permute_f32::rank5_permute<true>, rank5_permute_f32::rank5_permute<false>, rank5_permute_f32::kThreads, 0);
+  const auto kernel = tiles_whole && whole_copy_fits ? rank5_permute_f32::rank5_permute<true> : rank5_permute_f32::rank5_permute<false>;
+  kernel<<<grid, rank5_permute_f32::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.shape[1], x_arg.shape[2], x_arg.stride[0], x_arg.stride[1], x_arg.stride[2],
     y_arg.data, y_arg.shape[0], y_arg.shape[1], y_arg.shape[2], y_arg.stride[0], y_arg.stride[1], y_arg.stride[2]);
   return cudaGetLastError();
@@ -415,6 +510,9 @@ using namespace tile2cu;
 constexpr int kThreads = 256;
 using Layout_32x32 = BlockedLayout<Shape<32, 32>, kThreads, 4>;
 
+// Compiled twice: the launcher runs the copy for kTilesWhole = true when it has proved every
+// block's tiles whole (see whole_at_launch).
+template <bool kTilesWhole>
 __global__ void __launch_bounds__(kThreads) scratch_transpose(
     float* x_data, int32_t x_shape_0, int32_t x_shape_1, int32_t x_stride_0, int32_t x_stride_1,
     float* scratch_data, int32_t scratch_shape_0, int32_t scratch_shape_1, int32_t scratch_stride_0, int32_t scratch_stride_1,
@@ -422,17 +520,20 @@ __global__ void __launch_bounds__(kThreads) scratch_transpose(
   const Array<float, 2> x{x_data, {x_shape_0, x_shape_1}, {x_stride_0, x_stride_1}};
   const Array<float, 2> scratch{scratch_data, {scratch_shape_0, scratch_shape_1}, {scratch_stride_0, scratch_stride_1}};
   const Array<float, 2> y{y_data, {y_shape_0, y_shape_1}, {y_stride_0, y_stride_1}};
+  // True in the copy of the kernel that the launcher runs when every tile of x, scratch and y that
+  // a block touches is whole (in bounds, aligned): those accesses then have no checked path.
+  constexpr std::bool_constant<kTilesWhole> whole_at_launch{};
   // i = ct.bid(0)
   const auto i = int32_t(blockIdx.x);
   // t = ct.load(x, index=(i, 0), shape=(T, T), padding_mode=ct.PaddingMode.ZERO)
-  const auto t = load<Layout_32x32, PaddingMode::Zero>(x, {i, 0});
+  const auto t = load<Layout_32x32, PaddingMode::Zero>(x, {i, 0}, whole_at_launch);
   // ct.store(scratch, index=(i, 0), tile=t)
-  store(scratch, {i, 0}, t);
+  store(scratch, {i, 0}, t, whole_at_launch);
   __syncthreads();  // scratch: other threads' earlier accesses come first (program order per array)
   // tt = ct.load(scratch, index=(0, i), shape=(T, T), order=(1, 0), padding_mode=ct.PaddingMode.ZERO)
   const auto tt = load<Layout_32x32, PaddingMode::Zero, Order<1, 0>>(scratch, {0, i});
   // ct.store(y, index=(i, 0), tile=t + tt)
-  store(y, {i, 0}, t + tt);
+  store(y, {i, 0}, t + tt, whole_at_launch);
 }
 
 }  // namespace scratch_transpose_f32
@@ -452,7 +553,17 @@ cudaError_t launch_scratch_transpose_f32(
   tile2cu::Array<float, 2> y_arg;
   if (!tile2cu::to_device_array<int32_t>(y, y_arg)) return cudaErrorInvalidValue;
   if (y.shape[1] != 32) return cudaErrorInvalidValue;
-  scratch_transpose_f32::scratch_transpose<<<grid, scratch_transpose_f32::kThreads, 0, stream>>>(
+  // Every block's tiles of x, scratch and y whole (in bounds, aligned): the kernel's copy without
+  // their checked paths runs ...
+  const bool tiles_whole =
+      tile2cu::whole_in_every_block<scratch_transpose_f32::Layout_32x32>(x_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid) &&
+      tile2cu::whole_in_every_block<scratch_transpose_f32::Layout_32x32>(scratch_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid) &&
+      tile2cu::whole_in_every_block<scratch_transpose_f32::Layout_32x32>(y_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid);
+  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  static const bool whole_copy_fits = tile2cu::keeps_occupancy(
+      scratch_transpose_f32::scratch_transpose<true>, scratch_transpose_f32::scratch_transpose<false>, scratch_transpose_f32::kThreads, 0);
+  const auto kernel = tiles_whole && whole_copy_fits ? scratch_transpose_f32::scratch_transpose<true> : scratch_transpose_f32::scratch_transpose<false>;
+  kernel<<<grid, scratch_transpose_f32::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.shape[1], x_arg.stride[0], x_arg.stride[1],
     scratch_arg.data, scratch_arg.shape[0], scratch_arg.shape[1], scratch_arg.stride[0], scratch_arg.stride[1],
     y_arg.data, y_arg.shape[0], y_arg.shape[1], y_arg.stride[0], y_arg.stride[1]);

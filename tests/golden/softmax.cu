@@ -13,6 +13,9 @@ using namespace tile2cu;
 constexpr int kThreads = 256;
 using Layout_1x8192 = BlockedLayout<Shape<1, 8192>, kThreads, 8>;
 
+// Compiled twice: the launcher runs the copy for kTilesWhole = true when it has proved every
+// block's tiles whole (see whole_at_launch).
+template <bool kTilesWhole>
 __global__ void __launch_bounds__(kThreads) softmax(
     __nv_bfloat16* x_data, int32_t x_shape_0, int32_t x_shape_1, int32_t x_stride_0, int32_t x_stride_1,
     __nv_bfloat16* y_data, int32_t y_shape_0, int32_t y_shape_1, int32_t y_stride_0, int32_t y_stride_1) {
@@ -20,17 +23,20 @@ __global__ void __launch_bounds__(kThreads) softmax(
   const Array<__nv_bfloat16, 2> y{y_data, {y_shape_0, y_shape_1}, {y_stride_0, y_stride_1}};
   // Scratch for moving tile elements between threads (broadcasts, reshapes).
   __shared__ alignas(16) unsigned char smem[32];
+  // True in the copy of the kernel that the launcher runs when every tile of x and y that a block
+  // touches is whole (in bounds, aligned): those accesses then have no checked path.
+  constexpr std::bool_constant<kTilesWhole> whole_at_launch{};
   // row = ct.bid(0)
   const auto row = int32_t(blockIdx.x);
   // t = ct.load(x, index=(row, 0), shape=(1, TN),
   // padding_mode=ct.PaddingMode.NEG_INF).astype(ct.float32)
-  const auto t = astype<float>(load<Layout_1x8192, PaddingMode::NegInf>(x, {row, 0}));
+  const auto t = astype<float>(load<Layout_1x8192, PaddingMode::NegInf>(x, {row, 0}, whole_at_launch));
   // e = ct.exp(t - ct.max(t, axis=1, keepdims=True))
   const auto e = tile2cu::exp(t - reduce_max<Axes<1>>(t, smem));
   // total = ct.sum(e, axis=1, keepdims=True)
   const auto total = reduce_sum<Axes<1>>(e, smem);
   // ct.store(y, index=(row, 0), tile=(e / total).astype(y.dtype))
-  store(y, {row, 0}, astype<__nv_bfloat16>(e / total));
+  store(y, {row, 0}, astype<__nv_bfloat16>(e / total), whole_at_launch);
 }
 
 }  // namespace softmax_bf16
@@ -44,7 +50,16 @@ cudaError_t launch_softmax_bf16(
   if (!tile2cu::to_device_array<int32_t>(x, x_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<__nv_bfloat16, 2> y_arg;
   if (!tile2cu::to_device_array<int32_t>(y, y_arg)) return cudaErrorInvalidValue;
-  softmax_bf16::softmax<<<grid, softmax_bf16::kThreads, 0, stream>>>(
+  // Every block's tiles of x and y whole (in bounds, aligned): the kernel's copy without
+  // their checked paths runs ...
+  const bool tiles_whole =
+      tile2cu::whole_in_every_block<softmax_bf16::Layout_1x8192>(x_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid) &&
+      tile2cu::whole_in_every_block<softmax_bf16::Layout_1x8192>(y_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid);
+  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  static const bool whole_copy_fits = tile2cu::keeps_occupancy(
+      softmax_bf16::softmax<true>, softmax_bf16::softmax<false>, softmax_bf16::kThreads, 0);
+  const auto kernel = tiles_whole && whole_copy_fits ? softmax_bf16::softmax<true> : softmax_bf16::softmax<false>;
+  kernel<<<grid, softmax_bf16::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.shape[1], x_arg.stride[0], x_arg.stride[1],
     y_arg.data, y_arg.shape[0], y_arg.shape[1], y_arg.stride[0], y_arg.stride[1]);
   return cudaGetLastError();
@@ -69,6 +84,9 @@ using namespace tile2cu;
 constexpr int kThreads = 128;
 using Layout_1x1024 = BlockedLayout<Shape<1, 1024>, kThreads, 8>;
 
+// Compiled twice: the launcher runs the copy for kTilesWhole = true when it has proved every
+// block's tiles whole (see whole_at_launch).
+template <bool kTilesWhole>
 __global__ void __launch_bounds__(kThreads) softmax(
     __half* x_data, int32_t x_shape_0, int32_t x_shape_1, int32_t x_stride_0, int32_t x_stride_1,
     __half* y_data, int32_t y_shape_0, int32_t y_shape_1, int32_t y_stride_0, int32_t y_stride_1) {
@@ -76,17 +94,20 @@ __global__ void __launch_bounds__(kThreads) softmax(
   const Array<__half, 2> y{y_data, {y_shape_0, y_shape_1}, {y_stride_0, y_stride_1}};
   // Scratch for moving tile elements between threads (broadcasts, reshapes).
   __shared__ alignas(16) unsigned char smem[16];
+  // True in the copy of the kernel that the launcher runs when every tile of x and y that a block
+  // touches is whole (in bounds, aligned): those accesses then have no checked path.
+  constexpr std::bool_constant<kTilesWhole> whole_at_launch{};
   // row = ct.bid(0)
   const auto row = int32_t(blockIdx.x);
   // t = ct.load(x, index=(row, 0), shape=(1, TN),
   // padding_mode=ct.PaddingMode.NEG_INF).astype(ct.float32)
-  const auto t = astype<float>(load<Layout_1x1024, PaddingMode::NegInf>(x, {row, 0}));
+  const auto t = astype<float>(load<Layout_1x1024, PaddingMode::NegInf>(x, {row, 0}, whole_at_launch));
   // e = ct.exp(t - ct.max(t, axis=1, keepdims=True))
   const auto e = tile2cu::exp(t - reduce_max<Axes<1>>(t, smem));
   // total = ct.sum(e, axis=1, keepdims=True)
   const auto total = reduce_sum<Axes<1>>(e, smem);
   // ct.store(y, index=(row, 0), tile=(e / total).astype(y.dtype))
-  store(y, {row, 0}, astype<__half>(e / total));
+  store(y, {row, 0}, astype<__half>(e / total), whole_at_launch);
 }
 
 }  // namespace softmax_f16
@@ -100,7 +121,16 @@ cudaError_t launch_softmax_f16(
   if (!tile2cu::to_device_array<int32_t>(x, x_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<__half, 2> y_arg;
   if (!tile2cu::to_device_array<int32_t>(y, y_arg)) return cudaErrorInvalidValue;
-  softmax_f16::softmax<<<grid, softmax_f16::kThreads, 0, stream>>>(
+  // Every block's tiles of x and y whole (in bounds, aligned): the kernel's copy without
+  // their checked paths runs ...
+  const bool tiles_whole =
+      tile2cu::whole_in_every_block<softmax_f16::Layout_1x1024>(x_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid) &&
+      tile2cu::whole_in_every_block<softmax_f16::Layout_1x1024>(y_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid);
+  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  static const bool whole_copy_fits = tile2cu::keeps_occupancy(
+      softmax_f16::softmax<true>, softmax_f16::softmax<false>, softmax_f16::kThreads, 0);
+  const auto kernel = tiles_whole && whole_copy_fits ? softmax_f16::softmax<true> : softmax_f16::softmax<false>;
+  kernel<<<grid, softmax_f16::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.shape[1], x_arg.stride[0], x_arg.stride[1],
     y_arg.data, y_arg.shape[0], y_arg.shape[1], y_arg.stride[0], y_arg.stride[1]);
   return cudaGetLastError();
@@ -125,6 +155,9 @@ using namespace tile2cu;
 constexpr int kThreads = 64;
 using Layout_1x256 = BlockedLayout<Shape<1, 256>, kThreads, 4>;
 
+// Compiled twice: the launcher runs the copy for kTilesWhole = true when it has proved every
+// block's tiles whole (see whole_at_launch).
+template <bool kTilesWhole>
 __global__ void __launch_bounds__(kThreads) softmax(
     float* x_data, int32_t x_shape_0, int32_t x_shape_1, int32_t x_stride_0, int32_t x_stride_1,
     float* y_data, int32_t y_shape_0, int32_t y_shape_1, int32_t y_stride_0, int32_t y_stride_1) {
@@ -132,17 +165,20 @@ __global__ void __launch_bounds__(kThreads) softmax(
   const Array<float, 2> y{y_data, {y_shape_0, y_shape_1}, {y_stride_0, y_stride_1}};
   // Scratch for moving tile elements between threads (broadcasts, reshapes).
   __shared__ alignas(16) unsigned char smem[16];
+  // True in the copy of the kernel that the launcher runs when every tile of x and y that a block
+  // touches is whole (in bounds, aligned): those accesses then have no checked path.
+  constexpr std::bool_constant<kTilesWhole> whole_at_launch{};
   // row = ct.bid(0)
   const auto row = int32_t(blockIdx.x);
   // t = ct.load(x, index=(row, 0), shape=(1, TN),
   // padding_mode=ct.PaddingMode.NEG_INF).astype(ct.float32)
-  const auto t = load<Layout_1x256, PaddingMode::NegInf>(x, {row, 0});
+  const auto t = load<Layout_1x256, PaddingMode::NegInf>(x, {row, 0}, whole_at_launch);
   // e = ct.exp(t - ct.max(t, axis=1, keepdims=True))
   const auto e = tile2cu::exp(t - reduce_max<Axes<1>>(t, smem));
   // total = ct.sum(e, axis=1, keepdims=True)
   const auto total = reduce_sum<Axes<1>>(e, smem);
   // ct.store(y, index=(row, 0), tile=(e / total).astype(y.dtype))
-  store(y, {row, 0}, e / total);
+  store(y, {row, 0}, e / total, whole_at_launch);
 }
 
 }  // namespace softmax_f32
@@ -156,7 +192,16 @@ cudaError_t launch_softmax_f32(
   if (!tile2cu::to_device_array<int32_t>(x, x_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<float, 2> y_arg;
   if (!tile2cu::to_device_array<int32_t>(y, y_arg)) return cudaErrorInvalidValue;
-  softmax_f32::softmax<<<grid, softmax_f32::kThreads, 0, stream>>>(
+  // Every block's tiles of x and y whole (in bounds, aligned): the kernel's copy without
+  // their checked paths runs ...
+  const bool tiles_whole =
+      tile2cu::whole_in_every_block<softmax_f32::Layout_1x256>(x_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid) &&
+      tile2cu::whole_in_every_block<softmax_f32::Layout_1x256>(y_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid);
+  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  static const bool whole_copy_fits = tile2cu::keeps_occupancy(
+      softmax_f32::softmax<true>, softmax_f32::softmax<false>, softmax_f32::kThreads, 0);
+  const auto kernel = tiles_whole && whole_copy_fits ? softmax_f32::softmax<true> : softmax_f32::softmax<false>;
+  kernel<<<grid, softmax_f32::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.shape[1], x_arg.stride[0], x_arg.stride[1],
     y_arg.data, y_arg.shape[0], y_arg.shape[1], y_arg.stride[0], y_arg.stride[1]);
   return cudaGetLastError();

@@ -13,6 +13,9 @@ using namespace tile2cu;
 constexpr int kThreads = 256;
 using Layout_1024 = BlockedLayout<Shape<1024>, kThreads, 4>;
 
+// Compiled twice: the launcher runs the copy for kTilesWhole = true when it has proved every
+// block's tiles whole (see whole_at_launch).
+template <bool kTilesWhole>
 __global__ void __launch_bounds__(kThreads) traced_scale(
     float* x_data, int32_t x_shape_0, int32_t x_stride_0,
     float* y_data, int32_t y_shape_0, int32_t y_stride_0) {
@@ -20,6 +23,9 @@ __global__ void __launch_bounds__(kThreads) traced_scale(
   const Array<float, 1> y{y_data, {y_shape_0}, {y_stride_0}};
   // Scratch for moving tile elements between threads (broadcasts, reshapes).
   __shared__ alignas(16) unsigned char smem[32];
+  // True in the copy of the kernel that the launcher runs when every tile of x and y that a block
+  // touches is whole (in bounds, aligned): those accesses then have no checked path.
+  constexpr std::bool_constant<kTilesWhole> whole_at_launch{};
   // with traced("scale", ct.bid(0)) as (bid, tracing):
   const auto bid = int32_t(blockIdx.x);
   // tracing = bid == 0
@@ -30,7 +36,7 @@ __global__ void __launch_bounds__(kThreads) traced_scale(
     if (threadIdx.x == 0) print_line("scale: block %d starts\n", printf_arg(bid));
   }
   // t = ct.load(x, index=(bid,), shape=(TILE,), padding_mode=ct.PaddingMode.ZERO)
-  const auto t = load<Layout_1024, PaddingMode::Zero>(x, {bid});
+  const auto t = load<Layout_1024, PaddingMode::Zero>(x, {bid}, whole_at_launch);
   // doubled = t * 2.0
   const auto doubled = t * 2.0f;
   // if tracing:
@@ -41,7 +47,7 @@ __global__ void __launch_bounds__(kThreads) traced_scale(
     if (threadIdx.x == 0) print_line("  sum %.3f max %.2e over 1024 values\n", printf_arg(printed_value0), printf_arg(printed_value1));
   }
   // ct.store(y, index=(bid,), tile=doubled)
-  store(y, {bid}, doubled);
+  store(y, {bid}, doubled, whole_at_launch);
   // if tracing:
   if (tracing) {
     // print(f"{name}: block {bid} done")
@@ -60,7 +66,16 @@ cudaError_t launch_traced_scale_f32(
   if (!tile2cu::to_device_array<int32_t>(x, x_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<float, 1> y_arg;
   if (!tile2cu::to_device_array<int32_t>(y, y_arg)) return cudaErrorInvalidValue;
-  traced_scale_f32::traced_scale<<<grid, traced_scale_f32::kThreads, 0, stream>>>(
+  // Every block's tiles of x and y whole (in bounds, aligned): the kernel's copy without
+  // their checked paths runs ...
+  const bool tiles_whole =
+      tile2cu::whole_in_every_block<traced_scale_f32::Layout_1024>(x_arg, {tile2cu::LaunchIndex::bid(0)}, grid) &&
+      tile2cu::whole_in_every_block<traced_scale_f32::Layout_1024>(y_arg, {tile2cu::LaunchIndex::bid(0)}, grid);
+  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  static const bool whole_copy_fits = tile2cu::keeps_occupancy(
+      traced_scale_f32::traced_scale<true>, traced_scale_f32::traced_scale<false>, traced_scale_f32::kThreads, 0);
+  const auto kernel = tiles_whole && whole_copy_fits ? traced_scale_f32::traced_scale<true> : traced_scale_f32::traced_scale<false>;
+  kernel<<<grid, traced_scale_f32::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.stride[0],
     y_arg.data, y_arg.shape[0], y_arg.stride[0]);
   return cudaGetLastError();
@@ -85,6 +100,9 @@ using namespace tile2cu;
 constexpr int kThreads = 64;
 using Layout_512 = BlockedLayout<Shape<512>, kThreads, 8>;
 
+// Compiled twice: the launcher runs the copy for kTilesWhole = true when it has proved every
+// block's tiles whole (see whole_at_launch).
+template <bool kTilesWhole>
 __global__ void __launch_bounds__(kThreads) traced_scale(
     __half* x_data, int32_t x_shape_0, int32_t x_stride_0,
     __half* y_data, int32_t y_shape_0, int32_t y_stride_0) {
@@ -92,6 +110,9 @@ __global__ void __launch_bounds__(kThreads) traced_scale(
   const Array<__half, 1> y{y_data, {y_shape_0}, {y_stride_0}};
   // Scratch for moving tile elements between threads (broadcasts, reshapes).
   __shared__ alignas(16) unsigned char smem[16];
+  // True in the copy of the kernel that the launcher runs when every tile of x and y that a block
+  // touches is whole (in bounds, aligned): those accesses then have no checked path.
+  constexpr std::bool_constant<kTilesWhole> whole_at_launch{};
   // with traced("scale", ct.bid(0)) as (bid, tracing):
   const auto bid = int32_t(blockIdx.x);
   // tracing = bid == 0
@@ -102,7 +123,7 @@ __global__ void __launch_bounds__(kThreads) traced_scale(
     if (threadIdx.x == 0) print_line("scale: block %d starts\n", printf_arg(bid));
   }
   // t = ct.load(x, index=(bid,), shape=(TILE,), padding_mode=ct.PaddingMode.ZERO)
-  const auto t = load<Layout_512, PaddingMode::Zero>(x, {bid});
+  const auto t = load<Layout_512, PaddingMode::Zero>(x, {bid}, whole_at_launch);
   // doubled = t * 2.0
   const auto doubled = t * __half(2.0f);
   // if tracing:
@@ -113,7 +134,7 @@ __global__ void __launch_bounds__(kThreads) traced_scale(
     if (threadIdx.x == 0) print_line("  sum %.3f max %.2e over 512 values\n", printf_arg(printed_value0), printf_arg(printed_value1));
   }
   // ct.store(y, index=(bid,), tile=doubled)
-  store(y, {bid}, doubled);
+  store(y, {bid}, doubled, whole_at_launch);
   // if tracing:
   if (tracing) {
     // print(f"{name}: block {bid} done")
@@ -132,7 +153,16 @@ cudaError_t launch_traced_scale_f16(
   if (!tile2cu::to_device_array<int32_t>(x, x_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<__half, 1> y_arg;
   if (!tile2cu::to_device_array<int32_t>(y, y_arg)) return cudaErrorInvalidValue;
-  traced_scale_f16::traced_scale<<<grid, traced_scale_f16::kThreads, 0, stream>>>(
+  // Every block's tiles of x and y whole (in bounds, aligned): the kernel's copy without
+  // their checked paths runs ...
+  const bool tiles_whole =
+      tile2cu::whole_in_every_block<traced_scale_f16::Layout_512>(x_arg, {tile2cu::LaunchIndex::bid(0)}, grid) &&
+      tile2cu::whole_in_every_block<traced_scale_f16::Layout_512>(y_arg, {tile2cu::LaunchIndex::bid(0)}, grid);
+  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  static const bool whole_copy_fits = tile2cu::keeps_occupancy(
+      traced_scale_f16::traced_scale<true>, traced_scale_f16::traced_scale<false>, traced_scale_f16::kThreads, 0);
+  const auto kernel = tiles_whole && whole_copy_fits ? traced_scale_f16::traced_scale<true> : traced_scale_f16::traced_scale<false>;
+  kernel<<<grid, traced_scale_f16::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.stride[0],
     y_arg.data, y_arg.shape[0], y_arg.stride[0]);
   return cudaGetLastError();

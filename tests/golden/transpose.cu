@@ -13,6 +13,9 @@ using namespace tile2cu;
 constexpr int kThreads = 256;
 using Layout_64x64 = BlockedLayout<Shape<64, 64>, kThreads, 4>;
 
+// Compiled twice: the launcher runs the copy for kTilesWhole = true when it has proved every
+// block's tiles whole (see whole_at_launch).
+template <bool kTilesWhole>
 __global__ void __launch_bounds__(kThreads, 6) transpose(
     float* x_data, int32_t x_shape_0, int32_t x_shape_1, int32_t x_stride_0, int32_t x_stride_1,
     float* y_data, int32_t y_shape_0, int32_t y_shape_1, int32_t y_stride_0, int32_t y_stride_1) {
@@ -20,14 +23,17 @@ __global__ void __launch_bounds__(kThreads, 6) transpose(
   const Array<float, 2> y{y_data, {y_shape_0, y_shape_1}, {y_stride_0, y_stride_1}};
   // Scratch for moving tile elements between threads (broadcasts, reshapes).
   __shared__ alignas(16) unsigned char smem[16640];
+  // True in the copy of the kernel that the launcher runs when every tile of x and y that a block
+  // touches is whole (in bounds, aligned): those accesses then have no checked path.
+  constexpr std::bool_constant<kTilesWhole> whole_at_launch{};
   // i = ct.bid(0)
   const auto i = int32_t(blockIdx.x);
   // j = ct.bid(1)
   const auto j = int32_t(blockIdx.y);
   // tile = ct.load(x, index=(i, j), shape=(TM, TN))
-  const auto tile = load<Layout_64x64>(x, {i, j});
+  const auto tile = load<Layout_64x64>(x, {i, j}, whole_at_launch);
   // ct.store(y, index=(j, i), tile=ct.transpose(tile))
-  store(y, {j, i}, permute<Layout_64x64, Order<1, 0>>(tile, smem));
+  store(y, {j, i}, permute<Layout_64x64, Order<1, 0>>(tile, smem), whole_at_launch);
 }
 
 }  // namespace transpose_f32
@@ -41,7 +47,16 @@ cudaError_t launch_transpose_f32(
   if (!tile2cu::to_device_array<int32_t>(x, x_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<float, 2> y_arg;
   if (!tile2cu::to_device_array<int32_t>(y, y_arg)) return cudaErrorInvalidValue;
-  transpose_f32::transpose<<<grid, transpose_f32::kThreads, 0, stream>>>(
+  // Every block's tiles of x and y whole (in bounds, aligned): the kernel's copy without
+  // their checked paths runs ...
+  const bool tiles_whole =
+      tile2cu::whole_in_every_block<transpose_f32::Layout_64x64>(x_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1)}, grid) &&
+      tile2cu::whole_in_every_block<transpose_f32::Layout_64x64>(y_arg, {tile2cu::LaunchIndex::bid(1), tile2cu::LaunchIndex::bid(0)}, grid);
+  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  static const bool whole_copy_fits = tile2cu::keeps_occupancy(
+      transpose_f32::transpose<true>, transpose_f32::transpose<false>, transpose_f32::kThreads, 0);
+  const auto kernel = tiles_whole && whole_copy_fits ? transpose_f32::transpose<true> : transpose_f32::transpose<false>;
+  kernel<<<grid, transpose_f32::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.shape[1], x_arg.stride[0], x_arg.stride[1],
     y_arg.data, y_arg.shape[0], y_arg.shape[1], y_arg.stride[0], y_arg.stride[1]);
   return cudaGetLastError();
@@ -66,6 +81,9 @@ using namespace tile2cu;
 constexpr int kThreads = 256;
 using Layout_64x64 = BlockedLayout<Shape<64, 64>, kThreads, 8>;
 
+// Compiled twice: the launcher runs the copy for kTilesWhole = true when it has proved every
+// block's tiles whole (see whole_at_launch).
+template <bool kTilesWhole>
 __global__ void __launch_bounds__(kThreads, 6) transpose(
     __nv_bfloat16* x_data, int32_t x_shape_0, int32_t x_shape_1, int32_t x_stride_0, int32_t x_stride_1,
     __nv_bfloat16* y_data, int32_t y_shape_0, int32_t y_shape_1, int32_t y_stride_0, int32_t y_stride_1) {
@@ -73,14 +91,17 @@ __global__ void __launch_bounds__(kThreads, 6) transpose(
   const Array<__nv_bfloat16, 2> y{y_data, {y_shape_0, y_shape_1}, {y_stride_0, y_stride_1}};
   // Scratch for moving tile elements between threads (broadcasts, reshapes).
   __shared__ alignas(16) unsigned char smem[8320];
+  // True in the copy of the kernel that the launcher runs when every tile of x and y that a block
+  // touches is whole (in bounds, aligned): those accesses then have no checked path.
+  constexpr std::bool_constant<kTilesWhole> whole_at_launch{};
   // i = ct.bid(0)
   const auto i = int32_t(blockIdx.x);
   // j = ct.bid(1)
   const auto j = int32_t(blockIdx.y);
   // tile = ct.load(x, index=(i, j), shape=(TM, TN))
-  const auto tile = load<Layout_64x64>(x, {i, j});
+  const auto tile = load<Layout_64x64>(x, {i, j}, whole_at_launch);
   // ct.store(y, index=(j, i), tile=ct.transpose(tile))
-  store(y, {j, i}, permute<Layout_64x64, Order<1, 0>>(tile, smem));
+  store(y, {j, i}, permute<Layout_64x64, Order<1, 0>>(tile, smem), whole_at_launch);
 }
 
 }  // namespace transpose_bf16
@@ -94,7 +115,16 @@ cudaError_t launch_transpose_bf16(
   if (!tile2cu::to_device_array<int32_t>(x, x_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<__nv_bfloat16, 2> y_arg;
   if (!tile2cu::to_device_array<int32_t>(y, y_arg)) return cudaErrorInvalidValue;
-  transpose_bf16::transpose<<<grid, transpose_bf16::kThreads, 0, stream>>>(
+  // Every block's tiles of x and y whole (in bounds, aligned): the kernel's copy without
+  // their checked paths runs ...
+  const bool tiles_whole =
+      tile2cu::whole_in_every_block<transpose_bf16::Layout_64x64>(x_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1)}, grid) &&
+      tile2cu::whole_in_every_block<transpose_bf16::Layout_64x64>(y_arg, {tile2cu::LaunchIndex::bid(1), tile2cu::LaunchIndex::bid(0)}, grid);
+  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  static const bool whole_copy_fits = tile2cu::keeps_occupancy(
+      transpose_bf16::transpose<true>, transpose_bf16::transpose<false>, transpose_bf16::kThreads, 0);
+  const auto kernel = tiles_whole && whole_copy_fits ? transpose_bf16::transpose<true> : transpose_bf16::transpose<false>;
+  kernel<<<grid, transpose_bf16::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.shape[1], x_arg.stride[0], x_arg.stride[1],
     y_arg.data, y_arg.shape[0], y_arg.shape[1], y_arg.stride[0], y_arg.stride[1]);
   return cudaGetLastError();

@@ -13,6 +13,9 @@ using namespace tile2cu;
 constexpr int kThreads = 256;
 using Layout_1024 = BlockedLayout<Shape<1024>, kThreads, 4>;
 
+// Compiled twice: the launcher runs the copy for kTilesWhole = true when it has proved every
+// block's tiles whole (see whole_at_launch).
+template <bool kTilesWhole>
 __global__ void __launch_bounds__(kThreads) unary_math(
     float* x_data, int32_t x_shape_0, int32_t x_stride_0,
     float* roots_data, int32_t roots_shape_0, int32_t roots_stride_0,
@@ -22,22 +25,26 @@ __global__ void __launch_bounds__(kThreads) unary_math(
   const Array<float, 1> roots{roots_data, {roots_shape_0}, {roots_stride_0}};
   const Array<float, 1> logs{logs_data, {logs_shape_0}, {logs_stride_0}};
   const Array<float, 1> rounds{rounds_data, {rounds_shape_0}, {rounds_stride_0}};
+  // True in the copy of the kernel that the launcher runs when every tile of x, roots, logs and
+  // rounds that a block touches is whole (in bounds, aligned): those accesses then have no checked
+  // path.
+  constexpr std::bool_constant<kTilesWhole> whole_at_launch{};
   // block = ct.bid(0)
   const auto block = int32_t(blockIdx.x);
   // t = ct.load(x, index=(block,), shape=(TILE,),
   // padding_mode=ct.PaddingMode.ZERO).astype(ct.float32)
-  const auto t = load<Layout_1024, PaddingMode::Zero>(x, {block});
+  const auto t = load<Layout_1024, PaddingMode::Zero>(x, {block}, whole_at_launch);
   // p = ct.abs(t) + 0.5
   const auto p = tile2cu::abs(t) + 0.5f;
   // r = ct.sqrt(p, rounding_mode=RZ) + ct.rsqrt(p, flush_to_zero=True)
   const auto r = sqrt_rz(p) + rsqrt_ftz(p);
   // ct.store(roots, index=(block,), tile=r.astype(roots.dtype))
-  store(roots, {block}, r);
+  store(roots, {block}, r, whole_at_launch);
   // lg = (ct.log(p) * INV_LN2 + ct.exp2(t * 0.5, flush_to_zero=True)
   // - ct.exp(-p, rounding_mode=ct.RoundingMode.APPROX))
   const auto lg = tile2cu::log(p) * 1.442695f + exp2_ftz(t * 0.5f) - exp_approx(-p);
   // ct.store(logs, index=(block,), tile=lg.astype(logs.dtype))
-  store(logs, {block}, lg);
+  store(logs, {block}, lg, whole_at_launch);
   // relu = ct.maximum(t, ct.zeros((TILE,), dtype=ct.float32))
   const auto relu = maximum(t, 0.0f);
   // q = ct.floor(t * 4.0) + ct.ceil(t * -2.0) + t // 0.5 + t % 0.75
@@ -45,7 +52,7 @@ __global__ void __launch_bounds__(kThreads) unary_math(
   // q = q + max(t, -0.25) + ct.minimum(t, 0.25) + relu
   const auto q_2 = q + maximum(t, -0.25f) + minimum(t, 0.25f) + relu;
   // ct.store(rounds, index=(block,), tile=q.astype(rounds.dtype))
-  store(rounds, {block}, q_2);
+  store(rounds, {block}, q_2, whole_at_launch);
 }
 
 }  // namespace unary_math_f32
@@ -65,7 +72,18 @@ cudaError_t launch_unary_math_f32(
   if (!tile2cu::to_device_array<int32_t>(logs, logs_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<float, 1> rounds_arg;
   if (!tile2cu::to_device_array<int32_t>(rounds, rounds_arg)) return cudaErrorInvalidValue;
-  unary_math_f32::unary_math<<<grid, unary_math_f32::kThreads, 0, stream>>>(
+  // Every block's tiles of x, roots, logs and rounds whole (in bounds, aligned): the kernel's copy without
+  // their checked paths runs ...
+  const bool tiles_whole =
+      tile2cu::whole_in_every_block<unary_math_f32::Layout_1024>(x_arg, {tile2cu::LaunchIndex::bid(0)}, grid) &&
+      tile2cu::whole_in_every_block<unary_math_f32::Layout_1024>(roots_arg, {tile2cu::LaunchIndex::bid(0)}, grid) &&
+      tile2cu::whole_in_every_block<unary_math_f32::Layout_1024>(logs_arg, {tile2cu::LaunchIndex::bid(0)}, grid) &&
+      tile2cu::whole_in_every_block<unary_math_f32::Layout_1024>(rounds_arg, {tile2cu::LaunchIndex::bid(0)}, grid);
+  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  static const bool whole_copy_fits = tile2cu::keeps_occupancy(
+      unary_math_f32::unary_math<true>, unary_math_f32::unary_math<false>, unary_math_f32::kThreads, 0);
+  const auto kernel = tiles_whole && whole_copy_fits ? unary_math_f32::unary_math<true> : unary_math_f32::unary_math<false>;
+  kernel<<<grid, unary_math_f32::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.stride[0],
     roots_arg.data, roots_arg.shape[0], roots_arg.stride[0],
     logs_arg.data, logs_arg.shape[0], logs_arg.stride[0],
@@ -96,6 +114,9 @@ using namespace tile2cu;
 constexpr int kThreads = 64;
 using Layout_512 = BlockedLayout<Shape<512>, kThreads, 8>;
 
+// Compiled twice: the launcher runs the copy for kTilesWhole = true when it has proved every
+// block's tiles whole (see whole_at_launch).
+template <bool kTilesWhole>
 __global__ void __launch_bounds__(kThreads) unary_math(
     __half* x_data, int32_t x_shape_0, int32_t x_stride_0,
     __half* roots_data, int32_t roots_shape_0, int32_t roots_stride_0,
@@ -105,22 +126,26 @@ __global__ void __launch_bounds__(kThreads) unary_math(
   const Array<__half, 1> roots{roots_data, {roots_shape_0}, {roots_stride_0}};
   const Array<__half, 1> logs{logs_data, {logs_shape_0}, {logs_stride_0}};
   const Array<__half, 1> rounds{rounds_data, {rounds_shape_0}, {rounds_stride_0}};
+  // True in the copy of the kernel that the launcher runs when every tile of x, roots, logs and
+  // rounds that a block touches is whole (in bounds, aligned): those accesses then have no checked
+  // path.
+  constexpr std::bool_constant<kTilesWhole> whole_at_launch{};
   // block = ct.bid(0)
   const auto block = int32_t(blockIdx.x);
   // t = ct.load(x, index=(block,), shape=(TILE,),
   // padding_mode=ct.PaddingMode.ZERO).astype(ct.float32)
-  const auto t = astype<float>(load<Layout_512, PaddingMode::Zero>(x, {block}));
+  const auto t = astype<float>(load<Layout_512, PaddingMode::Zero>(x, {block}, whole_at_launch));
   // p = ct.abs(t) + 0.5
   const auto p = tile2cu::abs(t) + 0.5f;
   // r = ct.sqrt(p, rounding_mode=RZ) + ct.rsqrt(p, flush_to_zero=True)
   const auto r = sqrt_rz(p) + rsqrt_ftz(p);
   // ct.store(roots, index=(block,), tile=r.astype(roots.dtype))
-  store(roots, {block}, astype<__half>(r));
+  store(roots, {block}, astype<__half>(r), whole_at_launch);
   // lg = (ct.log(p) * INV_LN2 + ct.exp2(t * 0.5, flush_to_zero=True)
   // - ct.exp(-p, rounding_mode=ct.RoundingMode.APPROX))
   const auto lg = tile2cu::log(p) * 1.442695f + exp2_ftz(t * 0.5f) - exp_approx(-p);
   // ct.store(logs, index=(block,), tile=lg.astype(logs.dtype))
-  store(logs, {block}, astype<__half>(lg));
+  store(logs, {block}, astype<__half>(lg), whole_at_launch);
   // relu = ct.maximum(t, ct.zeros((TILE,), dtype=ct.float32))
   const auto relu = maximum(t, 0.0f);
   // q = ct.floor(t * 4.0) + ct.ceil(t * -2.0) + t // 0.5 + t % 0.75
@@ -128,7 +153,7 @@ __global__ void __launch_bounds__(kThreads) unary_math(
   // q = q + max(t, -0.25) + ct.minimum(t, 0.25) + relu
   const auto q_2 = q + maximum(t, -0.25f) + minimum(t, 0.25f) + relu;
   // ct.store(rounds, index=(block,), tile=q.astype(rounds.dtype))
-  store(rounds, {block}, astype<__half>(q_2));
+  store(rounds, {block}, astype<__half>(q_2), whole_at_launch);
 }
 
 }  // namespace unary_math_f16
@@ -148,7 +173,18 @@ cudaError_t launch_unary_math_f16(
   if (!tile2cu::to_device_array<int32_t>(logs, logs_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<__half, 1> rounds_arg;
   if (!tile2cu::to_device_array<int32_t>(rounds, rounds_arg)) return cudaErrorInvalidValue;
-  unary_math_f16::unary_math<<<grid, unary_math_f16::kThreads, 0, stream>>>(
+  // Every block's tiles of x, roots, logs and rounds whole (in bounds, aligned): the kernel's copy without
+  // their checked paths runs ...
+  const bool tiles_whole =
+      tile2cu::whole_in_every_block<unary_math_f16::Layout_512>(x_arg, {tile2cu::LaunchIndex::bid(0)}, grid) &&
+      tile2cu::whole_in_every_block<unary_math_f16::Layout_512>(roots_arg, {tile2cu::LaunchIndex::bid(0)}, grid) &&
+      tile2cu::whole_in_every_block<unary_math_f16::Layout_512>(logs_arg, {tile2cu::LaunchIndex::bid(0)}, grid) &&
+      tile2cu::whole_in_every_block<unary_math_f16::Layout_512>(rounds_arg, {tile2cu::LaunchIndex::bid(0)}, grid);
+  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  static const bool whole_copy_fits = tile2cu::keeps_occupancy(
+      unary_math_f16::unary_math<true>, unary_math_f16::unary_math<false>, unary_math_f16::kThreads, 0);
+  const auto kernel = tiles_whole && whole_copy_fits ? unary_math_f16::unary_math<true> : unary_math_f16::unary_math<false>;
+  kernel<<<grid, unary_math_f16::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.stride[0],
     roots_arg.data, roots_arg.shape[0], roots_arg.stride[0],
     logs_arg.data, logs_arg.shape[0], logs_arg.stride[0],

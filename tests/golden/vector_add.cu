@@ -13,6 +13,9 @@ using namespace tile2cu;
 constexpr int kThreads = 256;
 using Layout_1024 = BlockedLayout<Shape<1024>, kThreads, 4>;
 
+// Compiled twice: the launcher runs the copy for kTilesWhole = true when it has proved every
+// block's tiles whole (see whole_at_launch).
+template <bool kTilesWhole>
 __global__ void __launch_bounds__(kThreads) vector_add(
     float* a_data, int32_t a_shape_0, int32_t a_stride_0,
     float* b_data, int32_t b_shape_0, int32_t b_stride_0,
@@ -20,14 +23,17 @@ __global__ void __launch_bounds__(kThreads) vector_add(
   const Array<float, 1> a{a_data, {a_shape_0}, {a_stride_0}};
   const Array<float, 1> b{b_data, {b_shape_0}, {b_stride_0}};
   const Array<float, 1> c{c_data, {c_shape_0}, {c_stride_0}};
+  // True in the copy of the kernel that the launcher runs when every tile of a, b and c that a
+  // block touches is whole (in bounds, aligned): those accesses then have no checked path.
+  constexpr std::bool_constant<kTilesWhole> whole_at_launch{};
   // block = ct.bid(0)
   const auto block = int32_t(blockIdx.x);
   // a_tile = ct.load(a, index=(block,), shape=(TILE,))
-  const auto a_tile = load<Layout_1024>(a, {block});
+  const auto a_tile = load<Layout_1024>(a, {block}, whole_at_launch);
   // b_tile = ct.load(b, index=(block,), shape=(TILE,))
-  const auto b_tile = load<Layout_1024>(b, {block});
+  const auto b_tile = load<Layout_1024>(b, {block}, whole_at_launch);
   // ct.store(c, index=(block,), tile=a_tile + b_tile)
-  store(c, {block}, a_tile + b_tile);
+  store(c, {block}, a_tile + b_tile, whole_at_launch);
 }
 
 }  // namespace vector_add_f32
@@ -44,7 +50,17 @@ cudaError_t launch_vector_add_f32(
   if (!tile2cu::to_device_array<int32_t>(b, b_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<float, 1> c_arg;
   if (!tile2cu::to_device_array<int32_t>(c, c_arg)) return cudaErrorInvalidValue;
-  vector_add_f32::vector_add<<<grid, vector_add_f32::kThreads, 0, stream>>>(
+  // Every block's tiles of a, b and c whole (in bounds, aligned): the kernel's copy without
+  // their checked paths runs ...
+  const bool tiles_whole =
+      tile2cu::whole_in_every_block<vector_add_f32::Layout_1024>(a_arg, {tile2cu::LaunchIndex::bid(0)}, grid) &&
+      tile2cu::whole_in_every_block<vector_add_f32::Layout_1024>(b_arg, {tile2cu::LaunchIndex::bid(0)}, grid) &&
+      tile2cu::whole_in_every_block<vector_add_f32::Layout_1024>(c_arg, {tile2cu::LaunchIndex::bid(0)}, grid);
+  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  static const bool whole_copy_fits = tile2cu::keeps_occupancy(
+      vector_add_f32::vector_add<true>, vector_add_f32::vector_add<false>, vector_add_f32::kThreads, 0);
+  const auto kernel = tiles_whole && whole_copy_fits ? vector_add_f32::vector_add<true> : vector_add_f32::vector_add<false>;
+  kernel<<<grid, vector_add_f32::kThreads, 0, stream>>>(
     a_arg.data, a_arg.shape[0], a_arg.stride[0],
     b_arg.data, b_arg.shape[0], b_arg.stride[0],
     c_arg.data, c_arg.shape[0], c_arg.stride[0]);
@@ -72,6 +88,9 @@ using namespace tile2cu;
 constexpr int kThreads = 256;
 using Layout_2048 = BlockedLayout<Shape<2048>, kThreads, 4>;
 
+// Compiled twice: the launcher runs the copy for kTilesWhole = true when it has proved every
+// block's tiles whole (see whole_at_launch).
+template <bool kTilesWhole>
 __global__ void __launch_bounds__(kThreads) vector_add(
     float* a_data, int32_t a_shape_0, int32_t a_stride_0,
     float* b_data, int32_t b_shape_0, int32_t b_stride_0,
@@ -79,14 +98,17 @@ __global__ void __launch_bounds__(kThreads) vector_add(
   const Array<float, 1> a{a_data, {a_shape_0}, {a_stride_0}};
   const Array<float, 1> b{b_data, {b_shape_0}, {b_stride_0}};
   const Array<float, 1> c{c_data, {c_shape_0}, {c_stride_0}};
+  // True in the copy of the kernel that the launcher runs when every tile of a, b and c that a
+  // block touches is whole (in bounds, aligned): those accesses then have no checked path.
+  constexpr std::bool_constant<kTilesWhole> whole_at_launch{};
   // block = ct.bid(0)
   const auto block = int32_t(blockIdx.x);
   // a_tile = ct.load(a, index=(block,), shape=(TILE,))
-  const auto a_tile = load<Layout_2048>(a, {block});
+  const auto a_tile = load<Layout_2048>(a, {block}, whole_at_launch);
   // b_tile = ct.load(b, index=(block,), shape=(TILE,))
-  const auto b_tile = load<Layout_2048>(b, {block});
+  const auto b_tile = load<Layout_2048>(b, {block}, whole_at_launch);
   // ct.store(c, index=(block,), tile=a_tile + b_tile)
-  store(c, {block}, a_tile + b_tile);
+  store(c, {block}, a_tile + b_tile, whole_at_launch);
 }
 
 }  // namespace vector_add_f32_c
@@ -109,7 +131,17 @@ cudaError_t launch_vector_add_f32_c(
   if (!tile2cu::to_device_array<int32_t>(c, c_arg)) return cudaErrorInvalidValue;
   if (reinterpret_cast<uintptr_t>(c.data) % 16 != 0) return cudaErrorMisalignedAddress;
   if (c.strides[0] != 1) return cudaErrorInvalidValue;
-  vector_add_f32_c::vector_add<<<grid, vector_add_f32_c::kThreads, 0, stream>>>(
+  // Every block's tiles of a, b and c whole (in bounds, aligned): the kernel's copy without
+  // their checked paths runs ...
+  const bool tiles_whole =
+      tile2cu::whole_in_every_block<vector_add_f32_c::Layout_2048>(a_arg, {tile2cu::LaunchIndex::bid(0)}, grid) &&
+      tile2cu::whole_in_every_block<vector_add_f32_c::Layout_2048>(b_arg, {tile2cu::LaunchIndex::bid(0)}, grid) &&
+      tile2cu::whole_in_every_block<vector_add_f32_c::Layout_2048>(c_arg, {tile2cu::LaunchIndex::bid(0)}, grid);
+  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  static const bool whole_copy_fits = tile2cu::keeps_occupancy(
+      vector_add_f32_c::vector_add<true>, vector_add_f32_c::vector_add<false>, vector_add_f32_c::kThreads, 0);
+  const auto kernel = tiles_whole && whole_copy_fits ? vector_add_f32_c::vector_add<true> : vector_add_f32_c::vector_add<false>;
+  kernel<<<grid, vector_add_f32_c::kThreads, 0, stream>>>(
     a_arg.data, a_arg.shape[0], a_arg.stride[0],
     b_arg.data, b_arg.shape[0], b_arg.stride[0],
     c_arg.data, c_arg.shape[0], c_arg.stride[0]);
@@ -137,6 +169,9 @@ using namespace tile2cu;
 constexpr int kThreads = 256;
 using Layout_2048 = BlockedLayout<Shape<2048>, kThreads, 8>;
 
+// Compiled twice: the launcher runs the copy for kTilesWhole = true when it has proved every
+// block's tiles whole (see whole_at_launch).
+template <bool kTilesWhole>
 __global__ void __launch_bounds__(kThreads) vector_add(
     __half* a_data, int32_t a_shape_0, int32_t a_stride_0,
     __half* b_data, int32_t b_shape_0, int32_t b_stride_0,
@@ -144,14 +179,17 @@ __global__ void __launch_bounds__(kThreads) vector_add(
   const Array<__half, 1> a{a_data, {a_shape_0}, {a_stride_0}};
   const Array<__half, 1> b{b_data, {b_shape_0}, {b_stride_0}};
   const Array<__half, 1> c{c_data, {c_shape_0}, {c_stride_0}};
+  // True in the copy of the kernel that the launcher runs when every tile of a, b and c that a
+  // block touches is whole (in bounds, aligned): those accesses then have no checked path.
+  constexpr std::bool_constant<kTilesWhole> whole_at_launch{};
   // block = ct.bid(0)
   const auto block = int32_t(blockIdx.x);
   // a_tile = ct.load(a, index=(block,), shape=(TILE,))
-  const auto a_tile = load<Layout_2048>(a, {block});
+  const auto a_tile = load<Layout_2048>(a, {block}, whole_at_launch);
   // b_tile = ct.load(b, index=(block,), shape=(TILE,))
-  const auto b_tile = load<Layout_2048>(b, {block});
+  const auto b_tile = load<Layout_2048>(b, {block}, whole_at_launch);
   // ct.store(c, index=(block,), tile=a_tile + b_tile)
-  store(c, {block}, a_tile + b_tile);
+  store(c, {block}, a_tile + b_tile, whole_at_launch);
 }
 
 }  // namespace vector_add_f16
@@ -168,7 +206,17 @@ cudaError_t launch_vector_add_f16(
   if (!tile2cu::to_device_array<int32_t>(b, b_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<__half, 1> c_arg;
   if (!tile2cu::to_device_array<int32_t>(c, c_arg)) return cudaErrorInvalidValue;
-  vector_add_f16::vector_add<<<grid, vector_add_f16::kThreads, 0, stream>>>(
+  // Every block's tiles of a, b and c whole (in bounds, aligned): the kernel's copy without
+  // their checked paths runs ...
+  const bool tiles_whole =
+      tile2cu::whole_in_every_block<vector_add_f16::Layout_2048>(a_arg, {tile2cu::LaunchIndex::bid(0)}, grid) &&
+      tile2cu::whole_in_every_block<vector_add_f16::Layout_2048>(b_arg, {tile2cu::LaunchIndex::bid(0)}, grid) &&
+      tile2cu::whole_in_every_block<vector_add_f16::Layout_2048>(c_arg, {tile2cu::LaunchIndex::bid(0)}, grid);
+  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  static const bool whole_copy_fits = tile2cu::keeps_occupancy(
+      vector_add_f16::vector_add<true>, vector_add_f16::vector_add<false>, vector_add_f16::kThreads, 0);
+  const auto kernel = tiles_whole && whole_copy_fits ? vector_add_f16::vector_add<true> : vector_add_f16::vector_add<false>;
+  kernel<<<grid, vector_add_f16::kThreads, 0, stream>>>(
     a_arg.data, a_arg.shape[0], a_arg.stride[0],
     b_arg.data, b_arg.shape[0], b_arg.stride[0],
     c_arg.data, c_arg.shape[0], c_arg.stride[0]);
@@ -196,6 +244,9 @@ using namespace tile2cu;
 constexpr int kThreads = 64;
 using Layout_256 = BlockedLayout<Shape<256>, kThreads, 4>;
 
+// Compiled twice: the launcher runs the copy for kTilesWhole = true when it has proved every
+// block's tiles whole (see whole_at_launch).
+template <bool kTilesWhole>
 __global__ void __launch_bounds__(kThreads) vector_add(
     int32_t* a_data, int32_t a_shape_0, int32_t a_stride_0,
     int32_t* b_data, int32_t b_shape_0, int32_t b_stride_0,
@@ -203,14 +254,17 @@ __global__ void __launch_bounds__(kThreads) vector_add(
   const Array<int32_t, 1> a{a_data, {a_shape_0}, {a_stride_0}};
   const Array<int32_t, 1> b{b_data, {b_shape_0}, {b_stride_0}};
   const Array<int32_t, 1> c{c_data, {c_shape_0}, {c_stride_0}};
+  // True in the copy of the kernel that the launcher runs when every tile of a, b and c that a
+  // block touches is whole (in bounds, aligned): those accesses then have no checked path.
+  constexpr std::bool_constant<kTilesWhole> whole_at_launch{};
   // block = ct.bid(0)
   const auto block = int32_t(blockIdx.x);
   // a_tile = ct.load(a, index=(block,), shape=(TILE,))
-  const auto a_tile = load<Layout_256>(a, {block});
+  const auto a_tile = load<Layout_256>(a, {block}, whole_at_launch);
   // b_tile = ct.load(b, index=(block,), shape=(TILE,))
-  const auto b_tile = load<Layout_256>(b, {block});
+  const auto b_tile = load<Layout_256>(b, {block}, whole_at_launch);
   // ct.store(c, index=(block,), tile=a_tile + b_tile)
-  store(c, {block}, a_tile + b_tile);
+  store(c, {block}, a_tile + b_tile, whole_at_launch);
 }
 
 }  // namespace vector_add_i32_t256
@@ -227,7 +281,17 @@ cudaError_t launch_vector_add_i32_t256(
   if (!tile2cu::to_device_array<int32_t>(b, b_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<int32_t, 1> c_arg;
   if (!tile2cu::to_device_array<int32_t>(c, c_arg)) return cudaErrorInvalidValue;
-  vector_add_i32_t256::vector_add<<<grid, vector_add_i32_t256::kThreads, 0, stream>>>(
+  // Every block's tiles of a, b and c whole (in bounds, aligned): the kernel's copy without
+  // their checked paths runs ...
+  const bool tiles_whole =
+      tile2cu::whole_in_every_block<vector_add_i32_t256::Layout_256>(a_arg, {tile2cu::LaunchIndex::bid(0)}, grid) &&
+      tile2cu::whole_in_every_block<vector_add_i32_t256::Layout_256>(b_arg, {tile2cu::LaunchIndex::bid(0)}, grid) &&
+      tile2cu::whole_in_every_block<vector_add_i32_t256::Layout_256>(c_arg, {tile2cu::LaunchIndex::bid(0)}, grid);
+  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  static const bool whole_copy_fits = tile2cu::keeps_occupancy(
+      vector_add_i32_t256::vector_add<true>, vector_add_i32_t256::vector_add<false>, vector_add_i32_t256::kThreads, 0);
+  const auto kernel = tiles_whole && whole_copy_fits ? vector_add_i32_t256::vector_add<true> : vector_add_i32_t256::vector_add<false>;
+  kernel<<<grid, vector_add_i32_t256::kThreads, 0, stream>>>(
     a_arg.data, a_arg.shape[0], a_arg.stride[0],
     b_arg.data, b_arg.shape[0], b_arg.stride[0],
     c_arg.data, c_arg.shape[0], c_arg.stride[0]);

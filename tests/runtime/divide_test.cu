@@ -1,5 +1,5 @@
 // Host check of tile2cu::FloatDivisor (divide.cuh): its quotient must equal IEEE a / b bit for bit
-// (NaN for NaN). Run by tests/runtime/run_divide_test.sh (ctest runtime_divide):
+// (NaN for NaN). Run by tests/runtime/run_host_test.sh (ctest runtime_divide):
 //   nvcc -std=c++17 -I runtime -Xcompiler -ffp-contract=off tests/runtime/divide_test.cu
 // The device counterpart, through the tile operator on the GPU, is tests/gpu/divide_check.cu.
 #include <tile2cu/tile2cu.cuh>
