@@ -35,7 +35,7 @@ def k(a, b, TILE: ct.Constant[int]):
   EXPECT_NE(cu.find("const auto z = 1.0f * 2.0f;"), std::string::npos) << cu;
   EXPECT_NE(cu.find("const auto z_tile = full<Layout_128>(z);"), std::string::npos) << cu;
   EXPECT_NE(cu.find("reduce_sum<Axes<0>>(full<Layout_128>(3.0f + 1.0f), smem)"), std::string::npos) << cu;
-  EXPECT_NE(cu.find("store(a, {bid}, full<Layout_128>(1.0f + s));"), std::string::npos) << cu;
+  EXPECT_NE(cu.find("store(a, {bid}, full<Layout_128>(1.0f + s), whole_at_launch);"), std::string::npos) << cu;
 }
 
 // Elementwise ops mixing a splat with a tile keep using the scalar directly.

@@ -308,8 +308,8 @@ TEST(Transpile, BigTileBlocksPerSmAndOccupancy) {
   TranspileResult planned = transpile("k.py", source_head + kernel("@ct.kernel\n"), sigs);
   ASSERT_TRUE(planned.ok) << planned.diagnostics;
   EXPECT_TRUE(contains(planned.cu, "constexpr int kThreads = 256;")) << planned.cu;
-  EXPECT_TRUE(contains(planned.cu, "// that 3 blocks' loads are in flight on an SM together.\n"
-                                   "__global__ void __launch_bounds__(kThreads, 3) k(")) << planned.cu;
+  EXPECT_TRUE(contains(planned.cu, "// that 3 blocks' loads are in flight on an SM together.\n")) << planned.cu;
+  EXPECT_TRUE(contains(planned.cu, "__global__ void __launch_bounds__(kThreads, 3) k(")) << planned.cu;
   TranspileResult asked = transpile("k.py", source_head + kernel("@ct.kernel(occupancy=2)\n"), sigs);
   ASSERT_TRUE(asked.ok) << asked.diagnostics;
   EXPECT_TRUE(contains(asked.cu, "__global__ void __launch_bounds__(kThreads, 2) k(")) << asked.cu;
@@ -334,14 +334,16 @@ TEST(Transpile, FixedTileLoadsTestedOnce) {
   TranspileResult r = transpile("k.py", source, with_sigs({"k(a=float32[?], w=float32[?], y=float32[?], TILE=1024)",
                                                             "kt(a=float32[?, ?], y=float32[?, ?], TILE=32)"}));
   ASSERT_TRUE(r.ok) << r.diagnostics;
-  EXPECT_TRUE(contains(r.cu, "  const auto t = load<Layout_1024>(a, {int32_t(blockIdx.x)});\n"
+  // (Every index here is a literal or the block index: the launcher's proof, kTilesWhole, also
+  // stands for the test, and a's and y's accesses take it directly.)
+  EXPECT_TRUE(contains(r.cu, "  const auto t = load<Layout_1024>(a, {int32_t(blockIdx.x)}, whole_at_launch);\n"
                              "  // Every block loads the same tile of w: whether it is whole (in bounds, aligned) is tested once,\n"
                              "  // and the rest of the kernel is compiled for both answers (tile2cu/memory.cuh).\n"
-                             "  const bool fixed_tiles_whole = whole_tile<Layout_1024>(w, {0});\n"
+                             "  const bool fixed_tiles_whole = kTilesWhole || whole_tile<Layout_1024>(w, {0});\n"
                              "  with_whole_tiles(fixed_tiles_whole, [&](auto whole) {\n"
                              "    // u = t * ct.load(w, index=(0,), shape=(TILE,))\n")) << r.cu;
   EXPECT_TRUE(contains(r.cu, "load<Layout_1024>(w, {0}, whole)")) << r.cu;
-  EXPECT_TRUE(contains(r.cu, "    store(y, {int32_t(blockIdx.x)}, u + load<Layout_1024>(w, {0}, whole));\n  });\n}\n"))
+  EXPECT_TRUE(contains(r.cu, "    store(y, {int32_t(blockIdx.x)}, u + load<Layout_1024>(w, {0}, whole), whole_at_launch);\n  });\n}\n"))
       << r.cu;
   // One test in all: k's two loads of w share it, kt's transposed load has none.
   EXPECT_EQ(count(r.cu, "with_whole_tiles("), 1u) << r.cu;
@@ -405,7 +407,7 @@ TEST(Transpile, SmallKernel) {
   EXPECT_TRUE(r.diagnostics.empty());
   EXPECT_TRUE(contains(r.cu, "__launch_bounds__(kThreads)")) << r.cu;
   EXPECT_TRUE(contains(r.cu, "constexpr int kThreads = 256;")) << r.cu;
-  EXPECT_TRUE(contains(r.cu, "load<Layout_1024>(a, {block})")) << r.cu;
+  EXPECT_TRUE(contains(r.cu, "load<Layout_1024>(a, {block}, whole_at_launch)")) << r.cu;
   EXPECT_TRUE(contains(r.cu, "using Layout_1024 = BlockedLayout<Shape<1024>, kThreads, 4>;")) << r.cu;
   // The Python statements appear as comments above their code.
   EXPECT_TRUE(contains(r.cu, "  // a_tile = ct.load(a, index=(block,), shape=(TILE,))\n")) << r.cu;
@@ -432,7 +434,7 @@ TEST(Transpile, NamedSpecializationsAndDispatcher) {
   EXPECT_TRUE(contains(r.cu, "extern \"C\" int tile2cu_fast(")) << r.cu;
   EXPECT_TRUE(contains(r.cu, "extern \"C\" int tile2cu_half(")) << r.cu;
   EXPECT_TRUE(contains(r.cu, "namespace half {")) << r.cu;
-  EXPECT_TRUE(contains(r.cu, "load<Layout_2048>(a, {block})")) << r.cu;
+  EXPECT_TRUE(contains(r.cu, "load<Layout_2048>(a, {block}, whole_at_launch)")) << r.cu;
   EXPECT_TRUE(contains(r.cu, "// Specializations: fast, half.")) << r.cu;
   EXPECT_TRUE(contains(r.cuh, "cudaError_t launch_vadd(")) << r.cuh;
 }

@@ -72,7 +72,7 @@ TEST_F(ModuleFolder, DottedImportReachesTheSubmodule) {
   // `import pkg.util` binds `pkg`; `pkg.util.add_one` walks into the package's module.
   TranspileResult r = transpile_kernel("import pkg.util", "    ct.store(b, index=(0,), tile=pkg.util.add_one(t))\n");
   ASSERT_TRUE(r.ok) << r.diagnostics;
-  EXPECT_TRUE(contains(r.cu, "store(b, {0}, t + 1.0f);")) << r.cu;
+  EXPECT_TRUE(contains(r.cu, "store(b, {0}, t + 1.0f, whole_at_launch);")) << r.cu;
 }
 
 TEST_F(ModuleFolder, ErrorsPointIntoTheHelpersFile) {
