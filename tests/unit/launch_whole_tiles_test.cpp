@@ -12,13 +12,6 @@
 namespace tile2cu {
 namespace {
 
-// From the namespace of one specialization to the end of its launcher.
-std::string spec_text(const std::string& cu, const std::string& spec) {
-  size_t from = cu.find("namespace " + spec + " {");
-  size_t to = cu.find("extern \"C\" int tile2cu_" + spec, from);
-  return from == std::string::npos || to == std::string::npos ? "" : cu.substr(from, to - from);
-}
-
 const char* kKernels = R"(import cuda.tile as ct
 
 @ct.kernel

@@ -12,13 +12,6 @@
 namespace tile2cu {
 namespace {
 
-// The text of one specialization's namespace.
-std::string spec_text(const std::string& cu, const std::string& spec) {
-  size_t from = cu.rfind("namespace " + spec + " {");  // the kernel, after any forward part
-  size_t to = cu.find("}  // namespace " + spec, from);
-  return from == std::string::npos || to == std::string::npos ? "" : cu.substr(from, to - from);
-}
-
 // Row kernels that load three big bf16 tiles and ask for occupancy=4 (the block-known kind of
 // split) at its edges:
 // - views: a slice's extent and a list item's extent and stride are declared where the kernel
