@@ -27,12 +27,12 @@ void collect_definitions(const Block& block, std::set<ValueId>& values, std::set
   }
 }
 
-// The ops of `body` (its own list, not nested regions) to move in front of the loop: every
+// The ops of `body` (its own list, not nested regions) to move in front of `loop`: every
 // invariant exchange and the invariant ops it reads, in their order.
-std::vector<bool> ops_to_hoist(const Function& fn, const Block& body) {
-  std::set<ValueId> defined_inside;
+std::vector<bool> ops_to_hoist(const Function& fn, const Op& loop, const Block& body) {
+  std::set<ValueId> defined_inside;  // by any region of the loop (a while's condition too)
   std::set<int> arrays_inside;
-  collect_definitions(body, defined_inside, arrays_inside);
+  for (const Block& r : loop.regions) collect_definitions(r, defined_inside, arrays_inside);
   const size_t n = body.ops.size();
   std::vector<bool> invariant(n, false);
   std::set<ValueId> invariant_values;
@@ -79,13 +79,9 @@ void hoist_in(Function& fn, Block& block) {
     const OpKind kind = block.ops[i].kind;
     if (kind != OpKind::For && kind != OpKind::While) continue;
     Block& body = block.ops[i].regions[kind == OpKind::For ? 0 : 1];
-    const std::vector<bool> hoist = ops_to_hoist(fn, body);
+    const std::vector<bool> hoist = ops_to_hoist(fn, block.ops[i], body);
     std::vector<Op> moved, kept;
     for (size_t k = 0; k < body.ops.size(); ++k) (hoist[k] ? moved : kept).push_back(std::move(body.ops[k]));
-    if (moved.empty()) {
-      body.ops = std::move(kept);
-      continue;
-    }
     body.ops = std::move(kept);
     for (Op& op : moved) {
       op.hoisted = true;
