@@ -225,7 +225,7 @@ TILE2CU_DEVICE Tile<T, L> load(const Array<T, R, I>& a, const int64_t (&index)[R
 
 // Whether the tile at `index` takes load's whole-tile fast path.
 template <class L, class Ord = Order<>, class T, int R, class I>
-TILE2CU_DEVICE bool whole_tile(const Array<T, R, I>& a, const int64_t (&index)[R]) {
+TILE2CU_HD bool whole_tile(const Array<T, R, I>& a, const int64_t (&index)[R]) {
   detail::check_tile_access<L, Ord, R>();
   int64_t base;
   return detail::whole_tile_fast<L, Ord>(a, index, base);
@@ -246,30 +246,24 @@ struct LaunchIndex {
 // On the host, before a launch: whether whole_tile() holds for the tile at `index` in every block
 // of `grid` (identity order). Then the kernel's copy for kTilesWhole = true, which has no
 // checked path for that access, is safe to run (the emitter's launch_whole_tiles.hpp).
+// It asks the kernel's own test for two blocks, the first and the last. Along each axis the
+// blocks' tile indices run over a range, so the bounds hold for all blocks when they hold at
+// both ends; strides are the same for every block; and from one block to the next a tile's
+// first element moves by whole vector accesses (a tile's extent is a power of two of at least one
+// run), so every block's tile is aligned as the first one is.
 template <class L, class T, int R, class I>
 inline bool whole_in_every_block(const Array<T, R, I>& a, const LaunchIndex (&index)[R], dim3 grid) {
-  detail::check_tile_access<L, Order<>, R>();
-  if constexpr (!detail::may_be_whole<L, Order<>, R>()) {
-    return false;
-  } else {
-    constexpr int64_t B = detail::kAccessBytes<L::kVec, T>;
-    if (a.stride[R - 1] != 1 || reinterpret_cast<uintptr_t>(a.data) % B != 0) return false;
-    const unsigned blocks[3] = {grid.x, grid.y, grid.z};
-    for (int k = 0; k < R; ++k) {
-      const int64_t extent = L::shape::dim(k);
-      int64_t first = index[k].literal, last = first;  // the tile indices the blocks use
-      if (index[k].block_axis >= 0) {
-        if (index[k].block_axis > 2 || blocks[index[k].block_axis] == 0) return false;
-        first = 0;
-        last = int64_t(blocks[index[k].block_axis]) - 1;
-      }
-      if (first < 0 || (last + 1) * extent > int64_t(a.shape[k])) return false;
-      // Each tile's first element aligned for the vector accesses, as whole_tile_fast tests.
-      if (k < R - 1 && int64_t(a.stride[k]) * int64_t(sizeof(T)) % B != 0) return false;
-      if (k == R - 1 && (first == last ? first * extent : extent) * int64_t(sizeof(T)) % B != 0) return false;
+  const unsigned blocks[3] = {grid.x, grid.y, grid.z};
+  int64_t first[R], last[R];
+  for (int k = 0; k < R; ++k) {
+    first[k] = last[k] = index[k].literal;
+    if (index[k].block_axis >= 0) {
+      if (index[k].block_axis > 2 || blocks[index[k].block_axis] == 0) return false;
+      first[k] = 0;
+      last[k] = int64_t(blocks[index[k].block_axis]) - 1;
     }
-    return true;
   }
+  return whole_tile<L>(a, first) && whole_tile<L>(a, last);
 }
 
 // Whether a kernel's copy for whole tiles keeps at least the occupancy of its checked copy. Without

@@ -229,24 +229,23 @@ std::string main_loop_smem_checks(const ir::Function& fn, const LayoutPlan& plan
 // The launcher's test that every block's tiles of plan.launch_whole are whole, one per distinct
 // access; it picks the kernel's copy for kTilesWhole (launch_whole_tiles.hpp).
 std::string whole_at_launch_test(const ir::Function& fn, const LayoutPlan& plan) {
-  std::vector<std::string> tests, arrays;
+  std::vector<std::string> tests;
+  std::vector<const ir::Op*> accesses;
   for (const LaunchWholeAccess& a : plan.launch_whole) {
+    accesses.push_back(a.access);
     const ir::Op& op = *a.access;
-    const ir::ValueId tile = op.kind == ir::OpKind::Store ? op.operands.back() : op.results[0];
     std::vector<std::string> index;
     for (const LaunchIndexTerm& t : a.index)
       index.push_back(t.block_axis >= 0 ? fmt::format("tile2cu::LaunchIndex::bid({})", t.block_axis)
                                         : std::to_string(t.literal));
     const std::string& name = fn.arrays[op.param].name;
     std::string test = fmt::format("tile2cu::whole_in_every_block<{}::{}>({}_arg, {{{}}}, grid)", fn.spec_name,
-                                   plan.layout(fn.type(tile).shape).name, name, fmt::join(index, ", "));
+                                   plan.layout(fn.type(accessed_tile(op)).shape).name, name, fmt::join(index, ", "));
     if (std::find(tests.begin(), tests.end(), test) == tests.end()) tests.push_back(test);
-    if (std::find(arrays.begin(), arrays.end(), name) == arrays.end()) arrays.push_back(name);
   }
-  const std::string names = arrays.size() == 1 ? arrays[0]
-                            : fmt::format("{} and {}", fmt::join(arrays.begin(), arrays.end() - 1, ", "), arrays.back());
   std::string out = fmt::format("  // Every block's tiles of {} whole (in bounds, aligned): the kernel's copy without\n"
-                                "  // their checked paths runs ...\n  const bool tiles_whole =", names);
+                                "  // their checked paths runs ...\n  const bool tiles_whole =",
+                                accessed_arrays(fn, accesses));
   for (size_t i = 0; i < tests.size(); ++i) out += fmt::format("\n      {}{}", tests[i], i + 1 < tests.size() ? " &&" : ";\n");
   return out;
 }

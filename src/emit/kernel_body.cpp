@@ -105,15 +105,11 @@ class BodyEmitter {
 
   // The launcher's answer, for the accesses it proved that the split does not test.
   void declare_whole_at_launch() {
-    std::vector<std::string> arrays;
-    for (const LaunchWholeAccess& a : plan_.launch_whole) {
-      const std::string& name = fn_.arrays[a.access->param].name;
-      if (!in_whole_tile_split(*a.access) && std::find(arrays.begin(), arrays.end(), name) == arrays.end())
-        arrays.push_back(name);
-    }
-    if (arrays.empty()) return;
-    const std::string names = arrays.size() == 1 ? arrays[0]
-                              : fmt::format("{} and {}", fmt::join(arrays.begin(), arrays.end() - 1, ", "), arrays.back());
+    std::vector<const Op*> untested;
+    for (const LaunchWholeAccess& a : plan_.launch_whole)
+      if (!in_whole_tile_split(*a.access)) untested.push_back(a.access);
+    if (untested.empty()) return;
+    const std::string names = accessed_arrays(fn_, untested);
     comment(1, fmt::format("True in the copy of the kernel that the launcher runs when every tile of {} that a block "
                            "touches is whole (in bounds, aligned): those accesses then have no checked path.",
                            names));
@@ -127,10 +123,9 @@ class BodyEmitter {
 
   // The tests of those tiles, once, and the opening of the body compiled for both answers.
   void open_whole_tiles_body() {
-    std::vector<std::string> tests, arrays;
+    std::vector<std::string> tests;
     for (const Op* op : plan_.whole_tile_split.accesses) {
-      ValueId tile = op->kind == OpKind::Store ? op->operands.back() : op->results[0];
-      std::string targs = layout(tile);
+      std::string targs = layout(accessed_tile(*op));
       if (std::string ord = order_arg(*op); !ord.empty()) targs += ", " + ord;
       // An index with no operands of its own (a literal, the block id) may be defined further
       // down, after the tests: it is spelled out.
@@ -143,11 +138,8 @@ class BodyEmitter {
       std::string test = fmt::format("whole_tile<{}>({}, {{{}}})", targs, fn_.arrays[op->param].name,
                                      fmt::join(index, ", "));
       if (std::find(tests.begin(), tests.end(), test) == tests.end()) tests.push_back(test);
-      const std::string& name = fn_.arrays[op->param].name;
-      if (std::find(arrays.begin(), arrays.end(), name) == arrays.end()) arrays.push_back(name);
     }
-    std::string names = arrays.size() == 1 ? arrays[0]
-                        : fmt::format("{} and {}", fmt::join(arrays.begin(), arrays.end() - 1, ", "), arrays.back());
+    const std::string names = accessed_arrays(fn_, plan_.whole_tile_split.accesses);
     const bool one = tests.size() == 1;
     const bool block_known = plan_.whole_tile_split.block_known_tiles;
     if (block_known) {

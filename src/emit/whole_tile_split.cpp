@@ -86,6 +86,18 @@ bool mask_true_when_whole(const ir::Function& fn, const ir::Op& op, const std::v
 
 }  // namespace
 
+std::string accessed_arrays(const ir::Function& fn, const std::vector<const ir::Op*>& accesses) {
+  std::vector<std::string> names;
+  for (const ir::Op* op : accesses) {
+    const std::string& name = fn.arrays[static_cast<size_t>(op->param)].name;
+    if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+  }
+  if (names.size() < 2) return names.empty() ? "" : names[0];
+  std::string out;
+  for (size_t i = 0; i + 1 < names.size(); ++i) out += (i ? ", " : "") + names[i];
+  return out + " and " + names.back();
+}
+
 WholeTileSplit find_whole_tile_split(const ir::Function& fn, const BroadcastLoads& broadcast_loads,
                                      const std::function<bool(const ir::Op&)>& may_be_whole,
                                      bool block_known_tiles) {

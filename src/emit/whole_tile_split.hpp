@@ -26,6 +26,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "emit/broadcast_load.hpp"
@@ -50,6 +51,14 @@ struct WholeTileSplit {
 inline size_t tile_index_count(const ir::Op& op) {
   return op.kind == ir::OpKind::Store ? op.operands.size() - 1 : op.operands.size();
 }
+
+// The tile a load reads or a store writes (the value whose layout the access moves).
+inline ir::ValueId accessed_tile(const ir::Op& op) {
+  return op.kind == ir::OpKind::Store ? op.operands.back() : op.results[0];
+}
+
+// The arrays that `accesses` touch, each once, in order, for a comment: "x", "x and y", "x, w and y".
+std::string accessed_arrays(const ir::Function& fn, const std::vector<const ir::Op*>& accesses);
 
 // Skipped: loads that a broadcast reads directly (`broadcast_loads`: not emitted as loads),
 // accesses that never take the whole-tile path (`may_be_whole` false: a permuted last axis,
