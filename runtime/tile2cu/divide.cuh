@@ -1,6 +1,7 @@
-// tile2cu/divide.cuh: a float tile divided by one value (softmax's `e / total`), with the IEEE
-// round-to-nearest quotient that `/` gives, but one reciprocal per divisor instead of one per
-// element (a per-element IEEE division costs a MUFU.RCP, its refinement and a range check).
+// tile2cu/divide.cuh: a float tile divided by one value (softmax's `e / total`), with the
+// quotient each rounding mode gives per element but one reciprocal per divisor instead of one
+// per element: IEEE round-to-nearest (`/`, below), and truediv's FULL and APPROX modes (at the
+// end).
 //
 // Markstein's correction: with r = RN(1/b), q = RN(a * r) and the residual a - b * q (exact in
 // one fma), RN(q + residual * r) is RN(a/b) as long as nothing underflows or overflows. The range
@@ -14,6 +15,7 @@
 #include <cmath>
 
 #include "elementwise.cuh"
+#include "math.cuh"
 
 namespace tile2cu {
 
@@ -95,5 +97,57 @@ TILE2CU_DEVICE auto truediv(const Tile<T, L>& a, id_t<T> b) {
 }
 template <class T, class L>
 TILE2CU_DEVICE auto operator/(const Tile<T, L>& a, id_t<T> b) { return truediv(a, b); }
+
+// div.full.f32 (truediv FULL) and div.approx.f32 (APPROX), and their .ftz forms, by one
+// divisor. ptxas makes each a product with MUFU.RCP's reciprocal after scaling both operands by
+// a power of two that depends on the divisor alone (|b| > 2^126: by 1/4, FULL only; |b| <
+// 2^-126: by 2^24, unless subnormals flush), so the scale and the reciprocal are worked out once
+// here and every element costs one multiply, or two where the divisor needs a scale.
+// tests/gpu/divide_check.cu compares every quotient with the instruction's, bit for bit.
+template <bool kFullRange, bool kFlushToZero>
+class ReciprocalDivisor {
+ public:
+  TILE2CU_DEVICE explicit ReciprocalDivisor(float b) {
+    const float mag = ::fabsf(b);
+    if (kFullRange && mag > 0x1p126f) scale_ = 0.25f;
+    else if (!kFlushToZero && mag < 0x1p-126f) scale_ = 0x1p24f;  // subnormal or zero (NaN: no scale)
+    reciprocal_ = detail::rcp_approx_ftz(multiply(b, scale_));
+  }
+  TILE2CU_DEVICE bool scaled() const { return scale_ != 1.0f; }
+  TILE2CU_DEVICE float operator()(float a) const { return multiply(multiply(a, scale_), reciprocal_); }
+  TILE2CU_DEVICE float unscaled(float a) const { return multiply(a, reciprocal_); }
+
+ private:
+  // Never contracted with a later add into an fma, which the instruction's product is not.
+  static TILE2CU_DEVICE float multiply(float x, float y) {
+    if constexpr (kFlushToZero) return detail::mul_ftz(x, y);
+    else return __fmul_rn(x, y);
+  }
+  float scale_ = 1.0f, reciprocal_;
+};
+
+namespace detail {
+template <bool kFullRange, bool kFlushToZero, class T, class L>
+TILE2CU_DEVICE Tile<T, L> divide_by_reciprocal(const Tile<T, L>& a, float b) {
+  const ReciprocalDivisor<kFullRange, kFlushToZero> divide_by(b);
+  // Block-uniform branch: the common divisor needs no scale, and its elements one multiply.
+  if (!divide_by.scaled()) return map<L>([&](T x) { return convert<T>(divide_by.unscaled(convert<float>(x))); }, a);
+  return map<L>([&](T x) { return convert<T>(divide_by(convert<float>(x))); }, a);
+}
+}  // namespace detail
+
+#define TILE2CU_TILE_BY_RECIPROCAL(name, full_range, flush_to_zero)                          \
+  template <class T, class L>                                                                \
+  TILE2CU_DEVICE auto name(const Tile<T, L>& a, id_t<T> b) {                                 \
+    if constexpr (std::is_same_v<T, float> || is_half_like_v<T>)                             \
+      return detail::divide_by_reciprocal<full_range, flush_to_zero>(a, convert<float>(b));  \
+    else                                                                                     \
+      return map<L>([](T x, T y) { return name(x, y); }, a, b);                              \
+  }
+TILE2CU_TILE_BY_RECIPROCAL(div_full, true, false)
+TILE2CU_TILE_BY_RECIPROCAL(div_full_ftz, true, true)
+TILE2CU_TILE_BY_RECIPROCAL(div_approx, false, false)
+TILE2CU_TILE_BY_RECIPROCAL(div_approx_ftz, false, true)
+#undef TILE2CU_TILE_BY_RECIPROCAL
 
 }  // namespace tile2cu

@@ -18,11 +18,13 @@ namespace tile2cu {
   QUAL T name(T x) { return convert<T>(name(convert<float>(x))); }               \
   TILE2CU_LIFT_UNARY(name)
 
-#define TILE2CU_MATH_BINARY(QUAL, name, f32, f64)                                \
+#define TILE2CU_MATH_BINARY_SCALAR(QUAL, name, f32, f64)                         \
   QUAL float name(float x, float y) { return f32(x, y); }                        \
   QUAL double name(double x, double y) { return f64(x, y); }                     \
   template <class T, std::enable_if_t<is_half_like_v<T>, int> = 0>               \
-  QUAL T name(T x, T y) { return convert<T>(name(convert<float>(x), convert<float>(y))); } \
+  QUAL T name(T x, T y) { return convert<T>(name(convert<float>(x), convert<float>(y))); }
+#define TILE2CU_MATH_BINARY(QUAL, name, f32, f64)                                \
+  TILE2CU_MATH_BINARY_SCALAR(QUAL, name, f32, f64)                               \
   TILE2CU_LIFT_BINARY(name)
 
 // ---- precise ------------------------------------------------------------------------------
@@ -59,8 +61,14 @@ TILE2CU_PTX_F32_UNARY(ex2_approx, "ex2.approx.f32")
 TILE2CU_PTX_F32_UNARY(ex2_approx_ftz, "ex2.approx.ftz.f32")
 TILE2CU_PTX_F32_UNARY(sqrt_approx, "sqrt.approx.f32")
 TILE2CU_PTX_F32_UNARY(sqrt_rn_ftz, "sqrt.rn.ftz.f32")
+TILE2CU_PTX_F32_UNARY(sqrt_approx_ftz, "sqrt.approx.ftz.f32")
 TILE2CU_PTX_F32_UNARY(rsqrt_approx_ftz, "rsqrt.approx.ftz.f32")
+TILE2CU_PTX_F32_UNARY(rcp_approx_ftz, "rcp.approx.ftz.f32")
 TILE2CU_PTX_F32_BINARY(div_approx, "div.approx.f32")
+TILE2CU_PTX_F32_BINARY(div_approx_ftz, "div.approx.ftz.f32")
+TILE2CU_PTX_F32_BINARY(div_full, "div.full.f32")
+TILE2CU_PTX_F32_BINARY(div_full_ftz, "div.full.ftz.f32")
+TILE2CU_PTX_F32_BINARY(mul_ftz, "mul.ftz.f32")
 TILE2CU_PTX_F32_BINARY(div_rn_ftz, "div.rn.ftz.f32")
 #undef TILE2CU_PTX_F32_UNARY
 #undef TILE2CU_PTX_F32_BINARY
@@ -83,10 +91,19 @@ TILE2CU_MATH_UNARY(TILE2CU_DEVICE, exp2_ftz, detail::ex2_approx_ftz, ::exp2)
 TILE2CU_MATH_UNARY(TILE2CU_DEVICE, log_approx, ::__logf, ::log)
 TILE2CU_MATH_UNARY(TILE2CU_DEVICE, tanh_approx, detail::tanh_approx, ::tanh)
 TILE2CU_MATH_UNARY(TILE2CU_DEVICE, sqrt_approx, detail::sqrt_approx, ::sqrt)
+TILE2CU_MATH_UNARY(TILE2CU_DEVICE, sqrt_approx_ftz, detail::sqrt_approx_ftz, ::sqrt)
 TILE2CU_MATH_UNARY(TILE2CU_DEVICE, sqrt_ftz, detail::sqrt_rn_ftz, ::sqrt)
 TILE2CU_MATH_UNARY(TILE2CU_DEVICE, rsqrt_ftz, detail::rsqrt_approx_ftz, ::rsqrt)
-TILE2CU_MATH_BINARY(TILE2CU_DEVICE, div_approx, detail::div_approx, detail::div)
-TILE2CU_MATH_BINARY(TILE2CU_DEVICE, div_full, ::__fdividef, detail::div)
+// truediv's APPROX and FULL modes, with and without flush to zero; tile / scalar forms in
+// divide.cuh.
+#define TILE2CU_RECIPROCAL_DIVISION(name)                                         \
+  TILE2CU_MATH_BINARY_SCALAR(TILE2CU_DEVICE, name, detail::name, detail::div)    \
+  TILE2CU_LIFT_BINARY_BUT_TILE_SCALAR_AS(name, name)
+TILE2CU_RECIPROCAL_DIVISION(div_approx)
+TILE2CU_RECIPROCAL_DIVISION(div_approx_ftz)
+TILE2CU_RECIPROCAL_DIVISION(div_full)
+TILE2CU_RECIPROCAL_DIVISION(div_full_ftz)
+#undef TILE2CU_RECIPROCAL_DIVISION
 TILE2CU_MATH_BINARY(TILE2CU_DEVICE, div_ftz, detail::div_rn_ftz, detail::div)
 
 // ---- explicit IEEE rounding: rn (nearest even), rz (toward 0), rm (-inf), rp (+inf) --------
@@ -113,5 +130,6 @@ TILE2CU_MATH_BINARY(TILE2CU_DEVICE, mul_rp, ::__fmul_ru, ::__dmul_ru)
 
 #undef TILE2CU_MATH_UNARY
 #undef TILE2CU_MATH_BINARY
+#undef TILE2CU_MATH_BINARY_SCALAR
 
 }  // namespace tile2cu

@@ -399,10 +399,10 @@ class BodyEmitter {
     };
     // Rounding and flush-to-zero choices select the runtime's variant of the operation.
     auto rounded = [&](const char* base, const char* sym, const char* named) -> Expr {
-      if (op.rounding == ir::Rounding::Approx) return call(std::string(base) + "_approx");
-      if (op.rounding == ir::Rounding::Full) return call(std::string(base) + "_full");
-      if (op.rounding == ir::Rounding::RZ || op.rounding == ir::Rounding::RM || op.rounding == ir::Rounding::RP ||
-          false)
+      const char* ftz = op.flush_to_zero ? "_ftz" : "";
+      if (op.rounding == ir::Rounding::Approx) return call(fmt::format("{}_approx{}", base, ftz));
+      if (op.rounding == ir::Rounding::Full) return call(fmt::format("{}_full{}", base, ftz));
+      if (op.rounding == ir::Rounding::RZ || op.rounding == ir::Rounding::RM || op.rounding == ir::Rounding::RP)
         return call(fmt::format("{}_{}", base, ir::rounding_name(op.rounding)));
       if (op.flush_to_zero) return call(std::string(base) + "_ftz");
       return infix(sym, named);
@@ -450,7 +450,8 @@ class BodyEmitter {
       case UnaryKind::Tanh:
         return {fmt::format("{}({})", op.rounding == ir::Rounding::Approx ? "tanh_approx" : "tile2cu::tanh", x)};
       case UnaryKind::Sqrt:
-        if (op.rounding == ir::Rounding::Approx) return {fmt::format("sqrt_approx({})", x)};
+        if (op.rounding == ir::Rounding::Approx)
+          return {fmt::format("{}({})", op.flush_to_zero ? "sqrt_approx_ftz" : "sqrt_approx", x)};
         if (op.rounding == ir::Rounding::RZ || op.rounding == ir::Rounding::RM || op.rounding == ir::Rounding::RP)
           return {fmt::format("sqrt_{}({})", ir::rounding_name(op.rounding), x)};
         if (op.flush_to_zero) return {fmt::format("sqrt_ftz({})", x)};

@@ -478,7 +478,9 @@ Value KernelLowering::builtin_call(const std::string& name, CallArgs& args, Sour
       if (rounding == ir::Rounding::Default && !want_ftz && !want_pn) return result;
       bool directed = rounding == ir::Rounding::RZ || rounding == ir::Rounding::RM || rounding == ir::Rounding::RP;
       bool ftz_supported = opname == "truediv" || opname == "sqrt" || opname == "rsqrt" || opname == "exp2";
-      if (want_ftz && (!ftz_supported || directed || rounding == ir::Rounding::Approx))
+      // With a rounding mode, flush to zero exists where PTX has the instruction: div.approx.ftz,
+      // div.full.ftz, sqrt.approx.ftz (directed modes: not yet).
+      if (want_ftz && (!ftz_supported || directed))
         error(ErrorKind::UnsupportedFeature, b.range_of("flush_to_zero"),
               fmt::format("flush_to_zero on {}(){} is not supported yet by tile2cu", opname,
                           rounding != ir::Rounding::Default ? " together with a rounding mode" : ""));

@@ -45,8 +45,38 @@ extern "C" int tile2cu_softmax_f32(
     const void* x_data, int64_t x_shape_0, int64_t x_shape_1, int64_t x_stride_0, int64_t x_stride_1,
     void* y_data, int64_t y_shape_0, int64_t y_shape_1, int64_t y_stride_0, int64_t y_stride_1);
 
+// softmax_fast_math(x=bfloat16[?, ?], y=bfloat16[?, ?], TN=8192)
+// Arrays are passed as views (pointer, shape, strides in elements); the launcher returns an
+// error instead of launching when they break what this specialization assumes.
+cudaError_t launch_softmax_fast_math_bf16(
+    cudaStream_t stream, dim3 grid,
+    tile2cu::ArrayView<const __nv_bfloat16, 2> x,
+    tile2cu::ArrayView<__nv_bfloat16, 2> y);
+extern "C" int tile2cu_softmax_fast_math_bf16(
+    void* stream, unsigned grid_x, unsigned grid_y, unsigned grid_z,
+    const void* x_data, int64_t x_shape_0, int64_t x_shape_1, int64_t x_stride_0, int64_t x_stride_1,
+    void* y_data, int64_t y_shape_0, int64_t y_shape_1, int64_t y_stride_0, int64_t y_stride_1);
+
+// softmax_fast_math(x=float32[?, ?], y=float32[?, ?], TN=256)
+// Arrays are passed as views (pointer, shape, strides in elements); the launcher returns an
+// error instead of launching when they break what this specialization assumes.
+cudaError_t launch_softmax_fast_math_f32(
+    cudaStream_t stream, dim3 grid,
+    tile2cu::ArrayView<const float, 2> x,
+    tile2cu::ArrayView<float, 2> y);
+extern "C" int tile2cu_softmax_fast_math_f32(
+    void* stream, unsigned grid_x, unsigned grid_y, unsigned grid_z,
+    const void* x_data, int64_t x_shape_0, int64_t x_shape_1, int64_t x_stride_0, int64_t x_stride_1,
+    void* y_data, int64_t y_shape_0, int64_t y_shape_1, int64_t y_stride_0, int64_t y_stride_1);
+
 // Dispatches on dtypes and ranks to one of the launchers above.
 cudaError_t launch_softmax(
+    cudaStream_t stream, dim3 grid,
+    const tile2cu::AnyArray& x,
+    const tile2cu::AnyArray& y);
+
+// Dispatches on dtypes and ranks to one of the launchers above.
+cudaError_t launch_softmax_fast_math(
     cudaStream_t stream, dim3 grid,
     const tile2cu::AnyArray& x,
     const tile2cu::AnyArray& y);

@@ -1,10 +1,17 @@
 // Device check of tile / scalar division (tile2cu/divide.cuh): every quotient of the tile
-// operator must equal IEEE __fdiv_rn bit for bit (NaN for NaN).
+// operator must equal IEEE __fdiv_rn bit for bit (NaN for NaN), and every quotient of the tile
+// forms of div_full / div_approx (truediv FULL / APPROX) and their _ftz forms that of the PTX
+// instruction (div.full.f32, div.approx.f32, div.full.ftz.f32, div.approx.ftz.f32) applied to
+// the element.
 //   nvcc -std=c++17 -O3 -arch=sm_90 -I runtime tests/gpu/divide_check.cu -o divide_check && ./divide_check
-// 1. all 2^23 significands of a in [1, 2) against 65536 divisors in [1, 2) (six edge cases, the
-//    rest random): the rounding depends only on the significands while nothing under/overflows;
-// 2. every pair of exponents (subnormals, inf, NaN included) with 4096 random significand and
-//    sign pairs each: the fast path's range limits. Exits 1 on any mismatch.
+// 1. (IEEE) all 2^23 significands of a in [1, 2) against 65536 divisors in [1, 2) (six edge
+//    cases, the rest random): the rounding depends only on the significands while nothing
+//    under/overflows;
+// 2. (each mode) every pair of exponents (subnormals, inf, NaN included) with 4096 random
+//    significand and sign pairs each: the fast path's range limits;
+// 3. (each mode) divisors at the edges of the scaling ranges (2^126, 2^-126, their neighbours,
+//    zero, the smallest subnormal, inf, NaN, both signs) against every exponent of a.
+// Exits 1 on any mismatch.
 #include <tile2cu/tile2cu.cuh>
 
 #include <cstdio>
@@ -23,6 +30,51 @@ __device__ uint32_t mix(uint32_t x) {
   return x;
 }
 
+enum class Mode { Ieee, Full, Approx, FullFtz, ApproxFtz };
+constexpr int kModes = 5;
+constexpr const char* kModeNames[kModes] = {"IEEE (__fdiv_rn)", "FULL (div.full.f32)", "APPROX (div.approx.f32)",
+                                            "FULL ftz (div.full.ftz.f32)", "APPROX ftz (div.approx.ftz.f32)"};
+
+template <Mode M>
+__device__ Tile<float, Layout> tile_quotient(const Tile<float, Layout>& a, float b) {
+  if constexpr (M == Mode::Ieee) return a / b;
+  else if constexpr (M == Mode::Full) return div_full(a, b);
+  else if constexpr (M == Mode::Approx) return div_approx(a, b);
+  else if constexpr (M == Mode::FullFtz) return div_full_ftz(a, b);
+  else return div_approx_ftz(a, b);
+}
+template <Mode M>
+__device__ float element_quotient(float a, float b) {
+  float q;
+  if constexpr (M == Mode::Ieee) q = __fdiv_rn(a, b);
+  else if constexpr (M == Mode::Full) asm("div.full.f32 %0, %1, %2;" : "=f"(q) : "f"(a), "f"(b));
+  else if constexpr (M == Mode::Approx) asm("div.approx.f32 %0, %1, %2;" : "=f"(q) : "f"(a), "f"(b));
+  else if constexpr (M == Mode::FullFtz) asm("div.full.ftz.f32 %0, %1, %2;" : "=f"(q) : "f"(a), "f"(b));
+  else asm("div.approx.ftz.f32 %0, %1, %2;" : "=f"(q) : "f"(a), "f"(b));
+  return q;
+}
+__device__ bool differ(float got, float want) {
+  return __float_as_uint(got) != __float_as_uint(want) && !(want != want && got != got);
+}
+
+// a: kTile values of exponent `ea`, significands and signs hashed from `salt`.
+__device__ Tile<float, Layout> hashed_dividends(uint32_t ea, uint32_t salt) {
+  Tile<float, Layout> a;
+#pragma unroll
+  for (int s = 0; s < Layout::kSlots; ++s)
+    a.v[s] = __uint_as_float((mix((ea << 20) ^ (salt << 8) ^ Layout::element(s) * 2654435761u) &
+                              0x807fffffu) | (ea << 23));
+  return a;
+}
+template <Mode M>
+__device__ int count_wrong(const Tile<float, Layout>& a, float b) {
+  const auto q = tile_quotient<M>(a, b);
+  int bad = 0;
+#pragma unroll
+  for (int s = 0; s < Layout::kSlots; ++s) bad += differ(q.v[s], element_quotient<M>(a.v[s], b));
+  return bad;
+}
+
 // blockIdx.x = the divisor, blockIdx.y = which kTile significands of a.
 __global__ void significands(const uint32_t* divisors, unsigned long long* wrong) {
   const float b = __uint_as_float(divisors[blockIdx.x]);
@@ -39,47 +91,78 @@ __global__ void significands(const uint32_t* divisors, unsigned long long* wrong
 }
 
 // blockIdx.x = a's exponent, blockIdx.y = b's exponent; significands and signs hashed.
+template <Mode M>
 __global__ void exponent_pairs(unsigned long long* wrong) {
   const uint32_t eb = blockIdx.y, ea = blockIdx.x;
   const float b = __uint_as_float((mix(eb * 7919u + 1u) & 0x807fffffu) | (eb << 23));
-  Tile<float, Layout> a;
-#pragma unroll
-  for (int s = 0; s < Layout::kSlots; ++s)
-    a.v[s] = __uint_as_float((mix((ea << 20) ^ (eb << 8) ^ Layout::element(s) * 2654435761u) &
-                              0x807fffffu) | (ea << 23));
-  const auto q = a / b;
+  const int bad = count_wrong<M>(hashed_dividends(ea, eb), b);
+  if (bad) atomicAdd(wrong, (unsigned long long)bad);
+}
+
+// blockIdx.x = a's exponent, blockIdx.y = which edge divisor.
+constexpr uint32_t kEdgeDivisors[] = {
+    0x7e800000u, 0x7e800001u, 0x7e7fffffu,  // 2^126 and its neighbours
+    0x00800000u, 0x00800001u, 0x007fffffu,  // 2^-126 and its neighbours
+    0x00000001u, 0x00000000u, 0x7f7fffffu,  // smallest subnormal, zero, largest float
+    0x7f800000u, 0x7fc00000u, 0x3f800000u,  // inf, NaN, one
+};
+constexpr int kEdges = sizeof kEdgeDivisors / sizeof kEdgeDivisors[0];
+__constant__ uint32_t edge_divisors[kEdges];
+
+template <Mode M>
+__global__ void edge_divisor_pairs(unsigned long long* wrong) {
+  const uint32_t ea = blockIdx.x;
   int bad = 0;
-#pragma unroll
-  for (int s = 0; s < Layout::kSlots; ++s) {
-    const float want = __fdiv_rn(a.v[s], b);
-    bad += __float_as_uint(q.v[s]) != __float_as_uint(want) && !(want != want && q.v[s] != q.v[s]);
+  for (uint32_t sign : {0u, 0x80000000u}) {
+    const float b = __uint_as_float(edge_divisors[blockIdx.y] | sign);
+    bad += count_wrong<M>(hashed_dividends(ea, blockIdx.y * 2 + (sign >> 31)), b);
   }
   if (bad) atomicAdd(wrong, (unsigned long long)bad);
+}
+
+// Checks of one mode: exponent pairs and edge divisors. Counts in wrong[0], wrong[1].
+template <Mode M>
+void launch_range_checks(unsigned long long* wrong) {
+  check::exponent_pairs<M><<<dim3(256, 256), check::kThreads>>>(wrong);
+  check::edge_divisor_pairs<M><<<dim3(256, check::kEdges), check::kThreads>>>(wrong + 1);
 }
 }  // namespace check
 
 int main() {
+  using check::Mode;
   constexpr int kDivisors = 65536;
   std::vector<uint32_t> divisors(kDivisors);
   std::mt19937 rng(20261124);
   const uint32_t edges[] = {0x3f800000u, 0x3f800001u, 0x3fffffffu, 0x3fc00000u, 0x3faaaaabu, 0x3f800002u};
   for (int k = 0; k < kDivisors; ++k) divisors[k] = k < 6 ? edges[k] : 0x3f800000u | (rng() & 0x7fffffu);
   uint32_t* d_divisors;
-  unsigned long long* d_wrong;
+  unsigned long long* d_wrong;  // [0]: significands; then per mode: exponent pairs, edge divisors
+  constexpr int kCounts = 1 + 2 * check::kModes;
   cudaMalloc(&d_divisors, kDivisors * sizeof(uint32_t));
-  cudaMalloc(&d_wrong, 2 * sizeof(unsigned long long));
+  cudaMalloc(&d_wrong, kCounts * sizeof(unsigned long long));
   cudaMemcpy(d_divisors, divisors.data(), kDivisors * sizeof(uint32_t), cudaMemcpyHostToDevice);
-  cudaMemset(d_wrong, 0, 2 * sizeof(unsigned long long));
+  cudaMemcpyToSymbol(check::edge_divisors, check::kEdgeDivisors, sizeof check::kEdgeDivisors);
+  cudaMemset(d_wrong, 0, kCounts * sizeof(unsigned long long));
   check::significands<<<dim3(kDivisors, (1u << 23) / check::kTile), check::kThreads>>>(d_divisors, d_wrong);
-  check::exponent_pairs<<<dim3(256, 256), check::kThreads>>>(d_wrong + 1);
-  unsigned long long wrong[2];
+  check::launch_range_checks<Mode::Ieee>(d_wrong + 1);
+  check::launch_range_checks<Mode::Full>(d_wrong + 3);
+  check::launch_range_checks<Mode::Approx>(d_wrong + 5);
+  check::launch_range_checks<Mode::FullFtz>(d_wrong + 7);
+  check::launch_range_checks<Mode::ApproxFtz>(d_wrong + 9);
+  unsigned long long wrong[kCounts];
   const cudaError_t err = cudaMemcpy(wrong, d_wrong, sizeof wrong, cudaMemcpyDeviceToHost);
   if (err != cudaSuccess) {
     std::printf("divide_check: CUDA error %s\n", cudaGetErrorString(err));
     return 2;
   }
-  std::printf("divide_check: %llu of %llu significand quotients and %llu of %llu exponent-pair "
-              "quotients differ from __fdiv_rn\n",
-              wrong[0], (1ull << 23) * kDivisors, wrong[1], 256ull * 256 * check::kTile);
-  return wrong[0] == 0 && wrong[1] == 0 ? 0 : 1;
+  std::printf("divide_check: IEEE: %llu of %llu significand quotients differ\n", wrong[0],
+              (1ull << 23) * kDivisors);
+  bool ok = wrong[0] == 0;
+  for (int m = 0; m < check::kModes; ++m) {
+    std::printf("divide_check: %s: %llu of %llu exponent-pair and %llu of %llu edge-divisor "
+                "quotients differ\n", check::kModeNames[m], wrong[1 + 2 * m],
+                256ull * 256 * check::kTile, wrong[2 + 2 * m], 256ull * check::kEdges * 2 * check::kTile);
+    ok &= wrong[1 + 2 * m] == 0 && wrong[2 + 2 * m] == 0;
+  }
+  return ok ? 0 : 1;
 }

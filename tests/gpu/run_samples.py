@@ -908,6 +908,16 @@ class Softmax(Sample):
         return lambda: torch.softmax(x, dim=1)
 
 
+class SoftmaxFastMath(Softmax):
+    """softmax with approximate exp2 (2 ulp, of x * log2 e: the product's rounding is scaled up
+    by the exponent, as is the difference's in both kernels) and div.full (2 ulp)."""
+    kernel = "softmax_fast_math"
+
+    def reference(self, spec, case, args):
+        ref = torch.softmax(args["x"].double(), dim=1)
+        return {"y": {"ref": ref, "slack": 128 * F32_ULP * ref}}
+
+
 class OnlineSoftmax(Sample):
     """Rows of several column tiles: the (max, sum) state is carried through the tile loop."""
     name, kernel, outputs = "online_softmax", "online_softmax", ("y",)
@@ -1403,11 +1413,12 @@ class AtomicMix(Sample):
 
 
 SAMPLES = {s.name: s for s in (VectorAdd(), RowBiasScale(), FusedExpMulAdd(), Gelu(), TracedScale(), PadProbe(),
-                               IntSemantics(), BatchedAffine(), TileWalk(), UnaryMath(), Softmax(), OnlineSoftmax(),
+                               IntSemantics(), BatchedAffine(), TileWalk(), UnaryMath(), OnlineSoftmax(),
                                RmsNorm(), NormActivation(), RowStats(), GroupedAxpy())}
 # Samples whose file holds several kernels: a dict from kernel name to its description (one
 # description may serve several kernels).
 SAMPLES.update({"histogram": Histogram(), "embedding": Embedding(), "atomic_mix": AtomicMix(),
+                "softmax": {s.kernel: s for s in (Softmax(), SoftmaxFastMath())},
                 "layer_norm": {s.kernel: s for s in (LayerNormFwd(), LayerNormBwdDx(),
                                                      LayerNormBwdDwdb())}})
 

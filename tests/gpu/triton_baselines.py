@@ -16,6 +16,11 @@ the L2's size, so no contender inherits another's state (--no-flush: the old way
 --profile runs each contender once, untimed, for a profiler (ncu -k regex:...).
 
     python3 tests/gpu/triton_baselines.py --gen DIR [--runtime runtime] [--commit C] [--json F]
+                                          [--only softmax,softmax_fast_math,...]
+
+Softmax is timed three ways: `softmax` (the bar: cuTile's default math against Triton's
+tl.exp and `/`), `softmax_fast_math` (both with Triton's math) and `softmax_ieee` (both with
+cuTile's: expf and the correctly rounded quotient).
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from pathlib import Path
 import torch
 import triton
 import triton.language as tl
+from triton.language.extra import libdevice
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import run_samples as rs  # noqa: E402  (the sample runner: building, binding, timing)
@@ -43,6 +49,19 @@ def softmax_rows(x_ptr, y_ptr, n_cols, stride_x, stride_y, BLOCK: tl.constexpr):
     x = tl.load(x_ptr + row * stride_x + cols, mask=inside, other=-float("inf")).to(tl.float32)
     e = tl.exp(x - tl.max(x, axis=0))
     y = e / tl.sum(e, axis=0)
+    tl.store(y_ptr + row * stride_y + cols, y.to(y_ptr.dtype.element_ty), mask=inside)
+
+
+@triton.jit
+def softmax_rows_ieee(x_ptr, y_ptr, n_cols, stride_x, stride_y, BLOCK: tl.constexpr):
+    """softmax_rows with cuTile's default math: CUDA's expf and the correctly rounded quotient
+    (tl.exp is ex2.approx of x * log2 e, and `/` is div.full: 2 ulp each)."""
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    inside = cols < n_cols
+    x = tl.load(x_ptr + row * stride_x + cols, mask=inside, other=-float("inf")).to(tl.float32)
+    e = libdevice.exp(x - tl.max(x, axis=0))
+    y = tl.div_rn(e, tl.sum(e, axis=0))
     tl.store(y_ptr + row * stride_y + cols, y.to(y_ptr.dtype.element_ty), mask=inside)
 
 
@@ -97,6 +116,18 @@ def cases():
         triton=lambda nw: softmax_rows[grid](x, y, N, x.stride(0), y.stride(0), BLOCK=block, num_warps=nw),
         torch=lambda: torch.softmax(x, dim=1),
         ref=lambda: torch.softmax(x.float(), dim=1), tol=1e-2, target=(1.0, 2.0))
+    # The same row softmax with the same math on both sides: Triton's math (approximate exp and
+    # division) and cuTile's default math (expf and IEEE division).
+    out["softmax_fast_math"] = dict(
+        sample="softmax", spec="softmax_fast_math_bf16", args={"x": x, "y": y},
+        triton=lambda nw: softmax_rows[grid](x, y, N, x.stride(0), y.stride(0), BLOCK=block, num_warps=nw),
+        torch=lambda: torch.softmax(x, dim=1),
+        ref=lambda: torch.softmax(x.float(), dim=1), tol=1e-2, target=(1.0, 2.0))
+    out["softmax_ieee"] = dict(
+        sample="softmax", spec="softmax_bf16", args={"x": x, "y": y},
+        triton=lambda nw: softmax_rows_ieee[grid](x, y, N, x.stride(0), y.stride(0), BLOCK=block, num_warps=nw),
+        torch=lambda: torch.softmax(x, dim=1),
+        ref=lambda: torch.softmax(x.float(), dim=1), tol=1e-2, target=(1.0, 2.0))
     out["layer_norm_fwd"] = dict(
         sample="layer_norm", spec="layer_norm_fwd_bf16",
         args={"x": x, "w": w, "b": b, "y": y, "mean_out": mean, "rstd_out": rstd, "eps": EPS},
@@ -113,6 +144,15 @@ def cases():
     return out, y, grid
 
 
+def math_instructions(compiled):
+    """Counts of the PTX exp, division and reciprocal instructions of a compiled Triton kernel."""
+    import collections
+    import re
+    ptx = compiled.asm.get("ptx", "") if hasattr(compiled, "asm") else ""
+    found = re.findall(r"\b(ex2\.[a-z0-9.]+|div\.[a-z0-9.]+|rcp\.[a-z0-9.]+)", ptx)
+    return dict(collections.Counter(found)) or "PTX not available"
+
+
 def max_rel(a, ref):
     return float(((a.float() - ref).abs() / (ref.abs() + 1e-2)).max())
 
@@ -127,6 +167,7 @@ def main():
     ap.add_argument("--rounds", type=int, default=5, help="rounds of the interleaved timing")
     ap.add_argument("--json", default=None)
     ap.add_argument("--no-flush", action="store_true", help="time without the L2-clearing write before each call")
+    ap.add_argument("--only", default=None, help="comma-separated case names (default: all)")
     ap.add_argument("--profile", action="store_true",
                     help="run each contender once, untimed (tile2cu, then Triton at 8 and 16 warps): for ncu")
     opts = ap.parse_args()
@@ -149,6 +190,8 @@ def main():
     l2_flush = torch.empty(2 * torch.cuda.get_device_properties(0).L2_cache_size, dtype=torch.int8, device="cuda")
     flush_l2 = None if opts.no_flush else l2_flush.zero_
     for name, c in all_cases.items():
+        if opts.only and name not in opts.only.split(","):
+            continue
         spec = specs[c["spec"]]
         why = runner.unavailable(spec)
         if why:
@@ -174,6 +217,7 @@ def main():
                       f"{getattr(k, 'n_spills', '?')} spills", flush=True)
             torch.cuda.synchronize()
             continue
+        print(f"{name}: Triton's math instructions: {math_instructions(c['triton'](8))}", flush=True)
         t_tile, _ = rs.time_ms(lambda i: call(), opts.warmup, opts.iters)
         hand_variants, variant_calls = {}, {}
         for v in variants:
