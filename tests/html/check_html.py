@@ -184,10 +184,14 @@ def browser_checks(tool, outdir):
         profile = tmp / "profile"
         base = [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
                 "--disable-dev-shm-usage", f"--user-data-dir={profile}", "--virtual-time-budget=3000"]
-        # (sample, Python line to highlight, specialization to select)
-        cases = [("row_bias_scale", 25, "row_bias_scale_f16"), ("vector_add", 14, None), ("softmax", 17, "softmax_f32"),
-                 ("tile_walk", 26, None), ("gelu_helper", 22, "gelu_bf16")]
-        for name, line, spec in cases:
+        # (sample, the Python line to highlight: the first one that starts with this text, and the
+        # specialization to select)
+        cases = [("row_bias_scale", "result = x_tile * scale", "row_bias_scale_f16"),
+                 ("vector_add", "a_tile = ct.load(", None), ("softmax", "e = ct.exp(", "softmax_f32"),
+                 ("tile_walk", "if t % 3 == 2:", None), ("gelu_helper", "inner = SQRT_2_OVER_PI", "gelu_bf16")]
+        for name, text, spec in cases:
+            line = next(n for n, src in enumerate((ROOT / "samples" / f"{name}.py").read_text().split("\n"), 1)
+                        if src.strip().startswith(text))
             got = check_page(tool, name, tmp)
             if not got:
                 continue
