@@ -120,7 +120,7 @@ class ReciprocalDivisor {
  private:
   // Never contracted with a later add into an fma, which the instruction's product is not.
   static TILE2CU_DEVICE float multiply(float x, float y) {
-    if constexpr (kFlushToZero) return detail::mul_ftz(x, y);
+    if constexpr (kFlushToZero) return detail::mul_rn_ftz(x, y);
     else return __fmul_rn(x, y);
   }
   float scale_ = 1.0f, reciprocal_;

@@ -68,8 +68,25 @@ TILE2CU_PTX_F32_BINARY(div_approx, "div.approx.f32")
 TILE2CU_PTX_F32_BINARY(div_approx_ftz, "div.approx.ftz.f32")
 TILE2CU_PTX_F32_BINARY(div_full, "div.full.f32")
 TILE2CU_PTX_F32_BINARY(div_full_ftz, "div.full.ftz.f32")
-TILE2CU_PTX_F32_BINARY(mul_ftz, "mul.ftz.f32")
-TILE2CU_PTX_F32_BINARY(div_rn_ftz, "div.rn.ftz.f32")
+// Flush to zero under each IEEE rounding (an explicit rounding also keeps ptxas from fusing a
+// multiply into an fma).
+#define TILE2CU_PTX_F32_BINARY_FTZ(op)                                            \
+  TILE2CU_PTX_F32_BINARY(op##_rn_ftz, #op ".rn.ftz.f32")                          \
+  TILE2CU_PTX_F32_BINARY(op##_rz_ftz, #op ".rz.ftz.f32")                          \
+  TILE2CU_PTX_F32_BINARY(op##_rm_ftz, #op ".rm.ftz.f32")                          \
+  TILE2CU_PTX_F32_BINARY(op##_rp_ftz, #op ".rp.ftz.f32")
+TILE2CU_PTX_F32_BINARY_FTZ(add)
+TILE2CU_PTX_F32_BINARY_FTZ(sub)
+TILE2CU_PTX_F32_BINARY_FTZ(mul)
+TILE2CU_PTX_F32_BINARY_FTZ(div)
+#undef TILE2CU_PTX_F32_BINARY_FTZ
+TILE2CU_PTX_F32_UNARY(sqrt_rz_ftz, "sqrt.rz.ftz.f32")
+TILE2CU_PTX_F32_UNARY(sqrt_rm_ftz, "sqrt.rm.ftz.f32")
+TILE2CU_PTX_F32_UNARY(sqrt_rp_ftz, "sqrt.rp.ftz.f32")
+TILE2CU_PTX_F32_BINARY(min_ftz, "min.ftz.f32")
+TILE2CU_PTX_F32_BINARY(max_ftz, "max.ftz.f32")
+TILE2CU_PTX_F32_BINARY(min_nan_ftz, "min.NaN.ftz.f32")
+TILE2CU_PTX_F32_BINARY(max_nan_ftz, "max.NaN.ftz.f32")
 #undef TILE2CU_PTX_F32_UNARY
 #undef TILE2CU_PTX_F32_BINARY
 
@@ -83,6 +100,9 @@ TILE2CU_DEVICE float tanh_approx(float x) {
 #endif
 }
 TILE2CU_DEVICE double div(double x, double y) { return x / y; }
+// Double forms of the float-only options (flush to zero is for float32): the plain op.
+TILE2CU_DEVICE double fmin_nan(double x, double y) { return x != x || y != y ? x + y : ::fmin(x, y); }
+TILE2CU_DEVICE double fmax_nan(double x, double y) { return x != x || y != y ? x + y : ::fmax(x, y); }
 }  // namespace detail
 
 TILE2CU_MATH_UNARY(TILE2CU_DEVICE, exp_approx, ::__expf, ::exp)
@@ -93,6 +113,9 @@ TILE2CU_MATH_UNARY(TILE2CU_DEVICE, tanh_approx, detail::tanh_approx, ::tanh)
 TILE2CU_MATH_UNARY(TILE2CU_DEVICE, sqrt_approx, detail::sqrt_approx, ::sqrt)
 TILE2CU_MATH_UNARY(TILE2CU_DEVICE, sqrt_approx_ftz, detail::sqrt_approx_ftz, ::sqrt)
 TILE2CU_MATH_UNARY(TILE2CU_DEVICE, sqrt_ftz, detail::sqrt_rn_ftz, ::sqrt)
+TILE2CU_MATH_UNARY(TILE2CU_DEVICE, sqrt_rz_ftz, detail::sqrt_rz_ftz, ::__dsqrt_rz)
+TILE2CU_MATH_UNARY(TILE2CU_DEVICE, sqrt_rm_ftz, detail::sqrt_rm_ftz, ::__dsqrt_rd)
+TILE2CU_MATH_UNARY(TILE2CU_DEVICE, sqrt_rp_ftz, detail::sqrt_rp_ftz, ::__dsqrt_ru)
 TILE2CU_MATH_UNARY(TILE2CU_DEVICE, rsqrt_ftz, detail::rsqrt_approx_ftz, ::rsqrt)
 // truediv's APPROX and FULL modes, with and without flush to zero; tile / scalar forms in
 // divide.cuh.
@@ -104,7 +127,21 @@ TILE2CU_RECIPROCAL_DIVISION(div_approx_ftz)
 TILE2CU_RECIPROCAL_DIVISION(div_full)
 TILE2CU_RECIPROCAL_DIVISION(div_full_ftz)
 #undef TILE2CU_RECIPROCAL_DIVISION
-TILE2CU_MATH_BINARY(TILE2CU_DEVICE, div_ftz, detail::div_rn_ftz, detail::div)
+// Flush to zero, alone (round to nearest) and with each directed rounding; min / max too.
+#define TILE2CU_MATH_BINARY_FTZ(op, f64)                                          \
+  TILE2CU_MATH_BINARY(TILE2CU_DEVICE, op##_ftz, detail::op##_rn_ftz, ::__d##f64##_rn) \
+  TILE2CU_MATH_BINARY(TILE2CU_DEVICE, op##_rz_ftz, detail::op##_rz_ftz, ::__d##f64##_rz) \
+  TILE2CU_MATH_BINARY(TILE2CU_DEVICE, op##_rm_ftz, detail::op##_rm_ftz, ::__d##f64##_rd) \
+  TILE2CU_MATH_BINARY(TILE2CU_DEVICE, op##_rp_ftz, detail::op##_rp_ftz, ::__d##f64##_ru)
+TILE2CU_MATH_BINARY_FTZ(add, add)
+TILE2CU_MATH_BINARY_FTZ(sub, sub)
+TILE2CU_MATH_BINARY_FTZ(mul, mul)
+TILE2CU_MATH_BINARY_FTZ(div, div)
+#undef TILE2CU_MATH_BINARY_FTZ
+TILE2CU_MATH_BINARY(TILE2CU_DEVICE, minimum_ftz, detail::min_ftz, ::fmin)
+TILE2CU_MATH_BINARY(TILE2CU_DEVICE, maximum_ftz, detail::max_ftz, ::fmax)
+TILE2CU_MATH_BINARY(TILE2CU_DEVICE, minimum_nan_ftz, detail::min_nan_ftz, detail::fmin_nan)
+TILE2CU_MATH_BINARY(TILE2CU_DEVICE, maximum_nan_ftz, detail::max_nan_ftz, detail::fmax_nan)
 
 // ---- explicit IEEE rounding: rn (nearest even), rz (toward 0), rm (-inf), rp (+inf) --------
 TILE2CU_MATH_UNARY(TILE2CU_DEVICE, sqrt_rn, ::__fsqrt_rn, ::__dsqrt_rn)

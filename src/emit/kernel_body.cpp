@@ -30,6 +30,25 @@ bool operators_are_exact(DType t) {
          t == DType::Float32 || t == DType::Float64;
 }
 
+// Whether an op's rounding or flush-to-zero options pick a runtime variant of it (RN is the
+// default); has_math_options adds the NaN-propagating variants of min and max.
+bool has_rounding_options(const Op& op) {
+  return (op.rounding != ir::Rounding::Default && op.rounding != ir::Rounding::RN) || op.flush_to_zero;
+}
+bool has_math_options(const Op& op) { return has_rounding_options(op) || op.propagate_nan; }
+
+// The runtime function for `base` with an op's options, in this order: the NaN variant, the
+// rounding, flush to zero. "add" -> add_rz, add_ftz, add_rz_ftz; "div" -> div_approx_ftz;
+// "maximum" -> maximum_nan_ftz; "sqrt" -> sqrt_approx. RN is the default, so it adds nothing.
+std::string with_math_options(const char* base, const Op& op) {
+  std::string name = base;
+  if (op.propagate_nan) name += "_nan";
+  if (op.rounding != ir::Rounding::Default && op.rounding != ir::Rounding::RN)
+    name += fmt::format("_{}", ir::rounding_name(op.rounding));
+  if (op.flush_to_zero) name += "_ftz";
+  return name;
+}
+
 const char* kCppKeywords[] = {"auto", "bool", "break", "case", "char", "class", "const", "continue",
                               "default", "delete", "do", "double", "else", "enum", "extern", "float",
                               "for", "goto", "if", "int", "long", "namespace", "new", "operator",
@@ -399,12 +418,7 @@ class BodyEmitter {
     };
     // Rounding and flush-to-zero choices select the runtime's variant of the operation.
     auto rounded = [&](const char* base, const char* sym, const char* named) -> Expr {
-      const char* ftz = op.flush_to_zero ? "_ftz" : "";
-      if (op.rounding == ir::Rounding::Approx) return call(fmt::format("{}_approx{}", base, ftz));
-      if (op.rounding == ir::Rounding::Full) return call(fmt::format("{}_full{}", base, ftz));
-      if (op.rounding == ir::Rounding::RZ || op.rounding == ir::Rounding::RM || op.rounding == ir::Rounding::RP)
-        return call(fmt::format("{}_{}", base, ir::rounding_name(op.rounding)));
-      if (op.flush_to_zero) return call(std::string(base) + "_ftz");
+      if (has_math_options(op)) return call(with_math_options(base, op));
       return infix(sym, named);
     };
     using ir::BinaryKind;
@@ -417,8 +431,8 @@ class BodyEmitter {
       case BinaryKind::Mod: return call("mod");
       case BinaryKind::CeilDiv: return call("cdiv");
       case BinaryKind::Pow: return call("tile2cu::pow");
-      case BinaryKind::Min: return call(op.propagate_nan ? "minimum_nan" : "minimum");
-      case BinaryKind::Max: return call(op.propagate_nan ? "maximum_nan" : "maximum");
+      case BinaryKind::Min: return call(with_math_options("minimum", op));
+      case BinaryKind::Max: return call(with_math_options("maximum", op));
       case BinaryKind::BitAnd: return infix("&", "bitwise_and");
       case BinaryKind::BitOr: return infix("|", "bitwise_or");
       case BinaryKind::BitXor: return infix("^", "bitwise_xor");
@@ -450,11 +464,7 @@ class BodyEmitter {
       case UnaryKind::Tanh:
         return {fmt::format("{}({})", op.rounding == ir::Rounding::Approx ? "tanh_approx" : "tile2cu::tanh", x)};
       case UnaryKind::Sqrt:
-        if (op.rounding == ir::Rounding::Approx)
-          return {fmt::format("{}({})", op.flush_to_zero ? "sqrt_approx_ftz" : "sqrt_approx", x)};
-        if (op.rounding == ir::Rounding::RZ || op.rounding == ir::Rounding::RM || op.rounding == ir::Rounding::RP)
-          return {fmt::format("sqrt_{}({})", ir::rounding_name(op.rounding), x)};
-        if (op.flush_to_zero) return {fmt::format("sqrt_ftz({})", x)};
+        if (has_math_options(op)) return {fmt::format("{}({})", with_math_options("sqrt", op), x)};
         return {fmt::format("tile2cu::sqrt({})", x)};
       case UnaryKind::Rsqrt:
         return {fmt::format("{}({})", op.flush_to_zero ? "rsqrt_ftz" : "tile2cu::rsqrt", x)};
@@ -503,6 +513,12 @@ class BodyEmitter {
           return {fmt::format("reduce_with<Axes<{}>{}>({}, {}, {}, smem)", fmt::join(op.axes, ", "), dst,
                               expr(op.operands[0]).text, combiner_lambda(op), identity(op))};
         }
+        // Rounding or flush to zero: the sum or max of the op with those options.
+        if (has_rounding_options(op)) {
+          std::string dst = fn_.type(r).is_scalar() ? "" : ", " + layout(r);
+          return {fmt::format("reduce_with<Axes<{}>{}>({}, {}, {}, smem)", fmt::join(op.axes, ", "), dst,
+                              expr(op.operands[0]).text, combine_with_options(op), identity(op))};
+        }
         static const std::map<ir::BinaryKind, const char*> kNames = {
             {ir::BinaryKind::Add, "reduce_sum"}, {ir::BinaryKind::Mul, "reduce_prod"},
             {ir::BinaryKind::Max, "reduce_max"}, {ir::BinaryKind::Min, "reduce_min"}};
@@ -515,9 +531,9 @@ class BodyEmitter {
       }
       case OpKind::Scan: {
         std::string targs = fmt::format("{}{}", op.axis, op.reverse ? ", true" : "");
-        if (!op.regions.empty())
-          return {fmt::format("scan_with<{}>({}, {}, {}, smem)", targs, expr(op.operands[0]).text, combiner_lambda(op),
-                              identity(op))};
+        if (!op.regions.empty() || has_rounding_options(op))
+          return {fmt::format("scan_with<{}>({}, {}, {}, smem)", targs, expr(op.operands[0]).text,
+                              op.regions.empty() ? combine_with_options(op) : combiner_lambda(op), identity(op))};
         return {fmt::format("{}<{}>({}, smem)", op.binary == ir::BinaryKind::Add ? "cumsum" : "cumprod", targs,
                             expr(op.operands[0]).text)};
       }
@@ -585,6 +601,16 @@ class BodyEmitter {
   }
 
   std::string identity(const Op& op) { return cpp_literal(op.literal, fn_.type(op.operands[0]).dtype); }
+
+  // The combiner of a sum, prod, max, min, cumsum or cumprod that has rounding or flush-to-zero
+  // options: "[](float a, float b) { return add_rz(a, b); }".
+  std::string combine_with_options(const Op& op) {
+    static const std::map<ir::BinaryKind, const char*> kBases = {
+        {ir::BinaryKind::Add, "add"}, {ir::BinaryKind::Mul, "mul"},
+        {ir::BinaryKind::Max, "maximum"}, {ir::BinaryKind::Min, "minimum"}};
+    const char* type = dtype_cpp_name(fn_.type(op.operands[0]).dtype);
+    return fmt::format("[]({0} a, {0} b) {{ return {1}(a, b); }}", type, with_math_options(kBases.at(op.binary), op));
+  }
 
   // A combiner region as a C++ lambda: "[](float a, float b) { return a + b; }", or one line per
   // named intermediate when the helper had several statements.

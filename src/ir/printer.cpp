@@ -90,7 +90,7 @@ class Printer {
       case OpKind::Scan:
         return fmt::format(" {}axis={}{}", op.regions.empty() ? std::string(binary_kind_name(op.binary)) + " " : "",
                            op.axis, op.reverse ? " reverse" : "") +
-               (op.regions.empty() ? "" : " identity=" + literal_string(op.literal));
+               (op.regions.empty() ? flags(op) : " identity=" + literal_string(op.literal));
       case OpKind::Permute: return fmt::format(" order=({})", fmt::join(op.order, ", "));
       case OpKind::Cat: return fmt::format(" axis={}", op.axis);
       case OpKind::GemmLoop:

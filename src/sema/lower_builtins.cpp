@@ -39,24 +39,6 @@ const UnaryInfo kUnary[] = {
     {"isnan", ir::UnaryKind::IsNan, false, true}, {"bitwise_not", ir::UnaryKind::BitNot, false, false},
 };
 
-// Which keywords each math op accepts (spec c.15).
-struct MathOptions {
-  std::vector<std::string> keywords;
-  std::vector<ir::Rounding> roundings;
-};
-
-MathOptions math_options(const std::string& op) {
-  using R = ir::Rounding;
-  if (op == "add" || op == "sub" || op == "mul")
-    return {{"rounding_mode", "flush_to_zero"}, {R::RN, R::RZ, R::RM, R::RP}};
-  if (op == "truediv")
-    return {{"rounding_mode", "flush_to_zero"}, {R::RN, R::RZ, R::RM, R::RP, R::Full, R::Approx}};
-  if (op == "sqrt") return {{"rounding_mode", "flush_to_zero"}, {R::RN, R::RZ, R::RM, R::RP, R::Approx}};
-  if (op == "rsqrt" || op == "exp2") return {{"flush_to_zero"}, {}};
-  if (op == "exp" || op == "tanh") return {{"rounding_mode"}, {R::Full, R::Approx}};
-  if (op == "minimum" || op == "maximum") return {{"flush_to_zero", "propagate_nan"}, {}};
-  return {{}, {}};
-}
 
 }  // namespace
 
@@ -446,51 +428,20 @@ Value KernelLowering::builtin_call(const std::string& name, CallArgs& args, Sour
         {"less", ast::CompareOp::Lt}, {"less_equal", ast::CompareOp::Le},
         {"greater", ast::CompareOp::Gt}, {"greater_equal", ast::CompareOp::Ge}};
     auto apply_options = [&](const Bound& b, const std::string& opname, Value result) -> Value {
-      const Value* rm = b.get("rounding_mode");
-      const Value* ftz = b.get("flush_to_zero");
-      const Value* pn = b.get("propagate_nan");
-      bool want_ftz = ftz && const_bool(*ftz, b.range_of("flush_to_zero"), b.what("flush_to_zero"));
-      bool want_pn = pn && const_bool(*pn, b.range_of("propagate_nan"), b.what("propagate_nan"));
-      ir::Rounding rounding = ir::Rounding::Default;
-      if (rm && !rm->is<NoneValue>()) {
-        auto* e = rm->as<EnumValue>();
-        if (!e || e->cls->builtin != EnumKind::RoundingMode)
-          error(ErrorKind::Type, b.range_of("rounding_mode"), "rounding_mode must be a ct.RoundingMode");
-        static const std::map<std::string, ir::Rounding> kModes = {
-            {"RN", ir::Rounding::RN}, {"RZ", ir::Rounding::RZ}, {"RM", ir::Rounding::RM},
-            {"RP", ir::Rounding::RP}, {"FULL", ir::Rounding::Full}, {"APPROX", ir::Rounding::Approx}};
-        auto it = kModes.find(e->cls->member_name(e->member));
-        auto allowed = math_options(opname).roundings;
-        if (it == kModes.end() || std::find(allowed.begin(), allowed.end(), it->second) == allowed.end())
-          error(ErrorKind::Type, b.range_of("rounding_mode"),
-                fmt::format("Rounding mode {} is not supported for {}", e->cls->member_name(e->member), opname));
-        rounding = it->second;
+      if (!result.is<Runtime>()) {
+        math_flags(b, opname, std::nullopt);
+        return result;
       }
-      if (!result.is<Runtime>()) return result;  // folded constants ignore options
       ir::ValueId id = result.as<Runtime>()->id;
-      DType dt = type_of(id).dtype;
-      if (want_ftz && dt != DType::Float32)
-        error(ErrorKind::Type, b.range_of("flush_to_zero"), "Flush to zero can only be used for float32 type");
-      if ((rounding == ir::Rounding::Full || rounding == ir::Rounding::Approx) && dt != DType::Float32)
-        error(ErrorKind::Type, b.range_of("rounding_mode"), "Rounding modes FULL and APPROX can only be used for float32 type");
-      if (rounding != ir::Rounding::Default && !is_float(dt))
-        error(ErrorKind::Type, b.range_of("rounding_mode"), "Rounding mode can only be used for unrestricted float types");
-      if (rounding == ir::Rounding::Default && !want_ftz && !want_pn) return result;
-      bool directed = rounding == ir::Rounding::RZ || rounding == ir::Rounding::RM || rounding == ir::Rounding::RP;
-      bool ftz_supported = opname == "truediv" || opname == "sqrt" || opname == "rsqrt" || opname == "exp2";
-      // With a rounding mode, flush to zero exists where PTX has the instruction: div.approx.ftz,
-      // div.full.ftz, sqrt.approx.ftz (directed modes: not yet).
-      if (want_ftz && (!ftz_supported || directed))
-        error(ErrorKind::UnsupportedFeature, b.range_of("flush_to_zero"),
-              fmt::format("flush_to_zero on {}(){} is not supported yet by tile2cu", opname,
-                          rounding != ir::Rounding::Default ? " together with a rounding mode" : ""));
+      const MathFlags flags = math_flags(b, opname, type_of(id).dtype);
+      if (flags.rounding == ir::Rounding::Default && !flags.flush_to_zero && !flags.propagate_nan) return result;
       // The op that produced the result carries the options.
       ir::Op& producer = blocks_.back()->ops.back();
       if (producer.results.empty() || producer.results[0] != id)
         error(ErrorKind::UnsupportedFeature, range, "options on this operation are not supported yet");
-      producer.rounding = rounding;
-      producer.flush_to_zero = want_ftz;
-      producer.propagate_nan = want_pn;
+      producer.rounding = flags.rounding;
+      producer.flush_to_zero = flags.flush_to_zero;
+      producer.propagate_nan = flags.propagate_nan;
       return result;
     };
     if (auto it = kBinaryFns.find(op); it != kBinaryFns.end()) {
@@ -709,15 +660,7 @@ Value KernelLowering::reduction(const std::string& op, CallArgs& args, SourceRan
   const ir::TileType t = type_of(x);
   const int rank = static_cast<int>(t.shape.size());
   bool keepdims = b.get("keepdims") && const_bool(*b.get("keepdims"), b.range_of("keepdims"), b.what("keepdims"));
-  for (const char* unsupported_option : {"rounding_mode", "flush_to_zero"}) {
-    const Value* v = b.get(unsupported_option);
-    bool set = v && !v->is<NoneValue>() && !(v->is<LooseBool>() && !v->as<LooseBool>()->value);
-    if (set)
-      error(ErrorKind::UnsupportedFeature, b.range_of(unsupported_option),
-            fmt::format("{}= on ct.{}() is not supported yet by tile2cu", unsupported_option, op));
-  }
-  bool propagate_nan = b.get("propagate_nan") &&
-                       const_bool(*b.get("propagate_nan"), b.range_of("propagate_nan"), b.what("propagate_nan"));
+  const MathFlags flags = math_flags(b, op, t.dtype);
   // Which axes fold away.
   std::vector<int> axes;
   const Value* axis = b.get("axis");
@@ -757,7 +700,11 @@ Value KernelLowering::reduction(const std::string& op, CallArgs& args, SourceRan
            : (op == "max" || op == "argmax") ? ir::BinaryKind::Max : ir::BinaryKind::Min;
   o.arg = is_arg;
   o.axes = axes;
-  o.propagate_nan = propagate_nan;
+  o.propagate_nan = flags.propagate_nan;
+  o.rounding = flags.rounding;
+  o.flush_to_zero = flags.flush_to_zero;
+  if (flags.rounding != ir::Rounding::Default || flags.flush_to_zero)  // folded with the op so rounded
+    o.literal = op == "sum" ? 0.0 : op == "prod" ? 1.0 : op == "max" ? -INFINITY : INFINITY;
   if (!shape.empty() && ir::shape_elements(shape) == 1) {
     // keepdims over a whole tile: reduce to a scalar (every thread gets it) and splat that, so
     // the (1, 1) result broadcasts back over the tile without moving through shared memory.

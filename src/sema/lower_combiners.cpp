@@ -33,17 +33,6 @@ int single_axis(KernelLowering& k, const Value& v, SourceRange range, const std:
   return static_cast<int>(norm);
 }
 
-// rounding_mode= and flush_to_zero= of cumsum / cumprod: accepted when left at their defaults.
-void reject_float_options(KernelLowering& k, const Bound& b, const std::string& op) {
-  for (const char* option : {"rounding_mode", "flush_to_zero"}) {
-    const Value* v = b.get(option);
-    bool set = v && !v->is<NoneValue>() && !(v->is<LooseBool>() && !v->as<LooseBool>()->value);
-    if (set)
-      k.error(ErrorKind::UnsupportedFeature, b.range_of(option),
-              fmt::format("{}= on ct.{}() is not supported yet by tile2cu", option, op));
-  }
-}
-
 }  // namespace
 
 // The binary functions of Python's operator module (operator.add is the usual ct.reduce combiner).
@@ -133,7 +122,6 @@ Value KernelLowering::combining_op(const std::string& op, CallArgs& args, Source
   std::vector<std::string> keywords = {is_reduce ? "keepdims" : "reverse"};
   if (!custom) keywords.insert(keywords.end(), {"rounding_mode", "flush_to_zero"});
   Bound b(*this, op, args, positional, keywords, custom ? 4 : 1, range);
-  if (!custom) reject_float_options(*this, b, op);
   if (b.at("x").is<TupleValue>())
     error(ErrorKind::UnsupportedFeature, b.range_of("x"),
           fmt::format("ct.{}() over a tuple of tiles is not supported yet by tile2cu", op));
@@ -154,6 +142,11 @@ Value KernelLowering::combining_op(const std::string& op, CallArgs& args, Source
     o.regions.push_back(combiner_region(b.at("func"), t.dtype, b.range_of("func"), "ct." + op));
   } else {
     o.binary = op == "cumsum" ? ir::BinaryKind::Add : ir::BinaryKind::Mul;
+    const MathFlags flags = math_flags(b, op, t.dtype);
+    o.rounding = flags.rounding;
+    o.flush_to_zero = flags.flush_to_zero;
+    if (flags.rounding != ir::Rounding::Default || flags.flush_to_zero)  // scanned with the op so rounded
+      o.literal = op == "cumsum" ? 0.0 : 1.0;
   }
   if (is_reduce) {
     bool keepdims = b.get("keepdims") && const_bool(*b.get("keepdims"), b.range_of("keepdims"), b.what("keepdims"));

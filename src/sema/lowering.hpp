@@ -29,6 +29,22 @@ struct CallArgs {
   std::vector<SourceRange> keyword_ranges;
 };
 
+class Bound;
+
+// The keywords a math op takes and the rounding modes it accepts (spec c.15).
+struct MathOptions {
+  std::vector<std::string> keywords;
+  std::vector<ir::Rounding> roundings;
+};
+MathOptions math_options(const std::string& op);
+
+// The options one call gave; every combination of them has a runtime function.
+struct MathFlags {
+  ir::Rounding rounding = ir::Rounding::Default;
+  bool flush_to_zero = false;
+  bool propagate_nan = false;
+};
+
 class KernelLowering {
  public:
   // Names carried through a loop, flattened to their leaves (carried_values.cpp): a tile or
@@ -105,6 +121,9 @@ class KernelLowering {
   Value builtin_call(const std::string& name, CallArgs& args, SourceRange range);
   Value method_call(const Value& self, const std::string& name, CallArgs& args, SourceRange range);
   Value reduction(const std::string& op, CallArgs& args, SourceRange range);
+  // rounding_mode= / flush_to_zero= / propagate_nan= of `opname`, checked against the dtype of
+  // its result (none for a folded constant) (lower_math_options.cpp).
+  MathFlags math_flags(const Bound& b, const std::string& opname, std::optional<DType> dtype) const;
   // ct.reduce with a function, cumsum, cumprod, scan (lower_combiners.cpp)
   Value combining_op(const std::string& op, CallArgs& args, SourceRange range);
   ir::Block combiner_region(const Value& func, DType dtype, SourceRange range, const std::string& fn);

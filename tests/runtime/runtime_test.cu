@@ -200,6 +200,44 @@ __global__ void round_ops(Array<T, 1> xa, Array<T, 1> xb, Array<T, 2> out) {
   store(row(out, 11), {bid}, mul_rn(a, b));
 }
 
+// Flush to zero (float32): each op with .ftz on (a, b), and the same op without it on the inputs
+// already flushed (af, bf). The host flushes the second and requires the two to be equal.
+constexpr int kFtzOps = 22;
+__global__ void ftz_ops(Array<float, 1> xa, Array<float, 1> xb, Array<float, 1> xaf, Array<float, 1> xbf,
+                        Array<float, 2> with_ftz, Array<float, 2> plain) {
+  using L = OpsL<float>;
+  const int bid = blockIdx.x;
+  const auto a = load<L>(xa, {bid}), b = load<L>(xb, {bid});
+  const auto af = load<L>(xaf, {bid}), bf = load<L>(xbf, {bid});
+  int k = 0;
+  auto both = [&](const auto& f, const auto& g) {
+    store(row(with_ftz, k), {bid}, f);
+    store(row(plain, k++), {bid}, g);
+  };
+  both(add_ftz(a, b), add(af, bf));
+  both(add_rz_ftz(a, b), add_rz(af, bf));
+  both(add_rm_ftz(a, b), add_rm(af, bf));
+  both(add_rp_ftz(a, b), add_rp(af, bf));
+  both(sub_ftz(a, b), sub(af, bf));
+  both(sub_rz_ftz(a, b), sub_rz(af, bf));
+  both(sub_rm_ftz(a, b), sub_rm(af, bf));
+  both(sub_rp_ftz(a, b), sub_rp(af, bf));
+  both(mul_ftz(a, b), mul(af, bf));
+  both(mul_rz_ftz(a, b), mul_rz(af, bf));
+  both(mul_rm_ftz(a, b), mul_rm(af, bf));
+  both(mul_rp_ftz(a, b), mul_rp(af, bf));
+  both(div_ftz(a, b), div_rn(af, bf));
+  both(div_rz_ftz(a, b), div_rz(af, bf));
+  both(div_rm_ftz(a, b), div_rm(af, bf));
+  both(div_rp_ftz(a, b), div_rp(af, bf));
+  both(sqrt_rz_ftz(abs(a)), sqrt_rz(abs(af)));
+  both(sqrt_rp_ftz(abs(a)), sqrt_rp(abs(af)));
+  both(minimum_ftz(a, b), minimum(af, bf));
+  both(maximum_ftz(a, b), maximum(af, bf));
+  both(minimum_nan_ftz(a, b), minimum_nan(af, bf));
+  both(maximum_nan_ftz(a, b), maximum_nan(af, bf));
+}
+
 // ---- 2-D loads / stores with orders and padding -------------------------------------------------
 using L2 = BlockedLayout<Shape<32, 64>, kThreads, 4>;  // 4 runs per thread
 // out = x, or x^T through a transposing load (Order<1, 0>) or a transposing store.
@@ -814,6 +852,48 @@ void test_math() {
   }
 }
 
+// Inputs for ftz_ops: normal values, subnormals of both signs, and pairs whose exact sum,
+// difference or product is subnormal (flushed by the .ftz forms), with a few zeros.
+void test_ftz_ops() {
+  const int64_t n = 4096;
+  HVec<float> a(n), b(n), af(n), bf(n);
+  auto flush = [](float x) { return std::fpclassify(x) == FP_SUBNORMAL ? std::copysign(0.0f, x) : x; };
+  std::uniform_real_distribution<float> unit(1.0f, 2.0f);
+  for (int64_t i = 0; i < n; ++i) {
+    const float sign_a = rng() % 2 ? -1.0f : 1.0f, sign_b = rng() % 2 ? -1.0f : 1.0f;
+    switch (i % 4) {
+      case 0: a[i] = sign_a * unit(rng); b[i] = sign_b * unit(rng); break;                      // normal
+      case 1: a[i] = sign_a * std::ldexp(unit(rng), -130 - int(rng() % 20)); b[i] = sign_b * unit(rng); break;  // subnormal a
+      case 2: a[i] = sign_a * std::ldexp(unit(rng), -126); b[i] = -a[i] * std::ldexp(1.0f, -int(rng() % 3)) *
+                                                               (1.0f + std::ldexp(1.0f, -20)); break;  // sum subnormal
+      default: a[i] = sign_a * std::ldexp(unit(rng), -70); b[i] = sign_b * std::ldexp(unit(rng), -60 - int(rng() % 10));
+               if (i % 64 == 3) a[i] = 0.0f; break;                                           // product subnormal
+    }
+    af[i] = flush(a[i]);
+    bf[i] = flush(b[i]);
+  }
+  Buf<float> da(a), db(b), daf(af), dbf(bf), dw(kern::kFtzOps * n), dp(kern::kFtzOps * n);
+  kern::ftz_ops<<<tile2cu::ceil_div(n, 512), kern::kThreads>>>(
+      make_array(da.d, {n}), make_array(db.d, {n}), make_array(daf.d, {n}), make_array(dbf.d, {n}),
+      make_array(dw.d, {int64_t(kern::kFtzOps), n}), make_array(dp.d, {int64_t(kern::kFtzOps), n}));
+  sync("ftz_ops");
+  const auto w = dw.get(), p = dp.get();
+  const char* names[] = {"add", "add_rz", "add_rm", "add_rp", "sub", "sub_rz", "sub_rm", "sub_rp",
+                         "mul", "mul_rz", "mul_rm", "mul_rp", "div", "div_rz", "div_rm", "div_rp",
+                         "sqrt_rz", "sqrt_rp", "minimum", "maximum", "minimum_nan", "maximum_nan"};
+  int flushed = 0;
+  for (int k = 0; k < kern::kFtzOps; ++k) {
+    int bad = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      const float got = w[k * n + i], want = flush(p[k * n + i]);
+      flushed += want != p[k * n + i];
+      bad += std::memcmp(&got, &want, sizeof got) != 0;
+    }
+    check(std::string("f32 ") + names[k] + "_ftz", bad == 0, std::to_string(bad) + " mismatches");
+  }
+  check("ftz inputs reach subnormal results", flushed > 1000, std::to_string(flushed) + " flushed results");
+}
+
 void test_copy2d() {
   const int64_t M = 100, N = 150;
   HVec<float> x(M * N);
@@ -1041,6 +1121,7 @@ int main() {
   test_math<__half>();
   test_math<__nv_bfloat16>();
 
+  test_ftz_ops();
   test_copy2d();
   using tile2cu::Order;
   using tile2cu::PaddingMode;

@@ -78,7 +78,10 @@ TEST(Reduce, Errors) {
   EXPECT_NE(failure("ct.sum(t, axis=(1, 1))").find("Repeated reduction axis"), std::string::npos);
   EXPECT_NE(failure("ct.sum(t, axis=2)").find("out of range"), std::string::npos);
   EXPECT_NE(failure("ct.argmax(t, axis=(0, 1))").find("single axis"), std::string::npos);
-  EXPECT_NE(failure("ct.sum(t, flush_to_zero=True)").find("TileUnsupportedFeatureError"), std::string::npos);
+  EXPECT_EQ(failure("ct.sum(t, flush_to_zero=True)"), "accepted");
+  EXPECT_NE(failure("ct.sum(t, rounding_mode=ct.RoundingMode.FULL)").find("Rounding mode FULL is not supported for sum"),
+            std::string::npos);
+  EXPECT_NE(failure("ct.max(t, flush_to_zero=t)").find("TileTypeError"), std::string::npos);
   EXPECT_NE(failure("ct.sum(t, axis=t)").find("TileTypeError"), std::string::npos);
 }
 

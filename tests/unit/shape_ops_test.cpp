@@ -100,7 +100,11 @@ TEST(Reduce, WithACombiner) {
 
 TEST(Scan, Errors) {
   EXPECT_NE(failure("ct.cumsum(t, axis=2)").find("out of range"), std::string::npos);
-  EXPECT_NE(failure("ct.cumsum(t, axis=1, flush_to_zero=True)").find("TileUnsupportedFeatureError"), std::string::npos);
+  EXPECT_EQ(failure("ct.cumsum(t, axis=1, flush_to_zero=True)"), "accepted");
+  EXPECT_NE(failure("ct.cumsum(t, axis=1, flush_to_zero=True)", "int32").find("Flush to zero can only be used for float32"),
+            std::string::npos);
+  EXPECT_NE(failure("ct.cumprod(t, axis=1, rounding_mode=ct.RoundingMode.APPROX)").find("Rounding mode APPROX is not supported for cumprod"),
+            std::string::npos);
   EXPECT_NE(failure("ct.scan(t, 1, add2, 0.5)", "int32").find("a float identity for a int32 tile"), std::string::npos);
   EXPECT_NE(failure("ct.reduce(t, 1, add2, 300)", "int8").find("does not fit in int8"), std::string::npos);
   EXPECT_NE(failure("ct.reduce(t, (0, 1), add2, 0)").find("single axis"), std::string::npos);

@@ -1,0 +1,58 @@
+// rounding_mode= / flush_to_zero= / propagate_nan= of the math ops (spec c.15): which op takes
+// which, read once here for the elementwise ops (lower_builtins.cpp) and for the reductions
+// and scans that take them (sum, prod, max, min, cumsum, cumprod).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
+#include "sema/bound_args.hpp"
+#include "sema/lowering.hpp"
+
+namespace tile2cu::sema {
+
+MathOptions math_options(const std::string& op) {
+  using R = ir::Rounding;
+  if (op == "add" || op == "sub" || op == "mul" || op == "sum" || op == "prod" || op == "cumsum" ||
+      op == "cumprod")
+    return {{"rounding_mode", "flush_to_zero"}, {R::RN, R::RZ, R::RM, R::RP}};
+  if (op == "truediv")
+    return {{"rounding_mode", "flush_to_zero"}, {R::RN, R::RZ, R::RM, R::RP, R::Full, R::Approx}};
+  if (op == "sqrt") return {{"rounding_mode", "flush_to_zero"}, {R::RN, R::RZ, R::RM, R::RP, R::Approx}};
+  if (op == "rsqrt" || op == "exp2") return {{"flush_to_zero"}, {}};
+  if (op == "exp" || op == "tanh") return {{"rounding_mode"}, {R::Full, R::Approx}};
+  if (op == "minimum" || op == "maximum" || op == "max" || op == "min") return {{"flush_to_zero", "propagate_nan"}, {}};
+  return {{}, {}};
+}
+
+MathFlags KernelLowering::math_flags(const Bound& b, const std::string& opname, std::optional<DType> dtype) const {
+  MathFlags flags;
+  if (const Value* ftz = b.get("flush_to_zero"))
+    flags.flush_to_zero = const_bool(*ftz, b.range_of("flush_to_zero"), b.what("flush_to_zero"));
+  if (const Value* pn = b.get("propagate_nan"))
+    flags.propagate_nan = const_bool(*pn, b.range_of("propagate_nan"), b.what("propagate_nan"));
+  if (const Value* rm = b.get("rounding_mode"); rm && !rm->is<NoneValue>()) {
+    auto* e = rm->as<EnumValue>();
+    if (!e || e->cls->builtin != EnumKind::RoundingMode)
+      error(ErrorKind::Type, b.range_of("rounding_mode"), "rounding_mode must be a ct.RoundingMode");
+    static const std::map<std::string, ir::Rounding> kModes = {
+        {"RN", ir::Rounding::RN}, {"RZ", ir::Rounding::RZ}, {"RM", ir::Rounding::RM},
+        {"RP", ir::Rounding::RP}, {"FULL", ir::Rounding::Full}, {"APPROX", ir::Rounding::Approx}};
+    auto it = kModes.find(e->cls->member_name(e->member));
+    auto allowed = math_options(opname).roundings;
+    if (it == kModes.end() || std::find(allowed.begin(), allowed.end(), it->second) == allowed.end())
+      error(ErrorKind::Type, b.range_of("rounding_mode"),
+            fmt::format("Rounding mode {} is not supported for {}", e->cls->member_name(e->member), opname));
+    flags.rounding = it->second;
+  }
+  if (!dtype) return flags;  // a folded constant: the options are read, and have no effect
+  if (flags.flush_to_zero && dtype != DType::Float32)
+    error(ErrorKind::Type, b.range_of("flush_to_zero"), "Flush to zero can only be used for float32 type");
+  if ((flags.rounding == ir::Rounding::Full || flags.rounding == ir::Rounding::Approx) && dtype != DType::Float32)
+    error(ErrorKind::Type, b.range_of("rounding_mode"), "Rounding modes FULL and APPROX can only be used for float32 type");
+  if (flags.rounding != ir::Rounding::Default && !is_float(*dtype))
+    error(ErrorKind::Type, b.range_of("rounding_mode"), "Rounding mode can only be used for unrestricted float types");
+  return flags;
+}
+
+}  // namespace tile2cu::sema
