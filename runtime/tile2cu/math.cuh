@@ -144,26 +144,50 @@ TILE2CU_MATH_BINARY(TILE2CU_DEVICE, minimum_nan_ftz, detail::min_nan_ftz, detail
 TILE2CU_MATH_BINARY(TILE2CU_DEVICE, maximum_nan_ftz, detail::max_nan_ftz, detail::fmax_nan)
 
 // ---- explicit IEEE rounding: rn (nearest even), rz (toward 0), rm (-inf), rp (+inf) --------
-TILE2CU_MATH_UNARY(TILE2CU_DEVICE, sqrt_rn, ::__fsqrt_rn, ::__dsqrt_rn)
-TILE2CU_MATH_UNARY(TILE2CU_DEVICE, sqrt_rz, ::__fsqrt_rz, ::__dsqrt_rz)
-TILE2CU_MATH_UNARY(TILE2CU_DEVICE, sqrt_rm, ::__fsqrt_rd, ::__dsqrt_rd)
-TILE2CU_MATH_UNARY(TILE2CU_DEVICE, sqrt_rp, ::__fsqrt_ru, ::__dsqrt_ru)
-TILE2CU_MATH_BINARY(TILE2CU_DEVICE, div_rn, ::__fdiv_rn, ::__ddiv_rn)
-TILE2CU_MATH_BINARY(TILE2CU_DEVICE, div_rz, ::__fdiv_rz, ::__ddiv_rz)
-TILE2CU_MATH_BINARY(TILE2CU_DEVICE, div_rm, ::__fdiv_rd, ::__ddiv_rd)
-TILE2CU_MATH_BINARY(TILE2CU_DEVICE, div_rp, ::__fdiv_ru, ::__ddiv_ru)
-TILE2CU_MATH_BINARY(TILE2CU_DEVICE, add_rn, ::__fadd_rn, ::__dadd_rn)
-TILE2CU_MATH_BINARY(TILE2CU_DEVICE, add_rz, ::__fadd_rz, ::__dadd_rz)
-TILE2CU_MATH_BINARY(TILE2CU_DEVICE, add_rm, ::__fadd_rd, ::__dadd_rd)
-TILE2CU_MATH_BINARY(TILE2CU_DEVICE, add_rp, ::__fadd_ru, ::__dadd_ru)
-TILE2CU_MATH_BINARY(TILE2CU_DEVICE, sub_rn, ::__fsub_rn, ::__dsub_rn)
-TILE2CU_MATH_BINARY(TILE2CU_DEVICE, sub_rz, ::__fsub_rz, ::__dsub_rz)
-TILE2CU_MATH_BINARY(TILE2CU_DEVICE, sub_rm, ::__fsub_rd, ::__dsub_rd)
-TILE2CU_MATH_BINARY(TILE2CU_DEVICE, sub_rp, ::__fsub_ru, ::__dsub_ru)
-TILE2CU_MATH_BINARY(TILE2CU_DEVICE, mul_rn, ::__fmul_rn, ::__dmul_rn)
-TILE2CU_MATH_BINARY(TILE2CU_DEVICE, mul_rz, ::__fmul_rz, ::__dmul_rz)
-TILE2CU_MATH_BINARY(TILE2CU_DEVICE, mul_rm, ::__fmul_rd, ::__dmul_rd)
-TILE2CU_MATH_BINARY(TILE2CU_DEVICE, mul_rp, ::__fmul_ru, ::__dmul_ru)
+// f16/bf16 compute in float and round back in the same direction. Directed roundings compose
+// (every 16-bit value is a float, so rounding toward zero to float and then to f16 is rounding
+// toward zero to f16); nearest does too here, since float carries more than twice the bits.
+namespace detail {
+enum class Direction { Nearest, Zero, Down, Up };
+template <class T, Direction D>
+TILE2CU_DEVICE T narrow(float x) {
+  if constexpr (D == Direction::Nearest) return convert<T>(x);
+  else if constexpr (std::is_same_v<T, __half>)
+    return D == Direction::Zero ? __float2half_rz(x) : D == Direction::Down ? __float2half_rd(x) : __float2half_ru(x);
+  else
+    return D == Direction::Zero ? __float2bfloat16_rz(x)
+         : D == Direction::Down ? __float2bfloat16_rd(x) : __float2bfloat16_ru(x);
+}
+}  // namespace detail
+
+#define TILE2CU_DIRECTED_UNARY(name, f32, f64, dir)                               \
+  TILE2CU_DEVICE float name(float x) { return f32(x); }                          \
+  TILE2CU_DEVICE double name(double x) { return f64(x); }                        \
+  template <class T, std::enable_if_t<is_half_like_v<T>, int> = 0>               \
+  TILE2CU_DEVICE T name(T x) { return detail::narrow<T, detail::Direction::dir>(f32(convert<float>(x))); } \
+  TILE2CU_LIFT_UNARY(name)
+#define TILE2CU_DIRECTED_BINARY(name, f32, f64, dir)                              \
+  TILE2CU_DEVICE float name(float x, float y) { return f32(x, y); }              \
+  TILE2CU_DEVICE double name(double x, double y) { return f64(x, y); }           \
+  template <class T, std::enable_if_t<is_half_like_v<T>, int> = 0>               \
+  TILE2CU_DEVICE T name(T x, T y) {                                              \
+    return detail::narrow<T, detail::Direction::dir>(f32(convert<float>(x), convert<float>(y))); \
+  }                                                                              \
+  TILE2CU_LIFT_BINARY(name)
+// sqrt_rn, sqrt_rz, sqrt_rm, sqrt_rp; div_rn, ...; add_, sub_, mul_ likewise.
+#define TILE2CU_DIRECTED_FAMILY(KIND, op, fop, dop)                               \
+  TILE2CU_DIRECTED_##KIND(op##_rn, ::__f##fop##_rn, ::__d##dop##_rn, Nearest)    \
+  TILE2CU_DIRECTED_##KIND(op##_rz, ::__f##fop##_rz, ::__d##dop##_rz, Zero)       \
+  TILE2CU_DIRECTED_##KIND(op##_rm, ::__f##fop##_rd, ::__d##dop##_rd, Down)       \
+  TILE2CU_DIRECTED_##KIND(op##_rp, ::__f##fop##_ru, ::__d##dop##_ru, Up)
+TILE2CU_DIRECTED_FAMILY(UNARY, sqrt, sqrt, sqrt)
+TILE2CU_DIRECTED_FAMILY(BINARY, div, div, div)
+TILE2CU_DIRECTED_FAMILY(BINARY, add, add, add)
+TILE2CU_DIRECTED_FAMILY(BINARY, sub, sub, sub)
+TILE2CU_DIRECTED_FAMILY(BINARY, mul, mul, mul)
+#undef TILE2CU_DIRECTED_FAMILY
+#undef TILE2CU_DIRECTED_BINARY
+#undef TILE2CU_DIRECTED_UNARY
 
 #undef TILE2CU_MATH_UNARY
 #undef TILE2CU_MATH_BINARY

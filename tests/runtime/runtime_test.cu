@@ -759,8 +759,7 @@ void test_math() {
   const int64_t grid = tile2cu::ceil_div(n, 512);
   kern::math_ops<T><<<grid, kern::kThreads>>>(xa, xb, make_array(dm.d, {int64_t(kern::kMathOps), n}));
   kern::fast_ops<T><<<grid, kern::kThreads>>>(xa, xb, make_array(df.d, {int64_t(kern::kFastOps), n}));
-  if constexpr (!is_half_like<T>)
-    kern::round_ops<T><<<grid, kern::kThreads>>>(xa, xb, make_array(dr.d, {int64_t(kern::kRoundOps), n}));
+  kern::round_ops<T><<<grid, kern::kThreads>>>(xa, xb, make_array(dr.d, {int64_t(kern::kRoundOps), n}));
   sync("math");
   const auto m = dm.get(), f = df.get(), r = dr.get();
   auto A = [&](size_t i) { return double(wide(a[i])); };
@@ -846,6 +845,34 @@ void test_math() {
           default: ok = near >= 0 ? rounds_down : rounds_up; break;
         }
         bad += !ok;
+      }
+      check(tn + " " + names[k], bad == 0, std::to_string(bad) + " mismatches");
+    }
+  } else {
+    // f16/bf16: the exact result (add, sub, mul are exact in double; a quotient or root of
+    // 16-bit values lies too far from every float to round across one), rounded on the host
+    // in the op's direction to float and then to T.
+    const char* names[] = {"div_rn", "div_rz", "div_rm", "div_rp", "sqrt_rn", "sqrt_rz",
+                           "sqrt_rm", "sqrt_rp", "add_rz", "sub_rm", "mul_rp", "mul_rn"};
+    const char mode[] = {'n', 'z', 'm', 'p', 'n', 'z', 'm', 'p', 'z', 'm', 'p', 'n'};
+    auto round_to_t = [](double exact, char m) {
+      float f = float(exact);
+      const float inf = std::numeric_limits<float>::infinity();
+      if (m == 'z' && std::fabs(double(f)) > std::fabs(exact)) f = std::nextafter(f, 0.0f);
+      if (m == 'm' && double(f) > exact) f = std::nextafter(f, -inf);
+      if (m == 'p' && double(f) < exact) f = std::nextafter(f, inf);
+      if constexpr (std::is_same_v<T, __half>)
+        return m == 'n' ? __float2half_rn(f) : m == 'z' ? __float2half_rz(f) : m == 'm' ? __float2half_rd(f) : __float2half_ru(f);
+      else
+        return m == 'n' ? __float2bfloat16_rn(f) : m == 'z' ? __float2bfloat16_rz(f)
+             : m == 'm' ? __float2bfloat16_rd(f) : __float2bfloat16_ru(f);
+    };
+    for (int k = 0; k < kern::kRoundOps; ++k) {
+      int bad = 0;
+      for (int64_t i = 0; i < n; ++i) {
+        const double x = A(i), y = B(i);
+        const double exact = k < 4 ? x / y : k < 8 ? std::sqrt(y) : k == 8 ? x + y : k == 9 ? x - y : x * y;
+        bad += wide(r[k * n + i]) != wide(round_to_t(exact, mode[k]));
       }
       check(tn + " " + names[k], bad == 0, std::to_string(bad) + " mismatches");
     }
