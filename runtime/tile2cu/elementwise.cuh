@@ -195,6 +195,19 @@ TILE2CU_DEVICE Tile<U, L> astype(const Tile<T, L>& t) {
     return map<L>([](T x) { return convert<U>(x); }, t);
   }
 }
+// astype with rounding_mode=RZ / RM / RP between float dtypes (types.cuh).
+#define TILE2CU_ASTYPE_DIRECTED(name, direction)                                          \
+  template <class U, class T, if_scalar<T> = 0>                                           \
+  TILE2CU_DEVICE U name(T x) { return detail::convert_directed<U, detail::Direction::direction>(x); } \
+  template <class U, class T, class L>                                                    \
+  TILE2CU_DEVICE Tile<U, L> name(const Tile<T, L>& t) {                                   \
+    return map<L>([](T x) { return detail::convert_directed<U, detail::Direction::direction>(x); }, t); \
+  }
+TILE2CU_ASTYPE_DIRECTED(astype_rz, Zero)
+TILE2CU_ASTYPE_DIRECTED(astype_rm, Down)
+TILE2CU_ASTYPE_DIRECTED(astype_rp, Up)
+#undef TILE2CU_ASTYPE_DIRECTED
+
 template <class U, class T, class L>
 TILE2CU_DEVICE Tile<U, L> bitcast(const Tile<T, L>& t) {
   return map<L>([](T x) { return bitcast<U>(x); }, t);

@@ -144,22 +144,7 @@ TILE2CU_MATH_BINARY(TILE2CU_DEVICE, minimum_nan_ftz, detail::min_nan_ftz, detail
 TILE2CU_MATH_BINARY(TILE2CU_DEVICE, maximum_nan_ftz, detail::max_nan_ftz, detail::fmax_nan)
 
 // ---- explicit IEEE rounding: rn (nearest even), rz (toward 0), rm (-inf), rp (+inf) --------
-// f16/bf16 compute in float and round back in the same direction. Directed roundings compose
-// (every 16-bit value is a float, so rounding toward zero to float and then to f16 is rounding
-// toward zero to f16); nearest does too here, since float carries more than twice the bits.
-namespace detail {
-enum class Direction { Nearest, Zero, Down, Up };
-template <class T, Direction D>
-TILE2CU_DEVICE T narrow(float x) {
-  if constexpr (D == Direction::Nearest) return convert<T>(x);
-  else if constexpr (std::is_same_v<T, __half>)
-    return D == Direction::Zero ? __float2half_rz(x) : D == Direction::Down ? __float2half_rd(x) : __float2half_ru(x);
-  else
-    return D == Direction::Zero ? __float2bfloat16_rz(x)
-         : D == Direction::Down ? __float2bfloat16_rd(x) : __float2bfloat16_ru(x);
-}
-}  // namespace detail
-
+// f16/bf16 compute in float and round back in the same direction (detail::narrow, types.cuh).
 #define TILE2CU_DIRECTED_UNARY(name, f32, f64, dir)                               \
   TILE2CU_DEVICE float name(float x) { return f32(x); }                          \
   TILE2CU_DEVICE double name(double x) { return f64(x); }                        \

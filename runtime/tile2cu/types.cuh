@@ -130,6 +130,44 @@ TILE2CU_HD U bitcast(T x) {
   return out;
 }
 
+// ---- conversions with a directed rounding -------------------------------------------------
+// Directed roundings compose: every f16/bf16 value is a float and every float a double, so
+// rounding toward zero to float and then to f16 is rounding toward zero to f16. Nearest does
+// too for the results of +, -, *, / and sqrt of 16-bit values, since float carries more than
+// twice their bits (math.cuh's f16/bf16 forms of div_rz, add_rn, ... rely on both).
+namespace detail {
+enum class Direction { Nearest, Zero, Down, Up };
+
+// A float rounded to f16 or bf16 in direction D.
+template <class T, Direction D>
+TILE2CU_DEVICE T narrow(float x) {
+  if constexpr (D == Direction::Nearest) return convert<T>(x);
+  else if constexpr (std::is_same_v<T, __half>)
+    return D == Direction::Zero ? __float2half_rz(x) : D == Direction::Down ? __float2half_rd(x) : __float2half_ru(x);
+  else
+    return D == Direction::Zero ? __float2bfloat16_rz(x)
+         : D == Direction::Down ? __float2bfloat16_rd(x) : __float2bfloat16_ru(x);
+}
+
+// astype between f16, bf16, f32 and f64 rounding in direction D (astype_rz, astype_rm,
+// astype_rp in elementwise.cuh). A conversion into a format that holds every source value is
+// exact and needs no direction.
+template <class U, Direction D, class T>
+TILE2CU_DEVICE U convert_directed(T x) {
+  if constexpr (std::is_same_v<T, double> && !std::is_same_v<U, double>) {
+    const float f = D == Direction::Zero ? __double2float_rz(x)
+                  : D == Direction::Down ? __double2float_rd(x)
+                  : D == Direction::Up   ? __double2float_ru(x) : float(x);
+    if constexpr (std::is_same_v<U, float>) return f;
+    else return narrow<U, D>(f);
+  } else if constexpr (is_half_like_v<U> && !std::is_same_v<T, U>) {
+    return narrow<U, D>(convert<float>(x));  // from float, or the other 16-bit format (exact in float)
+  } else {
+    return convert<U>(x);  // widening, or the same type
+  }
+}
+}  // namespace detail
+
 // Values of T for special floats; integers (and bool) get 0 for all of them.
 template <class T>
 TILE2CU_HD T from_float(float x) {

@@ -491,8 +491,7 @@ class BodyEmitter {
                             elementwise_operand(op.operands[1], p, true)), p};
       }
       case OpKind::Unary: return unary_expr(op);
-      case OpKind::Convert:
-        return {fmt::format("astype<{}>({})", dtype_cpp_name(fn_.type(r).dtype), expr(op.operands[0]).text)};
+      case OpKind::Convert: return {astype_call(op, expr(op.operands[0]).text)};
       case OpKind::Select:
         return {fmt::format("where({}, {}, {})", elementwise_argument(op.operands[0]),
                             elementwise_argument(op.operands[1]), elementwise_argument(op.operands[2]))};
@@ -600,6 +599,12 @@ class BodyEmitter {
     }
   }
 
+  // astype<bfloat16>(x), or astype_rz<float>(x) with a directed rounding.
+  std::string astype_call(const Op& convert, const std::string& operand) {
+    return fmt::format("{}<{}>({})", with_math_options("astype", convert), dtype_cpp_name(fn_.type(convert.results[0]).dtype),
+                       operand);
+  }
+
   std::string identity(const Op& op) { return cpp_literal(op.literal, fn_.type(op.operands[0]).dtype); }
 
   // The combiner of a sum, prod, max, min, cumsum or cumprod that has rounding or flush-to-zero
@@ -689,8 +694,7 @@ class BodyEmitter {
       targs += fmt::format(", PaddingMode::{}", padding_cpp(load.padding));
     std::string text = fmt::format("load_broadcast<{}>({}, {})", targs, fn_.arrays[load.param].name,
                                    index_list(load, load.operands.size()));
-    for (const Op* c : fold.converts)
-      text = fmt::format("astype<{}>({})", dtype_cpp_name(fn_.type(c->results[0]).dtype), text);
+    for (const Op* c : fold.converts) text = astype_call(*c, text);
     return {text};
   }
 

@@ -721,10 +721,15 @@ Value KernelLowering::method_call(const Value& self, const std::string& name, Ca
     DType dt = const_dtype(b.at("dtype"), b.range_of("dtype"), b.what("dtype"));
     if (const Value* rm = b.get("rounding_mode"); rm && !rm->is<NoneValue>()) {
       auto from = value_dtype(self);
-      if (!from || !is_float(*from) || !is_float(dt) || self.is_loose())
+      auto float_like = [](DType d) { return is_float(d) || dtype_category(d) == DTypeCategory::Restricted; };
+      if (!from || !float_like(*from) || !float_like(dt) || self.is_loose())
         error(ErrorKind::Type, b.range_of("rounding_mode"), "rounding_mode is only valid for float to float conversions");
-      error(ErrorKind::UnsupportedFeature, b.range_of("rounding_mode"),
-            "astype(rounding_mode=...) between float dtypes is not supported yet by tile2cu");
+      const ir::Rounding rounding = conversion_rounding(*rm, *from, dt, b.range_of("rounding_mode"));
+      ir::ValueId x = to_runtime(self, range);
+      if (rounding == ir::Rounding::Default) return make(Runtime{convert(x, dt)});
+      ir::Op o = make_op(ir::OpKind::Convert, {x});
+      o.rounding = rounding;
+      return make(Runtime{emit1(std::move(o), {dt, type_of(x).shape})});
     }
     if (self.is_loose()) return make(Runtime{to_runtime_as(self, dt, range)});
     return make(Runtime{convert(to_runtime(self, range), dt)});

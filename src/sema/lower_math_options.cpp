@@ -55,4 +55,39 @@ MathFlags KernelLowering::math_flags(const Bound& b, const std::string& opname, 
   return flags;
 }
 
+// astype's rounding_mode= between float dtypes (spec b.7; cuTile's table _FTOF_ROUNDING_ROWS):
+// the rounding a conversion from `from` to `to` needs, Default where the mode cannot change a
+// value (the same dtype, a wider one, RN).
+ir::Rounding KernelLowering::conversion_rounding(const Value& mode, DType from, DType to, SourceRange range) const {
+  auto* e = mode.as<EnumValue>();
+  if (!e || e->cls->builtin != EnumKind::RoundingMode)
+    error(ErrorKind::Type, range, "rounding_mode must be a ct.RoundingMode");
+  const std::string name = e->cls->member_name(e->member);
+  if (from == to) return ir::Rounding::Default;  // cuTile returns the tile itself
+  const bool restricted = !is_float(from) || !is_float(to);
+  if (restricted && name != "RN")
+    error(ErrorKind::UnsupportedFeature, range,
+          fmt::format("astype(rounding_mode={}) from {} to {} is not supported yet by tile2cu", name,
+                      dtype_name(from), dtype_name(to)));
+  // The modes cuTile accepts for the pairs of f16, bf16, f32 and f64.
+  std::vector<std::string> allowed = {"RN", "RZ"};
+  if (to == DType::Float64 || to == DType::Float32 || from == DType::BFloat16) {
+    allowed.insert(allowed.end(), {"RM", "RP"});
+    if (!(to == DType::Float32 && from == DType::Float64)) allowed.push_back("RA");
+  }
+  if (to == DType::BFloat16) allowed = {"RN", "RZ"};
+  if (restricted) allowed = {"RN"};
+  if (std::find(allowed.begin(), allowed.end(), name) == allowed.end())
+    error(ErrorKind::Type, range,
+          fmt::format("rounding_mode={} is not supported for conversion from {} to {}; it takes {}", name,
+                      dtype_name(from), dtype_name(to), fmt::join(allowed, ", ")));
+  const bool exact = dtype_bits(to) > dtype_bits(from);  // f16/bf16 -> f32 -> f64
+  if (name == "RN" || exact) return ir::Rounding::Default;
+  if (name == "RA")
+    error(ErrorKind::UnsupportedFeature, range,
+          fmt::format("astype(rounding_mode=RA) from {} to {} is not supported yet by tile2cu", dtype_name(from),
+                      dtype_name(to)));
+  return name == "RZ" ? ir::Rounding::RZ : name == "RM" ? ir::Rounding::RM : ir::Rounding::RP;
+}
+
 }  // namespace tile2cu::sema

@@ -238,6 +238,29 @@ __global__ void ftz_ops(Array<float, 1> xa, Array<float, 1> xb, Array<float, 1> 
   both(maximum_nan_ftz(a, b), maximum_nan(af, bf));
 }
 
+// astype with a directed rounding: f64 -> f32 / f16 / bf16, f32 -> f16 / bf16, bf16 -> f16.
+constexpr int kAstypeOps = 12;
+__global__ void astype_directed(Array<double, 1> xd, Array<__nv_bfloat16, 1> xb, Array<float, 2> out32,
+                                Array<__half, 2> out16, Array<__nv_bfloat16, 2> outbf) {
+  using L = OpsL<double>;
+  const int bid = blockIdx.x;
+  const auto d = load<L>(xd, {bid});
+  const auto f = astype<float>(d);
+  const auto b = load<L>(xb, {bid});
+  store(row(out32, 0), {bid}, astype_rz<float>(d));
+  store(row(out32, 1), {bid}, astype_rm<float>(d));
+  store(row(out32, 2), {bid}, astype_rp<float>(d));
+  store(row(out16, 3), {bid}, astype_rz<__half>(d));
+  store(row(outbf, 4), {bid}, astype_rz<__nv_bfloat16>(d));
+  store(row(out16, 5), {bid}, astype_rz<__half>(f));
+  store(row(out16, 6), {bid}, astype_rm<__half>(f));
+  store(row(out16, 7), {bid}, astype_rp<__half>(f));
+  store(row(outbf, 8), {bid}, astype_rz<__nv_bfloat16>(f));
+  store(row(out16, 9), {bid}, astype_rm<__half>(b));
+  store(row(out16, 10), {bid}, astype_rp<__half>(b));
+  store(row(out16, 11), {bid}, astype_rz<__half>(b));
+}
+
 // ---- 2-D loads / stores with orders and padding -------------------------------------------------
 using L2 = BlockedLayout<Shape<32, 64>, kThreads, 4>;  // 4 runs per thread
 // out = x, or x^T through a transposing load (Order<1, 0>) or a transposing store.
@@ -750,6 +773,25 @@ void test_bool_ops() {
   }
 }
 
+// `exact` rounded to T in direction m ('n' nearest, 'z' toward zero, 'm' down, 'p' up): to float
+// in that direction (nextafter corrects the nearest conversion), then to f16/bf16 by CUDA's host
+// conversions; the two steps compose (types.cuh).
+template <class T>
+T round_directed(double exact, char m) {
+  if constexpr (std::is_same_v<T, double>) return exact;
+  float f = float(exact);
+  const float inf = std::numeric_limits<float>::infinity();
+  if (m == 'z' && std::fabs(double(f)) > std::fabs(exact)) f = std::nextafter(f, 0.0f);
+  if (m == 'm' && double(f) > exact) f = std::nextafter(f, -inf);
+  if (m == 'p' && double(f) < exact) f = std::nextafter(f, inf);
+  if constexpr (std::is_same_v<T, float>) return f;
+  else if constexpr (std::is_same_v<T, __half>)
+    return m == 'n' ? __float2half_rn(f) : m == 'z' ? __float2half_rz(f) : m == 'm' ? __float2half_rd(f) : __float2half_ru(f);
+  else
+    return m == 'n' ? __float2bfloat16_rn(f) : m == 'z' ? __float2bfloat16_rz(f)
+         : m == 'm' ? __float2bfloat16_rd(f) : __float2bfloat16_ru(f);
+}
+
 template <class T>
 void test_math() {
   const int64_t n = 1000;
@@ -855,24 +897,12 @@ void test_math() {
     const char* names[] = {"div_rn", "div_rz", "div_rm", "div_rp", "sqrt_rn", "sqrt_rz",
                            "sqrt_rm", "sqrt_rp", "add_rz", "sub_rm", "mul_rp", "mul_rn"};
     const char mode[] = {'n', 'z', 'm', 'p', 'n', 'z', 'm', 'p', 'z', 'm', 'p', 'n'};
-    auto round_to_t = [](double exact, char m) {
-      float f = float(exact);
-      const float inf = std::numeric_limits<float>::infinity();
-      if (m == 'z' && std::fabs(double(f)) > std::fabs(exact)) f = std::nextafter(f, 0.0f);
-      if (m == 'm' && double(f) > exact) f = std::nextafter(f, -inf);
-      if (m == 'p' && double(f) < exact) f = std::nextafter(f, inf);
-      if constexpr (std::is_same_v<T, __half>)
-        return m == 'n' ? __float2half_rn(f) : m == 'z' ? __float2half_rz(f) : m == 'm' ? __float2half_rd(f) : __float2half_ru(f);
-      else
-        return m == 'n' ? __float2bfloat16_rn(f) : m == 'z' ? __float2bfloat16_rz(f)
-             : m == 'm' ? __float2bfloat16_rd(f) : __float2bfloat16_ru(f);
-    };
     for (int k = 0; k < kern::kRoundOps; ++k) {
       int bad = 0;
       for (int64_t i = 0; i < n; ++i) {
         const double x = A(i), y = B(i);
         const double exact = k < 4 ? x / y : k < 8 ? std::sqrt(y) : k == 8 ? x + y : k == 9 ? x - y : x * y;
-        bad += wide(r[k * n + i]) != wide(round_to_t(exact, mode[k]));
+        bad += wide(r[k * n + i]) != wide(round_directed<T>(exact, mode[k]));
       }
       check(tn + " " + names[k], bad == 0, std::to_string(bad) + " mismatches");
     }
@@ -919,6 +949,52 @@ void test_ftz_ops() {
     check(std::string("f32 ") + names[k] + "_ftz", bad == 0, std::to_string(bad) + " mismatches");
   }
   check("ftz inputs reach subnormal results", flushed > 1000, std::to_string(flushed) + " flushed results");
+}
+
+// Values over the whole range of f16 and beyond it (overflow, subnormals), both signs.
+void test_astype_directed() {
+  const int64_t n = 4096;
+  HVec<double> d(n);
+  HVec<__nv_bfloat16> b(n);
+  std::uniform_real_distribution<double> unit(1.0, 2.0);
+  for (int64_t i = 0; i < n; ++i) {
+    const double sign = rng() % 2 ? -1.0 : 1.0;
+    d[i] = sign * std::ldexp(unit(rng), int(rng() % 50) - 30);  // 2^-30 .. 2^20: f16 subnormals to overflow
+    b[i] = __float2bfloat16_rn(float(sign * std::ldexp(unit(rng), int(rng() % 50) - 30)));
+  }
+  Buf<double> dd(d);
+  Buf<__nv_bfloat16> db(b);
+  Buf<float> d32(kern::kAstypeOps * n);
+  Buf<__half> d16(kern::kAstypeOps * n);
+  Buf<__nv_bfloat16> dbf(kern::kAstypeOps * n);
+  kern::astype_directed<<<tile2cu::ceil_div(n, 512), kern::kThreads>>>(
+      make_array(dd.d, {n}), make_array(db.d, {n}), make_array(d32.d, {int64_t(kern::kAstypeOps), n}),
+      make_array(d16.d, {int64_t(kern::kAstypeOps), n}), make_array(dbf.d, {int64_t(kern::kAstypeOps), n}));
+  sync("astype_directed");
+  const auto o32 = d32.get();
+  const auto o16 = d16.get();
+  const auto obf = dbf.get();
+  // (name, output dtype: 0 f32 / 1 f16 / 2 bf16, source: 0 f64 / 1 f32 / 2 bf16, direction)
+  struct Case { const char* name; int out, src; char mode; };
+  const Case cases[kern::kAstypeOps] = {
+      {"f64->f32 rz", 0, 0, 'z'}, {"f64->f32 rm", 0, 0, 'm'}, {"f64->f32 rp", 0, 0, 'p'},
+      {"f64->f16 rz", 1, 0, 'z'}, {"f64->bf16 rz", 2, 0, 'z'}, {"f32->f16 rz", 1, 1, 'z'},
+      {"f32->f16 rm", 1, 1, 'm'}, {"f32->f16 rp", 1, 1, 'p'}, {"f32->bf16 rz", 2, 1, 'z'},
+      {"bf16->f16 rm", 1, 2, 'm'}, {"bf16->f16 rp", 1, 2, 'p'}, {"bf16->f16 rz", 1, 2, 'z'}};
+  for (int k = 0; k < kern::kAstypeOps; ++k) {
+    const Case& c = cases[k];
+    int bad = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      const double x = c.src == 0 ? d[i] : c.src == 1 ? double(float(d[i])) : double(__bfloat162float(b[i]));
+      const double got = c.out == 0 ? double(o32[k * n + i]) : c.out == 1 ? double(__half2float(o16[k * n + i]))
+                                                                          : double(__bfloat162float(obf[k * n + i]));
+      const double want = c.out == 0 ? double(round_directed<float>(x, c.mode))
+                        : c.out == 1 ? double(__half2float(round_directed<__half>(x, c.mode)))
+                                     : double(__bfloat162float(round_directed<__nv_bfloat16>(x, c.mode)));
+      bad += !(got == want || (std::isnan(got) && std::isnan(want)));
+    }
+    check(std::string("astype ") + c.name, bad == 0, std::to_string(bad) + " mismatches");
+  }
 }
 
 void test_copy2d() {
@@ -1149,6 +1225,7 @@ int main() {
   test_math<__nv_bfloat16>();
 
   test_ftz_ops();
+  test_astype_directed();
   test_copy2d();
   using tile2cu::Order;
   using tile2cu::PaddingMode;

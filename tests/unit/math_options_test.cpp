@@ -69,5 +69,54 @@ TEST(MathOptions, ArithmeticMinMaxReductionsAndScans) {
   EXPECT_EQ(testing::nvcc_compile(r.cu, r.cuh, "k.cuh"), 0) << r.cu;
 }
 
+TEST(MathOptions, AstypeRoundings) {
+  TranspileOptions options;
+  options.header_name = "k.cuh";
+  options.signatures = {"k(a=float64[?], b=bfloat16[?], o32=float32[?], o16=float16[?], obf=bfloat16[?], TILE=16)"};
+  const std::string source =
+      "import cuda.tile as ct\n\n"
+      "@ct.kernel\n"
+      "def k(a, b, o32, o16, obf, TILE: ct.Constant[int]):\n"
+      "    d = ct.load(a, index=(ct.bid(0),), shape=(TILE,))\n"
+      "    h = ct.load(b, index=(ct.bid(0),), shape=(TILE,))\n"
+      "    s = d.astype(ct.float32, rounding_mode=ct.RoundingMode.RM)\n"
+      "    s = s + ct.astype(h, ct.float32, rounding_mode=ct.RoundingMode.RZ)\n"
+      "    ct.store(o32, index=(ct.bid(0),), tile=s)\n"
+      "    ct.store(o16, index=(ct.bid(0),), tile=h.astype(ct.float16, rounding_mode=ct.RoundingMode.RP))\n"
+      "    ct.store(obf, index=(ct.bid(0),), tile=d.astype(ct.bfloat16, rounding_mode=ct.RoundingMode.RZ))\n";
+  TranspileResult r = transpile("k.py", source, options);
+  ASSERT_TRUE(r.ok) << r.diagnostics;
+  // bf16 -> f32 is exact: a plain astype.
+  for (const char* call : {"astype_rm<float>(d)", "astype<float>(h)", "astype_rp<__half>(h)", "astype_rz<__nv_bfloat16>(d)"})
+    EXPECT_TRUE(contains(r.cu, call)) << call << "\n" << r.cu;
+  if (!testing::have_nvcc()) GTEST_SKIP() << "no nvcc";
+  EXPECT_EQ(testing::nvcc_compile(r.cu, r.cuh, "k.cuh"), 0) << r.cu;
+}
+
+TEST(MathOptions, AstypeRoundingErrors) {
+  auto failure = [](const std::string& expr, const std::string& dtype) -> std::string {
+    TranspileOptions options;
+    options.signatures = {"k(a=" + dtype + "[?], TILE=16)"};
+    const std::string source = "import cuda.tile as ct\n@ct.kernel\ndef k(a, TILE: ct.Constant[int]):\n"
+                               "    t = ct.load(a, index=(0,), shape=(TILE,))\n    u = " + expr + "\n";
+    TranspileResult r = transpile("k.py", source, options);
+    return r.ok ? "accepted" : r.diagnostics;
+  };
+  EXPECT_NE(failure("t.astype(ct.float16, rounding_mode=ct.RoundingMode.RM)", "float32")
+                .find("rounding_mode=RM is not supported for conversion from float32 to float16; it takes RN, RZ"),
+            std::string::npos);
+  EXPECT_NE(failure("t.astype(ct.bfloat16, rounding_mode=ct.RoundingMode.RP)", "float32").find("TileTypeError"),
+            std::string::npos);
+  EXPECT_NE(failure("t.astype(ct.int32, rounding_mode=ct.RoundingMode.RZ)", "float32")
+                .find("rounding_mode is only valid for float to float conversions"),
+            std::string::npos);
+  EXPECT_NE(failure("t.astype(ct.float8_e4m3fn, rounding_mode=ct.RoundingMode.RZ)", "float32").find("not supported yet"),
+            std::string::npos);
+  EXPECT_NE(failure("t.astype(ct.float16, rounding_mode=ct.RoundingMode.RA)", "bfloat16").find("not supported yet"),
+            std::string::npos);
+  EXPECT_EQ(failure("t.astype(ct.float32, rounding_mode=ct.RoundingMode.FULL)", "float32"), "accepted");  // same dtype
+  EXPECT_EQ(failure("t.astype(ct.float64, rounding_mode=ct.RoundingMode.RA)", "float32"), "accepted");  // exact
+}
+
 }  // namespace
 }  // namespace tile2cu
