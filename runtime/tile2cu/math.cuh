@@ -128,15 +128,16 @@ TILE2CU_RECIPROCAL_DIVISION(div_full)
 TILE2CU_RECIPROCAL_DIVISION(div_full_ftz)
 #undef TILE2CU_RECIPROCAL_DIVISION
 // Flush to zero, alone (round to nearest) and with each directed rounding; min / max too.
-#define TILE2CU_MATH_BINARY_FTZ(op, f64)                                          \
-  TILE2CU_MATH_BINARY(TILE2CU_DEVICE, op##_ftz, detail::op##_rn_ftz, ::__d##f64##_rn) \
-  TILE2CU_MATH_BINARY(TILE2CU_DEVICE, op##_rz_ftz, detail::op##_rz_ftz, ::__d##f64##_rz) \
-  TILE2CU_MATH_BINARY(TILE2CU_DEVICE, op##_rm_ftz, detail::op##_rm_ftz, ::__d##f64##_rd) \
-  TILE2CU_MATH_BINARY(TILE2CU_DEVICE, op##_rp_ftz, detail::op##_rp_ftz, ::__d##f64##_ru)
-TILE2CU_MATH_BINARY_FTZ(add, add)
-TILE2CU_MATH_BINARY_FTZ(sub, sub)
-TILE2CU_MATH_BINARY_FTZ(mul, mul)
-TILE2CU_MATH_BINARY_FTZ(div, div)
+// (The double forms, never selected, are the plain directed ops.)
+#define TILE2CU_MATH_BINARY_FTZ(op)                                               \
+  TILE2CU_MATH_BINARY(TILE2CU_DEVICE, op##_ftz, detail::op##_rn_ftz, ::__d##op##_rn) \
+  TILE2CU_MATH_BINARY(TILE2CU_DEVICE, op##_rz_ftz, detail::op##_rz_ftz, ::__d##op##_rz) \
+  TILE2CU_MATH_BINARY(TILE2CU_DEVICE, op##_rm_ftz, detail::op##_rm_ftz, ::__d##op##_rd) \
+  TILE2CU_MATH_BINARY(TILE2CU_DEVICE, op##_rp_ftz, detail::op##_rp_ftz, ::__d##op##_ru)
+TILE2CU_MATH_BINARY_FTZ(add)
+TILE2CU_MATH_BINARY_FTZ(sub)
+TILE2CU_MATH_BINARY_FTZ(mul)
+TILE2CU_MATH_BINARY_FTZ(div)
 #undef TILE2CU_MATH_BINARY_FTZ
 TILE2CU_MATH_BINARY(TILE2CU_DEVICE, minimum_ftz, detail::min_ftz, ::fmin)
 TILE2CU_MATH_BINARY(TILE2CU_DEVICE, maximum_ftz, detail::max_ftz, ::fmax)
@@ -159,17 +160,18 @@ TILE2CU_MATH_BINARY(TILE2CU_DEVICE, maximum_nan_ftz, detail::max_nan_ftz, detail
     return detail::narrow<T, detail::Direction::dir>(f32(convert<float>(x), convert<float>(y))); \
   }                                                                              \
   TILE2CU_LIFT_BINARY(name)
-// sqrt_rn, sqrt_rz, sqrt_rm, sqrt_rp; div_rn, ...; add_, sub_, mul_ likewise.
-#define TILE2CU_DIRECTED_FAMILY(KIND, op, fop, dop)                               \
-  TILE2CU_DIRECTED_##KIND(op##_rn, ::__f##fop##_rn, ::__d##dop##_rn, Nearest)    \
-  TILE2CU_DIRECTED_##KIND(op##_rz, ::__f##fop##_rz, ::__d##dop##_rz, Zero)       \
-  TILE2CU_DIRECTED_##KIND(op##_rm, ::__f##fop##_rd, ::__d##dop##_rd, Down)       \
-  TILE2CU_DIRECTED_##KIND(op##_rp, ::__f##fop##_ru, ::__d##dop##_ru, Up)
-TILE2CU_DIRECTED_FAMILY(UNARY, sqrt, sqrt, sqrt)
-TILE2CU_DIRECTED_FAMILY(BINARY, div, div, div)
-TILE2CU_DIRECTED_FAMILY(BINARY, add, add, add)
-TILE2CU_DIRECTED_FAMILY(BINARY, sub, sub, sub)
-TILE2CU_DIRECTED_FAMILY(BINARY, mul, mul, mul)
+// sqrt_rn, sqrt_rz, sqrt_rm, sqrt_rp; div_rn, ...; add_, sub_, mul_ likewise (CUDA's
+// __fsqrt_rz, __dsqrt_rz, ...).
+#define TILE2CU_DIRECTED_FAMILY(KIND, op)                                         \
+  TILE2CU_DIRECTED_##KIND(op##_rn, ::__f##op##_rn, ::__d##op##_rn, Nearest)      \
+  TILE2CU_DIRECTED_##KIND(op##_rz, ::__f##op##_rz, ::__d##op##_rz, Zero)         \
+  TILE2CU_DIRECTED_##KIND(op##_rm, ::__f##op##_rd, ::__d##op##_rd, Down)         \
+  TILE2CU_DIRECTED_##KIND(op##_rp, ::__f##op##_ru, ::__d##op##_ru, Up)
+TILE2CU_DIRECTED_FAMILY(UNARY, sqrt)
+TILE2CU_DIRECTED_FAMILY(BINARY, div)
+TILE2CU_DIRECTED_FAMILY(BINARY, add)
+TILE2CU_DIRECTED_FAMILY(BINARY, sub)
+TILE2CU_DIRECTED_FAMILY(BINARY, mul)
 #undef TILE2CU_DIRECTED_FAMILY
 #undef TILE2CU_DIRECTED_BINARY
 #undef TILE2CU_DIRECTED_UNARY
