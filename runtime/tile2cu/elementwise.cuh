@@ -195,7 +195,7 @@ TILE2CU_DEVICE Tile<U, L> astype(const Tile<T, L>& t) {
     return map<L>([](T x) { return convert<U>(x); }, t);
   }
 }
-// astype with rounding_mode=RZ / RM / RP between float dtypes (types.cuh).
+// astype with rounding_mode=RZ / RM / RP / RA between float dtypes (types.cuh).
 #define TILE2CU_ASTYPE_DIRECTED(name, direction)                                          \
   template <class U, class T, if_scalar<T> = 0>                                           \
   TILE2CU_DEVICE U name(T x) { return detail::convert_directed<U, detail::Direction::direction>(x); } \
@@ -206,6 +206,7 @@ TILE2CU_DEVICE Tile<U, L> astype(const Tile<T, L>& t) {
 TILE2CU_ASTYPE_DIRECTED(astype_rz, Zero)
 TILE2CU_ASTYPE_DIRECTED(astype_rm, Down)
 TILE2CU_ASTYPE_DIRECTED(astype_rp, Up)
+TILE2CU_ASTYPE_DIRECTED(astype_ra, NearestAway)
 #undef TILE2CU_ASTYPE_DIRECTED
 
 template <class U, class T, class L>

@@ -136,12 +136,36 @@ TILE2CU_HD U bitcast(T x) {
 // too for the results of +, -, *, / and sqrt of 16-bit values, since float carries more than
 // twice their bits (math.cuh's f16/bf16 forms of div_rz, add_rn, ... rely on both).
 namespace detail {
-enum class Direction { Nearest, Zero, Down, Up };
+// Nearest: ties to even; NearestAway: ties away from zero (astype's RA).
+enum class Direction { Nearest, Zero, Down, Up, NearestAway };
+
+template <class T, Direction D>
+TILE2CU_DEVICE T narrow(float x);
+
+// A float rounded to the nearest f16 or bf16, ties away from zero: of the neighbours toward and
+// away from zero, the one past the midpoint (exact in float). Past the largest finite value the
+// neighbour away is infinity, and the midpoint half an ulp beyond that value.
+template <class T>
+TILE2CU_DEVICE T round_nearest_away(float x) {
+  const T toward = narrow<T, Direction::Zero>(x);
+  const float t = convert<float>(toward);
+  if (x != x || t == x) return toward;  // NaN, or a value of T
+  uint16_t bits;
+  memcpy(&bits, &toward, sizeof bits);
+  const uint16_t away_bits = uint16_t(bits + 1), previous_bits = uint16_t(bits - 1);  // one more / less magnitude
+  T away, previous;
+  memcpy(&away, &away_bits, sizeof away);
+  memcpy(&previous, &previous_bits, sizeof previous);
+  float a = convert<float>(away);
+  if (::isinf(a)) a = t + (t - convert<float>(previous));
+  return ::fabsf(x) >= ::fabsf(0.5f * (t + a)) ? away : toward;
+}
 
 // A float rounded to f16 or bf16 in direction D.
 template <class T, Direction D>
 TILE2CU_DEVICE T narrow(float x) {
   if constexpr (D == Direction::Nearest) return convert<T>(x);
+  else if constexpr (D == Direction::NearestAway) return round_nearest_away<T>(x);
   else if constexpr (std::is_same_v<T, __half>)
     return D == Direction::Zero ? __float2half_rz(x) : D == Direction::Down ? __float2half_rd(x) : __float2half_ru(x);
   else
@@ -150,11 +174,12 @@ TILE2CU_DEVICE T narrow(float x) {
 }
 
 // astype between f16, bf16, f32 and f64 rounding in direction D (astype_rz, astype_rm,
-// astype_rp in elementwise.cuh). A conversion into a format that holds every source value is
+// astype_rp, astype_ra in elementwise.cuh). A conversion into a format that holds every source value is
 // exact and needs no direction.
 template <class U, Direction D, class T>
 TILE2CU_DEVICE U convert_directed(T x) {
   if constexpr (std::is_same_v<T, double> && !std::is_same_v<U, double>) {
+    static_assert(D != Direction::NearestAway, "RA from float64 rounds twice (and cuTile has no such conversion)");
     const float f = D == Direction::Zero ? __double2float_rz(x)
                   : D == Direction::Down ? __double2float_rd(x)
                   : D == Direction::Up   ? __double2float_ru(x) : float(x);

@@ -109,7 +109,7 @@ const char* memory_scope_name(MemoryScope s) {
 }
 
 const char* rounding_name(Rounding r) {
-  static const char* names[] = {"default", "rn", "rz", "rm", "rp", "full", "approx"};
+  static const char* names[] = {"default", "rn", "rz", "rm", "rp", "full", "approx", "ra"};
   return names[static_cast<int>(r)];
 }
 

@@ -131,7 +131,7 @@ enum class MemoryOrder { Weak, Relaxed, Acquire, Release, AcqRel };  // ct.Memor
 enum class MemoryScope { None, Block, Cluster, Device, Sys };       // ct.MemoryScope's order
 enum class PaddingMode { Undetermined, Zero, NegZero, Nan, PosInf, NegInf };
 // Rounding / accuracy choices of cuTile's RoundingMode that change generated code.
-enum class Rounding { Default, RN, RZ, RM, RP, Full, Approx };
+enum class Rounding { Default, RN, RZ, RM, RP, Full, Approx, RA };  // RA: nearest, ties away (astype only)
 
 const char* op_kind_name(OpKind k);
 // Ops that only compute a value from their operands and attributes (no memory, no regions, no

@@ -83,11 +83,8 @@ ir::Rounding KernelLowering::conversion_rounding(const Value& mode, DType from, 
                       dtype_name(from), dtype_name(to), fmt::join(allowed, ", ")));
   const bool exact = dtype_bits(to) > dtype_bits(from);  // f16/bf16 -> f32 -> f64
   if (name == "RN" || exact) return ir::Rounding::Default;
-  if (name == "RA")
-    error(ErrorKind::UnsupportedFeature, range,
-          fmt::format("astype(rounding_mode=RA) from {} to {} is not supported yet by tile2cu", dtype_name(from),
-                      dtype_name(to)));
-  return name == "RZ" ? ir::Rounding::RZ : name == "RM" ? ir::Rounding::RM : ir::Rounding::RP;
+  return name == "RZ" ? ir::Rounding::RZ : name == "RM" ? ir::Rounding::RM : name == "RP" ? ir::Rounding::RP
+                                                                              : ir::Rounding::RA;
 }
 
 }  // namespace tile2cu::sema

@@ -239,7 +239,7 @@ __global__ void ftz_ops(Array<float, 1> xa, Array<float, 1> xb, Array<float, 1> 
 }
 
 // astype with a directed rounding: f64 -> f32 / f16 / bf16, f32 -> f16 / bf16, bf16 -> f16.
-constexpr int kAstypeOps = 12;
+constexpr int kAstypeOps = 13;
 __global__ void astype_directed(Array<double, 1> xd, Array<__nv_bfloat16, 1> xb, Array<float, 2> out32,
                                 Array<__half, 2> out16, Array<__nv_bfloat16, 2> outbf) {
   using L = OpsL<double>;
@@ -259,6 +259,7 @@ __global__ void astype_directed(Array<double, 1> xd, Array<__nv_bfloat16, 1> xb,
   store(row(out16, 9), {bid}, astype_rm<__half>(b));
   store(row(out16, 10), {bid}, astype_rp<__half>(b));
   store(row(out16, 11), {bid}, astype_rz<__half>(b));
+  store(row(out16, 12), {bid}, astype_ra<__half>(b));
 }
 
 // ---- 2-D loads / stores with orders and padding -------------------------------------------------
@@ -951,6 +952,18 @@ void test_ftz_ops() {
   check("ftz inputs reach subnormal results", flushed > 1000, std::to_string(flushed) + " flushed results");
 }
 
+// x (a float) rounded to the nearest f16, ties away from zero, worked out from the two f16
+// neighbours that the host's directed conversions give; past 65504 the one above is 65536, and
+// a value that rounds to it overflows to infinity.
+double nearest_away_f16(double x) {
+  const double m = std::fabs(x);
+  const double lo = __half2float(__float2half_rd(float(m)));
+  double hi = __half2float(__float2half_ru(float(m)));
+  if (std::isinf(hi)) hi = 65536.0;
+  const double r = (m - lo < hi - m) ? lo : hi;  // a tie takes the larger magnitude
+  return std::copysign(r == 65536.0 ? INFINITY : r, x);
+}
+
 // Values over the whole range of f16 and beyond it (overflow, subnormals), both signs.
 void test_astype_directed() {
   const int64_t n = 4096;
@@ -961,6 +974,9 @@ void test_astype_directed() {
     const double sign = rng() % 2 ? -1.0 : 1.0;
     d[i] = sign * std::ldexp(unit(rng), int(rng() % 50) - 30);  // 2^-30 .. 2^20: f16 subnormals to overflow
     b[i] = __float2bfloat16_rn(float(sign * std::ldexp(unit(rng), int(rng() % 50) - 30)));
+    // Ties for RA: odd multiples of half the smallest f16 subnormal, and values past the largest f16.
+    if (i % 16 == 5) b[i] = __float2bfloat16_rn(float(sign * std::ldexp(double(2 * (rng() % 64) + 1), -25)));
+    if (i % 64 == 9) b[i] = __float2bfloat16_rn(float(sign * (rng() % 2 ? 65536.0 : 65280.0)));
   }
   Buf<double> dd(d);
   Buf<__nv_bfloat16> db(b);
@@ -980,7 +996,8 @@ void test_astype_directed() {
       {"f64->f32 rz", 0, 0, 'z'}, {"f64->f32 rm", 0, 0, 'm'}, {"f64->f32 rp", 0, 0, 'p'},
       {"f64->f16 rz", 1, 0, 'z'}, {"f64->bf16 rz", 2, 0, 'z'}, {"f32->f16 rz", 1, 1, 'z'},
       {"f32->f16 rm", 1, 1, 'm'}, {"f32->f16 rp", 1, 1, 'p'}, {"f32->bf16 rz", 2, 1, 'z'},
-      {"bf16->f16 rm", 1, 2, 'm'}, {"bf16->f16 rp", 1, 2, 'p'}, {"bf16->f16 rz", 1, 2, 'z'}};
+      {"bf16->f16 rm", 1, 2, 'm'}, {"bf16->f16 rp", 1, 2, 'p'}, {"bf16->f16 rz", 1, 2, 'z'},
+      {"bf16->f16 ra", 1, 2, 'a'}};
   for (int k = 0; k < kern::kAstypeOps; ++k) {
     const Case& c = cases[k];
     int bad = 0;
@@ -988,7 +1005,8 @@ void test_astype_directed() {
       const double x = c.src == 0 ? d[i] : c.src == 1 ? double(float(d[i])) : double(__bfloat162float(b[i]));
       const double got = c.out == 0 ? double(o32[k * n + i]) : c.out == 1 ? double(__half2float(o16[k * n + i]))
                                                                           : double(__bfloat162float(obf[k * n + i]));
-      const double want = c.out == 0 ? double(round_directed<float>(x, c.mode))
+      const double want = c.mode == 'a' ? nearest_away_f16(x)
+                        : c.out == 0 ? double(round_directed<float>(x, c.mode))
                         : c.out == 1 ? double(__half2float(round_directed<__half>(x, c.mode)))
                                      : double(__bfloat162float(round_directed<__nv_bfloat16>(x, c.mode)));
       bad += !(got == want || (std::isnan(got) && std::isnan(want)));

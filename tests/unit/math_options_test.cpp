@@ -83,11 +83,13 @@ TEST(MathOptions, AstypeRoundings) {
       "    s = s + ct.astype(h, ct.float32, rounding_mode=ct.RoundingMode.RZ)\n"
       "    ct.store(o32, index=(ct.bid(0),), tile=s)\n"
       "    ct.store(o16, index=(ct.bid(0),), tile=h.astype(ct.float16, rounding_mode=ct.RoundingMode.RP))\n"
+      "    ct.store(o16, index=(ct.bid(0),), tile=h.astype(ct.float16, rounding_mode=ct.RoundingMode.RA))\n"
       "    ct.store(obf, index=(ct.bid(0),), tile=d.astype(ct.bfloat16, rounding_mode=ct.RoundingMode.RZ))\n";
   TranspileResult r = transpile("k.py", source, options);
   ASSERT_TRUE(r.ok) << r.diagnostics;
   // bf16 -> f32 is exact: a plain astype.
-  for (const char* call : {"astype_rm<float>(d)", "astype<float>(h)", "astype_rp<__half>(h)", "astype_rz<__nv_bfloat16>(d)"})
+  for (const char* call : {"astype_rm<float>(d)", "astype<float>(h)", "astype_rp<__half>(h)", "astype_ra<__half>(h)",
+                           "astype_rz<__nv_bfloat16>(d)"})
     EXPECT_TRUE(contains(r.cu, call)) << call << "\n" << r.cu;
   if (!testing::have_nvcc()) GTEST_SKIP() << "no nvcc";
   EXPECT_EQ(testing::nvcc_compile(r.cu, r.cuh, "k.cuh"), 0) << r.cu;
@@ -112,7 +114,8 @@ TEST(MathOptions, AstypeRoundingErrors) {
             std::string::npos);
   EXPECT_NE(failure("t.astype(ct.float8_e4m3fn, rounding_mode=ct.RoundingMode.RZ)", "float32").find("not supported yet"),
             std::string::npos);
-  EXPECT_NE(failure("t.astype(ct.float16, rounding_mode=ct.RoundingMode.RA)", "bfloat16").find("not supported yet"),
+  EXPECT_EQ(failure("t.astype(ct.float16, rounding_mode=ct.RoundingMode.RA)", "bfloat16"), "accepted");
+  EXPECT_NE(failure("t.astype(ct.float32, rounding_mode=ct.RoundingMode.RA)", "float64").find("it takes RN, RZ, RM, RP"),
             std::string::npos);
   EXPECT_EQ(failure("t.astype(ct.float32, rounding_mode=ct.RoundingMode.FULL)", "float32"), "accepted");  // same dtype
   EXPECT_EQ(failure("t.astype(ct.float64, rounding_mode=ct.RoundingMode.RA)", "float32"), "accepted");  // exact
