@@ -507,16 +507,12 @@ class BodyEmitter {
         return {fmt::format("reshape<{}>({}, {})", layout(r), expr(op.operands[0]).text,
                             plan_.smem_bytes > 0 ? "smem" : "nullptr")};
       case OpKind::Reduce: {
-        if (!op.regions.empty()) {
+        // The kernel's combiner, or a sum / max ... with rounding or flush-to-zero options.
+        if (!op.regions.empty() || has_rounding_options(op)) {
           std::string dst = fn_.type(r).is_scalar() ? "" : ", " + layout(r);
           return {fmt::format("reduce_with<Axes<{}>{}>({}, {}, {}, smem)", fmt::join(op.axes, ", "), dst,
-                              expr(op.operands[0]).text, combiner_lambda(op), identity(op))};
-        }
-        // Rounding or flush to zero: the sum or max of the op with those options.
-        if (has_rounding_options(op)) {
-          std::string dst = fn_.type(r).is_scalar() ? "" : ", " + layout(r);
-          return {fmt::format("reduce_with<Axes<{}>{}>({}, {}, {}, smem)", fmt::join(op.axes, ", "), dst,
-                              expr(op.operands[0]).text, combine_with_options(op), identity(op))};
+                              expr(op.operands[0]).text,
+                              op.regions.empty() ? combine_with_options(op) : combiner_lambda(op), identity(op))};
         }
         static const std::map<ir::BinaryKind, const char*> kNames = {
             {ir::BinaryKind::Add, "reduce_sum"}, {ir::BinaryKind::Mul, "reduce_prod"},
