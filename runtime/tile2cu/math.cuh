@@ -11,18 +11,25 @@
 
 namespace tile2cu {
 
-#define TILE2CU_MATH_UNARY(QUAL, name, f32, f64)                                 \
+// The _ROUNDED forms round an f16/bf16 result back from float in `dir` (detail::narrow,
+// types.cuh): to nearest for all but the directed IEEE ops below.
+#define TILE2CU_MATH_UNARY_ROUNDED(QUAL, name, f32, f64, dir)                    \
   QUAL float name(float x) { return f32(x); }                                    \
   QUAL double name(double x) { return f64(x); }                                  \
   template <class T, std::enable_if_t<is_half_like_v<T>, int> = 0>               \
-  QUAL T name(T x) { return convert<T>(name(convert<float>(x))); }               \
+  QUAL T name(T x) { return detail::narrow<T, detail::Direction::dir>(name(convert<float>(x))); } \
   TILE2CU_LIFT_UNARY(name)
+#define TILE2CU_MATH_UNARY(QUAL, name, f32, f64) TILE2CU_MATH_UNARY_ROUNDED(QUAL, name, f32, f64, Nearest)
 
-#define TILE2CU_MATH_BINARY_SCALAR(QUAL, name, f32, f64)                         \
+#define TILE2CU_MATH_BINARY_SCALAR_ROUNDED(QUAL, name, f32, f64, dir)            \
   QUAL float name(float x, float y) { return f32(x, y); }                        \
   QUAL double name(double x, double y) { return f64(x, y); }                     \
   template <class T, std::enable_if_t<is_half_like_v<T>, int> = 0>               \
-  QUAL T name(T x, T y) { return convert<T>(name(convert<float>(x), convert<float>(y))); }
+  QUAL T name(T x, T y) {                                                        \
+    return detail::narrow<T, detail::Direction::dir>(name(convert<float>(x), convert<float>(y))); \
+  }
+#define TILE2CU_MATH_BINARY_SCALAR(QUAL, name, f32, f64)                         \
+  TILE2CU_MATH_BINARY_SCALAR_ROUNDED(QUAL, name, f32, f64, Nearest)
 #define TILE2CU_MATH_BINARY(QUAL, name, f32, f64)                                \
   TILE2CU_MATH_BINARY_SCALAR(QUAL, name, f32, f64)                               \
   TILE2CU_LIFT_BINARY(name)
@@ -145,20 +152,10 @@ TILE2CU_MATH_BINARY(TILE2CU_DEVICE, minimum_nan_ftz, detail::min_nan_ftz, detail
 TILE2CU_MATH_BINARY(TILE2CU_DEVICE, maximum_nan_ftz, detail::max_nan_ftz, detail::fmax_nan)
 
 // ---- explicit IEEE rounding: rn (nearest even), rz (toward 0), rm (-inf), rp (+inf) --------
-// f16/bf16 compute in float and round back in the same direction (detail::narrow, types.cuh).
-#define TILE2CU_DIRECTED_UNARY(name, f32, f64, dir)                               \
-  TILE2CU_DEVICE float name(float x) { return f32(x); }                          \
-  TILE2CU_DEVICE double name(double x) { return f64(x); }                        \
-  template <class T, std::enable_if_t<is_half_like_v<T>, int> = 0>               \
-  TILE2CU_DEVICE T name(T x) { return detail::narrow<T, detail::Direction::dir>(f32(convert<float>(x))); } \
-  TILE2CU_LIFT_UNARY(name)
+// f16/bf16 compute in float and round back in the same direction.
+#define TILE2CU_DIRECTED_UNARY(name, f32, f64, dir) TILE2CU_MATH_UNARY_ROUNDED(TILE2CU_DEVICE, name, f32, f64, dir)
 #define TILE2CU_DIRECTED_BINARY(name, f32, f64, dir)                              \
-  TILE2CU_DEVICE float name(float x, float y) { return f32(x, y); }              \
-  TILE2CU_DEVICE double name(double x, double y) { return f64(x, y); }           \
-  template <class T, std::enable_if_t<is_half_like_v<T>, int> = 0>               \
-  TILE2CU_DEVICE T name(T x, T y) {                                              \
-    return detail::narrow<T, detail::Direction::dir>(f32(convert<float>(x), convert<float>(y))); \
-  }                                                                              \
+  TILE2CU_MATH_BINARY_SCALAR_ROUNDED(TILE2CU_DEVICE, name, f32, f64, dir)        \
   TILE2CU_LIFT_BINARY(name)
 // sqrt_rn, sqrt_rz, sqrt_rm, sqrt_rp; div_rn, ...; add_, sub_, mul_ likewise (CUDA's
 // __fsqrt_rz, __dsqrt_rz, ...).
@@ -177,7 +174,9 @@ TILE2CU_DIRECTED_FAMILY(BINARY, mul)
 #undef TILE2CU_DIRECTED_UNARY
 
 #undef TILE2CU_MATH_UNARY
+#undef TILE2CU_MATH_UNARY_ROUNDED
 #undef TILE2CU_MATH_BINARY
 #undef TILE2CU_MATH_BINARY_SCALAR
+#undef TILE2CU_MATH_BINARY_SCALAR_ROUNDED
 
 }  // namespace tile2cu

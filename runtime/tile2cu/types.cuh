@@ -140,13 +140,13 @@ namespace detail {
 enum class Direction { Nearest, Zero, Down, Up, NearestAway };
 
 template <class T, Direction D>
-TILE2CU_DEVICE T narrow(float x);
+TILE2CU_HD T narrow(float x);
 
 // A float rounded to the nearest f16 or bf16, ties away from zero: of the neighbours toward and
 // away from zero, the one past the midpoint (exact in float). Past the largest finite value the
 // neighbour away is infinity, and the midpoint half an ulp beyond that value.
 template <class T>
-TILE2CU_DEVICE T round_nearest_away(float x) {
+TILE2CU_HD T round_nearest_away(float x) {
   const T toward = narrow<T, Direction::Zero>(x);
   const float t = convert<float>(toward);
   if (x != x || t == x) return toward;  // NaN, or a value of T
@@ -163,7 +163,7 @@ TILE2CU_DEVICE T round_nearest_away(float x) {
 
 // A float rounded to f16 or bf16 in direction D.
 template <class T, Direction D>
-TILE2CU_DEVICE T narrow(float x) {
+TILE2CU_HD T narrow(float x) {
   if constexpr (D == Direction::Nearest) return convert<T>(x);
   else if constexpr (D == Direction::NearestAway) return round_nearest_away<T>(x);
   else if constexpr (std::is_same_v<T, __half>)

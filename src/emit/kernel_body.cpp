@@ -510,9 +510,9 @@ class BodyEmitter {
         // The kernel's combiner, or a sum / max ... with rounding or flush-to-zero options.
         if (!op.regions.empty() || has_rounding_options(op)) {
           std::string dst = fn_.type(r).is_scalar() ? "" : ", " + layout(r);
+          auto [combine, start] = fold_with(op);
           return {fmt::format("reduce_with<Axes<{}>{}>({}, {}, {}, smem)", fmt::join(op.axes, ", "), dst,
-                              expr(op.operands[0]).text,
-                              op.regions.empty() ? combine_with_options(op) : combiner_lambda(op), identity(op))};
+                              expr(op.operands[0]).text, combine, start)};
         }
         static const std::map<ir::BinaryKind, const char*> kNames = {
             {ir::BinaryKind::Add, "reduce_sum"}, {ir::BinaryKind::Mul, "reduce_prod"},
@@ -526,9 +526,10 @@ class BodyEmitter {
       }
       case OpKind::Scan: {
         std::string targs = fmt::format("{}{}", op.axis, op.reverse ? ", true" : "");
-        if (!op.regions.empty() || has_rounding_options(op))
-          return {fmt::format("scan_with<{}>({}, {}, {}, smem)", targs, expr(op.operands[0]).text,
-                              op.regions.empty() ? combine_with_options(op) : combiner_lambda(op), identity(op))};
+        if (!op.regions.empty() || has_rounding_options(op)) {
+          auto [combine, start] = fold_with(op);
+          return {fmt::format("scan_with<{}>({}, {}, {}, smem)", targs, expr(op.operands[0]).text, combine, start)};
+        }
         return {fmt::format("{}<{}>({}, smem)", op.binary == ir::BinaryKind::Add ? "cumsum" : "cumprod", targs,
                             expr(op.operands[0]).text)};
       }
@@ -603,14 +604,20 @@ class BodyEmitter {
 
   std::string identity(const Op& op) { return cpp_literal(op.literal, fn_.type(op.operands[0]).dtype); }
 
-  // The combiner of a sum, prod, max, min, cumsum or cumprod that has rounding or flush-to-zero
-  // options: "[](float a, float b) { return add_rz(a, b); }".
-  std::string combine_with_options(const Op& op) {
-    static const std::map<ir::BinaryKind, const char*> kBases = {
-        {ir::BinaryKind::Add, "add"}, {ir::BinaryKind::Mul, "mul"},
-        {ir::BinaryKind::Max, "maximum"}, {ir::BinaryKind::Min, "minimum"}};
-    const char* type = dtype_cpp_name(fn_.type(op.operands[0]).dtype);
-    return fmt::format("[]({0} a, {0} b) {{ return {1}(a, b); }}", type, with_math_options(kBases.at(op.binary), op));
+  // The combiner and identity of a reduce_with / scan_with: the kernel's own (a region), or for
+  // a sum, prod, max, min, cumsum or cumprod with rounding or flush-to-zero options the op so
+  // rounded: {"[](float a, float b) { return add_rz(a, b); }", "0.0f"}.
+  std::pair<std::string, std::string> fold_with(const Op& op) {
+    if (!op.regions.empty()) return {combiner_lambda(op), identity(op)};
+    struct Fold { const char* function; double identity; };
+    static const std::map<ir::BinaryKind, Fold> kFolds = {
+        {ir::BinaryKind::Add, {"add", 0.0}}, {ir::BinaryKind::Mul, {"mul", 1.0}},
+        {ir::BinaryKind::Max, {"maximum", -INFINITY}}, {ir::BinaryKind::Min, {"minimum", INFINITY}}};
+    const Fold& fold = kFolds.at(op.binary);
+    const DType dtype = fn_.type(op.operands[0]).dtype;
+    return {fmt::format("[]({0} a, {0} b) {{ return {1}(a, b); }}", dtype_cpp_name(dtype),
+                        with_math_options(fold.function, op)),
+            cpp_literal(fold.identity, dtype)};
   }
 
   // A combiner region as a C++ lambda: "[](float a, float b) { return a + b; }", or one line per

@@ -703,8 +703,6 @@ Value KernelLowering::reduction(const std::string& op, CallArgs& args, SourceRan
   o.propagate_nan = flags.propagate_nan;
   o.rounding = flags.rounding;
   o.flush_to_zero = flags.flush_to_zero;
-  if (flags.rounding != ir::Rounding::Default || flags.flush_to_zero)  // folded with the op so rounded
-    o.literal = op == "sum" ? 0.0 : op == "prod" ? 1.0 : op == "max" ? -INFINITY : INFINITY;
   if (!shape.empty() && ir::shape_elements(shape) == 1) {
     // keepdims over a whole tile: reduce to a scalar (every thread gets it) and splat that, so
     // the (1, 1) result broadcasts back over the tile without moving through shared memory.

@@ -145,8 +145,6 @@ Value KernelLowering::combining_op(const std::string& op, CallArgs& args, Source
     const MathFlags flags = math_flags(b, op, t.dtype);
     o.rounding = flags.rounding;
     o.flush_to_zero = flags.flush_to_zero;
-    if (flags.rounding != ir::Rounding::Default || flags.flush_to_zero)  // scanned with the op so rounded
-      o.literal = op == "cumsum" ? 0.0 : 1.0;
   }
   if (is_reduce) {
     bool keepdims = b.get("keepdims") && const_bool(*b.get("keepdims"), b.range_of("keepdims"), b.what("keepdims"));

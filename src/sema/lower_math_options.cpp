@@ -11,6 +11,19 @@
 
 namespace tile2cu::sema {
 
+namespace {
+const std::map<std::string, ir::Rounding> kRoundingModes = {
+    {"RN", ir::Rounding::RN}, {"RZ", ir::Rounding::RZ}, {"RM", ir::Rounding::RM}, {"RP", ir::Rounding::RP},
+    {"FULL", ir::Rounding::Full}, {"APPROX", ir::Rounding::Approx}, {"RA", ir::Rounding::RA}};
+}  // namespace
+
+std::string KernelLowering::rounding_mode_member(const Value& mode, SourceRange range) const {
+  auto* e = mode.as<EnumValue>();
+  if (!e || e->cls->builtin != EnumKind::RoundingMode)
+    error(ErrorKind::Type, range, "rounding_mode must be a ct.RoundingMode");
+  return e->cls->member_name(e->member);
+}
+
 MathOptions math_options(const std::string& op) {
   using R = ir::Rounding;
   if (op == "add" || op == "sub" || op == "mul" || op == "sum" || op == "prod" || op == "cumsum" ||
@@ -32,17 +45,12 @@ MathFlags KernelLowering::math_flags(const Bound& b, const std::string& opname, 
   if (const Value* pn = b.get("propagate_nan"))
     flags.propagate_nan = const_bool(*pn, b.range_of("propagate_nan"), b.what("propagate_nan"));
   if (const Value* rm = b.get("rounding_mode"); rm && !rm->is<NoneValue>()) {
-    auto* e = rm->as<EnumValue>();
-    if (!e || e->cls->builtin != EnumKind::RoundingMode)
-      error(ErrorKind::Type, b.range_of("rounding_mode"), "rounding_mode must be a ct.RoundingMode");
-    static const std::map<std::string, ir::Rounding> kModes = {
-        {"RN", ir::Rounding::RN}, {"RZ", ir::Rounding::RZ}, {"RM", ir::Rounding::RM},
-        {"RP", ir::Rounding::RP}, {"FULL", ir::Rounding::Full}, {"APPROX", ir::Rounding::Approx}};
-    auto it = kModes.find(e->cls->member_name(e->member));
+    const std::string name = rounding_mode_member(*rm, b.range_of("rounding_mode"));
+    auto it = kRoundingModes.find(name);
     auto allowed = math_options(opname).roundings;
-    if (it == kModes.end() || std::find(allowed.begin(), allowed.end(), it->second) == allowed.end())
+    if (it == kRoundingModes.end() || std::find(allowed.begin(), allowed.end(), it->second) == allowed.end())
       error(ErrorKind::Type, b.range_of("rounding_mode"),
-            fmt::format("Rounding mode {} is not supported for {}", e->cls->member_name(e->member), opname));
+            fmt::format("Rounding mode {} is not supported for {}", name, opname));
     flags.rounding = it->second;
   }
   if (!dtype) return flags;  // a folded constant: the options are read, and have no effect
@@ -59,32 +67,27 @@ MathFlags KernelLowering::math_flags(const Bound& b, const std::string& opname, 
 // the rounding a conversion from `from` to `to` needs, Default where the mode cannot change a
 // value (the same dtype, a wider one, RN).
 ir::Rounding KernelLowering::conversion_rounding(const Value& mode, DType from, DType to, SourceRange range) const {
-  auto* e = mode.as<EnumValue>();
-  if (!e || e->cls->builtin != EnumKind::RoundingMode)
-    error(ErrorKind::Type, range, "rounding_mode must be a ct.RoundingMode");
-  const std::string name = e->cls->member_name(e->member);
+  const std::string name = rounding_mode_member(mode, range);
   if (from == to) return ir::Rounding::Default;  // cuTile returns the tile itself
   const bool restricted = !is_float(from) || !is_float(to);
   if (restricted && name != "RN")
     error(ErrorKind::UnsupportedFeature, range,
           fmt::format("astype(rounding_mode={}) from {} to {} is not supported yet by tile2cu", name,
                       dtype_name(from), dtype_name(to)));
-  // The modes cuTile accepts for the pairs of f16, bf16, f32 and f64.
+  // The modes cuTile accepts between f16, bf16, f32 and f64: RN and RZ always; RM, RP and RA
+  // into f32 or f64 (no RA from f64 to f32) and from bf16 into f16.
   std::vector<std::string> allowed = {"RN", "RZ"};
-  if (to == DType::Float64 || to == DType::Float32 || from == DType::BFloat16) {
+  if (to == DType::Float64 || to == DType::Float32 || (to == DType::Float16 && from == DType::BFloat16)) {
     allowed.insert(allowed.end(), {"RM", "RP"});
     if (!(to == DType::Float32 && from == DType::Float64)) allowed.push_back("RA");
   }
-  if (to == DType::BFloat16) allowed = {"RN", "RZ"};
-  if (restricted) allowed = {"RN"};
   if (std::find(allowed.begin(), allowed.end(), name) == allowed.end())
     error(ErrorKind::Type, range,
           fmt::format("rounding_mode={} is not supported for conversion from {} to {}; it takes {}", name,
                       dtype_name(from), dtype_name(to), fmt::join(allowed, ", ")));
   const bool exact = dtype_bits(to) > dtype_bits(from);  // f16/bf16 -> f32 -> f64
   if (name == "RN" || exact) return ir::Rounding::Default;
-  return name == "RZ" ? ir::Rounding::RZ : name == "RM" ? ir::Rounding::RM : name == "RP" ? ir::Rounding::RP
-                                                                              : ir::Rounding::RA;
+  return kRoundingModes.at(name);
 }
 
 }  // namespace tile2cu::sema

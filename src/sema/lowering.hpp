@@ -124,6 +124,8 @@ class KernelLowering {
   // rounding_mode= / flush_to_zero= / propagate_nan= of `opname`, checked against the dtype of
   // its result (none for a folded constant) (lower_math_options.cpp).
   MathFlags math_flags(const Bound& b, const std::string& opname, std::optional<DType> dtype) const;
+  // The member name of a ct.RoundingMode value ("RZ"); anything else is a TileTypeError.
+  std::string rounding_mode_member(const Value& mode, SourceRange range) const;
   // astype's rounding_mode= from `from` to `to` (lower_math_options.cpp).
   ir::Rounding conversion_rounding(const Value& mode, DType from, DType to, SourceRange range) const;
   // ct.reduce with a function, cumsum, cumprod, scan (lower_combiners.cpp)
