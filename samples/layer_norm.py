@@ -15,10 +15,9 @@ Kernel 2 sums the G partial rows per column block.
 Launch: fwd grid = (M,); bwd_dx grid = (M,), locks and count zeroed first;
         bwd_dwdb grid = (ct.cdiv(N, TN),)
 
-The forward kernel asks for occupancy=4 (four blocks per SM, at most 64 registers a thread):
-with the whole-row path tested once and the ragged one out of line, a bf16 row of 8192 fits
-that, and four rows in flight per SM keep an H200's memory busy (docs/perf-notes.md, round 11).
-Rows shorter than TN pay for it (6-14 % slower than without the request).
+The forward kernel asks for no occupancy: tile2cu runs a row of 8192 on 512 threads, and for
+kernels that load three such tiles (x, w, b) asks for three blocks per SM in the copy for whole
+rows (40 registers a thread), not in the copy for ragged rows (docs/perf-notes.md, round 14).
 """
 import cuda.tile as ct
 
@@ -33,7 +32,7 @@ def vector_tile(a, TN):
     return ct.load(a, index=(0,), shape=(TN,), padding_mode=ZERO).astype(ct.float32)[None, :]
 
 
-@ct.kernel(occupancy=4)
+@ct.kernel
 def layer_norm_fwd(x, w, b, y, mean_out, rstd_out, eps: float, TN: ct.Constant[int]):
     row = ct.bid(0)
     n = x.shape[1]

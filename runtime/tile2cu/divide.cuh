@@ -13,6 +13,8 @@
 
 #include <cfloat>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 
 #include "elementwise.cuh"
 #include "math.cuh"
@@ -28,7 +30,8 @@ class FloatDivisor {
  public:
   TILE2CU_HD explicit FloatDivisor(float b) : b_(b), r_(1.0f / b) {
     const float mag = ::fabsf(b);
-    if (mag >= kMinDivisor && mag <= kMaxDivisor) {  // false for NaN too
+    divisor_in_range_ = mag >= kMinDivisor && mag <= kMaxDivisor;  // false for NaN too
+    if (divisor_in_range_) {
       lo_ = ::fmaxf(kMinDividend, mag * kMinQuotient);  // quotient and residual stay normal
       hi_ = ::fminf(FLT_MAX, mag * kMaxQuotient);       // quotient stays finite
     } else {
@@ -47,9 +50,14 @@ class FloatDivisor {
     const float residual = ::fmaf(-b_, q, a);
     return ::fmaf(residual, r_, q);
   }
+  // +0 too, where the divisor takes the fast path: that gives 0 with b's sign, as IEEE does (-0
+  // would come out +0 for b > 0). A softmax's padded lanes and underflowed exponentials are +0,
+  // and they would otherwise send the thread down the IEEE path.
   TILE2CU_HD bool fast_path_exact(float a) const {
     const float mag = ::fabsf(a);
-    return mag >= lo_ && mag <= hi_;
+    uint32_t bits;
+    memcpy(&bits, &a, sizeof bits);
+    return (mag >= lo_ && mag <= hi_) || (bits == 0u && divisor_in_range_);
   }
   TILE2CU_HD float divisor() const { return b_; }
 
@@ -64,31 +72,30 @@ class FloatDivisor {
   static constexpr float kMaxQuotient = 0x1p126f;
 
   float b_, r_, lo_, hi_;
+  bool divisor_in_range_;
 };
 
-// Tile / scalar. f16/bf16 divide in float and round back, as the scalar truediv does. The range
-// check is taken per group of kGroup slots, one branch per group: a group with any element
-// outside the fast path's range is divided again the IEEE way (rare: zeros, subnormals, ...).
+// Tile / scalar. f16/bf16 divide in float and round back, as the scalar truediv does. One range
+// test for all of a thread's elements, one branch: when any is outside the fast path's range
+// (rare: zeros, subnormals, ...), the thread divides all of them the plain IEEE way. Testing per
+// group of slots instead puts an out-of-line call after each group, and the
+// quotients of the groups before it live across that call: at 512 threads ptxas spilled them on
+// the fast path (softmax, 32 registers).
 template <class T, class L>
 TILE2CU_DEVICE auto truediv(const Tile<T, L>& a, id_t<T> b) {
   if constexpr (std::is_same_v<T, float> || is_half_like_v<T>) {
-    constexpr int kGroup = L::kSlots % 8 == 0 ? 8 : L::kSlots % 4 == 0 ? 4 : 1;
     const FloatDivisor divide_by(convert<float>(b));
+    bool exact = true;
+#pragma unroll
+    for (int s = 0; s < L::kSlots; ++s) exact &= divide_by.fast_path_exact(convert<float>(a.v[s]));
     Tile<T, L> out;
+    if (exact) {
 #pragma unroll
-    for (int g = 0; g < L::kSlots; g += kGroup) {
-      bool exact = true;
+      for (int s = 0; s < L::kSlots; ++s) out.v[s] = convert<T>(divide_by.fast_quotient(convert<float>(a.v[s])));
+    } else {
 #pragma unroll
-      for (int s = g; s < g + kGroup; ++s) {
-        const float x = convert<float>(a.v[s]);
-        out.v[s] = convert<T>(divide_by.fast_quotient(x));
-        exact &= divide_by.fast_path_exact(x);
-      }
-      if (!exact) {
-#pragma unroll
-        for (int s = g; s < g + kGroup; ++s)
-          out.v[s] = convert<T>(detail::divide_ieee(convert<float>(a.v[s]), divide_by.divisor()));
-      }
+      for (int s = 0; s < L::kSlots; ++s)
+        out.v[s] = convert<T>(detail::divide_ieee(convert<float>(a.v[s]), divide_by.divisor()));
     }
     return out;
   } else {

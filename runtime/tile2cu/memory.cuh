@@ -266,16 +266,19 @@ inline bool whole_in_every_block(const Array<T, R, I>& a, const LaunchIndex (&in
   return whole_tile<L>(a, first) && whole_tile<L>(a, last);
 }
 
-// Whether a kernel's copy for whole tiles keeps at least the occupancy of its checked copy. Without
-// checked paths every load issues at once, and ptxas may give that copy more registers than the
-// checked one: then fewer blocks fit on an SM, which costs more than the checks save. The
-// launcher asks once per kernel (the answer depends on the compiled code only).
+// Whether a kernel's copy for whole tiles keeps at least the occupancy (threads per SM) of its
+// checked copy. Without checked paths every load issues at once, and ptxas may give that copy
+// more registers than the checked one: then fewer threads fit on an SM, which costs more than the
+// checks save. The copies may run on different thread counts (a big tile's copy for whole tiles,
+// layout_plan.cpp). The launcher asks once per kernel (the answer depends on the compiled code).
 template <class Kernel>
-inline bool keeps_occupancy(Kernel whole_copy, Kernel checked_copy, int threads, size_t smem_bytes) {
+inline bool keeps_occupancy(Kernel whole_copy, int whole_threads, Kernel checked_copy, int checked_threads,
+                            size_t smem_bytes) {
   int whole = 0, checked = 0;
-  return cudaOccupancyMaxActiveBlocksPerMultiprocessor(&whole, whole_copy, threads, smem_bytes) == cudaSuccess &&
-         cudaOccupancyMaxActiveBlocksPerMultiprocessor(&checked, checked_copy, threads, smem_bytes) == cudaSuccess &&
-         whole >= checked;
+  return cudaOccupancyMaxActiveBlocksPerMultiprocessor(&whole, whole_copy, whole_threads, smem_bytes) == cudaSuccess &&
+         cudaOccupancyMaxActiveBlocksPerMultiprocessor(&checked, checked_copy, checked_threads, smem_bytes) ==
+             cudaSuccess &&
+         whole * whole_threads >= checked * checked_threads;
 }
 
 // load() where whole_tile() was tested before: `whole` is std::true_type when it held (no test,

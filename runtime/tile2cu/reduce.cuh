@@ -290,24 +290,49 @@ TILE2CU_DEVICE T fold_slots(const Tile<T, SrcL>& src, const Op& op) {
   return part[0];
 }
 
+// The value of lane (this lane ^ step), any trivially copyable T, moved as 4-byte words.
+// (cub::ShuffleIndex takes a computed lane: shfl.idx, which cost layer_norm_bwd_dx 8 registers
+// more than shfl.bfly.)
+template <class T>
+TILE2CU_DEVICE T shuffle_xor(const T& value, int step) {
+  unsigned words[(sizeof(T) + 3) / 4] = {};
+  memcpy(words, &value, sizeof(T));
+#pragma unroll
+  for (unsigned& w : words) w = __shfl_xor_sync(0xffffffffu, w, step);
+  T out;
+  memcpy(&out, words, sizeof(T));
+  return out;
+}
+
 // The whole tile to one scalar, in every thread: each thread folds its own elements in
 // registers, each warp combines with shuffles, and the warps' results meet in shared memory
-// (kThreads / 32 values, one barrier, plus one so the scratch may be reused).
+// (kThreads / 32 values, one barrier, plus one so the scratch may be reused). Every warp then
+// combines the kWarps partials as a butterfly over its lanes, one partial a lane: one shared load
+// and log2(kWarps) shuffles, where reading all of them would hold kWarps registers at a point
+// where the tile's own are still live (16 at 512 threads: ptxas spills there). Each step combines
+// the lower lane's value with the higher one's, in that order on both lanes, so every thread ends
+// with the same bits (max(+0, -0) and NaN payloads included).
 template <class Op, class T, class SrcL>
 TILE2CU_DEVICE T reduce_all(const Tile<T, SrcL>& src, void* smem, const Op& op) {
   constexpr int kWarps = SrcL::kThreads / 32;
+  static_assert(kWarps >= 1 && kWarps <= 32 && (kWarps & (kWarps - 1)) == 0,
+                "reduce_all: a power-of-two count of warps, at most 32");
   T acc = fold_slots(src, op);
   using WarpReduce = cub::WarpReduce<T>;
-  __shared__ typename WarpReduce::TempStorage temp[kWarps > 0 ? kWarps : 1];
+  __shared__ typename WarpReduce::TempStorage temp[kWarps];
   const int warp = int(threadIdx.x) / 32;
+  const int lane = int(threadIdx.x) % 32;
   acc = WarpReduce(temp[warp]).Reduce(acc, Combine<Op>{op});
   T* partials = static_cast<T*>(smem);
-  if (threadIdx.x % 32 == 0) partials[warp] = acc;
+  if (lane == 0) partials[warp] = acc;
   __syncthreads();
-  T result = partials[0];
+  T result = partials[lane % kWarps];
+  __syncthreads();
 #pragma unroll
-  for (int w = 1; w < kWarps; ++w) result = op.combine(result, partials[w]);
-  __syncthreads();
+  for (int step = 1; step < kWarps; step *= 2) {
+    const T other = shuffle_xor(result, step);
+    result = lane & step ? op.combine(other, result) : op.combine(result, other);
+  }
   return result;
 }
 

@@ -16,10 +16,6 @@ namespace tile2cu {
 
 namespace {
 
-// Scratch above this many bytes becomes dynamic shared memory: a static __shared__ array may
-// hold 48 KiB in all, and the runtime's CUB temporaries (reduce.cuh, scan.cuh) are static too.
-constexpr size_t kMaxStaticScratch = 40 * 1024;
-
 // The C ABI passes 16-bit floats as float, as ctypes and most FFIs have no half type.
 const char* c_scalar_type(DType t) {
   if (t == DType::Float16 || t == DType::BFloat16) return "float";
@@ -259,20 +255,23 @@ EmittedFiles emit_cuda(const std::vector<ir::Function>& specs, const EmitOptions
   std::vector<std::string> kernel_order;
   for (const ir::Function& fn : specs) {
     LayoutPlan plan = plan_layouts(fn);
-    std::string layouts;
-    for (const auto& [shape, l] : plan.layouts) {
-      std::vector<std::string> dims;
-      for (int64_t d : shape) dims.push_back(std::to_string(d));
-      layouts += fmt::format("using {} = BlockedLayout<Shape<{}>, kThreads, {}>;\n", l.name,
-                             fmt::join(dims, ", "), l.vec);
-    }
+    auto blocked_layouts = [&](std::string_view indent, std::string_view threads) {
+      std::string out;
+      for (const auto& [shape, l] : plan.layouts) {
+        std::vector<std::string> dims;
+        for (int64_t d : shape) dims.push_back(std::to_string(d));
+        out += fmt::format("{}using {} = BlockedLayout<Shape<{}>, {}, {}>;\n", indent, l.name, fmt::join(dims, ", "),
+                           threads, l.vec);
+      }
+      return out;
+    };
+    std::string layouts = blocked_layouts("", "kThreads");
     layouts += gemm_loop_declarations(fn);
     layouts += attention_loop_declarations(fn);
     layouts += main_loop_smem_checks(fn, plan);
     HostInterface h = host_interface(fn);
     std::string prologue = h.prologue;
-    // Beyond kMaxStaticScratch a CTA's shared memory must be dynamic, and the launcher must opt in.
-    const bool dynamic_smem = std::max(plan.smem_bytes, plan.hopper_smem_bytes) > kMaxStaticScratch;
+    const bool dynamic_smem = std::max(plan.smem_bytes, plan.hopper_smem_bytes) > kMaxStaticScratchBytes;
     std::string launch_setup;
     const std::vector<TensorMapParam> tensor_maps = tensor_map_params(fn);
     if (plan.hopper_smem_bytes > 0 || !tensor_maps.empty())
@@ -326,38 +325,79 @@ EmittedFiles emit_cuda(const std::vector<ir::Function>& specs, const EmitOptions
     // single copies.
     if (dynamic_smem || !tensor_maps.empty()) plan.launch_whole.clear();
     std::string kernel_template, launch;
-    const std::string launch_config = fmt::format("<<<grid, {}::kThreads, {}, stream>>>({});\n", fn.spec_name,
-                                                  dynamic_smem ? "kSmemBytes" : "0", h.launch_args);
+    // The launcher's copy for whole tiles may run on more threads than the checked one
+    // (layout_plan.cpp, "The copy for whole big tiles"): it then declares its own layouts.
+    const bool whole_copy_shape = plan.whole_copy_threads > 0 && !plan.launch_whole.empty();
+    const std::string launch_config =
+        fmt::format("<<<grid, {}, {}, stream>>>({});\n",
+                    whole_copy_shape ? "threads" : fn.spec_name + "::kThreads", dynamic_smem ? "kSmemBytes" : "0",
+                    h.launch_args);
     if (plan.launch_whole.empty()) {
       launch = fmt::format("  {}::{}{}", fn.spec_name, fn.kernel_name, launch_config);
     } else {
       kernel_template =
           "// Compiled twice: the launcher runs the copy for kTilesWhole = true when it has proved every\n"
           "// block's tiles whole (see whole_at_launch).\ntemplate <bool kTilesWhole>\n";
+      const std::string whole_threads = fn.spec_name + (whole_copy_shape ? "::kWholeThreads" : "::kThreads");
       launch = whole_at_launch_test(fn, plan) +
-               fmt::format("  // ... where that copy fits as many blocks on an SM as the checked one (asked once).\n"
+               fmt::format("  // ... where that copy keeps as many threads on an SM as the checked one (asked once).\n"
                            "  static const bool whole_copy_fits = tile2cu::keeps_occupancy(\n"
-                           "      {0}::{1}<true>, {0}::{1}<false>, {0}::kThreads, 0);\n"
-                           "  const auto kernel = tiles_whole && whole_copy_fits ? {0}::{1}<true> : {0}::{1}<false>;\n"
+                           "      {0}::{1}<true>, {3}, {0}::{1}<false>, {0}::kThreads, 0);\n"
+                           "  const bool use_whole_copy = tiles_whole && whole_copy_fits;\n"
+                           "  const auto kernel = use_whole_copy ? {0}::{1}<true> : {0}::{1}<false>;\n"
+                           "{4}"
                            "  kernel{2}",
-                           fn.spec_name, fn.kernel_name, launch_config);
+                           fn.spec_name, fn.kernel_name, launch_config, whole_threads,
+                           whole_copy_shape ? fmt::format("  const int threads = use_whole_copy ? {} : {}::kThreads;\n",
+                                                          whole_threads, fn.spec_name)
+                                            : "");
+    }
+    if (whole_copy_shape) {
+      layouts += fmt::format(
+          "// The copy for whole tiles runs on more threads, with its own layouts (the checked copy, for\n"
+          "// ragged tiles, keeps the ones above).\n"
+          "constexpr int kWholeThreads = {};\n",
+          plan.whole_copy_threads);
+      prologue = "  // This copy's thread count and layouts.\n"
+                 "  constexpr int kCopyThreads = kTilesWhole ? kWholeThreads : kThreads;\n" +
+                 blocked_layouts("  ", "kCopyThreads") + prologue;
     }
     const std::string& signature = fn.signature;
-    // The kernel's occupancy= wins; a count the plan chose says why in the code.
-    const int min_blocks = fn.occupancy > 0 ? fn.occupancy : plan.min_blocks_per_sm;
-    const std::string launch_bounds_note =
-        fn.occupancy == 0 && plan.min_blocks_per_sm > 0
-            ? fmt::format("// Big tiles held at once: asking for {0} blocks per SM caps each thread's registers so\n"
-                          "// that {0} blocks' loads are in flight on an SM together.\n",
-                          plan.min_blocks_per_sm)
-            : "";
+    // The kernel's occupancy= wins, for every copy. A count the plan chose says why in the code;
+    // a copy for whole tiles with its own shape has its own count.
+    std::string threads = "kThreads", min_blocks, launch_bounds_note;
+    if (fn.occupancy > 0) {
+      min_blocks = fmt::format(", {}", fn.occupancy);
+    } else if (whole_copy_shape) {
+      threads = "kTilesWhole ? kWholeThreads : kThreads";
+      // 0 leaves the count out of the PTX (.minnctapersm): no ask. A count of 1 is not the same:
+      // ptxas then took softmax's checked copy from 48 to 79 registers.
+      const bool same_ask = plan.whole_copy_min_blocks_per_sm == plan.min_blocks_per_sm;
+      min_blocks = same_ask ? fmt::format(", {}", plan.min_blocks_per_sm)
+                            : fmt::format(", kTilesWhole ? {} : {}", plan.whole_copy_min_blocks_per_sm,
+                                          plan.min_blocks_per_sm);
+      launch_bounds_note = fmt::format(
+          "// A big tile: the copy for whole tiles asks for {0} blocks per SM, which caps each thread's\n"
+          "// registers so that {0} blocks' loads are in flight on an SM together. The checked copy {1}.\n",
+          plan.whole_copy_min_blocks_per_sm,
+          same_ask                   ? std::string("too")
+          : plan.min_blocks_per_sm > 0 ? fmt::format("asks for {}", plan.min_blocks_per_sm)
+                                       : std::string("asks for none (0)"));
+    } else if (plan.min_blocks_per_sm > 0) {
+      min_blocks = fmt::format(", {}", plan.min_blocks_per_sm);
+      launch_bounds_note = fmt::format(
+          "// A big tile: {0} blocks per SM asked for, which caps each thread's registers so that\n"
+          "// {0} blocks' loads are in flight on an SM together.\n",
+          plan.min_blocks_per_sm);
+    }
     body += render("specialization",
                    {{"spec", fn.spec_name},
                     {"kernel", fn.kernel_name},
                     {"signature", signature},
                     {"threads", std::to_string(plan.threads)},
                     {"layouts", layouts},
-                    {"min_blocks", min_blocks > 0 ? fmt::format(", {}", min_blocks) : ""},
+                    {"launch_threads", threads},
+                    {"min_blocks", min_blocks},
                     {"launch_bounds_note", launch_bounds_note},
                     {"kernel_template", kernel_template},
                     {"launch", launch},

@@ -122,12 +122,14 @@ class BodyEmitter {
     return launch_whole(op) ? ", whole_at_launch" : "";
   }
 
-  // The launcher's answer, for the accesses it proved that the split does not test.
+  // The launcher's answer, for the accesses it proved that the split does not test, and the
+  // masks that answer proves all true.
   void declare_whole_at_launch() {
     std::vector<const Op*> untested;
     for (const LaunchWholeAccess& a : plan_.launch_whole)
       if (!in_whole_tile_split(*a.access)) untested.push_back(a.access);
     if (untested.empty()) return;
+    launch_masks_ = masks_true_when_whole(fn_, 0, untested);
     const std::string names = accessed_arrays(fn_, untested);
     comment(1, fmt::format("True in the copy of the kernel that the launcher runs when every tile of {} that a block "
                            "touches is whole (in bounds, aligned): those accesses then have no checked path.",
@@ -135,9 +137,13 @@ class BodyEmitter {
     line(1, "constexpr std::bool_constant<kTilesWhole> whole_at_launch{};");
   }
 
-  bool is_mask_true_when_whole(const Op& op) const {
-    const auto& masks = plan_.whole_tile_split.masks_true_when_whole;
-    return std::find(masks.begin(), masks.end(), &op) != masks.end();
+  // What proves `op` (a ragged-row mask) all true, "whole" (the split's tests) or
+  // "whole_at_launch" (the launcher's); empty when nothing does.
+  std::string mask_true_when(const Op& op) const {
+    const auto& split_masks = plan_.whole_tile_split.masks_true_when_whole;
+    if (std::find(split_masks.begin(), split_masks.end(), &op) != split_masks.end()) return "whole";
+    if (std::find(launch_masks_.begin(), launch_masks_.end(), &op) != launch_masks_.end()) return "whole_at_launch";
+    return "";
   }
 
   // The tests of those tiles, once, and the opening of the body compiled for both answers.
@@ -937,7 +943,8 @@ class BodyEmitter {
       materialize_operands(op, depth);
     }
     Expr e = expression(op);
-    if (is_mask_true_when_whole(op)) e = {fmt::format("true_when_whole(whole, {})", e.text)};
+    if (std::string proof = mask_true_when(op); !proof.empty())
+      e = {fmt::format("true_when_whole({}, {})", proof, e.text)};
     bool named = !fn_.values[r].name.empty() && !is_trivial(op);
     bool single_local_use = uses_[r] == 1 && use_block_[r] == def_block_[r];
     if ((is_pure(op) && (is_trivial(op) || (!named && single_local_use))) || load_feeds_next_op(op)) {
@@ -980,6 +987,7 @@ class BodyEmitter {
   static constexpr const char* kIdentifierChars =
       "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_";
 
+  std::vector<const Op*> launch_masks_;  // masks the launcher's copy for whole tiles proves true
   const ir::Function& fn_;
   const LayoutPlan& plan_;
   bool line_directives_;

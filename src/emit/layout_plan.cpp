@@ -25,6 +25,10 @@ constexpr int kVectorBytes = 16;
 constexpr int kBigTileBlocksPerSm = 3;
 constexpr int kBigTileMinLoads = 3;
 constexpr int64_t kBigTileElemsPerThread = 32;
+// The launcher's copy for whole big tiles (see "The copy for whole big tiles" below).
+constexpr int kWholeCopyThreads = 512;
+constexpr int kWholeCopyBlocksPerSm = 4;
+constexpr int kWholeCopyManyLoadsBlocksPerSm = 3;
 
 size_t align16(size_t bytes) { return (bytes + 15) / 16 * 16; }
 
@@ -193,30 +197,60 @@ LayoutPlan plan_layouts(const ir::Function& fn) {
   if (!plan.whole_tile_split.block_known_tiles)
     plan.launch_whole = find_launch_whole_accesses(fn, plan.broadcast_loads, may_be_whole);
   if (big_rows) plan.min_blocks_per_sm = kBigTileBlocksPerSm;  // occupancy=, when given, wins
-  for_each_op(fn.body, [&](const ir::Op& op) {
-    if (!op.results.empty() && (plan.broadcast_loads.folded.count(op.results[0]) ||
-                                plan.broadcast_loads.absorbed.count(op.results[0])))
-      return;  // no shared memory: read from memory in the destination layout
-    if (op.kind == ir::OpKind::Reduce) plan.smem_bytes = std::max(plan.smem_bytes, reduce_scratch_bytes(fn, op, plan.threads));
-    if (op.kind == ir::OpKind::Print) plan.smem_bytes = std::max(plan.smem_bytes, print_scratch_bytes(fn, op));
-    plan.smem_bytes = std::max(plan.smem_bytes, shape_op_scratch_bytes(fn, op, plan.threads));
-    if (op.kind == ir::OpKind::Mma) plan.smem_bytes = std::max(plan.smem_bytes, mma_smem_bytes(fn, op));
-    if (op.kind == ir::OpKind::AttentionLoop) plan.smem_bytes = std::max(plan.smem_bytes, attention_loop_smem_bytes(fn, op));
-    if (op.kind == ir::OpKind::GemmLoop) {
-      plan.smem_bytes = std::max(plan.smem_bytes, gemm_loop_smem_bytes(fn, op));
-      plan.hopper_smem_bytes = std::max(plan.hopper_smem_bytes, gemm_hopper_smem_bytes(fn, op));
-    }
-    if (op.kind != ir::OpKind::Broadcast && op.kind != ir::OpKind::Reshape) return;
-    const ir::TileType& src = fn.type(op.operands[0]);
-    const ir::TileType& dst = fn.type(op.results[0]);
-    if (src.is_scalar()) return;  // a splat: every thread already holds the scalar
-    if (dst.is_scalar()) {        // item(): the owner hands its element to everyone
-      plan.smem_bytes = std::max<size_t>(plan.smem_bytes, dtype_bytes(dst.dtype));
-      return;
-    }
-    if (op.kind == ir::OpKind::Reshape && plan.same_placement(src.shape, dst.shape)) return;
-    plan.smem_bytes = std::max<size_t>(plan.smem_bytes, ir::shape_elements(src.shape) * dtype_bytes(src.dtype));
-  });
+  // The copy for whole big tiles. A tile of 8192 elements (the rows of softmax, layer norm, RMS
+  // norm) held by 256 threads is 32 elements a thread; in the launcher's copy for whole tiles,
+  // 512 threads hold 16 each, and a cap on registers keeps blocks in flight: 4 per SM (2048
+  // threads, 32 registers), or 3 (40 registers) for kernels that load three or more such tiles
+  // (layer norm's x, w and b). That is the shape of Triton's 16-warp row kernels: at 256 threads
+  // the same code ran 0.3-0.8 % behind them on the H100, at 512 threads with no cap ptxas took
+  // 40 registers for softmax (3 blocks: 0.96x). The checked copy keeps 256 threads: it reads
+  // ragged rows element by element, and at 512 threads, with or without the cap, it ran 9-23 %
+  // slower (fewer rows in flight, or spills). docs/perf-notes.md, round 14. The runtime keeps
+  // such kernels in 32 registers: reduce_all's butterfly and truediv's one range test
+  // (reduce.cuh, divide.cuh). A kernel's occupancy= keeps one shape for both copies.
+  const bool whole_big_rows = plan.threads == kMaxThreads && !has_mma &&
+                              biggest == kMaxThreads * kBigTileElemsPerThread && fn.occupancy == 0 &&
+                              !plan.launch_whole.empty();
+  if (whole_big_rows) {
+    plan.whole_copy_threads = kWholeCopyThreads;
+    plan.whole_copy_min_blocks_per_sm =
+        biggest_loads >= kBigTileMinLoads ? kWholeCopyManyLoadsBlocksPerSm : kWholeCopyBlocksPerSm;
+  }
+  // Scratch for `threads` threads (a reduction keeps one partial per warp).
+  auto find_scratch = [&](int threads) {
+    plan.smem_bytes = plan.hopper_smem_bytes = 0;
+    for_each_op(fn.body, [&](const ir::Op& op) {
+      if (!op.results.empty() && (plan.broadcast_loads.folded.count(op.results[0]) ||
+                                  plan.broadcast_loads.absorbed.count(op.results[0])))
+        return;  // no shared memory: read from memory in the destination layout
+      if (op.kind == ir::OpKind::Reduce) plan.smem_bytes = std::max(plan.smem_bytes, reduce_scratch_bytes(fn, op, threads));
+      if (op.kind == ir::OpKind::Print) plan.smem_bytes = std::max(plan.smem_bytes, print_scratch_bytes(fn, op));
+      plan.smem_bytes = std::max(plan.smem_bytes, shape_op_scratch_bytes(fn, op, threads));
+      if (op.kind == ir::OpKind::Mma) plan.smem_bytes = std::max(plan.smem_bytes, mma_smem_bytes(fn, op));
+      if (op.kind == ir::OpKind::AttentionLoop) plan.smem_bytes = std::max(plan.smem_bytes, attention_loop_smem_bytes(fn, op));
+      if (op.kind == ir::OpKind::GemmLoop) {
+        plan.smem_bytes = std::max(plan.smem_bytes, gemm_loop_smem_bytes(fn, op));
+        plan.hopper_smem_bytes = std::max(plan.hopper_smem_bytes, gemm_hopper_smem_bytes(fn, op));
+      }
+      if (op.kind != ir::OpKind::Broadcast && op.kind != ir::OpKind::Reshape) return;
+      const ir::TileType& src = fn.type(op.operands[0]);
+      const ir::TileType& dst = fn.type(op.results[0]);
+      if (src.is_scalar()) return;  // a splat: every thread already holds the scalar
+      if (dst.is_scalar()) {        // item(): the owner hands its element to everyone
+        plan.smem_bytes = std::max<size_t>(plan.smem_bytes, dtype_bytes(dst.dtype));
+        return;
+      }
+      if (op.kind == ir::OpKind::Reshape && plan.same_placement(src.shape, dst.shape)) return;
+      plan.smem_bytes = std::max<size_t>(plan.smem_bytes, ir::shape_elements(src.shape) * dtype_bytes(src.dtype));
+    });
+  };
+  // Scratch serves both copies; a kernel whose scratch must be dynamic stays a single copy
+  // (cuda_emitter.cpp), so it keeps one shape.
+  find_scratch(std::max(plan.threads, plan.whole_copy_threads));
+  if (plan.whole_copy_threads > 0 && std::max(plan.smem_bytes, plan.hopper_smem_bytes) > kMaxStaticScratchBytes) {
+    plan.whole_copy_threads = plan.whole_copy_min_blocks_per_sm = 0;
+    find_scratch(plan.threads);
+  }
   if (plan.hopper_smem_bytes <= plan.smem_bytes) plan.hopper_smem_bytes = 0;
   else plan.hopper_smem_bytes = std::max(plan.hopper_smem_bytes, plan.smem_bytes);
   return plan;

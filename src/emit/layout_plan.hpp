@@ -20,11 +20,20 @@ struct TileLayout {
   int vec = 1;       // elements per run
 };
 
+// Scratch above this many bytes becomes dynamic shared memory (the launcher opts in): a static
+// __shared__ array may hold 48 KiB in all, and the runtime's CUB temporaries (reduce.cuh,
+// scan.cuh) are static too.
+inline constexpr size_t kMaxStaticScratchBytes = 40 * 1024;
+
 struct LayoutPlan {
   int threads = 32;
   // CTAs per SM that __launch_bounds__ asks the register allocator for (0: no ask). A kernel's
   // @ct.kernel(occupancy=N) takes precedence.
   int min_blocks_per_sm = 0;
+  // Threads and CTAs per SM of the launcher's copy for whole tiles, where it differs from the
+  // checked copy (0: the same as threads and min_blocks_per_sm).
+  int whole_copy_threads = 0;
+  int whole_copy_min_blocks_per_sm = 0;
   std::map<ir::Shape, TileLayout> layouts;
   size_t smem_bytes = 0;  // scratch for ops that move elements between threads
   size_t hopper_smem_bytes = 0;  // on sm_90 and up, when a wgmma main loop needs more (0: same)

@@ -169,11 +169,22 @@ WholeTileSplit find_whole_tile_split(const ir::Function& fn, const BroadcastLoad
   // The line's earlier ops may compute the first access's own index, and that of every later
   // one: then nothing is tested, and the kernel has no split.
   if (found.accesses.empty()) return none;
-  for (size_t i = split; i < top.size(); ++i)
-    visit(top[i], [&](const ir::Op& op) {
-      if (mask_true_when_whole(fn, op, found.accesses, def)) found.masks_true_when_whole.push_back(&op);
-    });
+  found.masks_true_when_whole = masks_true_when_whole(fn, split, found.accesses);
   return found;
+}
+
+std::vector<const ir::Op*> masks_true_when_whole(const ir::Function& fn, size_t first_statement,
+                                                 const std::vector<const ir::Op*>& accesses) {
+  std::map<ir::ValueId, const ir::Op*> def;
+  ir::for_each_op(fn.body, [&](const ir::Op& op) {
+    for (ir::ValueId r : op.results) def[r] = &op;
+  });
+  std::vector<const ir::Op*> masks;
+  for (size_t i = first_statement; i < fn.body.ops.size(); ++i)
+    visit(fn.body.ops[i], [&](const ir::Op& op) {
+      if (mask_true_when_whole(fn, op, accesses, def)) masks.push_back(&op);
+    });
+  return masks;
 }
 
 }  // namespace tile2cu

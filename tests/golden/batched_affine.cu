@@ -70,10 +70,11 @@ cudaError_t launch_batched_affine_f32(
   const bool tiles_whole =
       tile2cu::whole_in_every_block<batched_affine_f32::Layout_1x16x128>(x_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1), tile2cu::LaunchIndex::bid(2)}, grid) &&
       tile2cu::whole_in_every_block<batched_affine_f32::Layout_1x16x128>(y_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1), tile2cu::LaunchIndex::bid(2)}, grid);
-  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  // ... where that copy keeps as many threads on an SM as the checked one (asked once).
   static const bool whole_copy_fits = tile2cu::keeps_occupancy(
-      batched_affine_f32::batched_affine<true>, batched_affine_f32::batched_affine<false>, batched_affine_f32::kThreads, 0);
-  const auto kernel = tiles_whole && whole_copy_fits ? batched_affine_f32::batched_affine<true> : batched_affine_f32::batched_affine<false>;
+      batched_affine_f32::batched_affine<true>, batched_affine_f32::kThreads, batched_affine_f32::batched_affine<false>, batched_affine_f32::kThreads, 0);
+  const bool use_whole_copy = tiles_whole && whole_copy_fits;
+  const auto kernel = use_whole_copy ? batched_affine_f32::batched_affine<true> : batched_affine_f32::batched_affine<false>;
   kernel<<<grid, batched_affine_f32::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.shape[1], x_arg.shape[2], x_arg.stride[0], x_arg.stride[1], x_arg.stride[2],
     gamma_arg.data, gamma_arg.shape[0], gamma_arg.stride[0],
@@ -162,10 +163,11 @@ cudaError_t launch_batched_affine_bf16(
   const bool tiles_whole =
       tile2cu::whole_in_every_block<batched_affine_bf16::Layout_1x32x64>(x_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1), tile2cu::LaunchIndex::bid(2)}, grid) &&
       tile2cu::whole_in_every_block<batched_affine_bf16::Layout_1x32x64>(y_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1), tile2cu::LaunchIndex::bid(2)}, grid);
-  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  // ... where that copy keeps as many threads on an SM as the checked one (asked once).
   static const bool whole_copy_fits = tile2cu::keeps_occupancy(
-      batched_affine_bf16::batched_affine<true>, batched_affine_bf16::batched_affine<false>, batched_affine_bf16::kThreads, 0);
-  const auto kernel = tiles_whole && whole_copy_fits ? batched_affine_bf16::batched_affine<true> : batched_affine_bf16::batched_affine<false>;
+      batched_affine_bf16::batched_affine<true>, batched_affine_bf16::kThreads, batched_affine_bf16::batched_affine<false>, batched_affine_bf16::kThreads, 0);
+  const bool use_whole_copy = tiles_whole && whole_copy_fits;
+  const auto kernel = use_whole_copy ? batched_affine_bf16::batched_affine<true> : batched_affine_bf16::batched_affine<false>;
   kernel<<<grid, batched_affine_bf16::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.shape[1], x_arg.shape[2], x_arg.stride[0], x_arg.stride[1], x_arg.stride[2],
     gamma_arg.data, gamma_arg.shape[0], gamma_arg.stride[0],

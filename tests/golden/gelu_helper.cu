@@ -50,10 +50,11 @@ cudaError_t launch_gelu_f32(
   const bool tiles_whole =
       tile2cu::whole_in_every_block<gelu_f32::Layout_1024>(x_arg, {tile2cu::LaunchIndex::bid(0)}, grid) &&
       tile2cu::whole_in_every_block<gelu_f32::Layout_1024>(y_arg, {tile2cu::LaunchIndex::bid(0)}, grid);
-  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  // ... where that copy keeps as many threads on an SM as the checked one (asked once).
   static const bool whole_copy_fits = tile2cu::keeps_occupancy(
-      gelu_f32::gelu<true>, gelu_f32::gelu<false>, gelu_f32::kThreads, 0);
-  const auto kernel = tiles_whole && whole_copy_fits ? gelu_f32::gelu<true> : gelu_f32::gelu<false>;
+      gelu_f32::gelu<true>, gelu_f32::kThreads, gelu_f32::gelu<false>, gelu_f32::kThreads, 0);
+  const bool use_whole_copy = tiles_whole && whole_copy_fits;
+  const auto kernel = use_whole_copy ? gelu_f32::gelu<true> : gelu_f32::gelu<false>;
   kernel<<<grid, gelu_f32::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.stride[0],
     y_arg.data, y_arg.shape[0], y_arg.stride[0]);
@@ -118,10 +119,11 @@ cudaError_t launch_gelu_f16(
   const bool tiles_whole =
       tile2cu::whole_in_every_block<gelu_f16::Layout_2048>(x_arg, {tile2cu::LaunchIndex::bid(0)}, grid) &&
       tile2cu::whole_in_every_block<gelu_f16::Layout_2048>(y_arg, {tile2cu::LaunchIndex::bid(0)}, grid);
-  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  // ... where that copy keeps as many threads on an SM as the checked one (asked once).
   static const bool whole_copy_fits = tile2cu::keeps_occupancy(
-      gelu_f16::gelu<true>, gelu_f16::gelu<false>, gelu_f16::kThreads, 0);
-  const auto kernel = tiles_whole && whole_copy_fits ? gelu_f16::gelu<true> : gelu_f16::gelu<false>;
+      gelu_f16::gelu<true>, gelu_f16::kThreads, gelu_f16::gelu<false>, gelu_f16::kThreads, 0);
+  const bool use_whole_copy = tiles_whole && whole_copy_fits;
+  const auto kernel = use_whole_copy ? gelu_f16::gelu<true> : gelu_f16::gelu<false>;
   kernel<<<grid, gelu_f16::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.stride[0],
     y_arg.data, y_arg.shape[0], y_arg.stride[0]);
@@ -186,10 +188,11 @@ cudaError_t launch_gelu_bf16(
   const bool tiles_whole =
       tile2cu::whole_in_every_block<gelu_bf16::Layout_1024>(x_arg, {tile2cu::LaunchIndex::bid(0)}, grid) &&
       tile2cu::whole_in_every_block<gelu_bf16::Layout_1024>(y_arg, {tile2cu::LaunchIndex::bid(0)}, grid);
-  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  // ... where that copy keeps as many threads on an SM as the checked one (asked once).
   static const bool whole_copy_fits = tile2cu::keeps_occupancy(
-      gelu_bf16::gelu<true>, gelu_bf16::gelu<false>, gelu_bf16::kThreads, 0);
-  const auto kernel = tiles_whole && whole_copy_fits ? gelu_bf16::gelu<true> : gelu_bf16::gelu<false>;
+      gelu_bf16::gelu<true>, gelu_bf16::kThreads, gelu_bf16::gelu<false>, gelu_bf16::kThreads, 0);
+  const bool use_whole_copy = tiles_whole && whole_copy_fits;
+  const auto kernel = use_whole_copy ? gelu_bf16::gelu<true> : gelu_bf16::gelu<false>;
   kernel<<<grid, gelu_bf16::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.stride[0],
     y_arg.data, y_arg.shape[0], y_arg.stride[0]);
@@ -252,10 +255,11 @@ cudaError_t launch_gelu_f64(
   const bool tiles_whole =
       tile2cu::whole_in_every_block<gelu_f64::Layout_512>(x_arg, {tile2cu::LaunchIndex::bid(0)}, grid) &&
       tile2cu::whole_in_every_block<gelu_f64::Layout_512>(y_arg, {tile2cu::LaunchIndex::bid(0)}, grid);
-  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  // ... where that copy keeps as many threads on an SM as the checked one (asked once).
   static const bool whole_copy_fits = tile2cu::keeps_occupancy(
-      gelu_f64::gelu<true>, gelu_f64::gelu<false>, gelu_f64::kThreads, 0);
-  const auto kernel = tiles_whole && whole_copy_fits ? gelu_f64::gelu<true> : gelu_f64::gelu<false>;
+      gelu_f64::gelu<true>, gelu_f64::kThreads, gelu_f64::gelu<false>, gelu_f64::kThreads, 0);
+  const bool use_whole_copy = tiles_whole && whole_copy_fits;
+  const auto kernel = use_whole_copy ? gelu_f64::gelu<true> : gelu_f64::gelu<false>;
   kernel<<<grid, gelu_f64::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.stride[0],
     y_arg.data, y_arg.shape[0], y_arg.stride[0]);

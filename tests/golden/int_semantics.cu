@@ -133,10 +133,11 @@ cudaError_t launch_int_semantics_i32(
       tile2cu::whole_in_every_block<int_semantics_i32::Layout_1024>(small_arg, {tile2cu::LaunchIndex::bid(0)}, grid) &&
       tile2cu::whole_in_every_block<int_semantics_i32::Layout_1024>(flags_arg, {tile2cu::LaunchIndex::bid(0)}, grid) &&
       tile2cu::whole_in_every_block<int_semantics_i32::Layout_1024>(minmax_arg, {tile2cu::LaunchIndex::bid(0)}, grid);
-  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  // ... where that copy keeps as many threads on an SM as the checked one (asked once).
   static const bool whole_copy_fits = tile2cu::keeps_occupancy(
-      int_semantics_i32::int_semantics<true>, int_semantics_i32::int_semantics<false>, int_semantics_i32::kThreads, 0);
-  const auto kernel = tiles_whole && whole_copy_fits ? int_semantics_i32::int_semantics<true> : int_semantics_i32::int_semantics<false>;
+      int_semantics_i32::int_semantics<true>, int_semantics_i32::kThreads, int_semantics_i32::int_semantics<false>, int_semantics_i32::kThreads, 0);
+  const bool use_whole_copy = tiles_whole && whole_copy_fits;
+  const auto kernel = use_whole_copy ? int_semantics_i32::int_semantics<true> : int_semantics_i32::int_semantics<false>;
   kernel<<<grid, int_semantics_i32::kThreads, 0, stream>>>(
     a_arg.data, a_arg.shape[0], a_arg.stride[0],
     b_arg.data, b_arg.shape[0], b_arg.stride[0],
@@ -306,10 +307,11 @@ cudaError_t launch_int_semantics_i32_t128(
       tile2cu::whole_in_every_block<int_semantics_i32_t128::Layout_128>(small_arg, {tile2cu::LaunchIndex::bid(0)}, grid) &&
       tile2cu::whole_in_every_block<int_semantics_i32_t128::Layout_128>(flags_arg, {tile2cu::LaunchIndex::bid(0)}, grid) &&
       tile2cu::whole_in_every_block<int_semantics_i32_t128::Layout_128>(minmax_arg, {tile2cu::LaunchIndex::bid(0)}, grid);
-  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  // ... where that copy keeps as many threads on an SM as the checked one (asked once).
   static const bool whole_copy_fits = tile2cu::keeps_occupancy(
-      int_semantics_i32_t128::int_semantics<true>, int_semantics_i32_t128::int_semantics<false>, int_semantics_i32_t128::kThreads, 0);
-  const auto kernel = tiles_whole && whole_copy_fits ? int_semantics_i32_t128::int_semantics<true> : int_semantics_i32_t128::int_semantics<false>;
+      int_semantics_i32_t128::int_semantics<true>, int_semantics_i32_t128::kThreads, int_semantics_i32_t128::int_semantics<false>, int_semantics_i32_t128::kThreads, 0);
+  const bool use_whole_copy = tiles_whole && whole_copy_fits;
+  const auto kernel = use_whole_copy ? int_semantics_i32_t128::int_semantics<true> : int_semantics_i32_t128::int_semantics<false>;
   kernel<<<grid, int_semantics_i32_t128::kThreads, 0, stream>>>(
     a_arg.data, a_arg.shape[0], a_arg.stride[0],
     b_arg.data, b_arg.shape[0], b_arg.stride[0],
@@ -479,10 +481,11 @@ cudaError_t launch_int_semantics_i64(
       tile2cu::whole_in_every_block<int_semantics_i64::Layout_512>(small_arg, {tile2cu::LaunchIndex::bid(0)}, grid) &&
       tile2cu::whole_in_every_block<int_semantics_i64::Layout_512>(flags_arg, {tile2cu::LaunchIndex::bid(0)}, grid) &&
       tile2cu::whole_in_every_block<int_semantics_i64::Layout_512>(minmax_arg, {tile2cu::LaunchIndex::bid(0)}, grid);
-  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  // ... where that copy keeps as many threads on an SM as the checked one (asked once).
   static const bool whole_copy_fits = tile2cu::keeps_occupancy(
-      int_semantics_i64::int_semantics<true>, int_semantics_i64::int_semantics<false>, int_semantics_i64::kThreads, 0);
-  const auto kernel = tiles_whole && whole_copy_fits ? int_semantics_i64::int_semantics<true> : int_semantics_i64::int_semantics<false>;
+      int_semantics_i64::int_semantics<true>, int_semantics_i64::kThreads, int_semantics_i64::int_semantics<false>, int_semantics_i64::kThreads, 0);
+  const bool use_whole_copy = tiles_whole && whole_copy_fits;
+  const auto kernel = use_whole_copy ? int_semantics_i64::int_semantics<true> : int_semantics_i64::int_semantics<false>;
   kernel<<<grid, int_semantics_i64::kThreads, 0, stream>>>(
     a_arg.data, a_arg.shape[0], a_arg.stride[0],
     b_arg.data, b_arg.shape[0], b_arg.stride[0],

@@ -13,8 +13,16 @@ using namespace tile2cu;
 constexpr int kThreads = 256;
 using Layout_1x8192 = BlockedLayout<Shape<1, 8192>, kThreads, 8>;
 using Layout_8192 = BlockedLayout<Shape<8192>, kThreads, 8>;
+// The copy for whole tiles runs on more threads, with its own layouts (the checked copy, for
+// ragged tiles, keeps the ones above).
+constexpr int kWholeThreads = 512;
 
-__global__ void __launch_bounds__(kThreads, 4) layer_norm_fwd(
+// A big tile: the copy for whole tiles asks for 3 blocks per SM, which caps each thread's
+// registers so that 3 blocks' loads are in flight on an SM together. The checked copy too.
+// Compiled twice: the launcher runs the copy for kTilesWhole = true when it has proved every
+// block's tiles whole (see whole_at_launch).
+template <bool kTilesWhole>
+__global__ void __launch_bounds__(kTilesWhole ? kWholeThreads : kThreads, 3) layer_norm_fwd(
     __nv_bfloat16* x_data, int32_t x_shape_0, int32_t x_shape_1, int32_t x_stride_0, int32_t x_stride_1,
     __nv_bfloat16* w_data, int32_t w_shape_0, int32_t w_stride_0,
     __nv_bfloat16* b_data, int32_t b_shape_0, int32_t b_stride_0,
@@ -22,6 +30,10 @@ __global__ void __launch_bounds__(kThreads, 4) layer_norm_fwd(
     float* mean_out_data, int32_t mean_out_shape_0, int32_t mean_out_stride_0,
     float* rstd_out_data, int32_t rstd_out_shape_0, int32_t rstd_out_stride_0,
     float eps) {
+  // This copy's thread count and layouts.
+  constexpr int kCopyThreads = kTilesWhole ? kWholeThreads : kThreads;
+  using Layout_1x8192 = BlockedLayout<Shape<1, 8192>, kCopyThreads, 8>;
+  using Layout_8192 = BlockedLayout<Shape<8192>, kCopyThreads, 8>;
   const Array<__nv_bfloat16, 2> x{x_data, {x_shape_0, x_shape_1}, {x_stride_0, x_stride_1}};
   const Array<__nv_bfloat16, 1> w{w_data, {w_shape_0}, {w_stride_0}};
   const Array<__nv_bfloat16, 1> b{b_data, {b_shape_0}, {b_stride_0}};
@@ -29,32 +41,32 @@ __global__ void __launch_bounds__(kThreads, 4) layer_norm_fwd(
   const Array<float, 1> mean_out{mean_out_data, {mean_out_shape_0}, {mean_out_stride_0}};
   const Array<float, 1> rstd_out{rstd_out_data, {rstd_out_shape_0}, {rstd_out_stride_0}};
   // Scratch for moving tile elements between threads (broadcasts, reshapes).
-  __shared__ alignas(16) unsigned char smem[32];
+  __shared__ alignas(16) unsigned char smem[64];
+  // True in the copy of the kernel that the launcher runs when every tile of x and y that a block
+  // touches is whole (in bounds, aligned): those accesses then have no checked path.
+  constexpr std::bool_constant<kTilesWhole> whole_at_launch{};
   // row = ct.bid(0)
   const auto row = int32_t(blockIdx.x);
-  // Whether the tiles of x, w, b and y this block touches are whole (in bounds, aligned) is tested
-  // once, here; the rest of the kernel is compiled for both answers, the checked copy out of line,
-  // so that its registers do not count against the fast copy's (tile2cu/memory.cuh).
-  const bool tiles_whole =
-      whole_tile<Layout_1x8192>(x, {row, 0}) &&
-      whole_tile<Layout_8192>(w, {0}) &&
-      whole_tile<Layout_8192>(b, {0}) &&
-      whole_tile<Layout_1x8192>(y, {row, 0});
-  with_whole_tiles_outlined(tiles_whole, [=](auto whole) mutable {
-    // return ct.load(a, index=(row, 0), shape=(1, TN), padding_mode=ZERO).astype(ct.float32)
-    const auto t = astype<float>(load<Layout_1x8192, PaddingMode::Zero>(x, {row, 0}, whole));
-    // mean = ct.sum(t, axis=1, keepdims=True) / n
-    const auto mean = reduce_sum<Axes<1>>(t, smem) / astype<float>(x.shape[1]);
-    // inside = ct.arange(TN, dtype=ct.int32)[None, :] < n
-    const auto inside = true_when_whole(whole, reshape<Layout_1x8192>(arange<Layout_8192, int32_t>(0, 1), smem) < x.shape[1]);
-    // centered = ct.where(inside, t - mean, 0.0)
-    const auto centered = where(inside, t - mean, 0.0f);
-    // rstd = ct.rsqrt(ct.sum(centered * centered, axis=1, keepdims=True) / n + eps)
-    const auto rstd = tile2cu::rsqrt(reduce_sum<Axes<1>>(centered * centered, smem) / astype<float>(x.shape[1]) + eps);
+  // return ct.load(a, index=(row, 0), shape=(1, TN), padding_mode=ZERO).astype(ct.float32)
+  const auto t = astype<float>(load<Layout_1x8192, PaddingMode::Zero>(x, {row, 0}, whole_at_launch));
+  // mean = ct.sum(t, axis=1, keepdims=True) / n
+  const auto mean = reduce_sum<Axes<1>>(t, smem) / astype<float>(x.shape[1]);
+  // inside = ct.arange(TN, dtype=ct.int32)[None, :] < n
+  const auto inside = true_when_whole(whole_at_launch, reshape<Layout_1x8192>(arange<Layout_8192, int32_t>(0, 1), smem) < x.shape[1]);
+  // centered = ct.where(inside, t - mean, 0.0)
+  const auto centered = where(inside, t - mean, 0.0f);
+  // rstd = ct.rsqrt(ct.sum(centered * centered, axis=1, keepdims=True) / n + eps)
+  const auto rstd = tile2cu::rsqrt(reduce_sum<Axes<1>>(centered * centered, smem) / astype<float>(x.shape[1]) + eps);
+  // Every block loads the same tiles of w and b: whether they are whole (in bounds, aligned) is
+  // tested once, and the rest of the kernel is compiled for both answers (tile2cu/memory.cuh).
+  const bool fixed_tiles_whole = kTilesWhole ||
+      (whole_tile<Layout_8192>(w, {0}) &&
+       whole_tile<Layout_8192>(b, {0}));
+  with_whole_tiles(fixed_tiles_whole, [&](auto whole) {
     // out = centered * rstd * vector_tile(w, TN) + vector_tile(b, TN)
     const auto out = centered * rstd * reshape<Layout_1x8192>(astype<float>(load<Layout_8192, PaddingMode::Zero>(w, {0}, whole)), smem) + reshape<Layout_1x8192>(astype<float>(load<Layout_8192, PaddingMode::Zero>(b, {0}, whole)), smem);
     // ct.store(y, index=(row, 0), tile=out.astype(y.dtype))
-    store(y, {row, 0}, astype<__nv_bfloat16>(out), whole);
+    store(y, {row, 0}, astype<__nv_bfloat16>(out), whole_at_launch);
     // ct.store(mean_out, index=(row,), tile=mean.item())
     in_one_thread([&] { store_scalar(mean_out, {row}, mean); });
     // ct.store(rstd_out, index=(row,), tile=rstd.item())
@@ -86,7 +98,20 @@ cudaError_t launch_layer_norm_fwd_bf16(
   if (!tile2cu::to_device_array<int32_t>(mean_out, mean_out_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<float, 1> rstd_out_arg;
   if (!tile2cu::to_device_array<int32_t>(rstd_out, rstd_out_arg)) return cudaErrorInvalidValue;
-  layer_norm_fwd_bf16::layer_norm_fwd<<<grid, layer_norm_fwd_bf16::kThreads, 0, stream>>>(
+  // Every block's tiles of x, w, b and y whole (in bounds, aligned): the kernel's copy without
+  // their checked paths runs ...
+  const bool tiles_whole =
+      tile2cu::whole_in_every_block<layer_norm_fwd_bf16::Layout_1x8192>(x_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid) &&
+      tile2cu::whole_in_every_block<layer_norm_fwd_bf16::Layout_8192>(w_arg, {0}, grid) &&
+      tile2cu::whole_in_every_block<layer_norm_fwd_bf16::Layout_8192>(b_arg, {0}, grid) &&
+      tile2cu::whole_in_every_block<layer_norm_fwd_bf16::Layout_1x8192>(y_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid);
+  // ... where that copy keeps as many threads on an SM as the checked one (asked once).
+  static const bool whole_copy_fits = tile2cu::keeps_occupancy(
+      layer_norm_fwd_bf16::layer_norm_fwd<true>, layer_norm_fwd_bf16::kWholeThreads, layer_norm_fwd_bf16::layer_norm_fwd<false>, layer_norm_fwd_bf16::kThreads, 0);
+  const bool use_whole_copy = tiles_whole && whole_copy_fits;
+  const auto kernel = use_whole_copy ? layer_norm_fwd_bf16::layer_norm_fwd<true> : layer_norm_fwd_bf16::layer_norm_fwd<false>;
+  const int threads = use_whole_copy ? layer_norm_fwd_bf16::kWholeThreads : layer_norm_fwd_bf16::kThreads;
+  kernel<<<grid, threads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.shape[1], x_arg.stride[0], x_arg.stride[1],
     w_arg.data, w_arg.shape[0], w_arg.stride[0],
     b_arg.data, b_arg.shape[0], b_arg.stride[0],
@@ -130,7 +155,7 @@ using Layout_1024 = BlockedLayout<Shape<1024>, kThreads, 4>;
 // Compiled twice: the launcher runs the copy for kTilesWhole = true when it has proved every
 // block's tiles whole (see whole_at_launch).
 template <bool kTilesWhole>
-__global__ void __launch_bounds__(kThreads, 4) layer_norm_fwd(
+__global__ void __launch_bounds__(kThreads) layer_norm_fwd(
     float* x_data, int32_t x_shape_0, int32_t x_shape_1, int32_t x_stride_0, int32_t x_stride_1,
     float* w_data, int32_t w_shape_0, int32_t w_stride_0,
     float* b_data, int32_t b_shape_0, int32_t b_stride_0,
@@ -156,7 +181,7 @@ __global__ void __launch_bounds__(kThreads, 4) layer_norm_fwd(
   // mean = ct.sum(t, axis=1, keepdims=True) / n
   const auto mean = reduce_sum<Axes<1>>(t, smem) / astype<float>(x.shape[1]);
   // inside = ct.arange(TN, dtype=ct.int32)[None, :] < n
-  const auto inside = reshape<Layout_1x1024>(arange<Layout_1024, int32_t>(0, 1), smem) < x.shape[1];
+  const auto inside = true_when_whole(whole_at_launch, reshape<Layout_1x1024>(arange<Layout_1024, int32_t>(0, 1), smem) < x.shape[1]);
   // centered = ct.where(inside, t - mean, 0.0)
   const auto centered = where(inside, t - mean, 0.0f);
   // rstd = ct.rsqrt(ct.sum(centered * centered, axis=1, keepdims=True) / n + eps)
@@ -209,10 +234,11 @@ cudaError_t launch_layer_norm_fwd_f32(
       tile2cu::whole_in_every_block<layer_norm_fwd_f32::Layout_1024>(w_arg, {0}, grid) &&
       tile2cu::whole_in_every_block<layer_norm_fwd_f32::Layout_1024>(b_arg, {0}, grid) &&
       tile2cu::whole_in_every_block<layer_norm_fwd_f32::Layout_1x1024>(y_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid);
-  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  // ... where that copy keeps as many threads on an SM as the checked one (asked once).
   static const bool whole_copy_fits = tile2cu::keeps_occupancy(
-      layer_norm_fwd_f32::layer_norm_fwd<true>, layer_norm_fwd_f32::layer_norm_fwd<false>, layer_norm_fwd_f32::kThreads, 0);
-  const auto kernel = tiles_whole && whole_copy_fits ? layer_norm_fwd_f32::layer_norm_fwd<true> : layer_norm_fwd_f32::layer_norm_fwd<false>;
+      layer_norm_fwd_f32::layer_norm_fwd<true>, layer_norm_fwd_f32::kThreads, layer_norm_fwd_f32::layer_norm_fwd<false>, layer_norm_fwd_f32::kThreads, 0);
+  const bool use_whole_copy = tiles_whole && whole_copy_fits;
+  const auto kernel = use_whole_copy ? layer_norm_fwd_f32::layer_norm_fwd<true> : layer_norm_fwd_f32::layer_norm_fwd<false>;
   kernel<<<grid, layer_norm_fwd_f32::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.shape[1], x_arg.stride[0], x_arg.stride[1],
     w_arg.data, w_arg.shape[0], w_arg.stride[0],
@@ -286,7 +312,7 @@ __global__ void __launch_bounds__(kThreads) layer_norm_bwd_dx(
   // row = ct.bid(0)
   const auto row = int32_t(blockIdx.x);
   // inside = ct.arange(TN, dtype=ct.int32)[None, :] < n
-  const auto inside = reshape<Layout_1x1024>(arange<Layout_1024, int32_t>(0, 1), smem) < x.shape[1];
+  const auto inside = true_when_whole(whole_at_launch, reshape<Layout_1x1024>(arange<Layout_1024, int32_t>(0, 1), smem) < x.shape[1]);
   // r = ct.gather(rstd, row)
   const auto r = gather(rstd, indices(row));
   // return ct.load(a, index=(row, 0), shape=(1, TN), padding_mode=ZERO).astype(ct.float32)
@@ -386,10 +412,11 @@ cudaError_t launch_layer_norm_bwd_dx_f32(
       tile2cu::whole_in_every_block<layer_norm_bwd_dx_f32::Layout_1x1024>(dy_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid) &&
       tile2cu::whole_in_every_block<layer_norm_bwd_dx_f32::Layout_1024>(w_arg, {0}, grid) &&
       tile2cu::whole_in_every_block<layer_norm_bwd_dx_f32::Layout_1x1024>(dx_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid);
-  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  // ... where that copy keeps as many threads on an SM as the checked one (asked once).
   static const bool whole_copy_fits = tile2cu::keeps_occupancy(
-      layer_norm_bwd_dx_f32::layer_norm_bwd_dx<true>, layer_norm_bwd_dx_f32::layer_norm_bwd_dx<false>, layer_norm_bwd_dx_f32::kThreads, 0);
-  const auto kernel = tiles_whole && whole_copy_fits ? layer_norm_bwd_dx_f32::layer_norm_bwd_dx<true> : layer_norm_bwd_dx_f32::layer_norm_bwd_dx<false>;
+      layer_norm_bwd_dx_f32::layer_norm_bwd_dx<true>, layer_norm_bwd_dx_f32::kThreads, layer_norm_bwd_dx_f32::layer_norm_bwd_dx<false>, layer_norm_bwd_dx_f32::kThreads, 0);
+  const bool use_whole_copy = tiles_whole && whole_copy_fits;
+  const auto kernel = use_whole_copy ? layer_norm_bwd_dx_f32::layer_norm_bwd_dx<true> : layer_norm_bwd_dx_f32::layer_norm_bwd_dx<false>;
   kernel<<<grid, layer_norm_bwd_dx_f32::kThreads, 0, stream>>>(
     dy_arg.data, dy_arg.shape[0], dy_arg.shape[1], dy_arg.stride[0], dy_arg.stride[1],
     x_arg.data, x_arg.shape[0], x_arg.shape[1], x_arg.stride[0], x_arg.stride[1],
@@ -472,7 +499,7 @@ __global__ void __launch_bounds__(kThreads) layer_norm_bwd_dx(
   // row = ct.bid(0)
   const auto row = int32_t(blockIdx.x);
   // inside = ct.arange(TN, dtype=ct.int32)[None, :] < n
-  const auto inside = reshape<Layout_1x4096>(arange<Layout_4096, int32_t>(0, 1), smem) < x.shape[1];
+  const auto inside = true_when_whole(whole_at_launch, reshape<Layout_1x4096>(arange<Layout_4096, int32_t>(0, 1), smem) < x.shape[1]);
   // r = ct.gather(rstd, row)
   const auto r = gather(rstd, indices(row));
   // xhat = ct.where(inside, (row_tile(x, row, TN) - ct.gather(mean, row)) * r, 0.0)
@@ -570,10 +597,11 @@ cudaError_t launch_layer_norm_bwd_dx_bf16(
       tile2cu::whole_in_every_block<layer_norm_bwd_dx_bf16::Layout_1x4096>(dy_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid) &&
       tile2cu::whole_in_every_block<layer_norm_bwd_dx_bf16::Layout_4096>(w_arg, {0}, grid) &&
       tile2cu::whole_in_every_block<layer_norm_bwd_dx_bf16::Layout_1x4096>(dx_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid);
-  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  // ... where that copy keeps as many threads on an SM as the checked one (asked once).
   static const bool whole_copy_fits = tile2cu::keeps_occupancy(
-      layer_norm_bwd_dx_bf16::layer_norm_bwd_dx<true>, layer_norm_bwd_dx_bf16::layer_norm_bwd_dx<false>, layer_norm_bwd_dx_bf16::kThreads, 0);
-  const auto kernel = tiles_whole && whole_copy_fits ? layer_norm_bwd_dx_bf16::layer_norm_bwd_dx<true> : layer_norm_bwd_dx_bf16::layer_norm_bwd_dx<false>;
+      layer_norm_bwd_dx_bf16::layer_norm_bwd_dx<true>, layer_norm_bwd_dx_bf16::kThreads, layer_norm_bwd_dx_bf16::layer_norm_bwd_dx<false>, layer_norm_bwd_dx_bf16::kThreads, 0);
+  const bool use_whole_copy = tiles_whole && whole_copy_fits;
+  const auto kernel = use_whole_copy ? layer_norm_bwd_dx_bf16::layer_norm_bwd_dx<true> : layer_norm_bwd_dx_bf16::layer_norm_bwd_dx<false>;
   kernel<<<grid, layer_norm_bwd_dx_bf16::kThreads, 0, stream>>>(
     dy_arg.data, dy_arg.shape[0], dy_arg.shape[1], dy_arg.stride[0], dy_arg.stride[1],
     x_arg.data, x_arg.shape[0], x_arg.shape[1], x_arg.stride[0], x_arg.stride[1],

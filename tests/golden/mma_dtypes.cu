@@ -62,10 +62,11 @@ cudaError_t launch_mma_f16_f32(
       tile2cu::whole_in_every_block<mma_f16_f32::Layout_64x64>(a_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid) &&
       tile2cu::whole_in_every_block<mma_f16_f32::Layout_64x64>(b_arg, {0, tile2cu::LaunchIndex::bid(1)}, grid) &&
       tile2cu::whole_in_every_block<mma_f16_f32::Layout_64x64>(c_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1)}, grid);
-  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  // ... where that copy keeps as many threads on an SM as the checked one (asked once).
   static const bool whole_copy_fits = tile2cu::keeps_occupancy(
-      mma_f16_f32::mma_tile<true>, mma_f16_f32::mma_tile<false>, mma_f16_f32::kThreads, 0);
-  const auto kernel = tiles_whole && whole_copy_fits ? mma_f16_f32::mma_tile<true> : mma_f16_f32::mma_tile<false>;
+      mma_f16_f32::mma_tile<true>, mma_f16_f32::kThreads, mma_f16_f32::mma_tile<false>, mma_f16_f32::kThreads, 0);
+  const bool use_whole_copy = tiles_whole && whole_copy_fits;
+  const auto kernel = use_whole_copy ? mma_f16_f32::mma_tile<true> : mma_f16_f32::mma_tile<false>;
   kernel<<<grid, mma_f16_f32::kThreads, 0, stream>>>(
     a_arg.data, a_arg.shape[0], a_arg.shape[1], a_arg.stride[0], a_arg.stride[1],
     b_arg.data, b_arg.shape[0], b_arg.shape[1], b_arg.stride[0], b_arg.stride[1],
@@ -143,10 +144,11 @@ cudaError_t launch_mma_f16_f16(
   const bool tiles_whole =
       tile2cu::whole_in_every_block<mma_f16_f16::Layout_32x64>(b_arg, {0, tile2cu::LaunchIndex::bid(1)}, grid) &&
       tile2cu::whole_in_every_block<mma_f16_f16::Layout_32x64>(c_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1)}, grid);
-  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  // ... where that copy keeps as many threads on an SM as the checked one (asked once).
   static const bool whole_copy_fits = tile2cu::keeps_occupancy(
-      mma_f16_f16::mma_tile<true>, mma_f16_f16::mma_tile<false>, mma_f16_f16::kThreads, 0);
-  const auto kernel = tiles_whole && whole_copy_fits ? mma_f16_f16::mma_tile<true> : mma_f16_f16::mma_tile<false>;
+      mma_f16_f16::mma_tile<true>, mma_f16_f16::kThreads, mma_f16_f16::mma_tile<false>, mma_f16_f16::kThreads, 0);
+  const bool use_whole_copy = tiles_whole && whole_copy_fits;
+  const auto kernel = use_whole_copy ? mma_f16_f16::mma_tile<true> : mma_f16_f16::mma_tile<false>;
   kernel<<<grid, mma_f16_f16::kThreads, 0, stream>>>(
     a_arg.data, a_arg.shape[0], a_arg.shape[1], a_arg.stride[0], a_arg.stride[1],
     b_arg.data, b_arg.shape[0], b_arg.shape[1], b_arg.stride[0], b_arg.stride[1],
@@ -225,10 +227,11 @@ cudaError_t launch_mma_bf16_f32(
       tile2cu::whole_in_every_block<mma_bf16_f32::Layout_64x64>(a_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid) &&
       tile2cu::whole_in_every_block<mma_bf16_f32::Layout_64x32>(b_arg, {0, tile2cu::LaunchIndex::bid(1)}, grid) &&
       tile2cu::whole_in_every_block<mma_bf16_f32::Layout_64x32>(c_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1)}, grid);
-  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  // ... where that copy keeps as many threads on an SM as the checked one (asked once).
   static const bool whole_copy_fits = tile2cu::keeps_occupancy(
-      mma_bf16_f32::mma_tile<true>, mma_bf16_f32::mma_tile<false>, mma_bf16_f32::kThreads, 0);
-  const auto kernel = tiles_whole && whole_copy_fits ? mma_bf16_f32::mma_tile<true> : mma_bf16_f32::mma_tile<false>;
+      mma_bf16_f32::mma_tile<true>, mma_bf16_f32::kThreads, mma_bf16_f32::mma_tile<false>, mma_bf16_f32::kThreads, 0);
+  const bool use_whole_copy = tiles_whole && whole_copy_fits;
+  const auto kernel = use_whole_copy ? mma_bf16_f32::mma_tile<true> : mma_bf16_f32::mma_tile<false>;
   kernel<<<grid, mma_bf16_f32::kThreads, 0, stream>>>(
     a_arg.data, a_arg.shape[0], a_arg.shape[1], a_arg.stride[0], a_arg.stride[1],
     b_arg.data, b_arg.shape[0], b_arg.shape[1], b_arg.stride[0], b_arg.stride[1],
@@ -310,10 +313,11 @@ cudaError_t launch_mma_tf32_f32(
       tile2cu::whole_in_every_block<mma_tf32_f32::Layout_32x32>(a_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid) &&
       tile2cu::whole_in_every_block<mma_tf32_f32::Layout_32x32>(b_arg, {0, tile2cu::LaunchIndex::bid(1)}, grid) &&
       tile2cu::whole_in_every_block<mma_tf32_f32::Layout_32x32>(c_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1)}, grid);
-  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  // ... where that copy keeps as many threads on an SM as the checked one (asked once).
   static const bool whole_copy_fits = tile2cu::keeps_occupancy(
-      mma_tf32_f32::mma_tile<true>, mma_tf32_f32::mma_tile<false>, mma_tf32_f32::kThreads, 0);
-  const auto kernel = tiles_whole && whole_copy_fits ? mma_tf32_f32::mma_tile<true> : mma_tf32_f32::mma_tile<false>;
+      mma_tf32_f32::mma_tile<true>, mma_tf32_f32::kThreads, mma_tf32_f32::mma_tile<false>, mma_tf32_f32::kThreads, 0);
+  const bool use_whole_copy = tiles_whole && whole_copy_fits;
+  const auto kernel = use_whole_copy ? mma_tf32_f32::mma_tile<true> : mma_tf32_f32::mma_tile<false>;
   kernel<<<grid, mma_tf32_f32::kThreads, 0, stream>>>(
     a_arg.data, a_arg.shape[0], a_arg.shape[1], a_arg.stride[0], a_arg.stride[1],
     b_arg.data, b_arg.shape[0], b_arg.shape[1], b_arg.stride[0], b_arg.stride[1],
@@ -391,10 +395,11 @@ cudaError_t launch_mma_f32_f32(
       tile2cu::whole_in_every_block<mma_f32_f32::Layout_32x32>(a_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid) &&
       tile2cu::whole_in_every_block<mma_f32_f32::Layout_32x32>(b_arg, {0, tile2cu::LaunchIndex::bid(1)}, grid) &&
       tile2cu::whole_in_every_block<mma_f32_f32::Layout_32x32>(c_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1)}, grid);
-  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  // ... where that copy keeps as many threads on an SM as the checked one (asked once).
   static const bool whole_copy_fits = tile2cu::keeps_occupancy(
-      mma_f32_f32::mma_tile<true>, mma_f32_f32::mma_tile<false>, mma_f32_f32::kThreads, 0);
-  const auto kernel = tiles_whole && whole_copy_fits ? mma_f32_f32::mma_tile<true> : mma_f32_f32::mma_tile<false>;
+      mma_f32_f32::mma_tile<true>, mma_f32_f32::kThreads, mma_f32_f32::mma_tile<false>, mma_f32_f32::kThreads, 0);
+  const bool use_whole_copy = tiles_whole && whole_copy_fits;
+  const auto kernel = use_whole_copy ? mma_f32_f32::mma_tile<true> : mma_f32_f32::mma_tile<false>;
   kernel<<<grid, mma_f32_f32::kThreads, 0, stream>>>(
     a_arg.data, a_arg.shape[0], a_arg.shape[1], a_arg.stride[0], a_arg.stride[1],
     b_arg.data, b_arg.shape[0], b_arg.shape[1], b_arg.stride[0], b_arg.stride[1],
@@ -472,10 +477,11 @@ cudaError_t launch_mma_f64_f64(
       tile2cu::whole_in_every_block<mma_f64_f64::Layout_16x16>(a_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid) &&
       tile2cu::whole_in_every_block<mma_f64_f64::Layout_16x16>(b_arg, {0, tile2cu::LaunchIndex::bid(1)}, grid) &&
       tile2cu::whole_in_every_block<mma_f64_f64::Layout_16x16>(c_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1)}, grid);
-  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  // ... where that copy keeps as many threads on an SM as the checked one (asked once).
   static const bool whole_copy_fits = tile2cu::keeps_occupancy(
-      mma_f64_f64::mma_tile<true>, mma_f64_f64::mma_tile<false>, mma_f64_f64::kThreads, 0);
-  const auto kernel = tiles_whole && whole_copy_fits ? mma_f64_f64::mma_tile<true> : mma_f64_f64::mma_tile<false>;
+      mma_f64_f64::mma_tile<true>, mma_f64_f64::kThreads, mma_f64_f64::mma_tile<false>, mma_f64_f64::kThreads, 0);
+  const bool use_whole_copy = tiles_whole && whole_copy_fits;
+  const auto kernel = use_whole_copy ? mma_f64_f64::mma_tile<true> : mma_f64_f64::mma_tile<false>;
   kernel<<<grid, mma_f64_f64::kThreads, 0, stream>>>(
     a_arg.data, a_arg.shape[0], a_arg.shape[1], a_arg.stride[0], a_arg.stride[1],
     b_arg.data, b_arg.shape[0], b_arg.shape[1], b_arg.stride[0], b_arg.stride[1],
@@ -554,10 +560,11 @@ cudaError_t launch_mma_i8_i32(
   const bool tiles_whole =
       tile2cu::whole_in_every_block<mma_i8_i32::Layout_32x64>(a_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid) &&
       tile2cu::whole_in_every_block<mma_i8_i32::Layout_64x32>(b_arg, {0, tile2cu::LaunchIndex::bid(1)}, grid);
-  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  // ... where that copy keeps as many threads on an SM as the checked one (asked once).
   static const bool whole_copy_fits = tile2cu::keeps_occupancy(
-      mma_i8_i32::mma_tile<true>, mma_i8_i32::mma_tile<false>, mma_i8_i32::kThreads, 0);
-  const auto kernel = tiles_whole && whole_copy_fits ? mma_i8_i32::mma_tile<true> : mma_i8_i32::mma_tile<false>;
+      mma_i8_i32::mma_tile<true>, mma_i8_i32::kThreads, mma_i8_i32::mma_tile<false>, mma_i8_i32::kThreads, 0);
+  const bool use_whole_copy = tiles_whole && whole_copy_fits;
+  const auto kernel = use_whole_copy ? mma_i8_i32::mma_tile<true> : mma_i8_i32::mma_tile<false>;
   kernel<<<grid, mma_i8_i32::kThreads, 0, stream>>>(
     a_arg.data, a_arg.shape[0], a_arg.shape[1], a_arg.stride[0], a_arg.stride[1],
     b_arg.data, b_arg.shape[0], b_arg.shape[1], b_arg.stride[0], b_arg.stride[1],
@@ -636,10 +643,11 @@ cudaError_t launch_mma_u8_i8_i32(
   const bool tiles_whole =
       tile2cu::whole_in_every_block<mma_u8_i8_i32::Layout_32x64>(a_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid) &&
       tile2cu::whole_in_every_block<mma_u8_i8_i32::Layout_64x32>(b_arg, {0, tile2cu::LaunchIndex::bid(1)}, grid);
-  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  // ... where that copy keeps as many threads on an SM as the checked one (asked once).
   static const bool whole_copy_fits = tile2cu::keeps_occupancy(
-      mma_u8_i8_i32::mma_tile<true>, mma_u8_i8_i32::mma_tile<false>, mma_u8_i8_i32::kThreads, 0);
-  const auto kernel = tiles_whole && whole_copy_fits ? mma_u8_i8_i32::mma_tile<true> : mma_u8_i8_i32::mma_tile<false>;
+      mma_u8_i8_i32::mma_tile<true>, mma_u8_i8_i32::kThreads, mma_u8_i8_i32::mma_tile<false>, mma_u8_i8_i32::kThreads, 0);
+  const bool use_whole_copy = tiles_whole && whole_copy_fits;
+  const auto kernel = use_whole_copy ? mma_u8_i8_i32::mma_tile<true> : mma_u8_i8_i32::mma_tile<false>;
   kernel<<<grid, mma_u8_i8_i32::kThreads, 0, stream>>>(
     a_arg.data, a_arg.shape[0], a_arg.shape[1], a_arg.stride[0], a_arg.stride[1],
     b_arg.data, b_arg.shape[0], b_arg.shape[1], b_arg.stride[0], b_arg.stride[1],
@@ -718,10 +726,11 @@ cudaError_t launch_mma_e4m3_f32(
   const bool tiles_whole =
       tile2cu::whole_in_every_block<mma_e4m3_f32::Layout_32x64>(a_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid) &&
       tile2cu::whole_in_every_block<mma_e4m3_f32::Layout_64x32>(b_arg, {0, tile2cu::LaunchIndex::bid(1)}, grid);
-  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  // ... where that copy keeps as many threads on an SM as the checked one (asked once).
   static const bool whole_copy_fits = tile2cu::keeps_occupancy(
-      mma_e4m3_f32::mma_tile<true>, mma_e4m3_f32::mma_tile<false>, mma_e4m3_f32::kThreads, 0);
-  const auto kernel = tiles_whole && whole_copy_fits ? mma_e4m3_f32::mma_tile<true> : mma_e4m3_f32::mma_tile<false>;
+      mma_e4m3_f32::mma_tile<true>, mma_e4m3_f32::kThreads, mma_e4m3_f32::mma_tile<false>, mma_e4m3_f32::kThreads, 0);
+  const bool use_whole_copy = tiles_whole && whole_copy_fits;
+  const auto kernel = use_whole_copy ? mma_e4m3_f32::mma_tile<true> : mma_e4m3_f32::mma_tile<false>;
   kernel<<<grid, mma_e4m3_f32::kThreads, 0, stream>>>(
     a_arg.data, a_arg.shape[0], a_arg.shape[1], a_arg.stride[0], a_arg.stride[1],
     b_arg.data, b_arg.shape[0], b_arg.shape[1], b_arg.stride[0], b_arg.stride[1],
@@ -800,10 +809,11 @@ cudaError_t launch_mma_e5m2_f16(
   const bool tiles_whole =
       tile2cu::whole_in_every_block<mma_e5m2_f16::Layout_32x64>(a_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid) &&
       tile2cu::whole_in_every_block<mma_e5m2_f16::Layout_64x32>(b_arg, {0, tile2cu::LaunchIndex::bid(1)}, grid);
-  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  // ... where that copy keeps as many threads on an SM as the checked one (asked once).
   static const bool whole_copy_fits = tile2cu::keeps_occupancy(
-      mma_e5m2_f16::mma_tile<true>, mma_e5m2_f16::mma_tile<false>, mma_e5m2_f16::kThreads, 0);
-  const auto kernel = tiles_whole && whole_copy_fits ? mma_e5m2_f16::mma_tile<true> : mma_e5m2_f16::mma_tile<false>;
+      mma_e5m2_f16::mma_tile<true>, mma_e5m2_f16::kThreads, mma_e5m2_f16::mma_tile<false>, mma_e5m2_f16::kThreads, 0);
+  const bool use_whole_copy = tiles_whole && whole_copy_fits;
+  const auto kernel = use_whole_copy ? mma_e5m2_f16::mma_tile<true> : mma_e5m2_f16::mma_tile<false>;
   kernel<<<grid, mma_e5m2_f16::kThreads, 0, stream>>>(
     a_arg.data, a_arg.shape[0], a_arg.shape[1], a_arg.stride[0], a_arg.stride[1],
     b_arg.data, b_arg.shape[0], b_arg.shape[1], b_arg.stride[0], b_arg.stride[1],
@@ -882,10 +892,11 @@ cudaError_t launch_mma_i8_u8_i32(
   const bool tiles_whole =
       tile2cu::whole_in_every_block<mma_i8_u8_i32::Layout_64x128>(a_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid) &&
       tile2cu::whole_in_every_block<mma_i8_u8_i32::Layout_128x32>(b_arg, {0, tile2cu::LaunchIndex::bid(1)}, grid);
-  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  // ... where that copy keeps as many threads on an SM as the checked one (asked once).
   static const bool whole_copy_fits = tile2cu::keeps_occupancy(
-      mma_i8_u8_i32::mma_tile<true>, mma_i8_u8_i32::mma_tile<false>, mma_i8_u8_i32::kThreads, 0);
-  const auto kernel = tiles_whole && whole_copy_fits ? mma_i8_u8_i32::mma_tile<true> : mma_i8_u8_i32::mma_tile<false>;
+      mma_i8_u8_i32::mma_tile<true>, mma_i8_u8_i32::kThreads, mma_i8_u8_i32::mma_tile<false>, mma_i8_u8_i32::kThreads, 0);
+  const bool use_whole_copy = tiles_whole && whole_copy_fits;
+  const auto kernel = use_whole_copy ? mma_i8_u8_i32::mma_tile<true> : mma_i8_u8_i32::mma_tile<false>;
   kernel<<<grid, mma_i8_u8_i32::kThreads, 0, stream>>>(
     a_arg.data, a_arg.shape[0], a_arg.shape[1], a_arg.stride[0], a_arg.stride[1],
     b_arg.data, b_arg.shape[0], b_arg.shape[1], b_arg.stride[0], b_arg.stride[1],
@@ -963,10 +974,11 @@ cudaError_t launch_mma_e4m3_f16(
   const bool tiles_whole =
       tile2cu::whole_in_every_block<mma_e4m3_f16::Layout_32x64>(b_arg, {0, tile2cu::LaunchIndex::bid(1)}, grid) &&
       tile2cu::whole_in_every_block<mma_e4m3_f16::Layout_32x64>(c_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1)}, grid);
-  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  // ... where that copy keeps as many threads on an SM as the checked one (asked once).
   static const bool whole_copy_fits = tile2cu::keeps_occupancy(
-      mma_e4m3_f16::mma_tile<true>, mma_e4m3_f16::mma_tile<false>, mma_e4m3_f16::kThreads, 0);
-  const auto kernel = tiles_whole && whole_copy_fits ? mma_e4m3_f16::mma_tile<true> : mma_e4m3_f16::mma_tile<false>;
+      mma_e4m3_f16::mma_tile<true>, mma_e4m3_f16::kThreads, mma_e4m3_f16::mma_tile<false>, mma_e4m3_f16::kThreads, 0);
+  const bool use_whole_copy = tiles_whole && whole_copy_fits;
+  const auto kernel = use_whole_copy ? mma_e4m3_f16::mma_tile<true> : mma_e4m3_f16::mma_tile<false>;
   kernel<<<grid, mma_e4m3_f16::kThreads, 0, stream>>>(
     a_arg.data, a_arg.shape[0], a_arg.shape[1], a_arg.stride[0], a_arg.stride[1],
     b_arg.data, b_arg.shape[0], b_arg.shape[1], b_arg.stride[0], b_arg.stride[1],
@@ -1044,10 +1056,11 @@ cudaError_t launch_mma_e5m2_f32(
   // their checked paths runs ...
   const bool tiles_whole =
       tile2cu::whole_in_every_block<mma_e5m2_f32::Layout_128x32>(b_arg, {0, tile2cu::LaunchIndex::bid(1)}, grid);
-  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  // ... where that copy keeps as many threads on an SM as the checked one (asked once).
   static const bool whole_copy_fits = tile2cu::keeps_occupancy(
-      mma_e5m2_f32::mma_tile<true>, mma_e5m2_f32::mma_tile<false>, mma_e5m2_f32::kThreads, 0);
-  const auto kernel = tiles_whole && whole_copy_fits ? mma_e5m2_f32::mma_tile<true> : mma_e5m2_f32::mma_tile<false>;
+      mma_e5m2_f32::mma_tile<true>, mma_e5m2_f32::kThreads, mma_e5m2_f32::mma_tile<false>, mma_e5m2_f32::kThreads, 0);
+  const bool use_whole_copy = tiles_whole && whole_copy_fits;
+  const auto kernel = use_whole_copy ? mma_e5m2_f32::mma_tile<true> : mma_e5m2_f32::mma_tile<false>;
   kernel<<<grid, mma_e5m2_f32::kThreads, 0, stream>>>(
     a_arg.data, a_arg.shape[0], a_arg.shape[1], a_arg.stride[0], a_arg.stride[1],
     b_arg.data, b_arg.shape[0], b_arg.shape[1], b_arg.stride[0], b_arg.stride[1],
@@ -1125,10 +1138,11 @@ cudaError_t launch_mma_i8_i32_k16(
   // their checked paths runs ...
   const bool tiles_whole =
       tile2cu::whole_in_every_block<mma_i8_i32_k16::Layout_32x32>(c_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1)}, grid);
-  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  // ... where that copy keeps as many threads on an SM as the checked one (asked once).
   static const bool whole_copy_fits = tile2cu::keeps_occupancy(
-      mma_i8_i32_k16::mma_tile<true>, mma_i8_i32_k16::mma_tile<false>, mma_i8_i32_k16::kThreads, 0);
-  const auto kernel = tiles_whole && whole_copy_fits ? mma_i8_i32_k16::mma_tile<true> : mma_i8_i32_k16::mma_tile<false>;
+      mma_i8_i32_k16::mma_tile<true>, mma_i8_i32_k16::kThreads, mma_i8_i32_k16::mma_tile<false>, mma_i8_i32_k16::kThreads, 0);
+  const bool use_whole_copy = tiles_whole && whole_copy_fits;
+  const auto kernel = use_whole_copy ? mma_i8_i32_k16::mma_tile<true> : mma_i8_i32_k16::mma_tile<false>;
   kernel<<<grid, mma_i8_i32_k16::kThreads, 0, stream>>>(
     a_arg.data, a_arg.shape[0], a_arg.shape[1], a_arg.stride[0], a_arg.stride[1],
     b_arg.data, b_arg.shape[0], b_arg.shape[1], b_arg.stride[0], b_arg.stride[1],
@@ -1204,10 +1218,11 @@ cudaError_t launch_matmul_f16(
       tile2cu::whole_in_every_block<matmul_f16::Layout_64x64>(a_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid) &&
       tile2cu::whole_in_every_block<matmul_f16::Layout_64x64>(b_arg, {0, tile2cu::LaunchIndex::bid(1)}, grid) &&
       tile2cu::whole_in_every_block<matmul_f16::Layout_64x64>(c_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1)}, grid);
-  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  // ... where that copy keeps as many threads on an SM as the checked one (asked once).
   static const bool whole_copy_fits = tile2cu::keeps_occupancy(
-      matmul_f16::matmul_tile<true>, matmul_f16::matmul_tile<false>, matmul_f16::kThreads, 0);
-  const auto kernel = tiles_whole && whole_copy_fits ? matmul_f16::matmul_tile<true> : matmul_f16::matmul_tile<false>;
+      matmul_f16::matmul_tile<true>, matmul_f16::kThreads, matmul_f16::matmul_tile<false>, matmul_f16::kThreads, 0);
+  const bool use_whole_copy = tiles_whole && whole_copy_fits;
+  const auto kernel = use_whole_copy ? matmul_f16::matmul_tile<true> : matmul_f16::matmul_tile<false>;
   kernel<<<grid, matmul_f16::kThreads, 0, stream>>>(
     a_arg.data, a_arg.shape[0], a_arg.shape[1], a_arg.stride[0], a_arg.stride[1],
     b_arg.data, b_arg.shape[0], b_arg.shape[1], b_arg.stride[0], b_arg.stride[1],
@@ -1283,10 +1298,11 @@ cudaError_t launch_matmul_i8(
       tile2cu::whole_in_every_block<matmul_i8::Layout_32x32>(a_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid) &&
       tile2cu::whole_in_every_block<matmul_i8::Layout_32x32>(b_arg, {0, tile2cu::LaunchIndex::bid(1)}, grid) &&
       tile2cu::whole_in_every_block<matmul_i8::Layout_32x32>(c_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1)}, grid);
-  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  // ... where that copy keeps as many threads on an SM as the checked one (asked once).
   static const bool whole_copy_fits = tile2cu::keeps_occupancy(
-      matmul_i8::matmul_tile<true>, matmul_i8::matmul_tile<false>, matmul_i8::kThreads, 0);
-  const auto kernel = tiles_whole && whole_copy_fits ? matmul_i8::matmul_tile<true> : matmul_i8::matmul_tile<false>;
+      matmul_i8::matmul_tile<true>, matmul_i8::kThreads, matmul_i8::matmul_tile<false>, matmul_i8::kThreads, 0);
+  const bool use_whole_copy = tiles_whole && whole_copy_fits;
+  const auto kernel = use_whole_copy ? matmul_i8::matmul_tile<true> : matmul_i8::matmul_tile<false>;
   kernel<<<grid, matmul_i8::kThreads, 0, stream>>>(
     a_arg.data, a_arg.shape[0], a_arg.shape[1], a_arg.stride[0], a_arg.stride[1],
     b_arg.data, b_arg.shape[0], b_arg.shape[1], b_arg.stride[0], b_arg.stride[1],
@@ -1370,10 +1386,11 @@ cudaError_t launch_batched_bf16(
       tile2cu::whole_in_every_block<batched_bf16::Layout_2x32x32>(a_arg, {tile2cu::LaunchIndex::bid(0), 0, 0}, grid) &&
       tile2cu::whole_in_every_block<batched_bf16::Layout_32x64>(b_arg, {0, 0}, grid) &&
       tile2cu::whole_in_every_block<batched_bf16::Layout_2x32x64>(c_arg, {tile2cu::LaunchIndex::bid(0), 0, 0}, grid);
-  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  // ... where that copy keeps as many threads on an SM as the checked one (asked once).
   static const bool whole_copy_fits = tile2cu::keeps_occupancy(
-      batched_bf16::batched_mma<true>, batched_bf16::batched_mma<false>, batched_bf16::kThreads, 0);
-  const auto kernel = tiles_whole && whole_copy_fits ? batched_bf16::batched_mma<true> : batched_bf16::batched_mma<false>;
+      batched_bf16::batched_mma<true>, batched_bf16::kThreads, batched_bf16::batched_mma<false>, batched_bf16::kThreads, 0);
+  const bool use_whole_copy = tiles_whole && whole_copy_fits;
+  const auto kernel = use_whole_copy ? batched_bf16::batched_mma<true> : batched_bf16::batched_mma<false>;
   kernel<<<grid, batched_bf16::kThreads, 0, stream>>>(
     a_arg.data, a_arg.shape[0], a_arg.shape[1], a_arg.shape[2], a_arg.stride[0], a_arg.stride[1], a_arg.stride[2],
     b_arg.data, b_arg.shape[0], b_arg.shape[1], b_arg.stride[0], b_arg.stride[1],
@@ -1448,10 +1465,11 @@ cudaError_t launch_transposed_f16(
   const bool tiles_whole =
       tile2cu::whole_in_every_block<transposed_f16::Layout_64x64>(a_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid) &&
       tile2cu::whole_in_every_block<transposed_f16::Layout_64x64>(c_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid);
-  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  // ... where that copy keeps as many threads on an SM as the checked one (asked once).
   static const bool whole_copy_fits = tile2cu::keeps_occupancy(
-      transposed_f16::transposed_mma<true>, transposed_f16::transposed_mma<false>, transposed_f16::kThreads, 0);
-  const auto kernel = tiles_whole && whole_copy_fits ? transposed_f16::transposed_mma<true> : transposed_f16::transposed_mma<false>;
+      transposed_f16::transposed_mma<true>, transposed_f16::kThreads, transposed_f16::transposed_mma<false>, transposed_f16::kThreads, 0);
+  const bool use_whole_copy = tiles_whole && whole_copy_fits;
+  const auto kernel = use_whole_copy ? transposed_f16::transposed_mma<true> : transposed_f16::transposed_mma<false>;
   kernel<<<grid, transposed_f16::kThreads, 0, stream>>>(
     a_arg.data, a_arg.shape[0], a_arg.shape[1], a_arg.stride[0], a_arg.stride[1],
     bt_arg.data, bt_arg.shape[0], bt_arg.shape[1], bt_arg.stride[0], bt_arg.stride[1],
@@ -1532,10 +1550,11 @@ cudaError_t launch_broadcast_batch_f16(
       tile2cu::whole_in_every_block<broadcast_batch_f16::Layout_1x32x32>(a_arg, {0, 0, 0}, grid) &&
       tile2cu::whole_in_every_block<broadcast_batch_f16::Layout_2x32x32>(b_arg, {tile2cu::LaunchIndex::bid(0), 0, 0}, grid) &&
       tile2cu::whole_in_every_block<broadcast_batch_f16::Layout_2x32x32>(c_arg, {tile2cu::LaunchIndex::bid(0), 0, 0}, grid);
-  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  // ... where that copy keeps as many threads on an SM as the checked one (asked once).
   static const bool whole_copy_fits = tile2cu::keeps_occupancy(
-      broadcast_batch_f16::broadcast_batch_mma<true>, broadcast_batch_f16::broadcast_batch_mma<false>, broadcast_batch_f16::kThreads, 0);
-  const auto kernel = tiles_whole && whole_copy_fits ? broadcast_batch_f16::broadcast_batch_mma<true> : broadcast_batch_f16::broadcast_batch_mma<false>;
+      broadcast_batch_f16::broadcast_batch_mma<true>, broadcast_batch_f16::kThreads, broadcast_batch_f16::broadcast_batch_mma<false>, broadcast_batch_f16::kThreads, 0);
+  const bool use_whole_copy = tiles_whole && whole_copy_fits;
+  const auto kernel = use_whole_copy ? broadcast_batch_f16::broadcast_batch_mma<true> : broadcast_batch_f16::broadcast_batch_mma<false>;
   kernel<<<grid, broadcast_batch_f16::kThreads, 0, stream>>>(
     a_arg.data, a_arg.shape[0], a_arg.shape[1], a_arg.shape[2], a_arg.stride[0], a_arg.stride[1], a_arg.stride[2],
     b_arg.data, b_arg.shape[0], b_arg.shape[1], b_arg.shape[2], b_arg.stride[0], b_arg.stride[1], b_arg.stride[2],
@@ -1616,10 +1635,11 @@ cudaError_t launch_transpose_operand_bf16(
       tile2cu::whole_in_every_block<transpose_operand_bf16::Layout_64x32>(a_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid) &&
       tile2cu::whole_in_every_block<transpose_operand_bf16::Layout_64x32>(bt_arg, {0, 0}, grid) &&
       tile2cu::whole_in_every_block<transpose_operand_bf16::Layout_64x64>(c_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid);
-  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  // ... where that copy keeps as many threads on an SM as the checked one (asked once).
   static const bool whole_copy_fits = tile2cu::keeps_occupancy(
-      transpose_operand_bf16::transpose_operand_mma<true>, transpose_operand_bf16::transpose_operand_mma<false>, transpose_operand_bf16::kThreads, 0);
-  const auto kernel = tiles_whole && whole_copy_fits ? transpose_operand_bf16::transpose_operand_mma<true> : transpose_operand_bf16::transpose_operand_mma<false>;
+      transpose_operand_bf16::transpose_operand_mma<true>, transpose_operand_bf16::kThreads, transpose_operand_bf16::transpose_operand_mma<false>, transpose_operand_bf16::kThreads, 0);
+  const bool use_whole_copy = tiles_whole && whole_copy_fits;
+  const auto kernel = use_whole_copy ? transpose_operand_bf16::transpose_operand_mma<true> : transpose_operand_bf16::transpose_operand_mma<false>;
   kernel<<<grid, transpose_operand_bf16::kThreads, 0, stream>>>(
     a_arg.data, a_arg.shape[0], a_arg.shape[1], a_arg.stride[0], a_arg.stride[1],
     bt_arg.data, bt_arg.shape[0], bt_arg.shape[1], bt_arg.stride[0], bt_arg.stride[1],

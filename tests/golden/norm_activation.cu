@@ -54,10 +54,11 @@ cudaError_t launch_norm_activation_gelu_f32(
   const bool tiles_whole =
       tile2cu::whole_in_every_block<norm_activation_gelu_f32::Layout_1x1024>(x_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid) &&
       tile2cu::whole_in_every_block<norm_activation_gelu_f32::Layout_1x1024>(y_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid);
-  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  // ... where that copy keeps as many threads on an SM as the checked one (asked once).
   static const bool whole_copy_fits = tile2cu::keeps_occupancy(
-      norm_activation_gelu_f32::norm_activation<true>, norm_activation_gelu_f32::norm_activation<false>, norm_activation_gelu_f32::kThreads, 0);
-  const auto kernel = tiles_whole && whole_copy_fits ? norm_activation_gelu_f32::norm_activation<true> : norm_activation_gelu_f32::norm_activation<false>;
+      norm_activation_gelu_f32::norm_activation<true>, norm_activation_gelu_f32::kThreads, norm_activation_gelu_f32::norm_activation<false>, norm_activation_gelu_f32::kThreads, 0);
+  const bool use_whole_copy = tiles_whole && whole_copy_fits;
+  const auto kernel = use_whole_copy ? norm_activation_gelu_f32::norm_activation<true> : norm_activation_gelu_f32::norm_activation<false>;
   kernel<<<grid, norm_activation_gelu_f32::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.shape[1], x_arg.stride[0], x_arg.stride[1],
     y_arg.data, y_arg.shape[0], y_arg.shape[1], y_arg.stride[0], y_arg.stride[1]);
@@ -124,10 +125,11 @@ cudaError_t launch_norm_activation_relu_bf16(
   const bool tiles_whole =
       tile2cu::whole_in_every_block<norm_activation_relu_bf16::Layout_1x1024>(x_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid) &&
       tile2cu::whole_in_every_block<norm_activation_relu_bf16::Layout_1x1024>(y_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid);
-  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  // ... where that copy keeps as many threads on an SM as the checked one (asked once).
   static const bool whole_copy_fits = tile2cu::keeps_occupancy(
-      norm_activation_relu_bf16::norm_activation<true>, norm_activation_relu_bf16::norm_activation<false>, norm_activation_relu_bf16::kThreads, 0);
-  const auto kernel = tiles_whole && whole_copy_fits ? norm_activation_relu_bf16::norm_activation<true> : norm_activation_relu_bf16::norm_activation<false>;
+      norm_activation_relu_bf16::norm_activation<true>, norm_activation_relu_bf16::kThreads, norm_activation_relu_bf16::norm_activation<false>, norm_activation_relu_bf16::kThreads, 0);
+  const bool use_whole_copy = tiles_whole && whole_copy_fits;
+  const auto kernel = use_whole_copy ? norm_activation_relu_bf16::norm_activation<true> : norm_activation_relu_bf16::norm_activation<false>;
   kernel<<<grid, norm_activation_relu_bf16::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.shape[1], x_arg.stride[0], x_arg.stride[1],
     y_arg.data, y_arg.shape[0], y_arg.shape[1], y_arg.stride[0], y_arg.stride[1]);
@@ -196,10 +198,11 @@ cudaError_t launch_norm_activation_silu_f16(
   const bool tiles_whole =
       tile2cu::whole_in_every_block<norm_activation_silu_f16::Layout_1x256>(x_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid) &&
       tile2cu::whole_in_every_block<norm_activation_silu_f16::Layout_1x256>(y_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid);
-  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  // ... where that copy keeps as many threads on an SM as the checked one (asked once).
   static const bool whole_copy_fits = tile2cu::keeps_occupancy(
-      norm_activation_silu_f16::norm_activation<true>, norm_activation_silu_f16::norm_activation<false>, norm_activation_silu_f16::kThreads, 0);
-  const auto kernel = tiles_whole && whole_copy_fits ? norm_activation_silu_f16::norm_activation<true> : norm_activation_silu_f16::norm_activation<false>;
+      norm_activation_silu_f16::norm_activation<true>, norm_activation_silu_f16::kThreads, norm_activation_silu_f16::norm_activation<false>, norm_activation_silu_f16::kThreads, 0);
+  const bool use_whole_copy = tiles_whole && whole_copy_fits;
+  const auto kernel = use_whole_copy ? norm_activation_silu_f16::norm_activation<true> : norm_activation_silu_f16::norm_activation<false>;
   kernel<<<grid, norm_activation_silu_f16::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.shape[1], x_arg.stride[0], x_arg.stride[1],
     y_arg.data, y_arg.shape[0], y_arg.shape[1], y_arg.stride[0], y_arg.stride[1]);

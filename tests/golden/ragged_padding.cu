@@ -103,10 +103,11 @@ cudaError_t launch_pad_probe_f32(
       tile2cu::whole_in_every_block<pad_probe_f32::Layout_32x64>(out_pinf_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1)}, grid) &&
       tile2cu::whole_in_every_block<pad_probe_f32::Layout_32x64>(out_nan_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1)}, grid) &&
       tile2cu::whole_in_every_block<pad_probe_f32::Layout_64x32>(xt_arg, {tile2cu::LaunchIndex::bid(1), tile2cu::LaunchIndex::bid(0)}, grid);
-  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  // ... where that copy keeps as many threads on an SM as the checked one (asked once).
   static const bool whole_copy_fits = tile2cu::keeps_occupancy(
-      pad_probe_f32::pad_probe<true>, pad_probe_f32::pad_probe<false>, pad_probe_f32::kThreads, 0);
-  const auto kernel = tiles_whole && whole_copy_fits ? pad_probe_f32::pad_probe<true> : pad_probe_f32::pad_probe<false>;
+      pad_probe_f32::pad_probe<true>, pad_probe_f32::kThreads, pad_probe_f32::pad_probe<false>, pad_probe_f32::kThreads, 0);
+  const bool use_whole_copy = tiles_whole && whole_copy_fits;
+  const auto kernel = use_whole_copy ? pad_probe_f32::pad_probe<true> : pad_probe_f32::pad_probe<false>;
   kernel<<<grid, pad_probe_f32::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.shape[1], x_arg.stride[0], x_arg.stride[1],
     out_zero_arg.data, out_zero_arg.shape[0], out_zero_arg.shape[1], out_zero_arg.stride[0], out_zero_arg.stride[1],
@@ -237,10 +238,11 @@ cudaError_t launch_pad_probe_f16(
       tile2cu::whole_in_every_block<pad_probe_f16::Layout_16x128>(out_pinf_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1)}, grid) &&
       tile2cu::whole_in_every_block<pad_probe_f16::Layout_16x128>(out_nan_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1)}, grid) &&
       tile2cu::whole_in_every_block<pad_probe_f16::Layout_128x16>(xt_arg, {tile2cu::LaunchIndex::bid(1), tile2cu::LaunchIndex::bid(0)}, grid);
-  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  // ... where that copy keeps as many threads on an SM as the checked one (asked once).
   static const bool whole_copy_fits = tile2cu::keeps_occupancy(
-      pad_probe_f16::pad_probe<true>, pad_probe_f16::pad_probe<false>, pad_probe_f16::kThreads, 0);
-  const auto kernel = tiles_whole && whole_copy_fits ? pad_probe_f16::pad_probe<true> : pad_probe_f16::pad_probe<false>;
+      pad_probe_f16::pad_probe<true>, pad_probe_f16::kThreads, pad_probe_f16::pad_probe<false>, pad_probe_f16::kThreads, 0);
+  const bool use_whole_copy = tiles_whole && whole_copy_fits;
+  const auto kernel = use_whole_copy ? pad_probe_f16::pad_probe<true> : pad_probe_f16::pad_probe<false>;
   kernel<<<grid, pad_probe_f16::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.shape[1], x_arg.stride[0], x_arg.stride[1],
     out_zero_arg.data, out_zero_arg.shape[0], out_zero_arg.shape[1], out_zero_arg.stride[0], out_zero_arg.stride[1],
@@ -371,10 +373,11 @@ cudaError_t launch_pad_probe_bf16(
       tile2cu::whole_in_every_block<pad_probe_bf16::Layout_64x32>(out_pinf_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1)}, grid) &&
       tile2cu::whole_in_every_block<pad_probe_bf16::Layout_64x32>(out_nan_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1)}, grid) &&
       tile2cu::whole_in_every_block<pad_probe_bf16::Layout_32x64>(xt_arg, {tile2cu::LaunchIndex::bid(1), tile2cu::LaunchIndex::bid(0)}, grid);
-  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  // ... where that copy keeps as many threads on an SM as the checked one (asked once).
   static const bool whole_copy_fits = tile2cu::keeps_occupancy(
-      pad_probe_bf16::pad_probe<true>, pad_probe_bf16::pad_probe<false>, pad_probe_bf16::kThreads, 0);
-  const auto kernel = tiles_whole && whole_copy_fits ? pad_probe_bf16::pad_probe<true> : pad_probe_bf16::pad_probe<false>;
+      pad_probe_bf16::pad_probe<true>, pad_probe_bf16::kThreads, pad_probe_bf16::pad_probe<false>, pad_probe_bf16::kThreads, 0);
+  const bool use_whole_copy = tiles_whole && whole_copy_fits;
+  const auto kernel = use_whole_copy ? pad_probe_bf16::pad_probe<true> : pad_probe_bf16::pad_probe<false>;
   kernel<<<grid, pad_probe_bf16::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.shape[1], x_arg.stride[0], x_arg.stride[1],
     out_zero_arg.data, out_zero_arg.shape[0], out_zero_arg.shape[1], out_zero_arg.stride[0], out_zero_arg.stride[1],

@@ -80,10 +80,11 @@ cudaError_t launch_rope_f32(
       tile2cu::whole_in_every_block<rope_f32::Layout_32x64>(cos_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid) &&
       tile2cu::whole_in_every_block<rope_f32::Layout_32x64>(sin_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid) &&
       tile2cu::whole_in_every_block<rope_f32::Layout_1x32x128>(y_arg, {tile2cu::LaunchIndex::bid(1), tile2cu::LaunchIndex::bid(0), 0}, grid);
-  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  // ... where that copy keeps as many threads on an SM as the checked one (asked once).
   static const bool whole_copy_fits = tile2cu::keeps_occupancy(
-      rope_f32::rope<true>, rope_f32::rope<false>, rope_f32::kThreads, 0);
-  const auto kernel = tiles_whole && whole_copy_fits ? rope_f32::rope<true> : rope_f32::rope<false>;
+      rope_f32::rope<true>, rope_f32::kThreads, rope_f32::rope<false>, rope_f32::kThreads, 0);
+  const bool use_whole_copy = tiles_whole && whole_copy_fits;
+  const auto kernel = use_whole_copy ? rope_f32::rope<true> : rope_f32::rope<false>;
   kernel<<<grid, rope_f32::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.shape[1], x_arg.shape[2], x_arg.stride[0], x_arg.stride[1], x_arg.stride[2],
     cos_arg.data, cos_arg.shape[0], cos_arg.shape[1], cos_arg.stride[0], cos_arg.stride[1],
@@ -182,10 +183,11 @@ cudaError_t launch_rope_bf16(
       tile2cu::whole_in_every_block<rope_bf16::Layout_64x32>(cos_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid) &&
       tile2cu::whole_in_every_block<rope_bf16::Layout_64x32>(sin_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid) &&
       tile2cu::whole_in_every_block<rope_bf16::Layout_1x64x64>(y_arg, {tile2cu::LaunchIndex::bid(1), tile2cu::LaunchIndex::bid(0), 0}, grid);
-  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  // ... where that copy keeps as many threads on an SM as the checked one (asked once).
   static const bool whole_copy_fits = tile2cu::keeps_occupancy(
-      rope_bf16::rope<true>, rope_bf16::rope<false>, rope_bf16::kThreads, 0);
-  const auto kernel = tiles_whole && whole_copy_fits ? rope_bf16::rope<true> : rope_bf16::rope<false>;
+      rope_bf16::rope<true>, rope_bf16::kThreads, rope_bf16::rope<false>, rope_bf16::kThreads, 0);
+  const bool use_whole_copy = tiles_whole && whole_copy_fits;
+  const auto kernel = use_whole_copy ? rope_bf16::rope<true> : rope_bf16::rope<false>;
   kernel<<<grid, rope_bf16::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.shape[1], x_arg.shape[2], x_arg.stride[0], x_arg.stride[1], x_arg.stride[2],
     cos_arg.data, cos_arg.shape[0], cos_arg.shape[1], cos_arg.stride[0], cos_arg.stride[1],

@@ -67,10 +67,11 @@ cudaError_t launch_row_bias_scale_f32(
   const bool tiles_whole =
       tile2cu::whole_in_every_block<row_bias_scale_f32::Layout_32x128>(x_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1)}, grid) &&
       tile2cu::whole_in_every_block<row_bias_scale_f32::Layout_32x128>(y_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1)}, grid);
-  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  // ... where that copy keeps as many threads on an SM as the checked one (asked once).
   static const bool whole_copy_fits = tile2cu::keeps_occupancy(
-      row_bias_scale_f32::row_bias_scale<true>, row_bias_scale_f32::row_bias_scale<false>, row_bias_scale_f32::kThreads, 0);
-  const auto kernel = tiles_whole && whole_copy_fits ? row_bias_scale_f32::row_bias_scale<true> : row_bias_scale_f32::row_bias_scale<false>;
+      row_bias_scale_f32::row_bias_scale<true>, row_bias_scale_f32::kThreads, row_bias_scale_f32::row_bias_scale<false>, row_bias_scale_f32::kThreads, 0);
+  const bool use_whole_copy = tiles_whole && whole_copy_fits;
+  const auto kernel = use_whole_copy ? row_bias_scale_f32::row_bias_scale<true> : row_bias_scale_f32::row_bias_scale<false>;
   kernel<<<grid, row_bias_scale_f32::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.shape[1], x_arg.stride[0], x_arg.stride[1],
     bias_arg.data, bias_arg.shape[0], bias_arg.stride[0],
@@ -156,10 +157,11 @@ cudaError_t launch_row_bias_scale_f16(
   const bool tiles_whole =
       tile2cu::whole_in_every_block<row_bias_scale_f16::Layout_64x64>(x_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1)}, grid) &&
       tile2cu::whole_in_every_block<row_bias_scale_f16::Layout_64x64>(y_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1)}, grid);
-  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  // ... where that copy keeps as many threads on an SM as the checked one (asked once).
   static const bool whole_copy_fits = tile2cu::keeps_occupancy(
-      row_bias_scale_f16::row_bias_scale<true>, row_bias_scale_f16::row_bias_scale<false>, row_bias_scale_f16::kThreads, 0);
-  const auto kernel = tiles_whole && whole_copy_fits ? row_bias_scale_f16::row_bias_scale<true> : row_bias_scale_f16::row_bias_scale<false>;
+      row_bias_scale_f16::row_bias_scale<true>, row_bias_scale_f16::kThreads, row_bias_scale_f16::row_bias_scale<false>, row_bias_scale_f16::kThreads, 0);
+  const bool use_whole_copy = tiles_whole && whole_copy_fits;
+  const auto kernel = use_whole_copy ? row_bias_scale_f16::row_bias_scale<true> : row_bias_scale_f16::row_bias_scale<false>;
   kernel<<<grid, row_bias_scale_f16::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.shape[1], x_arg.stride[0], x_arg.stride[1],
     bias_arg.data, bias_arg.shape[0], bias_arg.stride[0],
@@ -245,10 +247,11 @@ cudaError_t launch_row_bias_scale_bf16_f32(
   const bool tiles_whole =
       tile2cu::whole_in_every_block<row_bias_scale_bf16_f32::Layout_16x256>(x_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1)}, grid) &&
       tile2cu::whole_in_every_block<row_bias_scale_bf16_f32::Layout_16x256>(y_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1)}, grid);
-  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  // ... where that copy keeps as many threads on an SM as the checked one (asked once).
   static const bool whole_copy_fits = tile2cu::keeps_occupancy(
-      row_bias_scale_bf16_f32::row_bias_scale<true>, row_bias_scale_bf16_f32::row_bias_scale<false>, row_bias_scale_bf16_f32::kThreads, 0);
-  const auto kernel = tiles_whole && whole_copy_fits ? row_bias_scale_bf16_f32::row_bias_scale<true> : row_bias_scale_bf16_f32::row_bias_scale<false>;
+      row_bias_scale_bf16_f32::row_bias_scale<true>, row_bias_scale_bf16_f32::kThreads, row_bias_scale_bf16_f32::row_bias_scale<false>, row_bias_scale_bf16_f32::kThreads, 0);
+  const bool use_whole_copy = tiles_whole && whole_copy_fits;
+  const auto kernel = use_whole_copy ? row_bias_scale_bf16_f32::row_bias_scale<true> : row_bias_scale_bf16_f32::row_bias_scale<false>;
   kernel<<<grid, row_bias_scale_bf16_f32::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.shape[1], x_arg.stride[0], x_arg.stride[1],
     bias_arg.data, bias_arg.shape[0], bias_arg.stride[0],

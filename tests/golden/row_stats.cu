@@ -88,10 +88,11 @@ cudaError_t launch_row_stats_f32(
   // their checked paths runs ...
   const bool tiles_whole =
       tile2cu::whole_in_every_block<row_stats_f32::Layout_16x64>(x_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid);
-  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  // ... where that copy keeps as many threads on an SM as the checked one (asked once).
   static const bool whole_copy_fits = tile2cu::keeps_occupancy(
-      row_stats_f32::row_stats<true>, row_stats_f32::row_stats<false>, row_stats_f32::kThreads, 0);
-  const auto kernel = tiles_whole && whole_copy_fits ? row_stats_f32::row_stats<true> : row_stats_f32::row_stats<false>;
+      row_stats_f32::row_stats<true>, row_stats_f32::kThreads, row_stats_f32::row_stats<false>, row_stats_f32::kThreads, 0);
+  const bool use_whole_copy = tiles_whole && whole_copy_fits;
+  const auto kernel = use_whole_copy ? row_stats_f32::row_stats<true> : row_stats_f32::row_stats<false>;
   kernel<<<grid, row_stats_f32::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.shape[1], x_arg.stride[0], x_arg.stride[1],
     total_arg.data, total_arg.shape[0], total_arg.stride[0],
@@ -207,10 +208,11 @@ cudaError_t launch_row_stats_i32(
   // their checked paths runs ...
   const bool tiles_whole =
       tile2cu::whole_in_every_block<row_stats_i32::Layout_8x256>(x_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid);
-  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  // ... where that copy keeps as many threads on an SM as the checked one (asked once).
   static const bool whole_copy_fits = tile2cu::keeps_occupancy(
-      row_stats_i32::row_stats<true>, row_stats_i32::row_stats<false>, row_stats_i32::kThreads, 0);
-  const auto kernel = tiles_whole && whole_copy_fits ? row_stats_i32::row_stats<true> : row_stats_i32::row_stats<false>;
+      row_stats_i32::row_stats<true>, row_stats_i32::kThreads, row_stats_i32::row_stats<false>, row_stats_i32::kThreads, 0);
+  const bool use_whole_copy = tiles_whole && whole_copy_fits;
+  const auto kernel = use_whole_copy ? row_stats_i32::row_stats<true> : row_stats_i32::row_stats<false>;
   kernel<<<grid, row_stats_i32::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.shape[1], x_arg.stride[0], x_arg.stride[1],
     total_arg.data, total_arg.shape[0], total_arg.stride[0],

@@ -124,10 +124,11 @@ cudaError_t launch_row_top1_f16(
   // their checked paths runs ...
   const bool tiles_whole =
       tile2cu::whole_in_every_block<row_top1_f16::Layout_1x1024>(x_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid);
-  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  // ... where that copy keeps as many threads on an SM as the checked one (asked once).
   static const bool whole_copy_fits = tile2cu::keeps_occupancy(
-      row_top1_f16::row_top1<true>, row_top1_f16::row_top1<false>, row_top1_f16::kThreads, 0);
-  const auto kernel = tiles_whole && whole_copy_fits ? row_top1_f16::row_top1<true> : row_top1_f16::row_top1<false>;
+      row_top1_f16::row_top1<true>, row_top1_f16::kThreads, row_top1_f16::row_top1<false>, row_top1_f16::kThreads, 0);
+  const bool use_whole_copy = tiles_whole && whole_copy_fits;
+  const auto kernel = use_whole_copy ? row_top1_f16::row_top1<true> : row_top1_f16::row_top1<false>;
   kernel<<<grid, row_top1_f16::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.shape[1], x_arg.stride[0], x_arg.stride[1],
     index_arg.data, index_arg.shape[0], index_arg.stride[0],

@@ -55,10 +55,11 @@ cudaError_t launch_permute_3d_f32(
   const bool tiles_whole =
       tile2cu::whole_in_every_block<permute_3d_f32::Layout_16x8x32>(x_arg, {tile2cu::LaunchIndex::bid(0), 0, 0}, grid) &&
       tile2cu::whole_in_every_block<permute_3d_f32::Layout_32x16x8>(y_arg, {0, tile2cu::LaunchIndex::bid(0), 0}, grid);
-  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  // ... where that copy keeps as many threads on an SM as the checked one (asked once).
   static const bool whole_copy_fits = tile2cu::keeps_occupancy(
-      permute_3d_f32::permute_3d<true>, permute_3d_f32::permute_3d<false>, permute_3d_f32::kThreads, 0);
-  const auto kernel = tiles_whole && whole_copy_fits ? permute_3d_f32::permute_3d<true> : permute_3d_f32::permute_3d<false>;
+      permute_3d_f32::permute_3d<true>, permute_3d_f32::kThreads, permute_3d_f32::permute_3d<false>, permute_3d_f32::kThreads, 0);
+  const bool use_whole_copy = tiles_whole && whole_copy_fits;
+  const auto kernel = use_whole_copy ? permute_3d_f32::permute_3d<true> : permute_3d_f32::permute_3d<false>;
   kernel<<<grid, permute_3d_f32::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.shape[1], x_arg.shape[2], x_arg.stride[0], x_arg.stride[1], x_arg.stride[2],
     y_arg.data, y_arg.shape[0], y_arg.shape[1], y_arg.shape[2], y_arg.stride[0], y_arg.stride[1], y_arg.stride[2]);
@@ -140,10 +141,11 @@ cudaError_t launch_scan_variants_f32(
       tile2cu::whole_in_every_block<scan_variants_f32::Layout_16x64>(rev_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1)}, grid) &&
       tile2cu::whole_in_every_block<scan_variants_f32::Layout_16x64>(prod_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1)}, grid) &&
       tile2cu::whole_in_every_block<scan_variants_f32::Layout_16x64>(run_max_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1)}, grid);
-  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  // ... where that copy keeps as many threads on an SM as the checked one (asked once).
   static const bool whole_copy_fits = tile2cu::keeps_occupancy(
-      scan_variants_f32::scan_variants<true>, scan_variants_f32::scan_variants<false>, scan_variants_f32::kThreads, 0);
-  const auto kernel = tiles_whole && whole_copy_fits ? scan_variants_f32::scan_variants<true> : scan_variants_f32::scan_variants<false>;
+      scan_variants_f32::scan_variants<true>, scan_variants_f32::kThreads, scan_variants_f32::scan_variants<false>, scan_variants_f32::kThreads, 0);
+  const bool use_whole_copy = tiles_whole && whole_copy_fits;
+  const auto kernel = use_whole_copy ? scan_variants_f32::scan_variants<true> : scan_variants_f32::scan_variants<false>;
   kernel<<<grid, scan_variants_f32::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.shape[1], x_arg.stride[0], x_arg.stride[1],
     rev_arg.data, rev_arg.shape[0], rev_arg.shape[1], rev_arg.stride[0], rev_arg.stride[1],
@@ -231,10 +233,11 @@ cudaError_t launch_scan_variants_i32(
       tile2cu::whole_in_every_block<scan_variants_i32::Layout_32x32>(rev_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1)}, grid) &&
       tile2cu::whole_in_every_block<scan_variants_i32::Layout_32x32>(prod_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1)}, grid) &&
       tile2cu::whole_in_every_block<scan_variants_i32::Layout_32x32>(run_max_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1)}, grid);
-  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  // ... where that copy keeps as many threads on an SM as the checked one (asked once).
   static const bool whole_copy_fits = tile2cu::keeps_occupancy(
-      scan_variants_i32::scan_variants<true>, scan_variants_i32::scan_variants<false>, scan_variants_i32::kThreads, 0);
-  const auto kernel = tiles_whole && whole_copy_fits ? scan_variants_i32::scan_variants<true> : scan_variants_i32::scan_variants<false>;
+      scan_variants_i32::scan_variants<true>, scan_variants_i32::kThreads, scan_variants_i32::scan_variants<false>, scan_variants_i32::kThreads, 0);
+  const bool use_whole_copy = tiles_whole && whole_copy_fits;
+  const auto kernel = use_whole_copy ? scan_variants_i32::scan_variants<true> : scan_variants_i32::scan_variants<false>;
   kernel<<<grid, scan_variants_i32::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.shape[1], x_arg.stride[0], x_arg.stride[1],
     rev_arg.data, rev_arg.shape[0], rev_arg.shape[1], rev_arg.stride[0], rev_arg.stride[1],
@@ -325,10 +328,11 @@ cudaError_t launch_bytes_views_f32(
   // their checked paths runs ...
   const bool tiles_whole =
       tile2cu::whole_in_every_block<bytes_views_f32::Layout_1024>(raw_arg, {tile2cu::LaunchIndex::bid(0)}, grid);
-  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  // ... where that copy keeps as many threads on an SM as the checked one (asked once).
   static const bool whole_copy_fits = tile2cu::keeps_occupancy(
-      bytes_views_f32::bytes_views<true>, bytes_views_f32::bytes_views<false>, bytes_views_f32::kThreads, 0);
-  const auto kernel = tiles_whole && whole_copy_fits ? bytes_views_f32::bytes_views<true> : bytes_views_f32::bytes_views<false>;
+      bytes_views_f32::bytes_views<true>, bytes_views_f32::kThreads, bytes_views_f32::bytes_views<false>, bytes_views_f32::kThreads, 0);
+  const bool use_whole_copy = tiles_whole && whole_copy_fits;
+  const auto kernel = use_whole_copy ? bytes_views_f32::bytes_views<true> : bytes_views_f32::bytes_views<false>;
   kernel<<<grid, bytes_views_f32::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.stride[0],
     raw_arg.data, raw_arg.shape[0], raw_arg.stride[0],
@@ -409,10 +413,11 @@ cudaError_t launch_patch_f32(
   const bool tiles_whole =
       tile2cu::whole_in_every_block<patch_f32::Layout_8x16>(x_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid) &&
       tile2cu::whole_in_every_block<patch_f32::Layout_8x16>(y_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid);
-  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  // ... where that copy keeps as many threads on an SM as the checked one (asked once).
   static const bool whole_copy_fits = tile2cu::keeps_occupancy(
-      patch_f32::patch<true>, patch_f32::patch<false>, patch_f32::kThreads, 0);
-  const auto kernel = tiles_whole && whole_copy_fits ? patch_f32::patch<true> : patch_f32::patch<false>;
+      patch_f32::patch<true>, patch_f32::kThreads, patch_f32::patch<false>, patch_f32::kThreads, 0);
+  const bool use_whole_copy = tiles_whole && whole_copy_fits;
+  const auto kernel = use_whole_copy ? patch_f32::patch<true> : patch_f32::patch<false>;
   kernel<<<grid, patch_f32::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.shape[1], x_arg.stride[0], x_arg.stride[1],
     y_arg.data, y_arg.shape[0], y_arg.shape[1], y_arg.stride[0], y_arg.stride[1]);
@@ -481,10 +486,11 @@ cudaError_t launch_rank5_permute_f32(
   const bool tiles_whole =
       tile2cu::whole_in_every_block<rank5_permute_f32::Layout_4x8x32>(x_arg, {tile2cu::LaunchIndex::bid(0), 0, 0}, grid) &&
       tile2cu::whole_in_every_block<rank5_permute_f32::Layout_4x8x32>(y_arg, {tile2cu::LaunchIndex::bid(0), 0, 0}, grid);
-  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  // ... where that copy keeps as many threads on an SM as the checked one (asked once).
   static const bool whole_copy_fits = tile2cu::keeps_occupancy(
-      rank5_permute_f32::rank5_permute<true>, rank5_permute_f32::rank5_permute<false>, rank5_permute_f32::kThreads, 0);
-  const auto kernel = tiles_whole && whole_copy_fits ? rank5_permute_f32::rank5_permute<true> : rank5_permute_f32::rank5_permute<false>;
+      rank5_permute_f32::rank5_permute<true>, rank5_permute_f32::kThreads, rank5_permute_f32::rank5_permute<false>, rank5_permute_f32::kThreads, 0);
+  const bool use_whole_copy = tiles_whole && whole_copy_fits;
+  const auto kernel = use_whole_copy ? rank5_permute_f32::rank5_permute<true> : rank5_permute_f32::rank5_permute<false>;
   kernel<<<grid, rank5_permute_f32::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.shape[1], x_arg.shape[2], x_arg.stride[0], x_arg.stride[1], x_arg.stride[2],
     y_arg.data, y_arg.shape[0], y_arg.shape[1], y_arg.shape[2], y_arg.stride[0], y_arg.stride[1], y_arg.stride[2]);
@@ -559,10 +565,11 @@ cudaError_t launch_scratch_transpose_f32(
       tile2cu::whole_in_every_block<scratch_transpose_f32::Layout_32x32>(x_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid) &&
       tile2cu::whole_in_every_block<scratch_transpose_f32::Layout_32x32>(scratch_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid) &&
       tile2cu::whole_in_every_block<scratch_transpose_f32::Layout_32x32>(y_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid);
-  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  // ... where that copy keeps as many threads on an SM as the checked one (asked once).
   static const bool whole_copy_fits = tile2cu::keeps_occupancy(
-      scratch_transpose_f32::scratch_transpose<true>, scratch_transpose_f32::scratch_transpose<false>, scratch_transpose_f32::kThreads, 0);
-  const auto kernel = tiles_whole && whole_copy_fits ? scratch_transpose_f32::scratch_transpose<true> : scratch_transpose_f32::scratch_transpose<false>;
+      scratch_transpose_f32::scratch_transpose<true>, scratch_transpose_f32::kThreads, scratch_transpose_f32::scratch_transpose<false>, scratch_transpose_f32::kThreads, 0);
+  const bool use_whole_copy = tiles_whole && whole_copy_fits;
+  const auto kernel = use_whole_copy ? scratch_transpose_f32::scratch_transpose<true> : scratch_transpose_f32::scratch_transpose<false>;
   kernel<<<grid, scratch_transpose_f32::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.shape[1], x_arg.stride[0], x_arg.stride[1],
     scratch_arg.data, scratch_arg.shape[0], scratch_arg.shape[1], scratch_arg.stride[0], scratch_arg.stride[1],

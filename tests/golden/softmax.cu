@@ -12,17 +12,25 @@ using namespace tile2cu;
 // consecutive elements (see tile2cu/layout.cuh).
 constexpr int kThreads = 256;
 using Layout_1x8192 = BlockedLayout<Shape<1, 8192>, kThreads, 8>;
+// The copy for whole tiles runs on more threads, with its own layouts (the checked copy, for
+// ragged tiles, keeps the ones above).
+constexpr int kWholeThreads = 512;
 
+// A big tile: the copy for whole tiles asks for 4 blocks per SM, which caps each thread's
+// registers so that 4 blocks' loads are in flight on an SM together. The checked copy asks for none (0).
 // Compiled twice: the launcher runs the copy for kTilesWhole = true when it has proved every
 // block's tiles whole (see whole_at_launch).
 template <bool kTilesWhole>
-__global__ void __launch_bounds__(kThreads) softmax(
+__global__ void __launch_bounds__(kTilesWhole ? kWholeThreads : kThreads, kTilesWhole ? 4 : 0) softmax(
     __nv_bfloat16* x_data, int32_t x_shape_0, int32_t x_shape_1, int32_t x_stride_0, int32_t x_stride_1,
     __nv_bfloat16* y_data, int32_t y_shape_0, int32_t y_shape_1, int32_t y_stride_0, int32_t y_stride_1) {
+  // This copy's thread count and layouts.
+  constexpr int kCopyThreads = kTilesWhole ? kWholeThreads : kThreads;
+  using Layout_1x8192 = BlockedLayout<Shape<1, 8192>, kCopyThreads, 8>;
   const Array<__nv_bfloat16, 2> x{x_data, {x_shape_0, x_shape_1}, {x_stride_0, x_stride_1}};
   const Array<__nv_bfloat16, 2> y{y_data, {y_shape_0, y_shape_1}, {y_stride_0, y_stride_1}};
   // Scratch for moving tile elements between threads (broadcasts, reshapes).
-  __shared__ alignas(16) unsigned char smem[32];
+  __shared__ alignas(16) unsigned char smem[64];
   // True in the copy of the kernel that the launcher runs when every tile of x and y that a block
   // touches is whole (in bounds, aligned): those accesses then have no checked path.
   constexpr std::bool_constant<kTilesWhole> whole_at_launch{};
@@ -55,11 +63,13 @@ cudaError_t launch_softmax_bf16(
   const bool tiles_whole =
       tile2cu::whole_in_every_block<softmax_bf16::Layout_1x8192>(x_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid) &&
       tile2cu::whole_in_every_block<softmax_bf16::Layout_1x8192>(y_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid);
-  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  // ... where that copy keeps as many threads on an SM as the checked one (asked once).
   static const bool whole_copy_fits = tile2cu::keeps_occupancy(
-      softmax_bf16::softmax<true>, softmax_bf16::softmax<false>, softmax_bf16::kThreads, 0);
-  const auto kernel = tiles_whole && whole_copy_fits ? softmax_bf16::softmax<true> : softmax_bf16::softmax<false>;
-  kernel<<<grid, softmax_bf16::kThreads, 0, stream>>>(
+      softmax_bf16::softmax<true>, softmax_bf16::kWholeThreads, softmax_bf16::softmax<false>, softmax_bf16::kThreads, 0);
+  const bool use_whole_copy = tiles_whole && whole_copy_fits;
+  const auto kernel = use_whole_copy ? softmax_bf16::softmax<true> : softmax_bf16::softmax<false>;
+  const int threads = use_whole_copy ? softmax_bf16::kWholeThreads : softmax_bf16::kThreads;
+  kernel<<<grid, threads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.shape[1], x_arg.stride[0], x_arg.stride[1],
     y_arg.data, y_arg.shape[0], y_arg.shape[1], y_arg.stride[0], y_arg.stride[1]);
   return cudaGetLastError();
@@ -126,10 +136,11 @@ cudaError_t launch_softmax_f16(
   const bool tiles_whole =
       tile2cu::whole_in_every_block<softmax_f16::Layout_1x1024>(x_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid) &&
       tile2cu::whole_in_every_block<softmax_f16::Layout_1x1024>(y_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid);
-  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  // ... where that copy keeps as many threads on an SM as the checked one (asked once).
   static const bool whole_copy_fits = tile2cu::keeps_occupancy(
-      softmax_f16::softmax<true>, softmax_f16::softmax<false>, softmax_f16::kThreads, 0);
-  const auto kernel = tiles_whole && whole_copy_fits ? softmax_f16::softmax<true> : softmax_f16::softmax<false>;
+      softmax_f16::softmax<true>, softmax_f16::kThreads, softmax_f16::softmax<false>, softmax_f16::kThreads, 0);
+  const bool use_whole_copy = tiles_whole && whole_copy_fits;
+  const auto kernel = use_whole_copy ? softmax_f16::softmax<true> : softmax_f16::softmax<false>;
   kernel<<<grid, softmax_f16::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.shape[1], x_arg.stride[0], x_arg.stride[1],
     y_arg.data, y_arg.shape[0], y_arg.shape[1], y_arg.stride[0], y_arg.stride[1]);
@@ -197,10 +208,11 @@ cudaError_t launch_softmax_f32(
   const bool tiles_whole =
       tile2cu::whole_in_every_block<softmax_f32::Layout_1x256>(x_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid) &&
       tile2cu::whole_in_every_block<softmax_f32::Layout_1x256>(y_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid);
-  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  // ... where that copy keeps as many threads on an SM as the checked one (asked once).
   static const bool whole_copy_fits = tile2cu::keeps_occupancy(
-      softmax_f32::softmax<true>, softmax_f32::softmax<false>, softmax_f32::kThreads, 0);
-  const auto kernel = tiles_whole && whole_copy_fits ? softmax_f32::softmax<true> : softmax_f32::softmax<false>;
+      softmax_f32::softmax<true>, softmax_f32::kThreads, softmax_f32::softmax<false>, softmax_f32::kThreads, 0);
+  const bool use_whole_copy = tiles_whole && whole_copy_fits;
+  const auto kernel = use_whole_copy ? softmax_f32::softmax<true> : softmax_f32::softmax<false>;
   kernel<<<grid, softmax_f32::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.shape[1], x_arg.stride[0], x_arg.stride[1],
     y_arg.data, y_arg.shape[0], y_arg.shape[1], y_arg.stride[0], y_arg.stride[1]);
@@ -225,17 +237,25 @@ using namespace tile2cu;
 // consecutive elements (see tile2cu/layout.cuh).
 constexpr int kThreads = 256;
 using Layout_1x8192 = BlockedLayout<Shape<1, 8192>, kThreads, 8>;
+// The copy for whole tiles runs on more threads, with its own layouts (the checked copy, for
+// ragged tiles, keeps the ones above).
+constexpr int kWholeThreads = 512;
 
+// A big tile: the copy for whole tiles asks for 4 blocks per SM, which caps each thread's
+// registers so that 4 blocks' loads are in flight on an SM together. The checked copy asks for none (0).
 // Compiled twice: the launcher runs the copy for kTilesWhole = true when it has proved every
 // block's tiles whole (see whole_at_launch).
 template <bool kTilesWhole>
-__global__ void __launch_bounds__(kThreads) softmax_fast_math(
+__global__ void __launch_bounds__(kTilesWhole ? kWholeThreads : kThreads, kTilesWhole ? 4 : 0) softmax_fast_math(
     __nv_bfloat16* x_data, int32_t x_shape_0, int32_t x_shape_1, int32_t x_stride_0, int32_t x_stride_1,
     __nv_bfloat16* y_data, int32_t y_shape_0, int32_t y_shape_1, int32_t y_stride_0, int32_t y_stride_1) {
+  // This copy's thread count and layouts.
+  constexpr int kCopyThreads = kTilesWhole ? kWholeThreads : kThreads;
+  using Layout_1x8192 = BlockedLayout<Shape<1, 8192>, kCopyThreads, 8>;
   const Array<__nv_bfloat16, 2> x{x_data, {x_shape_0, x_shape_1}, {x_stride_0, x_stride_1}};
   const Array<__nv_bfloat16, 2> y{y_data, {y_shape_0, y_shape_1}, {y_stride_0, y_stride_1}};
   // Scratch for moving tile elements between threads (broadcasts, reshapes).
-  __shared__ alignas(16) unsigned char smem[32];
+  __shared__ alignas(16) unsigned char smem[64];
   // True in the copy of the kernel that the launcher runs when every tile of x and y that a block
   // touches is whole (in bounds, aligned): those accesses then have no checked path.
   constexpr std::bool_constant<kTilesWhole> whole_at_launch{};
@@ -270,11 +290,13 @@ cudaError_t launch_softmax_fast_math_bf16(
   const bool tiles_whole =
       tile2cu::whole_in_every_block<softmax_fast_math_bf16::Layout_1x8192>(x_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid) &&
       tile2cu::whole_in_every_block<softmax_fast_math_bf16::Layout_1x8192>(y_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid);
-  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  // ... where that copy keeps as many threads on an SM as the checked one (asked once).
   static const bool whole_copy_fits = tile2cu::keeps_occupancy(
-      softmax_fast_math_bf16::softmax_fast_math<true>, softmax_fast_math_bf16::softmax_fast_math<false>, softmax_fast_math_bf16::kThreads, 0);
-  const auto kernel = tiles_whole && whole_copy_fits ? softmax_fast_math_bf16::softmax_fast_math<true> : softmax_fast_math_bf16::softmax_fast_math<false>;
-  kernel<<<grid, softmax_fast_math_bf16::kThreads, 0, stream>>>(
+      softmax_fast_math_bf16::softmax_fast_math<true>, softmax_fast_math_bf16::kWholeThreads, softmax_fast_math_bf16::softmax_fast_math<false>, softmax_fast_math_bf16::kThreads, 0);
+  const bool use_whole_copy = tiles_whole && whole_copy_fits;
+  const auto kernel = use_whole_copy ? softmax_fast_math_bf16::softmax_fast_math<true> : softmax_fast_math_bf16::softmax_fast_math<false>;
+  const int threads = use_whole_copy ? softmax_fast_math_bf16::kWholeThreads : softmax_fast_math_bf16::kThreads;
+  kernel<<<grid, threads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.shape[1], x_arg.stride[0], x_arg.stride[1],
     y_arg.data, y_arg.shape[0], y_arg.shape[1], y_arg.stride[0], y_arg.stride[1]);
   return cudaGetLastError();
@@ -343,10 +365,11 @@ cudaError_t launch_softmax_fast_math_f32(
   const bool tiles_whole =
       tile2cu::whole_in_every_block<softmax_fast_math_f32::Layout_1x256>(x_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid) &&
       tile2cu::whole_in_every_block<softmax_fast_math_f32::Layout_1x256>(y_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid);
-  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  // ... where that copy keeps as many threads on an SM as the checked one (asked once).
   static const bool whole_copy_fits = tile2cu::keeps_occupancy(
-      softmax_fast_math_f32::softmax_fast_math<true>, softmax_fast_math_f32::softmax_fast_math<false>, softmax_fast_math_f32::kThreads, 0);
-  const auto kernel = tiles_whole && whole_copy_fits ? softmax_fast_math_f32::softmax_fast_math<true> : softmax_fast_math_f32::softmax_fast_math<false>;
+      softmax_fast_math_f32::softmax_fast_math<true>, softmax_fast_math_f32::kThreads, softmax_fast_math_f32::softmax_fast_math<false>, softmax_fast_math_f32::kThreads, 0);
+  const bool use_whole_copy = tiles_whole && whole_copy_fits;
+  const auto kernel = use_whole_copy ? softmax_fast_math_f32::softmax_fast_math<true> : softmax_fast_math_f32::softmax_fast_math<false>;
   kernel<<<grid, softmax_fast_math_f32::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.shape[1], x_arg.stride[0], x_arg.stride[1],
     y_arg.data, y_arg.shape[0], y_arg.shape[1], y_arg.stride[0], y_arg.stride[1]);

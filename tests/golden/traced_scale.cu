@@ -71,10 +71,11 @@ cudaError_t launch_traced_scale_f32(
   const bool tiles_whole =
       tile2cu::whole_in_every_block<traced_scale_f32::Layout_1024>(x_arg, {tile2cu::LaunchIndex::bid(0)}, grid) &&
       tile2cu::whole_in_every_block<traced_scale_f32::Layout_1024>(y_arg, {tile2cu::LaunchIndex::bid(0)}, grid);
-  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  // ... where that copy keeps as many threads on an SM as the checked one (asked once).
   static const bool whole_copy_fits = tile2cu::keeps_occupancy(
-      traced_scale_f32::traced_scale<true>, traced_scale_f32::traced_scale<false>, traced_scale_f32::kThreads, 0);
-  const auto kernel = tiles_whole && whole_copy_fits ? traced_scale_f32::traced_scale<true> : traced_scale_f32::traced_scale<false>;
+      traced_scale_f32::traced_scale<true>, traced_scale_f32::kThreads, traced_scale_f32::traced_scale<false>, traced_scale_f32::kThreads, 0);
+  const bool use_whole_copy = tiles_whole && whole_copy_fits;
+  const auto kernel = use_whole_copy ? traced_scale_f32::traced_scale<true> : traced_scale_f32::traced_scale<false>;
   kernel<<<grid, traced_scale_f32::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.stride[0],
     y_arg.data, y_arg.shape[0], y_arg.stride[0]);
@@ -158,10 +159,11 @@ cudaError_t launch_traced_scale_f16(
   const bool tiles_whole =
       tile2cu::whole_in_every_block<traced_scale_f16::Layout_512>(x_arg, {tile2cu::LaunchIndex::bid(0)}, grid) &&
       tile2cu::whole_in_every_block<traced_scale_f16::Layout_512>(y_arg, {tile2cu::LaunchIndex::bid(0)}, grid);
-  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  // ... where that copy keeps as many threads on an SM as the checked one (asked once).
   static const bool whole_copy_fits = tile2cu::keeps_occupancy(
-      traced_scale_f16::traced_scale<true>, traced_scale_f16::traced_scale<false>, traced_scale_f16::kThreads, 0);
-  const auto kernel = tiles_whole && whole_copy_fits ? traced_scale_f16::traced_scale<true> : traced_scale_f16::traced_scale<false>;
+      traced_scale_f16::traced_scale<true>, traced_scale_f16::kThreads, traced_scale_f16::traced_scale<false>, traced_scale_f16::kThreads, 0);
+  const bool use_whole_copy = tiles_whole && whole_copy_fits;
+  const auto kernel = use_whole_copy ? traced_scale_f16::traced_scale<true> : traced_scale_f16::traced_scale<false>;
   kernel<<<grid, traced_scale_f16::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.stride[0],
     y_arg.data, y_arg.shape[0], y_arg.stride[0]);

@@ -52,10 +52,11 @@ cudaError_t launch_transpose_f32(
   const bool tiles_whole =
       tile2cu::whole_in_every_block<transpose_f32::Layout_64x64>(x_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1)}, grid) &&
       tile2cu::whole_in_every_block<transpose_f32::Layout_64x64>(y_arg, {tile2cu::LaunchIndex::bid(1), tile2cu::LaunchIndex::bid(0)}, grid);
-  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  // ... where that copy keeps as many threads on an SM as the checked one (asked once).
   static const bool whole_copy_fits = tile2cu::keeps_occupancy(
-      transpose_f32::transpose<true>, transpose_f32::transpose<false>, transpose_f32::kThreads, 0);
-  const auto kernel = tiles_whole && whole_copy_fits ? transpose_f32::transpose<true> : transpose_f32::transpose<false>;
+      transpose_f32::transpose<true>, transpose_f32::kThreads, transpose_f32::transpose<false>, transpose_f32::kThreads, 0);
+  const bool use_whole_copy = tiles_whole && whole_copy_fits;
+  const auto kernel = use_whole_copy ? transpose_f32::transpose<true> : transpose_f32::transpose<false>;
   kernel<<<grid, transpose_f32::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.shape[1], x_arg.stride[0], x_arg.stride[1],
     y_arg.data, y_arg.shape[0], y_arg.shape[1], y_arg.stride[0], y_arg.stride[1]);
@@ -120,10 +121,11 @@ cudaError_t launch_transpose_bf16(
   const bool tiles_whole =
       tile2cu::whole_in_every_block<transpose_bf16::Layout_64x64>(x_arg, {tile2cu::LaunchIndex::bid(0), tile2cu::LaunchIndex::bid(1)}, grid) &&
       tile2cu::whole_in_every_block<transpose_bf16::Layout_64x64>(y_arg, {tile2cu::LaunchIndex::bid(1), tile2cu::LaunchIndex::bid(0)}, grid);
-  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  // ... where that copy keeps as many threads on an SM as the checked one (asked once).
   static const bool whole_copy_fits = tile2cu::keeps_occupancy(
-      transpose_bf16::transpose<true>, transpose_bf16::transpose<false>, transpose_bf16::kThreads, 0);
-  const auto kernel = tiles_whole && whole_copy_fits ? transpose_bf16::transpose<true> : transpose_bf16::transpose<false>;
+      transpose_bf16::transpose<true>, transpose_bf16::kThreads, transpose_bf16::transpose<false>, transpose_bf16::kThreads, 0);
+  const bool use_whole_copy = tiles_whole && whole_copy_fits;
+  const auto kernel = use_whole_copy ? transpose_bf16::transpose<true> : transpose_bf16::transpose<false>;
   kernel<<<grid, transpose_bf16::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.shape[1], x_arg.stride[0], x_arg.stride[1],
     y_arg.data, y_arg.shape[0], y_arg.shape[1], y_arg.stride[0], y_arg.stride[1]);

@@ -79,10 +79,11 @@ cudaError_t launch_unary_math_f32(
       tile2cu::whole_in_every_block<unary_math_f32::Layout_1024>(roots_arg, {tile2cu::LaunchIndex::bid(0)}, grid) &&
       tile2cu::whole_in_every_block<unary_math_f32::Layout_1024>(logs_arg, {tile2cu::LaunchIndex::bid(0)}, grid) &&
       tile2cu::whole_in_every_block<unary_math_f32::Layout_1024>(rounds_arg, {tile2cu::LaunchIndex::bid(0)}, grid);
-  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  // ... where that copy keeps as many threads on an SM as the checked one (asked once).
   static const bool whole_copy_fits = tile2cu::keeps_occupancy(
-      unary_math_f32::unary_math<true>, unary_math_f32::unary_math<false>, unary_math_f32::kThreads, 0);
-  const auto kernel = tiles_whole && whole_copy_fits ? unary_math_f32::unary_math<true> : unary_math_f32::unary_math<false>;
+      unary_math_f32::unary_math<true>, unary_math_f32::kThreads, unary_math_f32::unary_math<false>, unary_math_f32::kThreads, 0);
+  const bool use_whole_copy = tiles_whole && whole_copy_fits;
+  const auto kernel = use_whole_copy ? unary_math_f32::unary_math<true> : unary_math_f32::unary_math<false>;
   kernel<<<grid, unary_math_f32::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.stride[0],
     roots_arg.data, roots_arg.shape[0], roots_arg.stride[0],
@@ -180,10 +181,11 @@ cudaError_t launch_unary_math_f16(
       tile2cu::whole_in_every_block<unary_math_f16::Layout_512>(roots_arg, {tile2cu::LaunchIndex::bid(0)}, grid) &&
       tile2cu::whole_in_every_block<unary_math_f16::Layout_512>(logs_arg, {tile2cu::LaunchIndex::bid(0)}, grid) &&
       tile2cu::whole_in_every_block<unary_math_f16::Layout_512>(rounds_arg, {tile2cu::LaunchIndex::bid(0)}, grid);
-  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  // ... where that copy keeps as many threads on an SM as the checked one (asked once).
   static const bool whole_copy_fits = tile2cu::keeps_occupancy(
-      unary_math_f16::unary_math<true>, unary_math_f16::unary_math<false>, unary_math_f16::kThreads, 0);
-  const auto kernel = tiles_whole && whole_copy_fits ? unary_math_f16::unary_math<true> : unary_math_f16::unary_math<false>;
+      unary_math_f16::unary_math<true>, unary_math_f16::kThreads, unary_math_f16::unary_math<false>, unary_math_f16::kThreads, 0);
+  const bool use_whole_copy = tiles_whole && whole_copy_fits;
+  const auto kernel = use_whole_copy ? unary_math_f16::unary_math<true> : unary_math_f16::unary_math<false>;
   kernel<<<grid, unary_math_f16::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.stride[0],
     roots_arg.data, roots_arg.shape[0], roots_arg.stride[0],

@@ -56,10 +56,11 @@ cudaError_t launch_vector_add_f32(
       tile2cu::whole_in_every_block<vector_add_f32::Layout_1024>(a_arg, {tile2cu::LaunchIndex::bid(0)}, grid) &&
       tile2cu::whole_in_every_block<vector_add_f32::Layout_1024>(b_arg, {tile2cu::LaunchIndex::bid(0)}, grid) &&
       tile2cu::whole_in_every_block<vector_add_f32::Layout_1024>(c_arg, {tile2cu::LaunchIndex::bid(0)}, grid);
-  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  // ... where that copy keeps as many threads on an SM as the checked one (asked once).
   static const bool whole_copy_fits = tile2cu::keeps_occupancy(
-      vector_add_f32::vector_add<true>, vector_add_f32::vector_add<false>, vector_add_f32::kThreads, 0);
-  const auto kernel = tiles_whole && whole_copy_fits ? vector_add_f32::vector_add<true> : vector_add_f32::vector_add<false>;
+      vector_add_f32::vector_add<true>, vector_add_f32::kThreads, vector_add_f32::vector_add<false>, vector_add_f32::kThreads, 0);
+  const bool use_whole_copy = tiles_whole && whole_copy_fits;
+  const auto kernel = use_whole_copy ? vector_add_f32::vector_add<true> : vector_add_f32::vector_add<false>;
   kernel<<<grid, vector_add_f32::kThreads, 0, stream>>>(
     a_arg.data, a_arg.shape[0], a_arg.stride[0],
     b_arg.data, b_arg.shape[0], b_arg.stride[0],
@@ -137,10 +138,11 @@ cudaError_t launch_vector_add_f32_c(
       tile2cu::whole_in_every_block<vector_add_f32_c::Layout_2048>(a_arg, {tile2cu::LaunchIndex::bid(0)}, grid) &&
       tile2cu::whole_in_every_block<vector_add_f32_c::Layout_2048>(b_arg, {tile2cu::LaunchIndex::bid(0)}, grid) &&
       tile2cu::whole_in_every_block<vector_add_f32_c::Layout_2048>(c_arg, {tile2cu::LaunchIndex::bid(0)}, grid);
-  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  // ... where that copy keeps as many threads on an SM as the checked one (asked once).
   static const bool whole_copy_fits = tile2cu::keeps_occupancy(
-      vector_add_f32_c::vector_add<true>, vector_add_f32_c::vector_add<false>, vector_add_f32_c::kThreads, 0);
-  const auto kernel = tiles_whole && whole_copy_fits ? vector_add_f32_c::vector_add<true> : vector_add_f32_c::vector_add<false>;
+      vector_add_f32_c::vector_add<true>, vector_add_f32_c::kThreads, vector_add_f32_c::vector_add<false>, vector_add_f32_c::kThreads, 0);
+  const bool use_whole_copy = tiles_whole && whole_copy_fits;
+  const auto kernel = use_whole_copy ? vector_add_f32_c::vector_add<true> : vector_add_f32_c::vector_add<false>;
   kernel<<<grid, vector_add_f32_c::kThreads, 0, stream>>>(
     a_arg.data, a_arg.shape[0], a_arg.stride[0],
     b_arg.data, b_arg.shape[0], b_arg.stride[0],
@@ -212,10 +214,11 @@ cudaError_t launch_vector_add_f16(
       tile2cu::whole_in_every_block<vector_add_f16::Layout_2048>(a_arg, {tile2cu::LaunchIndex::bid(0)}, grid) &&
       tile2cu::whole_in_every_block<vector_add_f16::Layout_2048>(b_arg, {tile2cu::LaunchIndex::bid(0)}, grid) &&
       tile2cu::whole_in_every_block<vector_add_f16::Layout_2048>(c_arg, {tile2cu::LaunchIndex::bid(0)}, grid);
-  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  // ... where that copy keeps as many threads on an SM as the checked one (asked once).
   static const bool whole_copy_fits = tile2cu::keeps_occupancy(
-      vector_add_f16::vector_add<true>, vector_add_f16::vector_add<false>, vector_add_f16::kThreads, 0);
-  const auto kernel = tiles_whole && whole_copy_fits ? vector_add_f16::vector_add<true> : vector_add_f16::vector_add<false>;
+      vector_add_f16::vector_add<true>, vector_add_f16::kThreads, vector_add_f16::vector_add<false>, vector_add_f16::kThreads, 0);
+  const bool use_whole_copy = tiles_whole && whole_copy_fits;
+  const auto kernel = use_whole_copy ? vector_add_f16::vector_add<true> : vector_add_f16::vector_add<false>;
   kernel<<<grid, vector_add_f16::kThreads, 0, stream>>>(
     a_arg.data, a_arg.shape[0], a_arg.stride[0],
     b_arg.data, b_arg.shape[0], b_arg.stride[0],
@@ -287,10 +290,11 @@ cudaError_t launch_vector_add_i32_t256(
       tile2cu::whole_in_every_block<vector_add_i32_t256::Layout_256>(a_arg, {tile2cu::LaunchIndex::bid(0)}, grid) &&
       tile2cu::whole_in_every_block<vector_add_i32_t256::Layout_256>(b_arg, {tile2cu::LaunchIndex::bid(0)}, grid) &&
       tile2cu::whole_in_every_block<vector_add_i32_t256::Layout_256>(c_arg, {tile2cu::LaunchIndex::bid(0)}, grid);
-  // ... where that copy fits as many blocks on an SM as the checked one (asked once).
+  // ... where that copy keeps as many threads on an SM as the checked one (asked once).
   static const bool whole_copy_fits = tile2cu::keeps_occupancy(
-      vector_add_i32_t256::vector_add<true>, vector_add_i32_t256::vector_add<false>, vector_add_i32_t256::kThreads, 0);
-  const auto kernel = tiles_whole && whole_copy_fits ? vector_add_i32_t256::vector_add<true> : vector_add_i32_t256::vector_add<false>;
+      vector_add_i32_t256::vector_add<true>, vector_add_i32_t256::kThreads, vector_add_i32_t256::vector_add<false>, vector_add_i32_t256::kThreads, 0);
+  const bool use_whole_copy = tiles_whole && whole_copy_fits;
+  const auto kernel = use_whole_copy ? vector_add_i32_t256::vector_add<true> : vector_add_i32_t256::vector_add<false>;
   kernel<<<grid, vector_add_i32_t256::kThreads, 0, stream>>>(
     a_arg.data, a_arg.shape[0], a_arg.stride[0],
     b_arg.data, b_arg.shape[0], b_arg.stride[0],

@@ -10,7 +10,9 @@
 // 2. (each mode) every pair of exponents (subnormals, inf, NaN included) with 4096 random
 //    significand and sign pairs each: the fast path's range limits;
 // 3. (each mode) divisors at the edges of the scaling ranges (2^126, 2^-126, their neighbours,
-//    zero, the smallest subnormal, inf, NaN, both signs) against every exponent of a.
+//    zero, the smallest subnormal, inf, NaN, both signs) against every exponent of a;
+// 4. (each mode) as 2, with a fifth of the dividends +0 or -0 (a softmax's padded lanes): the
+//    tile takes its fast path or its IEEE one as a whole, so zeros among other values matter.
 // Exits 1 on any mismatch.
 #include <tile2cu/tile2cu.cuh>
 
@@ -57,13 +59,15 @@ __device__ bool differ(float got, float want) {
   return __float_as_uint(got) != __float_as_uint(want) && !(want != want && got != got);
 }
 
-// a: kTile values of exponent `ea`, significands and signs hashed from `salt`.
-__device__ Tile<float, Layout> hashed_dividends(uint32_t ea, uint32_t salt) {
+// a: kTile values of exponent `ea`, significands and signs hashed from `salt`; with `zeros`, a
+// fifth of them (hashed) +0 or -0.
+__device__ Tile<float, Layout> hashed_dividends(uint32_t ea, uint32_t salt, bool zeros = false) {
   Tile<float, Layout> a;
 #pragma unroll
-  for (int s = 0; s < Layout::kSlots; ++s)
-    a.v[s] = __uint_as_float((mix((ea << 20) ^ (salt << 8) ^ Layout::element(s) * 2654435761u) &
-                              0x807fffffu) | (ea << 23));
+  for (int s = 0; s < Layout::kSlots; ++s) {
+    const uint32_t h = mix((ea << 20) ^ (salt << 8) ^ Layout::element(s) * 2654435761u);
+    a.v[s] = __uint_as_float(zeros && mix(h) % 5 == 0 ? h & 0x80000000u : (h & 0x807fffffu) | (ea << 23));
+  }
   return a;
 }
 template <Mode M>
@@ -92,10 +96,10 @@ __global__ void significands(const uint32_t* divisors, unsigned long long* wrong
 
 // blockIdx.x = a's exponent, blockIdx.y = b's exponent; significands and signs hashed.
 template <Mode M>
-__global__ void exponent_pairs(unsigned long long* wrong) {
+__global__ void exponent_pairs(unsigned long long* wrong, bool zeros) {
   const uint32_t eb = blockIdx.y, ea = blockIdx.x;
   const float b = __uint_as_float((mix(eb * 7919u + 1u) & 0x807fffffu) | (eb << 23));
-  const int bad = count_wrong<M>(hashed_dividends(ea, eb), b);
+  const int bad = count_wrong<M>(hashed_dividends(ea, eb, zeros), b);
   if (bad) atomicAdd(wrong, (unsigned long long)bad);
 }
 
@@ -109,6 +113,8 @@ constexpr uint32_t kEdgeDivisors[] = {
 constexpr int kEdges = sizeof kEdgeDivisors / sizeof kEdgeDivisors[0];
 __constant__ uint32_t edge_divisors[kEdges];
 
+// Block x = 0 also divides tiles of nothing but +0 and nothing but -0 (a thread then takes the
+// fast path for all its elements, or none).
 template <Mode M>
 __global__ void edge_divisor_pairs(unsigned long long* wrong) {
   const uint32_t ea = blockIdx.x;
@@ -116,15 +122,19 @@ __global__ void edge_divisor_pairs(unsigned long long* wrong) {
   for (uint32_t sign : {0u, 0x80000000u}) {
     const float b = __uint_as_float(edge_divisors[blockIdx.y] | sign);
     bad += count_wrong<M>(hashed_dividends(ea, blockIdx.y * 2 + (sign >> 31)), b);
+    if (ea == 0)
+      for (float zero : {0.0f, -0.0f}) bad += count_wrong<M>(full<Layout>(zero), b);
   }
   if (bad) atomicAdd(wrong, (unsigned long long)bad);
 }
 
-// Checks of one mode: exponent pairs and edge divisors. Counts in wrong[0], wrong[1].
+// Checks of one mode: exponent pairs, edge divisors, exponent pairs with zeros. Counts in
+// wrong[0..2].
 template <Mode M>
 void launch_range_checks(unsigned long long* wrong) {
-  check::exponent_pairs<M><<<dim3(256, 256), check::kThreads>>>(wrong);
+  check::exponent_pairs<M><<<dim3(256, 256), check::kThreads>>>(wrong, false);
   check::edge_divisor_pairs<M><<<dim3(256, check::kEdges), check::kThreads>>>(wrong + 1);
+  check::exponent_pairs<M><<<dim3(256, 256), check::kThreads>>>(wrong + 2, true);
 }
 }  // namespace check
 
@@ -136,8 +146,8 @@ int main() {
   const uint32_t edges[] = {0x3f800000u, 0x3f800001u, 0x3fffffffu, 0x3fc00000u, 0x3faaaaabu, 0x3f800002u};
   for (int k = 0; k < kDivisors; ++k) divisors[k] = k < 6 ? edges[k] : 0x3f800000u | (rng() & 0x7fffffu);
   uint32_t* d_divisors;
-  unsigned long long* d_wrong;  // [0]: significands; then per mode: exponent pairs, edge divisors
-  constexpr int kCounts = 1 + 2 * check::kModes;
+  unsigned long long* d_wrong;  // [0]: significands; then per mode: the three range checks
+  constexpr int kCounts = 1 + 3 * check::kModes;
   cudaMalloc(&d_divisors, kDivisors * sizeof(uint32_t));
   cudaMalloc(&d_wrong, kCounts * sizeof(unsigned long long));
   cudaMemcpy(d_divisors, divisors.data(), kDivisors * sizeof(uint32_t), cudaMemcpyHostToDevice);
@@ -145,10 +155,10 @@ int main() {
   cudaMemset(d_wrong, 0, kCounts * sizeof(unsigned long long));
   check::significands<<<dim3(kDivisors, (1u << 23) / check::kTile), check::kThreads>>>(d_divisors, d_wrong);
   check::launch_range_checks<Mode::Ieee>(d_wrong + 1);
-  check::launch_range_checks<Mode::Full>(d_wrong + 3);
-  check::launch_range_checks<Mode::Approx>(d_wrong + 5);
-  check::launch_range_checks<Mode::FullFtz>(d_wrong + 7);
-  check::launch_range_checks<Mode::ApproxFtz>(d_wrong + 9);
+  check::launch_range_checks<Mode::Full>(d_wrong + 4);
+  check::launch_range_checks<Mode::Approx>(d_wrong + 7);
+  check::launch_range_checks<Mode::FullFtz>(d_wrong + 10);
+  check::launch_range_checks<Mode::ApproxFtz>(d_wrong + 13);
   unsigned long long wrong[kCounts];
   const cudaError_t err = cudaMemcpy(wrong, d_wrong, sizeof wrong, cudaMemcpyDeviceToHost);
   if (err != cudaSuccess) {
@@ -159,10 +169,11 @@ int main() {
               (1ull << 23) * kDivisors);
   bool ok = wrong[0] == 0;
   for (int m = 0; m < check::kModes; ++m) {
-    std::printf("divide_check: %s: %llu of %llu exponent-pair and %llu of %llu edge-divisor "
-                "quotients differ\n", check::kModeNames[m], wrong[1 + 2 * m],
-                256ull * 256 * check::kTile, wrong[2 + 2 * m], 256ull * check::kEdges * 2 * check::kTile);
-    ok &= wrong[1 + 2 * m] == 0 && wrong[2 + 2 * m] == 0;
+    const unsigned long long* w = wrong + 1 + 3 * m;
+    std::printf("divide_check: %s: %llu of %llu exponent-pair, %llu of %llu edge-divisor and %llu of %llu "
+                "with-zeros quotients differ\n", check::kModeNames[m], w[0], 256ull * 256 * check::kTile, w[1],
+                (256ull + 2) * check::kEdges * 2 * check::kTile, w[2], 256ull * 256 * check::kTile);
+    ok &= w[0] == 0 && w[1] == 0 && w[2] == 0;
   }
   return ok ? 0 : 1;
 }

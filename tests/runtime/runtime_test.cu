@@ -372,6 +372,24 @@ __global__ void scalar_test(Array<float, 2> x, Array<float, 1> out, Array<int32_
   store(seen, {0}, full<BlockedLayout<Shape<kThreads>, kThreads, 1>>(v));
 }
 
+// Whole-tile reductions to a scalar on 512 threads (16 warps: the butterfly over the warps'
+// partials, reduce.cuh): every thread writes what it got, so the host can see that all of them
+// hold the same bits.
+constexpr int kWideThreads = 512;
+using WideLayout = BlockedLayout<Shape<1, 8192>, kWideThreads, 8>;
+__global__ void __launch_bounds__(kWideThreads) reduce_all_test(Array<float, 2> x, Array<int32_t, 2> xi,
+                                                                Array<float, 2> out, Array<int32_t, 1> iout) {
+  __shared__ alignas(16) unsigned char smem[kWideThreads / 32 * 8];
+  const int row = int(blockIdx.x);
+  const auto t = load<WideLayout>(x, {row, 0});
+  const float sum = reduce_sum<Axes<0, 1>>(t, smem), max = reduce_max<Axes<0, 1>>(t, smem);
+  const int32_t isum = reduce_sum<Axes<0, 1>>(load<WideLayout>(xi, {row, 0}), smem);
+  const int64_t k = int64_t(threadIdx.x);
+  store_scalar(out, {row, k}, sum);
+  store_scalar(out, {row, k + kWideThreads}, max);
+  if (threadIdx.x == 0) store_scalar(iout, {row}, isum);
+}
+
 }  // namespace kern
 
 // ==================================================================================== host ====
@@ -1206,6 +1224,53 @@ void test_scalars() {
   expect("load_scalar in every thread", seen.data(), kern::kThreads, [&](size_t) { return v; });
 }
 
+// Row 0: random floats; row 1: +0 and -0 only (max(+0, -0) must come out the same everywhere);
+// row 2: one NaN among random floats.
+void test_reduce_all() {
+  constexpr int kRows = 3, kCols = 8192, kT = kern::kWideThreads;
+  HVec<float> x(kRows * kCols);
+  HVec<int32_t> xi(kRows * kCols);
+  for (size_t i = 0; i < x.size(); ++i) {
+    x[i] = i / kCols == 1 ? (rng() % 2 ? 0.0f : -0.0f) : float(int64_t(rng() % 2000001) - 1000000) * 1e-3f;
+    xi[i] = int32_t(rng() % 2001) - 1000;
+  }
+  x[2 * kCols + 4321] = NAN;
+  Buf<float> dx(x), dout(kRows * 2 * kT);
+  Buf<int32_t> dxi(xi), diout(kRows);
+  kern::reduce_all_test<<<kRows, kT>>>(make_array(dx.d, {kRows, kCols}), make_array(dxi.d, {kRows, kCols}),
+                                       make_array(dout.d, {kRows, 2 * kT}), make_array(diout.d, {kRows}));
+  sync("reduce_all");
+  const auto out = dout.get();
+  const auto iout = diout.get();
+  auto bits = [](float f) { uint32_t u; std::memcpy(&u, &f, 4); return u; };
+  for (int r = 0; r < kRows; ++r) {
+    const float* sums = &out[size_t(r) * 2 * kT];
+    const float* maxes = sums + kT;
+    bool same = true;
+    for (int k = 0; k < kT; ++k)
+      same = same && bits(sums[k]) == bits(sums[0]) && bits(maxes[k]) == bits(maxes[0]);
+    check("reduce_all 512 threads: the same bits in every thread, row " + std::to_string(r), same);
+    double want_sum = 0;
+    float want_max = -INFINITY;
+    int64_t want_isum = 0;
+    for (int c = 0; c < kCols; ++c) {
+      want_sum += x[size_t(r) * kCols + c];
+      want_max = std::max(want_max, x[size_t(r) * kCols + c]);
+      want_isum += xi[size_t(r) * kCols + c];
+    }
+    if (r == 0) {
+      check("reduce_all 512 threads: sum", std::fabs(sums[0] - want_sum) <= 1e-4 * (std::fabs(want_sum) + 8192),
+            std::to_string(sums[0]) + " vs " + std::to_string(want_sum));
+      check("reduce_all 512 threads: max", maxes[0] == want_max);
+    } else if (r == 1) {
+      check("reduce_all 512 threads: sum and max of zeros", sums[0] == 0.0f && maxes[0] == 0.0f);
+    } else {
+      check("reduce_all 512 threads: a NaN reaches the sum", std::isnan(sums[0]));
+    }
+    check("reduce_all 512 threads: int32 sum, row " + std::to_string(r), iout[r] == int32_t(want_isum));
+  }
+}
+
 int main() {
   int dev_count = 0;
   if (cudaGetDeviceCount(&dev_count) != cudaSuccess || dev_count == 0) {
@@ -1264,6 +1329,7 @@ int main() {
   test_reshape_arange();
   test_casts();
   test_scalars();
+  test_reduce_all();
   test_fixed_tile(1024, 0);
   test_fixed_tile(1000, 0);
   test_fixed_tile(1024, 1);

@@ -59,7 +59,8 @@ TEST(LaunchWholeTiles, KernelsTheLauncherCanProveWhole) {
                              "x_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid) &&")) << rows;
   EXPECT_TRUE(contains(rows, "tile2cu::whole_in_every_block<rows_f32_f32_f32_256::Layout_256>(w_arg, {0}, grid)"))
       << rows;
-  EXPECT_TRUE(contains(rows, "tiles_whole && whole_copy_fits ? rows_f32_f32_f32_256::rows<true>")) << rows;
+  EXPECT_TRUE(contains(rows, "const bool use_whole_copy = tiles_whole && whole_copy_fits;\n"
+                             "  const auto kernel = use_whole_copy ? rows_f32_f32_f32_256::rows<true>")) << rows;
 
   // x's column index is a kernel argument: only y is proved, and the block index is bid(1).
   const std::string scalar = spec_text(r.cu, "scalar_index_f32_f32_i32_256");

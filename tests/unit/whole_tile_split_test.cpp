@@ -97,8 +97,10 @@ TEST(WholeTileSplit, EdgesOfWhatABlockKnowsUpFront) {
 
 // The mask proof: a literal tile index i > 0 proves a.shape[d] >= (i + 1) * TN; `shape > arange`
 // reads as `arange < shape`; an arange from 1 reaches TN, which a tile of TN does not prove.
-// Kept to the plain split (no mask proof): two big 16-bit loads (RMS norm's shape), and three
-// without an occupancy= request (which then gets 3 blocks per SM, the plan's own cap).
+// Kept to the plain split: two big 16-bit loads (RMS norm's shape), and three without an
+// occupancy= request (which then gets 3 blocks per SM, the plan's own cap, and a copy for whole
+// tiles on 512 threads). Both run the launcher's copy for whole tiles, whose answer proves their
+// masks instead (whole_at_launch).
 TEST(WholeTileSplit, MasksProvenByTheTests) {
   TranspileOptions options;
   options.header_name = "masks.cuh";
@@ -141,10 +143,11 @@ def no_request(x, w, b, y, TN: ct.Constant[int]):
   EXPECT_EQ(count(r.cu, "const auto twice = true_when_whole(whole, "), 1u) << r.cu;
   EXPECT_EQ(count(r.cu, "const auto from_one = true_when_whole("), 0u) << r.cu;
   EXPECT_EQ(count(r.cu, "true_when_whole(whole, "), 2u) << r.cu;  // none in two_loads, no_request
+  EXPECT_EQ(count(r.cu, "const auto inside = true_when_whole(whole_at_launch, "), 2u) << r.cu;
   EXPECT_EQ(count(r.cu, "with_whole_tiles_outlined("), 1u) << r.cu;
   EXPECT_EQ(count(r.cu, "with_whole_tiles(fixed_tiles_whole, [&](auto whole) {"), 2u) << r.cu;
   EXPECT_EQ(count(r.cu, "__launch_bounds__(kThreads, 4)"), 2u) << r.cu;  // masks, two_loads: asked for
-  EXPECT_EQ(count(r.cu, "__launch_bounds__(kThreads, 3)"), 1u) << r.cu;  // no_request: the plan's cap
+  EXPECT_EQ(count(r.cu, "__launch_bounds__(kTilesWhole ? kWholeThreads : kThreads, 3)"), 1u) << r.cu;  // no_request
   if (!testing::have_nvcc()) GTEST_SKIP() << "no nvcc";
   EXPECT_EQ(testing::nvcc_compile(r.cu, r.cuh, "masks.cuh"), 0) << r.cu;
 }
