@@ -29,6 +29,7 @@ constexpr int64_t kBigTileElemsPerThread = 32;
 constexpr int kWholeCopyThreads = 512;
 constexpr int kWholeCopyBlocksPerSm = 4;
 constexpr int kWholeCopyManyLoadsBlocksPerSm = 3;
+constexpr int kWholeCopyManyLoads = 2;
 
 size_t align16(size_t bytes) { return (bytes + 15) / 16 * 16; }
 
@@ -200,10 +201,11 @@ LayoutPlan plan_layouts(const ir::Function& fn) {
   // The copy for whole big tiles. A tile of 8192 elements (the rows of softmax, layer norm, RMS
   // norm) held by 256 threads is 32 elements a thread; in the launcher's copy for whole tiles,
   // 512 threads hold 16 each, and a cap on registers keeps blocks in flight: 4 per SM (2048
-  // threads, 32 registers), or 3 (40 registers) for kernels that load three or more such tiles
-  // (layer norm's x, w and b). That is the shape of Triton's 16-warp row kernels: at 256 threads
-  // the same code ran 0.3-0.8 % behind them on the H100, at 512 threads with no cap ptxas took
-  // 40 registers for softmax (3 blocks: 0.96x). The checked copy keeps 256 threads: it reads
+  // threads, 32 registers) for kernels that load one such tile (softmax), 3 (40 registers) for
+  // kernels that load two or more (RMS norm's x and w, layer norm's x, w and b). That is the
+  // shape of Triton's 16-warp row kernels: at 256 threads the same code ran 0.3-0.8 % behind
+  // them on the H100. At 3 blocks softmax ran 0.96-0.98x, at 4 RMS norm 1.000x against 1.005x
+  // at 3. The checked copy keeps 256 threads: it reads
   // ragged rows element by element, and at 512 threads, with or without the cap, it ran 9-23 %
   // slower (fewer rows in flight, or spills). docs/perf-notes.md, round 14. The runtime keeps
   // such kernels in 32 registers: reduce_all's butterfly and truediv's one range test
@@ -214,7 +216,7 @@ LayoutPlan plan_layouts(const ir::Function& fn) {
   if (whole_big_rows) {
     plan.whole_copy_threads = kWholeCopyThreads;
     plan.whole_copy_min_blocks_per_sm =
-        biggest_loads >= kBigTileMinLoads ? kWholeCopyManyLoadsBlocksPerSm : kWholeCopyBlocksPerSm;
+        biggest_loads >= kWholeCopyManyLoads ? kWholeCopyManyLoadsBlocksPerSm : kWholeCopyBlocksPerSm;
   }
   // Scratch for `threads` threads (a reduction keeps one partial per warp).
   auto find_scratch = [&](int threads) {

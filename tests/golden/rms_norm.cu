@@ -17,12 +17,12 @@ using Layout_8192 = BlockedLayout<Shape<8192>, kThreads, 8>;
 // ragged tiles, keeps the ones above).
 constexpr int kWholeThreads = 512;
 
-// A big tile: the copy for whole tiles asks for 4 blocks per SM, which caps each thread's
-// registers so that 4 blocks' loads are in flight on an SM together. The checked copy asks for none (0).
+// A big tile: the copy for whole tiles asks for 3 blocks per SM, which caps each thread's
+// registers so that 3 blocks' loads are in flight on an SM together. The checked copy asks for none (0).
 // Compiled twice: the launcher runs the copy for kTilesWhole = true when it has proved every
 // block's tiles whole (see whole_at_launch).
 template <bool kTilesWhole>
-__global__ void __launch_bounds__(kTilesWhole ? kWholeThreads : kThreads, kTilesWhole ? 4 : 0) rms_norm(
+__global__ void __launch_bounds__(kTilesWhole ? kWholeThreads : kThreads, kTilesWhole ? 3 : 0) rms_norm(
     __nv_bfloat16* x_data, int32_t x_shape_0, int32_t x_shape_1, int32_t x_stride_0, int32_t x_stride_1,
     __nv_bfloat16* w_data, int32_t w_shape_0, int32_t w_stride_0,
     __nv_bfloat16* y_data, int32_t y_shape_0, int32_t y_shape_1, int32_t y_stride_0, int32_t y_stride_1,

@@ -296,20 +296,22 @@ TranspileOptions with_sigs(std::vector<std::string> sigs) {
 }
 
 // The big-tile rules: a tile of 8192 elements gets a copy for whole tiles on 512 threads, with its
-// own layouts and thread count at launch, asking for 3 blocks per SM with three such loads (the
-// checked copy too, on 256 threads) or 4 with fewer (the checked copy: none, 0); a note says
-// why. A kernel's own occupancy= keeps one shape and replaces the counts, without the note.
+// own layouts and thread count at launch, asking for 3 blocks per SM with two or more such loads
+// (with three, the checked copy on 256 threads asks for 3 too) or 4 with one (the checked copy:
+// none, 0); a note says why. A kernel's own occupancy= keeps one shape and replaces the counts,
+// without the note.
 TEST(Transpile, BigTileBlocksPerSmAndOccupancy) {
-  auto kernel = [](const std::string& decorator, bool third_load) {
+  auto kernel = [](const std::string& decorator, bool one_load) {
     return decorator +
-           "def k(a, b, c, y, TILE: ct.Constant[int]):\n"
-           "    t = ct.load(a, index=(ct.bid(0),), shape=(TILE,)) + ct.load(b, index=(0,), shape=(TILE,))\n" +
-           (third_load ? "    t = t + ct.load(c, index=(0,), shape=(TILE,))\n" : "") +
+           "def k(a, b, c, y, TILE: ct.Constant[int]):\n" +
+           (one_load ? "    t = ct.load(a, index=(ct.bid(0),), shape=(TILE,)) * 2.0\n"
+                     : "    t = ct.load(a, index=(ct.bid(0),), shape=(TILE,)) + ct.load(b, index=(0,), shape=(TILE,))\n"
+                       "    t = t + ct.load(c, index=(0,), shape=(TILE,))\n") +
            "    ct.store(y, index=(ct.bid(0),), tile=t)\n";
   };
   const std::string source_head = "import cuda.tile as ct\n\n";
   const auto sigs = with_sigs({"a=float32[?], b=float32[?], c=float32[?], y=float32[?], TILE=8192"});
-  TranspileResult planned = transpile("k.py", source_head + kernel("@ct.kernel\n", true), sigs);
+  TranspileResult planned = transpile("k.py", source_head + kernel("@ct.kernel\n", false), sigs);
   ASSERT_TRUE(planned.ok) << planned.diagnostics;
   EXPECT_TRUE(contains(planned.cu, "constexpr int kThreads = 256;")) << planned.cu;
   EXPECT_TRUE(contains(planned.cu, "constexpr int kWholeThreads = 512;")) << planned.cu;
@@ -323,19 +325,19 @@ TEST(Transpile, BigTileBlocksPerSmAndOccupancy) {
                                    "k_f32_f32_f32_f32_8192::k<false>, k_f32_f32_f32_f32_8192::kThreads, 0);")) << planned.cu;
   EXPECT_TRUE(contains(planned.cu, "const int threads = use_whole_copy ? k_f32_f32_f32_f32_8192::kWholeThreads : "
                                    "k_f32_f32_f32_f32_8192::kThreads;\n  kernel<<<grid, threads, 0, stream>>>(")) << planned.cu;
-  TranspileResult two = transpile("k.py", source_head + kernel("@ct.kernel\n", false), sigs);
-  ASSERT_TRUE(two.ok) << two.diagnostics;
-  EXPECT_TRUE(contains(two.cu, "__launch_bounds__(kTilesWhole ? kWholeThreads : kThreads, kTilesWhole ? 4 : 0) k("))
-      << two.cu;
-  EXPECT_TRUE(contains(two.cu, "The checked copy asks for none (0).\n")) << two.cu;
-  TranspileResult asked = transpile("k.py", source_head + kernel("@ct.kernel(occupancy=2)\n", true), sigs);
+  TranspileResult one = transpile("k.py", source_head + kernel("@ct.kernel\n", true), sigs);
+  ASSERT_TRUE(one.ok) << one.diagnostics;
+  EXPECT_TRUE(contains(one.cu, "__launch_bounds__(kTilesWhole ? kWholeThreads : kThreads, kTilesWhole ? 4 : 0) k("))
+      << one.cu;
+  EXPECT_TRUE(contains(one.cu, "The checked copy asks for none (0).\n")) << one.cu;
+  TranspileResult asked = transpile("k.py", source_head + kernel("@ct.kernel(occupancy=2)\n", false), sigs);
   ASSERT_TRUE(asked.ok) << asked.diagnostics;
   EXPECT_TRUE(contains(asked.cu, "__global__ void __launch_bounds__(kThreads, 2) k(")) << asked.cu;
   EXPECT_FALSE(contains(asked.cu, "blocks per SM")) << asked.cu;
   EXPECT_FALSE(contains(asked.cu, "kWholeThreads")) << asked.cu;
   if (!testing::have_nvcc()) GTEST_SKIP() << "no nvcc";
   EXPECT_EQ(testing::nvcc_compile(planned.cu, planned.cuh, "vadd.cuh"), 0) << planned.cu;
-  EXPECT_EQ(testing::nvcc_compile(two.cu, two.cuh, "vadd.cuh"), 0) << two.cu;
+  EXPECT_EQ(testing::nvcc_compile(one.cu, one.cuh, "vadd.cuh"), 0) << one.cu;
 }
 
 // A load at a literal tile index reads the same tile in every block: its whole-tile test runs
