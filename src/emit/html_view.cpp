@@ -340,6 +340,7 @@ struct Layout {
 struct Spec {
   std::string name, signature;
   int threads = 0;
+  int whole_threads = 0;  // the copy for whole tiles' own count, where it has one
   long smem_bytes = 0;
   std::vector<Layout> layouts;
   json params = json::array();
@@ -427,6 +428,7 @@ Mapped map_cu(const std::string& cu, const std::string& cu_name, const std::stri
   }
   // Per specialization: thread count, layouts, shared memory.
   static const std::regex threads_re(R"(constexpr\s+int\s+kThreads\s*=\s*(\d+))");
+  static const std::regex whole_threads_re(R"(constexpr\s+int\s+kWholeThreads\s*=\s*(\d+))");
   static const std::regex using_re(R"(^\s*using\s+(\w+)\s*=\s*(\w*Layout\w*<.*>)\s*;)");
   static const std::regex blocked_re(R"(BlockedLayout<\s*Shape<([\d,\s]*)>\s*,\s*\w+\s*,\s*(\d+)\s*>)");
   static const std::regex smem_re(R"(__shared__.*?\b\w+\s*\[\s*(\d+)\s*\])");
@@ -435,8 +437,11 @@ Mapped map_cu(const std::string& cu, const std::string& cu_name, const std::stri
     Spec& spec = out.specs[l.section];
     std::smatch m;
     if (std::regex_search(l.text, m, threads_re)) spec.threads = std::stoi(m[1]);
+    if (std::regex_search(l.text, m, whole_threads_re)) spec.whole_threads = std::stoi(m[1]);
     if (std::regex_search(l.text, m, smem_re)) spec.smem_bytes += std::stol(m[1]);
-    if (std::regex_search(l.text, m, using_re)) {
+    // A copy for whole tiles declares the layouts again for its own thread count: listed once.
+    if (std::regex_search(l.text, m, using_re) &&
+        std::none_of(spec.layouts.begin(), spec.layouts.end(), [&](const Layout& k) { return k.name == m[1]; })) {
       Layout layout;
       layout.name = m[1];
       layout.definition = m[2];
@@ -732,7 +737,8 @@ const char* kScript = R"js(
     var sum = document.getElementById("summary");
     var layouts = s.layouts.map(function (l) { return "<span class='chip'><code>" + esc(l.name) + "</code></span>"; }).join(" ");
     sum.innerHTML = "<code>" + esc(s.name + ": " + s.signature) + "</code>" +
-      "<span class='chip'><b>" + s.threads + "</b> threads per CTA (one CTA per block)</span>" +
+      "<span class='chip'><b>" + s.threads + "</b> threads per CTA (one CTA per block" +
+      (s.wholeThreads ? "; <b>" + s.wholeThreads + "</b> in the copy for whole tiles" : "") + ")</span>" +
       "<span class='chip'>shared memory: <b>" + (s.smem ? s.smem + " B" : "none") + "</b></span>" +
       (layouts ? "<span>layouts: " + layouts + "</span>" : "");
     pyLines.forEach(function (el) {
@@ -841,6 +847,7 @@ std::string render_html_view(const HtmlViewInput& in) {
     data["specs"].push_back({{"name", spec.name},
                              {"signature", spec.signature},
                              {"threads", spec.threads},
+                             {"wholeThreads", spec.whole_threads},
                              {"smem", spec.smem_bytes},
                              {"layouts", layouts},
                              {"params", spec.params},

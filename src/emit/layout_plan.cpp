@@ -205,11 +205,11 @@ LayoutPlan plan_layouts(const ir::Function& fn) {
   // kernels that load two or more (RMS norm's x and w, layer norm's x, w and b). That is the
   // shape of Triton's 16-warp row kernels: at 256 threads the same code ran 0.3-0.8 % behind
   // them on the H100. At 3 blocks softmax ran 0.96-0.98x, at 4 RMS norm 1.000x against 1.005x
-  // at 3. The checked copy keeps 256 threads: it reads
-  // ragged rows element by element, and at 512 threads, with or without the cap, it ran 9-23 %
-  // slower (fewer rows in flight, or spills). docs/perf-notes.md, round 14. The runtime keeps
-  // such kernels in 32 registers: reduce_all's butterfly and truediv's one range test
-  // (reduce.cuh, divide.cuh). A kernel's occupancy= keeps one shape for both copies.
+  // at 3. The checked copy keeps 256 threads: it reads ragged rows element by element, and at
+  // 512 threads, with or without the cap, it ran 9-23 % slower (fewer rows in flight, or
+  // spills). docs/perf-notes.md, round 14. The runtime keeps such kernels in 32 registers:
+  // reduce_all's butterfly and truediv's one range test (reduce.cuh, divide.cuh). A kernel's
+  // occupancy= keeps one shape for both copies.
   const bool whole_big_rows = plan.threads == kMaxThreads && !has_mma &&
                               biggest == kMaxThreads * kBigTileElemsPerThread && fn.occupancy == 0 &&
                               !plan.launch_whole.empty();

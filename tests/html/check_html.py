@@ -117,6 +117,12 @@ def check_page(tool, name, tmp):
     check(names and all(f'data-spec="{n}"' in page for n in names), f"{name}: specialization sections")
     for s in data["specs"]:
         check(s["threads"] > 0 and s["layouts"], f"{name}/{s['name']}: thread count / layouts not found")
+        layout_names = [l["name"] for l in s["layouts"]]
+        check(len(layout_names) == len(set(layout_names)), f"{name}/{s['name']}: a layout listed twice")
+        # softmax's bf16 rows: a copy for whole tiles on its own thread count (layout_plan.cpp).
+        if s["name"] == "softmax_bf16":
+            check((s["threads"], s.get("wholeThreads")) == (256, 512),
+                  f"{name}/{s['name']}: threads {s['threads']}, copy for whole tiles {s.get('wholeThreads')}")
     return out, data, py_lines, cu_lines
 
 
