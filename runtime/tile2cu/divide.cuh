@@ -77,10 +77,10 @@ class FloatDivisor {
 
 // Tile / scalar. f16/bf16 divide in float and round back, as the scalar truediv does. One range
 // test for all of a thread's elements, one branch: when any is outside the fast path's range
-// (rare: zeros, subnormals, ...), the thread divides all of them the plain IEEE way. Testing per
-// group of slots instead puts an out-of-line call after each group, and the
-// quotients of the groups before it live across that call: at 512 threads ptxas spilled them on
-// the fast path (softmax, 32 registers).
+// (rare: subnormals, -0, ...), the thread divides all of them the plain IEEE way. Testing per
+// group of slots instead puts an out-of-line call after each group, and the quotients of the
+// groups before it live across that call: at 512 threads ptxas spilled them on the fast path
+// (softmax, 32 registers).
 template <class T, class L>
 TILE2CU_DEVICE auto truediv(const Tile<T, L>& a, id_t<T> b) {
   if constexpr (std::is_same_v<T, float> || is_half_like_v<T>) {
