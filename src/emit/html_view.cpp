@@ -698,7 +698,9 @@ const char* kScript = R"js(
       items.push("parameter <code>" + esc(p.name) + " : " + esc(p.type) + "</code>" +
                  (/^array/.test(p.type) ? " \u2014 pointer, shapes and strides; " + (p.written ? "stored to" : "only read, so <code>const</code> in the launcher") : " \u2014 passed by value"));
     });
-    if (info.params) items.push("<code>__launch_bounds__(kThreads)</code>: every CTA runs " + s.threads + " threads; Constant parameters are folded into the code, not passed");
+    if (info.params) items.push("<code>__launch_bounds__</code>: every CTA runs " + s.threads + " threads" +
+                                (s.wholeThreads ? " (" + s.wholeThreads + " in the copy for whole tiles)" : "") +
+                                "; Constant parameters are folded into the code, not passed");
     (info.reductions || []).forEach(function (r) {
       items.push("<code>" + esc(r) + "</code> reduces across threads: each thread folds its runs in registers, the partials " +
                  "meet in shared memory and are combined by <code>cub::WarpReduce</code> (tile2cu/reduce.cuh)");
