@@ -254,7 +254,7 @@ EmittedFiles emit_cuda(const std::vector<ir::Function>& specs, const EmitOptions
   std::map<std::string, std::vector<const ir::Function*>> by_kernel;
   std::vector<std::string> kernel_order;
   for (const ir::Function& fn : specs) {
-    LayoutPlan plan = plan_layouts(fn);
+    const LayoutPlan plan = plan_layouts(fn);
     auto blocked_layouts = [&](std::string_view indent, std::string_view threads) {
       std::string out;
       for (const auto& [shape, l] : plan.layouts) {
@@ -321,13 +321,10 @@ EmittedFiles emit_cuda(const std::vector<ir::Function>& specs, const EmitOptions
           "  // (usable = 0 where it cannot describe them: the kernel then copies with cp.async).\n"
           "  const tile2cu::{5} {2} = tile2cu::{6}<{3}::{4}>({0}_arg, {1}_arg, major);\n",
           p.a, p.b, p.name, fn.spec_name, p.config, p.type, p.encoder);
-    // Kernels whose launcher sets attributes or builds tensor maps for one kernel symbol stay
-    // single copies.
-    if (dynamic_smem || !tensor_maps.empty()) plan.launch_whole.clear();
     std::string kernel_template, launch;
     // The launcher's copy for whole tiles may run on more threads than the checked one
     // (layout_plan.cpp, "The copy for whole big tiles"): it then declares its own layouts.
-    const bool whole_copy_shape = plan.whole_copy_threads > 0 && !plan.launch_whole.empty();
+    const bool whole_copy_shape = plan.whole_copy_threads > 0;
     const std::string launch_config =
         fmt::format("<<<grid, {}, {}, stream>>>({});\n",
                     whole_copy_shape ? "threads" : fn.spec_name + "::kThreads", dynamic_smem ? "kSmemBytes" : "0",

@@ -1,6 +1,7 @@
 #include "emit/layout_plan.hpp"
 
 #include "emit/mma_plan.hpp"
+#include "emit/tensor_maps.hpp"
 #include "ir/passes/attention_loop.hpp"
 #include "ir/passes/gemm_loop.hpp"
 
@@ -246,13 +247,20 @@ LayoutPlan plan_layouts(const ir::Function& fn) {
       plan.smem_bytes = std::max<size_t>(plan.smem_bytes, ir::shape_elements(src.shape) * dtype_bytes(src.dtype));
     });
   };
-  // Scratch serves both copies; a kernel whose scratch must be dynamic stays a single copy
-  // (cuda_emitter.cpp), so it keeps one shape.
+  // Scratch serves both copies. A launcher that sets attributes on its kernel (dynamic shared
+  // memory) or builds tensor maps for it does that for one kernel symbol: such a kernel stays a
+  // single copy, so first it gives up the second shape, and then, if that is not enough, the
+  // second copy.
+  auto single_copy = [&] {
+    return std::max(plan.smem_bytes, plan.hopper_smem_bytes) > kMaxStaticScratchBytes ||
+           !tensor_map_params(fn).empty();
+  };
   find_scratch(std::max(plan.threads, plan.whole_copy_threads));
-  if (plan.whole_copy_threads > 0 && std::max(plan.smem_bytes, plan.hopper_smem_bytes) > kMaxStaticScratchBytes) {
+  if (plan.whole_copy_threads > 0 && single_copy()) {
     plan.whole_copy_threads = plan.whole_copy_min_blocks_per_sm = 0;
     find_scratch(plan.threads);
   }
+  if (single_copy()) plan.launch_whole.clear();
   if (plan.hopper_smem_bytes <= plan.smem_bytes) plan.hopper_smem_bytes = 0;
   else plan.hopper_smem_bytes = std::max(plan.hopper_smem_bytes, plan.smem_bytes);
   return plan;

@@ -31,7 +31,7 @@ struct LayoutPlan {
   // @ct.kernel(occupancy=N) takes precedence.
   int min_blocks_per_sm = 0;
   // Threads and CTAs per SM of the launcher's copy for whole tiles, where it differs from the
-  // checked copy (0: the same as threads and min_blocks_per_sm).
+  // checked copy (0: the same as threads and min_blocks_per_sm). Only with launch_whole.
   int whole_copy_threads = 0;
   int whole_copy_min_blocks_per_sm = 0;
   std::map<ir::Shape, TileLayout> layouts;

@@ -63,16 +63,16 @@ std::string accessed_arrays(const ir::Function& fn, const std::vector<const ir::
 // Skipped: loads that a broadcast reads directly (`broadcast_loads`: not emitted as loads),
 // accesses that never take the whole-tile path (`may_be_whole` false: a permuted last axis,
 // threads owning no run), and views that may differ per block (list items, slices).
-// The compares in statements first_statement.. of the body (and nested in them) that are all
-// true wherever every one of `accesses` is whole: `arange(start, step) < a.shape[d]` (through
-// reshapes and broadcasts, either way round) with every arange value below the extent that one
-// of the accesses proves. Shared by the split above and the launcher's copy for whole tiles
-// (launch_whole_tiles.hpp).
-std::vector<const ir::Op*> masks_true_when_whole(const ir::Function& fn, size_t first_statement,
-                                                 const std::vector<const ir::Op*>& accesses);
-
 WholeTileSplit find_whole_tile_split(const ir::Function& fn, const BroadcastLoads& broadcast_loads,
                                      const std::function<bool(const ir::Op&)>& may_be_whole,
                                      bool block_known_tiles);
+
+// The compares in statements first_statement.. of the body (and nested in them) that are all
+// true wherever every one of `accesses` is whole: `arange(start, step) < a.shape[d]` (through
+// reshapes and broadcasts, either way round) with every arange value below the extent that one
+// of the accesses proves. Shared by the split (find_whole_tile_split) and the launcher's copy
+// for whole tiles (launch_whole_tiles.hpp).
+std::vector<const ir::Op*> masks_true_when_whole(const ir::Function& fn, size_t first_statement,
+                                                 const std::vector<const ir::Op*>& accesses);
 
 }  // namespace tile2cu
