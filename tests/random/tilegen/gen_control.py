@@ -1,0 +1,219 @@
+"""mma and the GEMM loop; loops, branches, early exits and helper functions.
+
+A mixin of KernelGen (generator.py): each gen_* method emits one statement into self.k and
+binds what it produces in the scope, or returns False when the scope offers nothing it can use."""
+import math
+
+from . import dtypes as dt
+from . import expressions as ex
+from .program import Scope, Value, broadcast, shape_text
+
+# Operand dtypes of mma with their accumulators (c.11), f8 and tf32 included.
+MMA_OPERANDS = tuple(dt.MMA_ACC)
+
+
+class ControlStatements:
+    # ---- matrix multiply -----------------------------------------------------------------------
+    def mma_operands(self, scope, k_index=None):
+        operand = self.rng.choice(MMA_OPERANDS)
+        acc = self.rng.choice(dt.MMA_ACC[operand])
+        m, n, kk = (2 ** self.rng.randint(3 if self.chance(0.2) else 4, 6) for _ in range(3))
+        batch = (2,) if self.chance(0.15) else ()
+        load_dtype = "float32" if operand == "tfloat32" else operand
+        second = load_dtype
+        if operand in ("int8", "uint8") and self.chance(0.5):
+            second = "uint8" if operand == "int8" else "int8"
+        row = self.index_entry()
+        ka = k_index or "0"
+        x = self.gen_load(scope, load_dtype, batch + (m, kk), [row] * len(batch) + [row, ka])
+        y = self.gen_load(scope, second, (kk, n), [k_index or "0", self.index_entry()])
+        if operand == "tfloat32":
+            x = self.bind(scope, "v", "tfloat32", x.shape, f"{x.name}.astype(ct.tfloat32)")
+            y = self.bind(scope, "v", "tfloat32", y.shape, f"{y.name}.astype(ct.tfloat32)")
+        return x, y, acc, batch + (m, n), operand
+
+    def gen_mma(self, scope):
+        x, y, acc, shape, operand = self.mma_operands(scope)
+        if math.prod(shape) > self.cap * 4:
+            return False
+        if operand not in ("tfloat32", "float8_e4m3fn", "float8_e5m2") and x.dtype == y.dtype and self.chance(0.3):
+            self.bind(scope, "v", x.dtype, shape, f"({x.name} @ {y.name})")
+            return True
+        init = f"ct.zeros({shape_text(shape)}, dtype=ct.{acc})" if self.chance(0.7) else \
+            f"ct.full({shape_text(shape)}, 1, dtype=ct.{acc})"
+        self.bind(scope, "v", acc, shape, f"ct.mma({x.name}, {y.name}, {init})")
+        return True
+
+    def gen_gemm_loop(self, scope):
+        """The GEMM main loop: an accumulator carried over K tiles (the pipelining pass's shape)."""
+        if self.depth > 0:
+            return False
+        acc_name = self.k.fresh("acc")
+        k = self.k.fresh("k")
+        trips = self.k.scalar("int32") if self.chance(0.5) else str(self.rng.randint(1, 4))
+        body = scope.child()
+        self.runtime_ints.append(k)
+        header_at = len(self.k.body)
+        self.k.indent += 1
+        x, y, acc, shape, _ = self.mma_operands(body, k_index=k)
+        self.k.emit(f"{acc_name} = ct.mma({x.name}, {y.name}, {acc_name})")
+        self.k.indent -= 1
+        self.runtime_ints.pop()
+        ind = self.k.indent
+        self.k.body[header_at:header_at] = [
+            (ind, f"{acc_name} = ct.zeros({shape_text(shape)}, dtype=ct.{acc})"),
+            (ind, f"for {k} in range({trips}):")]
+        scope.add(Value(acc_name, acc, shape))
+        return True
+
+    # ---- control flow --------------------------------------------------------------------------
+    def body(self, scope, count):
+        for _ in range(count):
+            self.statement(scope)
+
+    def carried_update(self, scope, acc):
+        """acc = acc <op> value, keeping acc's dtype and shape exactly (a loop-carried value)."""
+        v = self.typed(scope, lambda v: v.dtype not in dt.RESTRICTED and broadcast(v.shape, acc.shape) == acc.shape
+                       and v.name != acc.name)
+        op = self.rng.choice(("+", "*", "max") if acc.dtype != dt.BOOL else ("|", "^"))
+        rhs = ex.literal("int", acc.dtype, op, self.rng) if acc.dtype != dt.BOOL else "True"
+        if v is not None:
+            rhs = v.name if v.dtype == acc.dtype else f"{v.name}.astype(ct.{acc.dtype})"
+        text = f"max({acc.name}, {rhs})" if op == "max" else f"{acc.name} {op} {rhs}"
+        self.k.emit(f"{acc.name} = {text}")
+
+    def loop_accumulator(self, scope):
+        base = self.typed(scope, lambda v: v.dtype in dt.ARITHMETIC + (dt.BOOL,))
+        name = self.k.fresh("acc")
+        if base is not None and self.chance(0.5):
+            self.k.emit(f"{name} = {base.name}")
+            return scope.add(Value(name, base.dtype, base.shape))
+        dtype = self.pick_dtype()
+        shape = self.random_shape(self.rng.randint(0, 3))
+        self.k.emit(f"{name} = ct.zeros({shape_text(shape) if shape else '()'}, dtype=ct.{dtype})")
+        return scope.add(Value(name, dtype, shape))
+
+    def gen_for(self, scope):
+        if self.depth >= 2:
+            return False
+        accs = [self.loop_accumulator(scope) for _ in range(self.rng.randint(1, 2))]
+        k = self.k.fresh("k")
+        form = self.rng.randrange(4)
+        if form == 0:
+            bound = str(self.rng.randint(0, 4))
+        elif form == 1:
+            bound = f"0, {self.k.scalar('int32')}, {self.rng.randint(1, 3)}"
+        elif form == 2:
+            bound = f"{self.rng.choice(self.runtime_ints or ['0'])}, {self.k.scalar('int32')}"
+        else:
+            arr = self.k.arrays[-1].name if self.k.arrays else None
+            if arr is None:
+                return False
+            bound = f"{arr}.shape[0] // 16"  # the tile count of a runtime extent
+        self.k.emit(f"for {k} in range({bound}):")
+        self.enter_block(scope, accs, k)
+        return True
+
+    def gen_while(self, scope):
+        if self.depth >= 2:
+            return False
+        accs = [self.loop_accumulator(scope)]
+        w = self.k.fresh("w")
+        self.k.emit(f"{w} = {self.rng.choice(self.runtime_ints or ['0'])}")
+        scope.add(Value(w, "int32", ()))
+        bound = self.k.scalar("int32") if self.chance(0.6) else str(self.rng.randint(1, 5))
+        self.k.emit(f"while {w} < {bound}:")
+        self.enter_block(scope, accs, w, step=f"{w} += {self.rng.choice(['1', '2', 'ct.num_blocks(0)'])}")
+        return True
+
+    def enter_block(self, scope, accs, index_var, step=None):
+        inner = scope.child()
+        inner.add(Value(index_var, "int32", ()))
+        self.depth += 1
+        self.k.indent += 1
+        self.runtime_ints.append(index_var)
+        if self.chance(0.3):
+            limit = self.k.scalar("int32")
+            self.k.emit(f"if {index_var} >= {limit}:")
+            self.k.emit("    break")
+        elif step is None and self.chance(0.2):
+            self.k.emit(f"if {index_var} % 2 == 1:")
+            self.k.emit("    continue")
+        self.body(inner, self.rng.randint(1, 4))
+        for acc in accs:
+            self.carried_update(inner, acc)
+        if step:
+            self.k.emit(step)
+        self.runtime_ints.pop()
+        self.k.indent -= 1
+        self.depth -= 1
+
+    def gen_branch(self, scope):
+        """A value chosen by a constant flag (one side never compiled) or a runtime scalar test."""
+        if self.depth >= 2:
+            return False
+        base = self.typed(scope, lambda v: v.dtype in dt.ARITHMETIC)
+        if base is None:
+            return False
+        if self.chance(0.5):
+            cond = self.k.constant("F", self.chance(0.5), "bool")
+        elif self.runtime_ints and self.chance(0.7):
+            cond = f"{self.rng.choice(self.runtime_ints)} % 2 == 0"
+        else:
+            cond = f"{self.k.scalar('int32')} > 0"
+        name = self.k.fresh("b")
+        self.k.emit(f"if {cond}:")
+        for side in range(2):
+            if side:
+                self.k.emit("else:")
+            self.k.indent += 1
+            self.depth += 1
+            inner = scope.child()
+            self.body(inner, self.rng.randint(0, 2))
+            kind = "float" if dt.is_float(base.dtype) else "int"
+            op = self.rng.choice(("+", "*", "-"))
+            self.k.emit(f"{name} = {base.name} {op} {ex.literal(kind, base.dtype, op, self.rng)}")
+            self.depth -= 1
+            self.k.indent -= 1
+        scope.add(Value(name, base.dtype, base.shape))
+        return True
+
+    def gen_early_exit(self, scope):
+        if self.depth > 0 or not self.runtime_ints:
+            return False
+        self.k.emit(f"if {self.runtime_ints[0]} >= {self.k.scalar('int32')}:")
+        self.k.emit("    return")
+        return True
+
+    def gen_helper(self, scope):
+        """A module-level helper over one or two values, inlined by the transpiler per call."""
+        if self.depth > 0:
+            return False
+        args = [self.typed(scope, lambda v: v.dtype not in dt.RESTRICTED)]
+        if args[0] is None:
+            return False
+        second = self.typed(scope, lambda v: v.dtype not in dt.RESTRICTED and v.name != args[0].name)
+        if second is not None and self.chance(0.6):
+            args.append(second)
+        name = f"{self.k.name}_h{len(self.k.helpers)}"
+        params = [f"p{i}" for i in range(len(args))]
+        saved = (self.k.body, self.k.indent, self.runtime_ints)
+        self.k.body, self.k.indent, self.runtime_ints = [], 1, []
+        inner = Scope(values=[Value(p, a.dtype, a.shape) for p, a in zip(params, args)])
+        self.depth += 1
+        for _ in range(self.rng.randint(1, 3)):
+            for _attempt in range(8):
+                if self.rng.choice((self.gen_binary, self.gen_unary, self.gen_reduce,
+                                    self.gen_shape_op, self.gen_where))(inner):
+                    break
+        self.depth -= 1
+        results = inner.values[-2:] if self.chance(0.3) and len(inner.values) >= 2 else inner.values[-1:]
+        self.k.emit("return " + ", ".join(r.name for r in results))
+        lines = [f"def {name}({', '.join(params)}):"] + ["    " * i + t for i, t in self.k.body]
+        self.k.helpers.append(lines)
+        self.k.body, self.k.indent, self.runtime_ints = saved
+        outs = [self.k.fresh("v") for _ in results]
+        self.k.emit(f"{', '.join(outs)} = {name}({', '.join(a.name for a in args)})")
+        for out, r in zip(outs, results):
+            scope.add(Value(out, r.dtype, r.shape))
+        return True

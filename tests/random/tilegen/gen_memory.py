@@ -1,0 +1,168 @@
+"""Loads, stores, gather/scatter, atomics and runtime scalars of a generated kernel.
+
+A mixin of KernelGen (generator.py): each gen_* method emits one statement into self.k and
+binds what it produces in the scope, or returns False when the scope offers nothing it can use."""
+import math
+
+from . import dtypes as dt
+from . import expressions as ex
+from .program import Value, broadcast
+
+PADDINGS_FLOAT = ("ZERO", "NEG_ZERO", "NAN", "POS_INF", "NEG_INF", "UNDETERMINED")
+PADDINGS_OTHER = ("ZERO", "UNDETERMINED")
+SCALAR_DTYPES = ("int32", "int64", "float32", "float64", "float16")
+# Array dtypes of the atomics (c.2.6); bf16 add needs sm_90, and the builds include sm_80.
+ATOMIC_INTS = ("int32", "int64", "uint32", "uint64")
+ATOMIC_DTYPES = {"add": ATOMIC_INTS + ("float32", "float64", "float16"), "max": ATOMIC_INTS,
+                 "min": ATOMIC_INTS, "and": ATOMIC_INTS, "or": ATOMIC_INTS, "xor": ATOMIC_INTS,
+                 "xchg": ATOMIC_INTS + ("float32", "float64"), "cas": ATOMIC_INTS + ("float32", "float64")}
+ATOMIC_ORDERS = ("RELAXED", "ACQUIRE", "RELEASE", "ACQ_REL")
+
+
+class MemoryStatements:
+    # ---- memory --------------------------------------------------------------------------------
+    def gen_load(self, scope, dtype=None, shape=None, index=None):
+        dtype = dtype or self.pick_dtype(restricted=self.chance(0.1))
+        shape = shape or self.random_shape(self.rng.randint(1, 4))
+        rank = len(shape)
+        order = None
+        if rank >= 2 and self.chance(0.2):
+            order = list(range(rank))
+            self.rng.shuffle(order)
+        index = index or [self.index_entry() for _ in range(rank)]
+        # Array axis order[k] is walked by tile axis k; some extents are static (ragged or not).
+        dims = ["?"] * rank
+        for k in range(rank):
+            if self.chance(0.15):
+                axis = order[k] if order else k
+                dims[axis] = self.rng.randint(1, 3 * shape[k])
+        quals = " align16 contiguous" if self.chance(0.1) else ""
+        array = self.k.array("x", dtype, dims, quals)
+        args = [array]
+        if rank == 1 and self.chance(0.15):
+            args += [f"index={index[0]}", f"shape={self.dim_text(shape[0])}"]
+        else:
+            args += [f"index=({', '.join(index)}{',' if rank == 1 else ''})", f"shape={self.shape_arg(shape)}"]
+        if order:
+            args.append('order="F"' if order == [1, 0] and self.chance(0.3) else f"order={tuple(order)}")
+        paddings = PADDINGS_FLOAT if dt.is_float(dtype) else PADDINGS_OTHER
+        padding = self.rng.choice(paddings) if self.chance(0.7) else None
+        if padding:
+            args.append(f"padding_mode=ct.PaddingMode.{padding}")
+        if self.chance(0.05):
+            args.append(f"latency={self.rng.randint(1, 10)}")
+        return self.bind(scope, "v", dtype, shape, f"ct.load({', '.join(args)})")
+
+    def store(self, value, out_dtype=None):
+        out_dtype = out_dtype or value.dtype
+        rank = max(value.rank, 1)
+        dims = ["?" if not self.chance(0.1) else self.rng.randint(1, 64) for _ in range(rank)]
+        array = self.k.array("y", out_dtype, dims)
+        index = [self.index_entry() for _ in range(rank)]
+        index_text = f"({', '.join(index)}{',' if rank == 1 else ''})"
+        order = ""
+        if rank >= 2 and self.chance(0.15):
+            perm = list(range(rank))
+            self.rng.shuffle(perm)
+            order = f", order={tuple(perm)}"
+        self.k.emit(f"ct.store({array}, index={index_text}, tile={value.name}{order})")
+
+    def gen_store(self, scope):
+        value = self.typed(scope)
+        if value is None:
+            return False
+        out = value.dtype
+        if value.dtype in dt.ARITHMETIC and self.chance(0.3):
+            wider = [d for d in dt.ARITHMETIC if d != value.dtype and dt.lossless_into(value.dtype, d)]
+            out = self.rng.choice(wider) if wider else out
+        self.store(value, out)
+        return True
+
+    def gather_index(self, scope, rank):
+        """Index tiles for a rank-1 or rank-2 gather/scatter and the shape they broadcast to."""
+        n0 = 2 ** self.rng.randint(0, 8)
+        idx_dtype = self.rng.choice(("int32", "int32", "int64", "uint32", "int16"))
+        arange = f"ct.arange({n0}, dtype=ct.{idx_dtype})"
+        if idx_dtype in dt.SIGNED and self.runtime_ints and self.chance(0.8):
+            # an int32 block offset promotes the index tile to at least int32
+            base = self.rng.choice(self.runtime_ints)
+            rows = self.bind(scope, "g", dt.promote("int32", idx_dtype), (n0,), f"{base} * {n0} + {arange}")
+        else:
+            rows = self.bind(scope, "g", idx_dtype, (n0,), arange)
+        if rank == 1:
+            return rows.name, (n0,), rows
+        n1 = 2 ** self.rng.randint(0, 6)
+        cols = self.bind(scope, "g", "int32", (n1,), f"ct.arange({n1}, dtype=ct.int32)")
+        return f"({rows.name}[:, None], {cols.name}[None, :])", (n0, n1), rows
+
+    def mask_for(self, scope, shape, rows, rank):
+        if self.chance(0.4):
+            return None
+        mask = self.typed(scope, lambda v: v.dtype == dt.BOOL and broadcast(v.shape, shape) == shape)
+        if mask is not None and self.chance(0.5):
+            return mask.name
+        limit = self.rng.randint(1, 300)
+        return f"{rows.name}[:, None] < {limit}" if rank == 2 else f"{rows.name} < {limit}"
+
+    def gen_gather(self, scope):
+        rank = self.rng.randint(1, 2)
+        dtype = self.pick_dtype()
+        array = self.k.array("x", dtype, ["?"] * rank)
+        index, shape, rows = self.gather_index(scope, rank)
+        if math.prod(shape) > self.cap:
+            return False
+        args = [array, index]
+        mask = self.mask_for(scope, shape, rows, rank)
+        if mask:
+            args.append(f"mask={mask}")
+        if self.chance(0.5):
+            kind = "float" if dt.is_float(dtype) else ("bool" if dtype == dt.BOOL else "int")
+            args.append(f"padding_value={ex.literal(kind, dtype, '+', self.rng)}")
+        self.bind(scope, "v", dtype, shape, f"ct.gather({', '.join(args)})")
+        return True
+
+    def gen_scatter(self, scope):
+        rank = self.rng.randint(1, 2)
+        index, shape, rows = self.gather_index(scope, rank)
+        value = self.typed(scope, lambda v: v.dtype not in dt.RESTRICTED and broadcast(v.shape, shape) == shape)
+        if value is None:
+            return False
+        array = self.k.array("y", value.dtype, ["?"] * rank)
+        args = [array, index, value.name]
+        mask = self.mask_for(scope, shape, rows, rank)
+        if mask:
+            args.append(f"mask={mask}")
+        self.k.emit(f"ct.scatter({', '.join(args)})")
+        return True
+
+    def gen_scalar(self, scope):
+        """A runtime scalar: a kernel parameter of a scalar dtype, or an array's extent."""
+        arrays = [p.name for p in self.k.arrays]
+        if arrays and self.chance(0.4):
+            self.bind(scope, "v", "int32", (), f"{self.rng.choice(arrays)}.shape[0]")
+        else:
+            dtype = self.rng.choice(SCALAR_DTYPES)
+            scope.add(Value(self.k.scalar(dtype), dtype, ()))
+        return True
+
+    def gen_atomic(self, scope):
+        """An atomic read-modify-write at gathered indices; its old values become a value."""
+        op = self.rng.choice(("add", "max", "min", "and", "or", "xor", "xchg", "cas"))
+        dtypes = ATOMIC_DTYPES[op]
+        index, shape, _ = self.gather_index(scope, 1)
+        if math.prod(shape) > self.cap:
+            return False
+        update = self.typed(scope, lambda v: v.dtype in dtypes and broadcast(v.shape, shape) == shape)
+        dtype = update.dtype if update is not None else self.rng.choice(dtypes)
+        kind = "float" if dt.is_float(dtype) else "int"
+        update_text = update.name if update is not None else ex.literal(kind, dtype, "+", self.rng).lstrip("-")
+        array = self.k.array("y", dtype, ["?"])
+        args = [array, index]
+        if op == "cas":
+            args.append(ex.literal(kind, dtype, "+", self.rng).lstrip("-"))
+        args.append(update_text)
+        if self.chance(0.5):
+            args.append(f"memory_order=ct.MemoryOrder.{self.rng.choice(ATOMIC_ORDERS)}")
+            args.append(f"memory_scope=ct.MemoryScope.{self.rng.choice(('BLOCK', 'DEVICE', 'SYS'))}")
+        self.bind(scope, "v", dtype, shape, f"ct.atomic_{op}({', '.join(args)})")
+        return True
