@@ -6,12 +6,9 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <iostream>
-#include <sstream>
+#include <new>
 
-#include <unistd.h>
-
+#include "cli/files.hpp"
 #include "cli/runtime_headers.hpp"
 #include "cli/vendor.hpp"
 #include "emit/html_view.hpp"
@@ -21,85 +18,43 @@ namespace fs = std::filesystem;
 
 namespace {
 
-bool read_file(const fs::path& path, std::string& out) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  out = ss.str();
-  return true;
+int fail(const std::string& error) {
+  fmt::print(stderr, "tile2cu: error: {}\n", error);
+  return 2;
 }
 
-// Writes through a temporary file and a rename, so a reader never sees half a file. A file that
-// already holds `text` is left alone, so builds that transpile at build time (restat) do not
-// recompile code that did not change.
-bool write_atomically(const fs::path& path, const std::string& text, std::string& error) {
-  std::string existing;
-  if (read_file(path, existing) && existing == text) return true;
-  fs::path tmp = path;
-  tmp += fmt::format(".tmp{}", static_cast<long>(::getpid()));
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) {
-      error = fmt::format("cannot write {}", tmp.string());
-      return false;
-    }
-    out << text;
-    if (!out.flush()) {
-      error = fmt::format("cannot write {}", tmp.string());
-      fs::remove(tmp);
-      return false;
-    }
-  }
-  std::error_code ec;
-  fs::rename(tmp, path, ec);
-  if (ec) {
-    error = fmt::format("cannot rename {} to {}: {}", tmp.string(), path.string(), ec.message());
-    fs::remove(tmp, ec);
-    return false;
-  }
-  return true;
+int report(const tile2cu::TranspileResult& r) {
+  std::fwrite(r.diagnostics.data(), 1, r.diagnostics.size(), stderr);
+  return r.exit_code;
 }
 
 // --vendor DIR: DIR/<name>.cu, DIR/<name>.cuh and DIR/tile2cu/<the runtime headers they
 // include>, so `nvcc -I DIR -c DIR/<name>.cu` builds with nothing else installed.
-int write_vendor_folder(const fs::path& dir, const std::string& name, const tile2cu::TranspileResult& r) {
+int write_vendor_folder(const fs::path& dir, const std::string& name, const tile2cu::TranspileResult& r,
+                        const std::vector<fs::path>& inputs) {
   std::vector<std::string> missing;
   std::vector<std::string> headers = tile2cu::runtime_headers_needed({r.cu, r.cuh}, missing);
-  if (!missing.empty()) {
-    fmt::print(stderr, "tile2cu: error: the generated code includes runtime headers this binary does not carry: {}\n",
-               fmt::join(missing, ", "));
-    return 2;
-  }
+  if (!missing.empty())
+    return fail(fmt::format("the generated code includes runtime headers this binary does not carry: {}",
+                            fmt::join(missing, ", ")));
   std::error_code ec;
   fs::create_directories(dir / "tile2cu", ec);
-  if (ec) {
-    fmt::print(stderr, "tile2cu: error: cannot create {}: {}\n", (dir / "tile2cu").string(), ec.message());
-    return 2;
-  }
+  if (ec) return fail(fmt::format("cannot create {}: {}", (dir / "tile2cu").string(), ec.message()));
+  std::vector<tile2cu::cli::OutputFile> outputs;
+  for (const std::string& h : headers) outputs.emplace_back(dir / h, std::string(*tile2cu::find_runtime_header(h)));
+  outputs.emplace_back(dir / (name + ".cuh"), r.cuh);
+  outputs.emplace_back(dir / (name + ".cu"), r.cu);
   std::string error;
-  for (const std::string& h : headers) {
-    if (!write_atomically(dir / h, std::string(*tile2cu::find_runtime_header(h)), error)) {
-      fmt::print(stderr, "tile2cu: error: {}\n", error);
-      return 2;
-    }
-  }
+  if (!tile2cu::cli::write_outputs(outputs, inputs, error)) return fail(error);
   // Runtime headers left from an earlier run that this code no longer includes.
   for (const tile2cu::EmbeddedFile& f : tile2cu::embedded_runtime_headers()) {
     std::string h(f.name);
     if (std::find(headers.begin(), headers.end(), h) == headers.end()) fs::remove(dir / h, ec);
   }
-  if (!write_atomically(dir / (name + ".cuh"), r.cuh, error) ||
-      !write_atomically(dir / (name + ".cu"), r.cu, error)) {
-    fmt::print(stderr, "tile2cu: error: {}\n", error);
-    return 2;
-  }
   return 0;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
   CLI::App app{"tile2cu: transpile cuTile Python tile kernels to readable CUDA C++"};
   app.set_version_flag("--version", std::string("tile2cu ") + tile2cu::version());
   std::string input, output, emit = "cu", sidecar, vendor;
@@ -127,61 +82,41 @@ int main(int argc, char** argv) {
                "Emit #line directives so compiler errors and debuggers point at the Python file");
   CLI11_PARSE(app, argc, argv);
 
-  std::string source;
-  if (!read_file(input, source)) {
-    fmt::print(stderr, "tile2cu: error: cannot read {}\n", input);
-    return 2;
-  }
+  std::string source, error;
+  std::vector<fs::path> inputs{input};
+  if (!tile2cu::cli::read_input_file(input, source, error)) return fail(error);
   if (options.signatures.empty()) {
     fs::path side = sidecar.empty() ? fs::path(input).replace_extension(".sigs") : fs::path(sidecar);
-    if (fs::exists(side)) {
-      if (!read_file(side, options.sidecar_text)) {
-        fmt::print(stderr, "tile2cu: error: cannot read {}\n", side.string());
-        return 2;
-      }
+    std::error_code ec;
+    if (fs::exists(side, ec) || !sidecar.empty()) {
+      if (!tile2cu::cli::read_input_file(side, options.sidecar_text, error)) return fail(error);
       options.sidecar_path = side.string();
-    } else if (!sidecar.empty()) {
-      fmt::print(stderr, "tile2cu: error: cannot read {}\n", sidecar);
-      return 2;
+      inputs.push_back(side);
     }
   }
   const std::string stem = fs::path(input).stem().string();
-  if (!vendor.empty()) {
+  if (!vendor.empty() || emit == "html") {
     options.header_name = stem + ".cuh";
     options.source_name = fs::path(input).filename().string();
     options.cu_name = stem + ".cu";
+  }
+  if (!vendor.empty()) {
     tile2cu::TranspileResult r = tile2cu::transpile(input, source, options);
-    if (!r.ok) {
-      std::fwrite(r.diagnostics.data(), 1, r.diagnostics.size(), stderr);
-      return r.exit_code;
-    }
-    return write_vendor_folder(vendor, stem, r);
+    if (!r.ok) return report(r);
+    return write_vendor_folder(vendor, stem, r, inputs);
   }
   if (emit == "html") {
     // The page is built from the #line directives, so they are always on here; the code it
     // shows leaves them out.
     options.line_directives = true;
-    options.header_name = stem + ".cuh";
-    options.source_name = fs::path(input).filename().string();
-    options.cu_name = stem + ".cu";
     tile2cu::TranspileResult r = tile2cu::transpile(input, source, options);
-    if (!r.ok) {
-      std::fwrite(r.diagnostics.data(), 1, r.diagnostics.size(), stderr);
-      return r.exit_code;
-    }
+    if (!r.ok) return report(r);
     tile2cu::HtmlViewInput view{input, source, options.cu_name, r.cu, options.header_name, r.cuh, r.ir,
                                 tile2cu::version()};
     std::string page = tile2cu::render_html_view(view);
-    if (output.empty()) {
-      std::fwrite(page.data(), 1, page.size(), stdout);
-      return 0;
-    }
-    std::string error;
-    if (!write_atomically(output, page, error)) {
-      fmt::print(stderr, "tile2cu: error: {}\n", error);
-      return 2;
-    }
-    return 0;
+    bool written = output.empty() ? tile2cu::cli::write_stdout(page, error)
+                                  : tile2cu::cli::write_outputs({{output, page}}, inputs, error);
+    return written ? 0 : fail(error);
   }
   fs::path out_cu = output.empty() ? fs::path() : fs::path(output);
   fs::path out_cuh = out_cu;
@@ -193,19 +128,27 @@ int main(int argc, char** argv) {
                                    : out_cu.string();
 
   tile2cu::TranspileResult r = tile2cu::transpile(input, source, options);
-  if (!r.ok && !(emit == "ast" && !r.ast.empty() && output.empty())) {
-    std::fwrite(r.diagnostics.data(), 1, r.diagnostics.size(), stderr);
-    return r.exit_code;
-  }
+  if (!r.ok && !(emit == "ast" && !r.ast.empty() && output.empty())) return report(r);
   if (output.empty()) {
     const std::string& text = emit == "ast" ? r.ast : emit == "ir" ? r.ir : emit == "header" ? r.cuh : r.cu;
-    std::fwrite(text.data(), 1, text.size(), stdout);
-    return 0;
+    return tile2cu::cli::write_stdout(text, error) ? 0 : fail(error);
   }
-  std::string error;
-  if (!write_atomically(out_cuh, r.cuh, error) || !write_atomically(out_cu, r.cu, error)) {
-    fmt::print(stderr, "tile2cu: error: {}\n", error);
-    return 2;
-  }
+  if (!tile2cu::cli::write_outputs({{out_cuh, r.cuh}, {out_cu, r.cu}}, inputs, error)) return fail(error);
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // The transpiler reports its own failures as diagnostics; this catches what escapes the
+  // command line around it (out of memory while reading or writing, a filesystem error).
+  try {
+    return run(argc, argv);
+  } catch (const std::bad_alloc&) {
+    std::fputs("tile2cu: error: out of memory\n", stderr);
+    return 2;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "tile2cu: internal error: {}\n", e.what());
+  }
+  return 3;
 }

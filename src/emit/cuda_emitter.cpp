@@ -11,6 +11,7 @@
 #include "emit/layout_plan.hpp"
 #include "emit/templates.hpp"
 #include "emit/tensor_maps.hpp"
+#include "support/c_text.hpp"
 
 namespace tile2cu {
 
@@ -189,7 +190,7 @@ std::string restore_line_numbers(const std::string& text, const std::string& cu_
     size_t end = text.find('\n', pos);
     if (end == std::string::npos) end = text.size();
     std::string_view l(text.data() + pos, end - pos);
-    if (l == kRestoreLineMarker) out += fmt::format("#line {} \"{}\"", line + 1, cu_name);
+    if (l == kRestoreLineMarker) out += fmt::format("#line {} \"{}\"", line + 1, c_string_body(cu_name));
     else out.append(l);
     if (end < text.size()) out += '\n';
     ++line;
@@ -431,14 +432,14 @@ EmittedFiles emit_cuda(const std::vector<ir::Function>& specs, const EmitOptions
   }
   EmittedFiles files;
   files.cu = restore_line_numbers(render("cu_file", {{"version", TILE2CU_VERSION},
-                                {"source", options.source_name},
+                                {"source", comment_safe(options.source_name)},
                                 {"spec_list", fmt::format("{}", fmt::join(names, ", "))},
                                 {"header", options.header_name},
                                 {"specializations", body},
                                 {"dispatcher", dispatchers}}),
                                   options.cu_name);
   files.cuh = render("header", {{"version", TILE2CU_VERSION},
-                                {"source", options.source_name},
+                                {"source", comment_safe(options.source_name)},
                                 {"declarations", declarations}});
   return files;
 }

@@ -22,6 +22,8 @@
 #include <string_view>
 #include <vector>
 
+#include "support/c_text.hpp"
+
 namespace tile2cu {
 
 namespace {
@@ -367,7 +369,7 @@ Mapped map_cu(const std::string& cu, const std::string& cu_name, const std::stri
   for (const std::string& raw : split_lines(cu)) {
     std::smatch m;
     if (std::regex_search(raw, m, line_re)) {
-      std::string file = m[2];
+      std::string file = c_string_unescape(m[2].str());
       // Code from a helper in another Python module links to no line of the page's file.
       bool in_kernel_file = file == python_path && !(file == cu_name || base_name(file) == base_name(cu_name));
       current = in_kernel_file ? std::stoi(m[1]) : 0;

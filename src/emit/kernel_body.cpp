@@ -15,6 +15,7 @@
 #include "emit/tensor_maps.hpp"
 #include "emit/emit_gemm.hpp"
 #include "ir/printer.hpp"
+#include "support/c_text.hpp"
 
 namespace tile2cu {
 
@@ -339,7 +340,7 @@ class BodyEmitter {
       line(depth, fmt::format("// {}", text.substr(start)));
     }
     // The code that follows is attributed to the statement's first Python line.
-    if (line_directives_) line(0, fmt::format("#line {} \"{}\"", op.loc.line, file->path()));
+    if (line_directives_) line(0, fmt::format("#line {} \"{}\"", op.loc.line, c_string_body(file->path())));
     last_comment_line_ = op.loc.line;
     last_comment_file_ = file;
   }
