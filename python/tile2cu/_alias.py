@@ -1,5 +1,6 @@
-"""Makes `import cuda.tile` (and `from cuda.tile import ...`, `import cuda.tile.tune`) resolve to
-tile2cu.cutile, for running unmodified cuTile scripts (`python -m tile2cu run script.py`).
+"""Makes `import cuda.tile` (and `from cuda.tile import ...`, `import cuda.tile.tune`, the private
+modules public code imports from, such as `cuda.tile._exception`) resolve to tile2cu.cutile and
+its companions, for running unmodified cuTile scripts (`python -m tile2cu run script.py`).
 
 A meta path finder answers for `cuda.tile` and its submodules. `cuda` itself stays the real
 package where one is installed (cuda-python's `cuda.bindings`, `cuda.core` keep working); where
@@ -14,10 +15,16 @@ import importlib.util
 import sys
 import types
 
-from . import cutile
+from . import _private_modules, cutile, tune
 
-_SUBMODULES = {"cuda.tile": cutile, "cuda.tile.tune": cutile.tune,
-               "cuda.tile.compilation": cutile.compilation}
+_SUBMODULES = {"cuda.tile": cutile, "cuda.tile.tune": tune,
+               "cuda.tile.tune._tune": tune._tune, "cuda.tile.tune._tune_utils": tune._tune_utils,
+               "cuda.tile.compilation": cutile.compilation,
+               "cuda.tile._exception": _private_modules.exception,
+               "cuda.tile._numeric_semantics": _private_modules.numeric_semantics,
+               "cuda.tile._memory_model": _private_modules.memory_model,
+               "cuda.tile._datatype": _private_modules.datatype}
+_PACKAGES = ("cuda.tile", "cuda.tile.tune")
 
 
 class _ExistingModuleLoader(importlib.abc.Loader):
@@ -43,7 +50,7 @@ class CudaTileFinder(importlib.abc.MetaPathFinder):
     def find_spec(self, fullname, path=None, target=None):
         if fullname in _SUBMODULES:
             return importlib.machinery.ModuleSpec(fullname, _ExistingModuleLoader(_SUBMODULES[fullname]),
-                                                  is_package=fullname == "cuda.tile")
+                                                  is_package=fullname in _PACKAGES)
         if fullname.startswith("cuda.tile."):
             return None   # cuTile internals (cuda.tile._cext, ...): ModuleNotFoundError
         if fullname == "cuda":

@@ -11,6 +11,7 @@ that two processes wanting the same entry build it once; a reader never sees hal
 from __future__ import annotations
 
 import ast
+import contextlib
 import ctypes
 import fcntl
 import hashlib
@@ -19,7 +20,6 @@ import os
 import shutil
 import subprocess
 import tempfile
-import threading
 import time
 from pathlib import Path
 
@@ -91,15 +91,29 @@ def cache_root() -> Path:
 
 # ---- what the kernel's source is ---------------------------------------------------------------
 
+def absolute_import_roots(source_path: Path) -> list[Path]:
+    """Where `import a.b` from this file finds a.b, as the transpiler looks (src/driver): the
+    file's folder, then, for a file inside a package, the folder holding the topmost package
+    (`test/kernels/fused_moe.py` with `test/kernels/__init__.py`: `test/`, where Python found
+    `kernels`)."""
+    roots = [source_path.parent]
+    top = source_path.parent
+    while (top / "__init__.py").is_file():
+        top = top.parent
+    if top != source_path.parent:
+        roots.append(top)
+    return roots
+
+
 def helper_modules(source_path: Path, source: bytes) -> list[Path]:
     """Python files the kernel's file imports from beside it (`import kernel_utils`,
-    `from .gelu import gelu_tanh`): helpers in them are inlined, so they are part of the key.
-    Library imports (cuda.tile, torch, math, ...) are not."""
+    `from .gelu import gelu_tanh`, `from kernels.matmul import swizzle_2d` inside the package
+    `kernels`): helpers in them are inlined, so they are part of the key. Library imports
+    (cuda.tile, torch, math, ...) are not."""
     try:
         tree = ast.parse(source)
     except SyntaxError:
         return []
-    base = source_path.parent
     names = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -110,15 +124,17 @@ def helper_modules(source_path: Path, source: bytes) -> list[Path]:
             names += [(node.level, f"{mod}.{a.name}" if mod else a.name) for a in node.names]
     found = []
     for level, dotted in names:
-        folder = base
-        for _ in range(max(level - 1, 0)):
-            folder = folder.parent
+        if level:
+            folders = [source_path.parents[level - 1]] if level <= len(source_path.parents) else []
+        else:
+            folders = absolute_import_roots(source_path)
         parts = dotted.split(".") if dotted else []
-        for k in range(1, len(parts) + 1):   # importing a.b.c runs a/__init__.py and a/b/...
-            rel = Path(*parts[:k])
-            for candidate in (folder / rel.with_suffix(".py"), folder / rel / "__init__.py"):
-                if candidate.is_file() and candidate.resolve() != source_path.resolve():
-                    found.append(candidate.resolve())
+        for folder in folders:
+            for k in range(1, len(parts) + 1):   # importing a.b.c runs a/__init__.py and a/b/...
+                rel = Path(*parts[:k])
+                for candidate in (folder / rel.with_suffix(".py"), folder / rel / "__init__.py"):
+                    if candidate.is_file() and candidate.resolve() != source_path.resolve():
+                        found.append(candidate.resolve())
     return sorted(set(found))
 
 
@@ -141,9 +157,6 @@ class Built:
         self.cold_seconds = cold_seconds   # None when the disk cache had it
 
 
-_build_lock = threading.Lock()   # one build at a time per process; other processes: lock files
-
-
 def build(source_path: Path, kernel_name: str, spec_name: str, signature: str,
           archs: tuple[str, ...], argtypes: list) -> Built:
     """Returns the loaded entry `tile2cu_<spec_name>` for `signature`, building it if no cache
@@ -159,9 +172,10 @@ def build(source_path: Path, kernel_name: str, spec_name: str, signature: str,
     folder = root / key[:2] / key
     cold = None
     if not (folder / "meta.json").is_file():
-        with _build_lock:
-            cold = _build_locked(root, folder, key, tool, nvcc, source_path, kernel_name, spec_name,
-                                 signature, archs)
+        # Builds of other keys go on beside this one (the tuner builds its configurations at
+        # once); the same key, from any thread or process, waits on the key's lock file.
+        cold = _build_locked(root, folder, key, tool, nvcc, source_path, kernel_name, spec_name,
+                             signature, archs)
     lib = ctypes.CDLL(str(folder / "lib.so"), mode=ctypes.RTLD_LOCAL)
     entry = getattr(lib, f"tile2cu_{spec_name}")
     entry.argtypes = argtypes
@@ -203,12 +217,31 @@ def _run(cmd, timeout):
         return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         raise _errors.TileCompilerTimeoutError(
-            f"{Path(cmd[0]).name} did not finish in {timeout} s "
-            "(TILE2CU_COMPILE_TIMEOUT sets the limit)") from None
+            f"{Path(cmd[0]).name} did not finish in {timeout} s (ct.compiler_timeout or "
+            "TILE2CU_COMPILE_TIMEOUT sets the limit)", " ".join(cmd[1:])) from None
+
+
+_timeout_in_block: float | None = None   # set by `with ct.compiler_timeout(sec):`
 
 
 def _timeout() -> float:
+    if _timeout_in_block is not None:
+        return _timeout_in_block
     return float(os.environ.get("TILE2CU_COMPILE_TIMEOUT", "600"))
+
+
+@contextlib.contextmanager
+def compiler_timeout(timeout_sec: float):
+    """`with ct.compiler_timeout(sec):` (or `@ct.compiler_timeout(sec)` on a function): the
+    transpiler and nvcc may each run `sec` seconds per build inside the block; the limit before
+    it comes back when the block ends. As in cuTile, a process-wide setting (not per thread)."""
+    global _timeout_in_block
+    previous = _timeout_in_block
+    _timeout_in_block = float(timeout_sec)
+    try:
+        yield
+    finally:
+        _timeout_in_block = previous
 
 
 def _transpile(tool, source_path, kernel_name, spec_name, signature, out_dir):
@@ -227,8 +260,8 @@ def _compile(nvcc, cu, archs, out):
     r = _run(cmd, _timeout())
     if r.returncode != 0:
         text = f"nvcc failed ({r.returncode}) on {cu.name}:\n{r.stdout}{r.stderr}"
-        raise _errors.TileCompilerExecutionError(f"nvcc failed with status {r.returncode}", None,
-                                                 text)
+        raise _errors.TileCompilerExecutionError(r.returncode, "nvcc failed", None,
+                                                 " ".join(cmd[1:]), diagnostics=text)
 
 
 def clear_cache() -> None:

@@ -60,10 +60,13 @@ ALL = {d.name: d for d in (bool_, int8, int16, int32, int64, uint8, uint16, uint
                            bfloat16, float32, float64, tfloat32, float8_e4m3fn, float8_e5m2,
                            float8_e8m0fnu, float8_e5m3fnu, float4_e2m1fn)}
 
-# The dtypes the transpiler's signatures can name, with their spelling there.
+# The dtypes the transpiler's signatures can name, with their spelling there: every dtype an
+# array may have in cuTile but float8_e8m0fnu (scale factors), float8_e5m3fnu and float4_e2m1fn,
+# which tile2cu does not compute with yet. (tfloat32 exists only in tiles.)
 SIGNATURE_NAME = {bool_: "bool", int8: "int8", int16: "int16", int32: "int32", int64: "int64",
                   uint8: "uint8", uint16: "uint16", uint32: "uint32", uint64: "uint64",
-                  float16: "float16", bfloat16: "bfloat16", float32: "float32", float64: "float64"}
+                  float16: "float16", bfloat16: "bfloat16", float32: "float32", float64: "float64",
+                  float8_e4m3fn: "float8_e4m3fn", float8_e5m2: "float8_e5m2"}
 
 # __cuda_array_interface__ typestrs ('<' and '|' byte orders; '=' is native, little on CUDA hosts).
 _BY_TYPESTR = {}

@@ -74,12 +74,40 @@ class InternalError(TileError):
     pass
 
 
-class CompilerExecutionError(InternalError):
-    """The transpiler or nvcc failed in a way that is not an error in the kernel."""
+class InternalCompilerError(InternalError):
+    """A compiler run that failed for a reason other than an error in the kernel; cuTile's
+    constructor (`compiler_flags`, `compiler_version` say which compiler ran how)."""
+
+    def __init__(self, message: str, loc: Loc | None = None, compiler_flags: str = "",
+                 compiler_version: str | None = None, *, diagnostics: str = ""):
+        super().__init__(message, loc, diagnostics)
+        self.compiler_flags = compiler_flags
+        self.compiler_version = compiler_version
 
 
-class CompilerTimeoutError(InternalError):
-    pass
+class CompilerExecutionError(InternalCompilerError):
+    """The transpiler or nvcc failed in a way that is not an error in the kernel. Built as in
+    cuTile: `CompilerExecutionError(return_code, message, loc, compiler_flags, version)`."""
+
+    def __init__(self, return_code: int, message: str, loc: Loc | None = None,
+                 compiler_flags: str = "", compiler_version: str | None = None, *,
+                 diagnostics: str = ""):
+        super().__init__(f"Return code {return_code}\n{message}", loc, compiler_flags,
+                         compiler_version, diagnostics=diagnostics)
+        self.return_code = return_code
+
+
+class CompilerTimeoutError(InternalCompilerError):
+    """A compiler run past the time limit (`ct.compiler_timeout`). Built as in cuTile:
+    `CompilerTimeoutError(message, compiler_flags, version)`."""
+
+    def __init__(self, message: str, compiler_flags: str = "",
+                 compiler_version: str | None = None):
+        super().__init__(message, None, compiler_flags, compiler_version)
+
+
+class UnsupportedCallError(TileError):
+    """A function or type used where it cannot run (cuTile's name, for code that imports it)."""
 
 
 TileSyntaxError = UnsupportedSyntaxError
@@ -90,6 +118,7 @@ TileStaticAssertionError = StaticAssertionError
 TileStaticEvalError = StaticEvalError
 TileRecursionError = RecursionLimitError
 TileInternalError = InternalError
+TileCompilerError = InternalCompilerError
 TileCompilerExecutionError = CompilerExecutionError
 TileCompilerTimeoutError = CompilerTimeoutError
 
@@ -119,8 +148,8 @@ def from_diagnostics(text: str, exit_code: int) -> TileError:
     m = _HEAD.search(text)
     if not m:
         return TileCompilerExecutionError(
-            f"tile2cu exited with status {exit_code}", None,
-            f"tile2cu exited with status {exit_code}:\n{text}")
+            exit_code, f"tile2cu exited with status {exit_code}",
+            diagnostics=f"tile2cu exited with status {exit_code}:\n{text}")
     cls = _BY_DIAGNOSTIC_NAME.get(m.group("kind"), TileInternalError)
     loc = Loc(m.group("file"), int(m.group("line")), int(m.group("col"))) if m.group("line") else None
     return cls(m.group("msg"), loc, text)

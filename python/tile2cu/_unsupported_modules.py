@@ -1,5 +1,5 @@
-"""`cuda.tile.tune` and `cuda.tile.compilation` as scripts import them. tile2cu does not
-autotune or export cubins yet; calling these says so precisely instead of failing at import."""
+"""`cuda.tile.compilation` as scripts import it. tile2cu does not export cubins; calling it
+says so precisely instead of failing at import."""
 
 import types
 
@@ -13,10 +13,6 @@ def _unsupported(module, name, instead):
     call.__name__ = call.__qualname__ = name
     return call
 
-
-tune = types.ModuleType("cuda.tile.tune", "cuTile autotuning (not supported by tile2cu yet).")
-tune.exhaustive_search = _unsupported("tune", "exhaustive_search",
-                                      "launch the configuration you want directly")
 
 compilation = types.ModuleType("cuda.tile.compilation",
                                "cuTile ahead-of-time export (tile2cu's CLI does this instead).")

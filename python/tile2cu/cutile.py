@@ -22,6 +22,7 @@ from ._errors import (StaticException, TileCompilerExecutionError,  # noqa: F401
                       TileRecursionError, TileStaticAssertionError, TileStaticEvalError,
                       TileSyntaxError, TileTypeError, TileUnsupportedFeatureError,
                       TileValueError)
+from ._build import compiler_timeout  # noqa: F401
 from ._kernel import ByTarget, cdiv, function, kernel, launch  # noqa: F401
 from .version import __version__  # noqa: F401
 
@@ -59,12 +60,6 @@ class Slice:
 globals().update({_name: _tile_only(_name) for _name in _TILE_FUNCTIONS})
 
 
-def compiler_timeout(seconds):
-    """`ct.compiler_timeout(sec)`: sets how long the transpiler and nvcc may run per build."""
-    import os
-    os.environ["TILE2CU_COMPILE_TIMEOUT"] = str(float(seconds))
-
-
 __all__ = sorted(
     ["Array", "ArrayAnnotation", "ByTarget", "Constant", "ConstantAnnotation", "DType",
      "IndexedWithInt64", "ListAnnotation", "MemoryOrder", "MemoryScope", "PaddingMode",
@@ -75,6 +70,7 @@ __all__ = sorted(
      "cdiv", "compiler_timeout", "float16", "float32", "float4_e2m1fn", "float64",
      "float8_e4m3fn", "float8_e5m2", "float8_e5m3fnu", "float8_e8m0fnu", "function", "int16",
      "int32", "int64", "int8", "kernel", "launch", "tfloat32", "uint16", "uint32", "uint64",
-     "uint8"] + list(_TILE_FUNCTIONS))
+     "uint8", "tune", "compilation"] + list(_TILE_FUNCTIONS))
 
-from ._unsupported_modules import compilation, tune  # noqa: E402,F401
+from . import tune  # noqa: E402,F401
+from ._unsupported_modules import compilation  # noqa: E402,F401

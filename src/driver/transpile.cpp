@@ -8,6 +8,7 @@
 #include <set>
 #include <sstream>
 #include <stdexcept>
+#include <vector>
 
 #include "emit/cuda_emitter.hpp"
 #include "frontend/ast_printer.hpp"
@@ -57,20 +58,42 @@ std::vector<KernelSignature> collect_signatures(const TranspileOptions& options,
   return sigs;
 }
 
-// Where `import dotted` finds a module of the user's: an absolute import in the kernel file's
-// folder (the script's folder heads Python's path), a relative one (`level` leading dots) in the
-// importing file's folder or `level - 1` folders above it; as dotted/path.py or a package's
-// __init__.py.
+// The folders an absolute import searches, as Python's path would hold them: the kernel file's
+// folder (the script's folder heads the path), then, for a file inside a package, the folder
+// above its topmost package (`test/kernels/fused_moe.py` importing `kernels.matmul`: `test/`).
+std::vector<std::filesystem::path> absolute_import_roots(const std::string& kernel_path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::path folder = fs::path(kernel_path).parent_path();
+  std::vector<fs::path> roots{folder};
+  const fs::path start = fs::absolute(folder, ec);
+  fs::path top = start;
+  while (top.has_relative_path() && fs::is_regular_file(top / "__init__.py", ec)) top = top.parent_path();
+  if (top != start) roots.push_back(fs::proximate(top, ec));  // named as the user named the file
+  return roots;
+}
+
+// Where `import dotted` finds a module of the user's: an absolute import in the folders
+// absolute_import_roots names, a relative one (`level` leading dots) in the importing file's
+// folder or `level - 1` folders above it; as dotted/path.py or a package's __init__.py.
 std::string find_module_file(const std::string& kernel_path, const std::string& importer, const std::string& dotted,
                              int level) {
   namespace fs = std::filesystem;
-  fs::path base = fs::path(level == 0 ? kernel_path : importer).parent_path();
-  for (int up = 1; up < level; ++up) base = base.parent_path();
+  std::vector<fs::path> bases;
+  if (level == 0) {
+    bases = absolute_import_roots(kernel_path);
+  } else {
+    fs::path base = fs::path(importer).parent_path();
+    for (int up = 1; up < level; ++up) base = base.parent_path();
+    bases.push_back(base);
+  }
   std::string relative = dotted;
   std::replace(relative.begin(), relative.end(), '.', '/');
-  for (const fs::path& candidate : {base / (relative + ".py"), base / relative / "__init__.py"}) {
-    std::error_code ec;
-    if (fs::is_regular_file(candidate, ec)) return candidate.lexically_normal().string();
+  for (const fs::path& base : bases) {
+    for (const fs::path& candidate : {base / (relative + ".py"), base / relative / "__init__.py"}) {
+      std::error_code ec;
+      if (fs::is_regular_file(candidate, ec)) return candidate.lexically_normal().string();
+    }
   }
   return {};
 }

@@ -47,9 +47,19 @@ Value KernelLowering::global_value(const Global& global, const std::string& name
   return global.value;
 }
 
+// cuTile's private modules whose names public code imports (`from cuda.tile._numeric_semantics
+// import RoundingMode as RMd`, as cuTile's own tests do): these names are plain aliases of
+// cuda.tile's.
+static bool is_cutile_private_alias(const std::string& module, const std::string& attr) {
+  if (module == "cuda.tile._numeric_semantics") return attr == "PaddingMode" || attr == "RoundingMode";
+  if (module == "cuda.tile._memory_model") return attr == "MemoryOrder" || attr == "MemoryScope";
+  return false;
+}
+
 Value KernelLowering::attribute(const Value& base, const std::string& attr, SourceRange range) {
   if (auto* m = base.as<ModuleValue>()) {
     const std::string& path = m->path;
+    if (is_cutile_private_alias(path, attr)) return attribute(make(ModuleValue{"cuda.tile"}), attr, range);
     const ModuleScope* importer = current_scope_ ? current_scope_ : &scope_;
     if (auto it = importer->dotted_imports.find(path + "." + attr); it != importer->dotted_imports.end())
       return make(ModuleValue{path + "." + attr, it->second});  // `import pkg.mod`, then pkg.mod

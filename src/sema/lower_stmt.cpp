@@ -1008,6 +1008,7 @@ ir::Function KernelLowering::run() {
     ParameterConstraint named = *it->second;
     named.name = p.name;
     described.push_back(constraint_string(named));
+  for (const ast::Call* hints : kit->second.hints) kernel_options(*hints);
     bool is_constant_param = false;
     if (p.annotation) {
       try {

@@ -205,6 +205,7 @@ class ModuleEvaluator {
     if (names.size() != targets.size()) return;  // host-side unpacking etc.: not tile code
     try {
       KernelLowering lowering(*scope_, dummy_signature());
+    if (replace_hints(names, *value)) return;
       Value v = lowering.eval(value);
       for (const auto& n : names) bind(n, v, range);
       // `k2 = ct.kernel(fn, ...)`: the functional form of the decorator.
@@ -226,6 +227,24 @@ class ModuleEvaluator {
 
   static const KernelSignature& dummy_signature() {
     static const KernelSignature sig;
+  // `k2 = k.replace_hints(occupancy=4)` where k is a kernel of this module: k under the new
+  // name, with these options replacing its decorator's (checked when specialized).
+  bool replace_hints(const std::vector<std::string>& names, const ast::Expr& value) {
+    auto* call = value.as<ast::Call>();
+    auto* method = call ? call->func->as<ast::Attribute>() : nullptr;
+    auto* base = method && method->attr == "replace_hints" ? method->value->as<ast::Name>() : nullptr;
+    auto it = base ? scope_->kernels.find(base->id) : scope_->kernels.end();
+    if (it == scope_->kernels.end()) return false;
+    KernelInfo info = it->second;
+    info.hints.push_back(call);
+    for (const auto& n : names) {
+      if (!scope_->kernels.count(n)) scope_->kernel_order.push_back(n);
+      scope_->kernels[n] = info;
+      if (auto g = scope_->globals.find(base->id); g != scope_->globals.end()) scope_->globals[n] = g->second;
+    }
+    return true;
+  }
+
     return sig;
   }
 

@@ -55,3 +55,14 @@ def make_nested():
     def nested(x):
         pass
     return nested
+
+
+axpy4 = axpy.replace_hints(occupancy=4)     # launched by this name, built with occupancy 4
+
+
+@ct.kernel
+def scale_by_cell(x, y, s, TILE: ConstInt):
+    """y = x * s[()] with s a 0-d array; x may be float8 (computed in float32)."""
+    b = ct.bid(0)
+    t = ct.load(x, index=(b,), shape=(TILE,)).astype(ct.float32)
+    ct.store(y, index=(b,), tile=t * ct.load(s, index=(), shape=()))

@@ -122,8 +122,29 @@ def test_tile_functions_and_host_helpers():
     with pytest.raises(RuntimeError, match="tile function"):
         helper(1)
     assert ct.function(host=True)(abs) is abs
-    with pytest.raises(ct.TileUnsupportedFeatureError, match="exhaustive_search"):
-        ct.tune.exhaustive_search([], 0, None, None, None)
+
+
+def test_private_modules_public_code_imports():
+    """cuTile's own tests import these names from its private modules; each is an alias."""
+    from cuda.tile._datatype import float8_e4m3fn
+    from cuda.tile._exception import Loc, TileTypeError, TypeCheckingError, UnsupportedCallError
+    from cuda.tile._memory_model import MemoryOrder
+    from cuda.tile._numeric_semantics import RoundingMode as RMd
+    from cuda.tile.tune import TuningResult, _tune, _tune_utils, exhaustive_search
+    assert TileTypeError is TypeCheckingError is ct.TileTypeError and RMd is ct.RoundingMode
+    assert MemoryOrder is ct.MemoryOrder and float8_e4m3fn is ct.float8_e4m3fn
+    assert issubclass(UnsupportedCallError, ct.TileError) and Loc("k.py", 1, 2).line == 1
+    assert exhaustive_search is ct.tune.exhaustive_search is _tune.exhaustive_search
+    assert TuningResult is _tune.TuningResult and _tune_utils.TileLaunchTimeoutError
+    with pytest.raises(ModuleNotFoundError):
+        import cuda.tile._cext  # noqa: F401 - cuTile's compiled internals are not aliased
+
+
+def test_compiler_errors_take_cutile_arguments():
+    e = ct.TileCompilerExecutionError(1, "simulated error", None, "", None)
+    assert str(e) == "Return code 1\nsimulated error" and e.compiler_flags == ""
+    t = ct.TileCompilerTimeoutError("simulated timeout", "", None)
+    assert t.message == "simulated timeout" and isinstance(t, ct.TileInternalError)
 
 
 def test_kernel_not_found_by_the_transpiler():

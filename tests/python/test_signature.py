@@ -5,7 +5,7 @@ import pytest
 
 import kernels
 import tile2cu.cutile as ct
-from tile2cu import _kernel
+from tile2cu import _args, _kernel
 from tile2cu._args import ArgError
 
 
@@ -97,11 +97,33 @@ def test_negative_and_fractional_strides(fake_array):
         signature(kernels.copy, (fake_array((8,), strides=(6,)), fake_array((8,)), 64))
 
 
-def test_zero_d_and_unsupported_dtypes(fake_array):
-    with pytest.raises(ArgError, match="0-d arrays"):
-        signature(kernels.copy, (fake_array(()), fake_array((8,)), 64))
+def test_zero_d_arrays(fake_array):
+    sig, bound = signature(kernels.copy, (fake_array(()), fake_array((8,)), 64))
+    assert sig == "x=float32[] align16, y=float32[?] align16 contiguous, TILE=64"
+    assert len(bound.argtypes) == 4 + 1 + 3     # a 0-d array is its pointer alone
+
+
+class _ReadAs:
+    """An array whose reader reports a given dtype (numpy has no float8 typestr; torch and
+    DLPack arrays carry one)."""
+
+
+@pytest.mark.parametrize("dtype,name", [(ct.float8_e4m3fn, "float8_e4m3fn"),
+                                        (ct.float8_e5m2, "float8_e5m2")])
+def test_float8_arrays(monkeypatch, fake_array, dtype, name):
+    monkeypatch.setitem(_args._kinds, _ReadAs,
+                        (_args.ARRAY, lambda a: (dtype, (4, 8), (8, 1), 0x7F0000000000)))
+    sig, _ = signature(kernels.copy, (_ReadAs(), fake_array((8,)), 64))
+    assert sig.startswith(f"x={name}[?, ?] align16 contiguous, ")
+
+
+def test_unsupported_dtypes(monkeypatch, fake_array):
     with pytest.raises(ArgError, match="unsupported array dtype"):
         signature(kernels.copy, (fake_array((8,), "<c8"), fake_array((8,)), 64))
+    monkeypatch.setitem(_args._kinds, _ReadAs,
+                        (_args.ARRAY, lambda a: (ct.float8_e8m0fnu, (8,), (1,), 0x7F0000000000)))
+    with pytest.raises(ArgError, match="arrays of float8_e8m0fnu are not supported"):
+        signature(kernels.copy, (_ReadAs(), fake_array((8,)), 64))
 
 
 def test_bad_constants(fake_array):
