@@ -1,6 +1,8 @@
 """python -m tile2cu run script.py [args...]   run a cuTile script unchanged through tile2cu
 python -m tile2cu run -m module [args...]     the same for a module
-python -m tile2cu cache [--clear]             where the kernel cache is (and empty it)"""
+python -m tile2cu cache [--clear]             where the kernel cache is (and empty it)
+python -m tile2cu doctor                      what tile2cu finds here (binary, nvcc, GPUs, ...)
+                                              and how to fix what is missing"""
 
 from __future__ import annotations
 
@@ -39,6 +41,11 @@ def main(argv: list[str]) -> None:
             _build.clear_cache()
         elif rest:
             _usage(2)
+    elif command == "doctor":
+        if rest:
+            _usage(2)
+        from . import _doctor
+        sys.exit(_doctor.main())
     else:
         _usage(2)
 

@@ -31,9 +31,10 @@ _PACKAGE_DIR = Path(__file__).resolve().parent
 
 # ---- tools -------------------------------------------------------------------------------------
 
-def find_tool() -> Path:
-    """The tile2cu binary: $TILE2CU_BIN, one shipped in the package (bin/), the build folder of
-    the checkout the package sits in, or PATH."""
+def find_tool(search_path: bool = True) -> Path:
+    """The tile2cu binary: $TILE2CU_BIN, one shipped in the package (bin/, from the wheel), the
+    build folder of the checkout the package sits in, or PATH (not for the `tile2cu` command
+    itself, which PATH would find)."""
     env = os.environ.get("TILE2CU_BIN")
     if env:
         if not os.access(env, os.X_OK):
@@ -42,11 +43,23 @@ def find_tool() -> Path:
     for candidate in (_PACKAGE_DIR / "bin" / "tile2cu", _PACKAGE_DIR.parents[1] / "build" / "tile2cu"):
         if os.access(candidate, os.X_OK):
             return candidate
-    found = shutil.which("tile2cu")
+    found = shutil.which("tile2cu") if search_path else None
     if found:
         return Path(found)
-    raise FileNotFoundError("cannot find the tile2cu binary: set TILE2CU_BIN, or build it "
-                            "(scripts/build.sh), or put it on PATH")
+    raise FileNotFoundError("cannot find the tile2cu binary: set TILE2CU_BIN, or install the "
+                            "package with it (pip install <tile2cu checkout>), or build it "
+                            "(scripts/build.sh)")
+
+
+def find_runtime() -> Path:
+    """The folder to pass to `nvcc -I` for the runtime headers (tile2cu/*.cuh): the package's
+    include/ (from the wheel) or the checkout's runtime/. Builds through the launcher do not need
+    it (the binary vendors the headers it uses); hand-written nvcc commands do."""
+    for candidate in (_PACKAGE_DIR / "include", _PACKAGE_DIR.parents[1] / "runtime"):
+        if (candidate / "tile2cu" / "tile2cu.cuh").is_file():
+            return candidate
+    raise FileNotFoundError("cannot find the runtime headers (tile2cu/tile2cu.cuh): install the "
+                            "package (pip install <tile2cu checkout>) or use a checkout's runtime/")
 
 
 def find_nvcc() -> Path:

@@ -31,6 +31,32 @@ def _arch_name(major: int, minor: int) -> str:
     return f"sm_{major}{minor}{suffix}"
 
 
+def _driver():
+    """libcuda, initialized, and the handles of the visible devices; RuntimeError saying why
+    not."""
+    try:
+        cuda = ctypes.CDLL("libcuda.so.1")
+    except OSError as e:
+        raise RuntimeError(f"no CUDA driver (libcuda.so.1): {e}") from None
+    if cuda.cuInit(0) != 0:
+        raise RuntimeError("cuInit failed: no usable CUDA device")
+    count = ctypes.c_int(0)
+    if cuda.cuDeviceGetCount(ctypes.byref(count)) != 0 or count.value == 0:
+        raise RuntimeError("no CUDA device")
+    handles = []
+    for ordinal in range(count.value):
+        dev = ctypes.c_int(0)
+        cuda.cuDeviceGet(ctypes.byref(dev), ordinal)
+        handles.append(dev)
+    return cuda, handles
+
+
+def _attribute(cuda, dev, attr: int) -> int:
+    value = ctypes.c_int(0)
+    cuda.cuDeviceGetAttribute(ctypes.byref(value), attr, dev)
+    return value.value
+
+
 def _query() -> Devices:
     forced = os.environ.get("TILE2CU_ARCH")
     if forced:
@@ -38,29 +64,33 @@ def _query() -> Devices:
         archs = tuple(sorted({a.strip() for a in forced.split(",") if a.strip()}))
         return Devices(archs, (2**31 - 1, 65535, 65535))
     try:
-        cuda = ctypes.CDLL("libcuda.so.1")
-    except OSError as e:
-        raise RuntimeError(f"tile2cu: no CUDA driver (libcuda.so.1): {e}. Set TILE2CU_ARCH=sm_XX "
-                           "to compile without a GPU") from None
-    if cuda.cuInit(0) != 0:
-        raise RuntimeError("tile2cu: cuInit failed: no usable CUDA device")
-    count = ctypes.c_int(0)
-    if cuda.cuDeviceGetCount(ctypes.byref(count)) != 0 or count.value == 0:
-        raise RuntimeError("tile2cu: no CUDA device")
+        cuda, handles = _driver()
+    except RuntimeError as e:
+        raise RuntimeError(f"tile2cu: {e}. Set TILE2CU_ARCH=sm_XX to compile without a GPU") from None
     archs, limits = set(), [2**31 - 1, 65535, 65535]
-    value = ctypes.c_int(0)
-    for ordinal in range(count.value):
-        dev = ctypes.c_int(0)
-        cuda.cuDeviceGet(ctypes.byref(dev), ordinal)
-
-        def attr(a):
-            cuda.cuDeviceGetAttribute(ctypes.byref(value), a, dev)
-            return value.value
-
-        archs.add(_arch_name(attr(_ATTR_CC_MAJOR), attr(_ATTR_CC_MINOR)))
+    for dev in handles:
+        archs.add(_arch_name(_attribute(cuda, dev, _ATTR_CC_MAJOR),
+                             _attribute(cuda, dev, _ATTR_CC_MINOR)))
         for k, a in enumerate(_ATTR_MAX_GRID_DIM):
-            limits[k] = min(limits[k], attr(a))
+            limits[k] = min(limits[k], _attribute(cuda, dev, a))
     return Devices(tuple(sorted(archs)), tuple(limits))
+
+
+def describe_gpus() -> tuple[str, list[str]]:
+    """For `python -m tile2cu doctor`: the driver's CUDA version and one line per visible GPU
+    (name, compute capability, the architecture tile2cu builds for). RuntimeError saying why
+    when there is no driver or no GPU."""
+    cuda, handles = _driver()
+    version = ctypes.c_int(0)
+    cuda.cuDriverGetVersion(ctypes.byref(version))
+    lines = []
+    for ordinal, dev in enumerate(handles):
+        name = ctypes.create_string_buffer(256)
+        cuda.cuDeviceGetName(name, len(name), dev)
+        major, minor = _attribute(cuda, dev, _ATTR_CC_MAJOR), _attribute(cuda, dev, _ATTR_CC_MINOR)
+        lines.append(f"{ordinal}: {name.value.decode(errors='replace')}, compute capability "
+                     f"{major}.{minor} ({_arch_name(major, minor)})")
+    return f"{version.value // 1000}.{version.value % 1000 // 10}", lines
 
 
 def devices() -> Devices:

@@ -10,12 +10,22 @@ import pytest
 
 
 REPO = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO / "python"))
-if "TILE2CU_BIN" not in os.environ and (REPO / "build" / "tile2cu").exists():
-    os.environ["TILE2CU_BIN"] = str(REPO / "build" / "tile2cu")
+# TILE2CU_TEST_INSTALLED=1 (scripts/test-wheel.sh): test the installed package and the binary it
+# ships, not this checkout's.
+INSTALLED = os.environ.get("TILE2CU_TEST_INSTALLED") == "1"
+# What a child Python process needs on sys.path to import the package under test.
+PACKAGE_PATH = [] if INSTALLED else [str(REPO / "python")]
+if not INSTALLED:
+    sys.path.insert(0, str(REPO / "python"))
+    if "TILE2CU_BIN" not in os.environ and (REPO / "build" / "tile2cu").exists():
+        os.environ["TILE2CU_BIN"] = str(REPO / "build" / "tile2cu")
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from tile2cu import _alias  # noqa: E402
+
+if INSTALLED:
+    assert "TILE2CU_BIN" not in os.environ, "TILE2CU_TEST_INSTALLED: unset TILE2CU_BIN"
+    assert REPO not in Path(_alias.__file__).resolve().parents, f"not installed: {_alias.__file__}"
 
 _alias.install()   # the test kernels say `import cuda.tile as ct`
 

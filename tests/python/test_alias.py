@@ -6,7 +6,7 @@ import subprocess
 import sys
 import textwrap
 
-from conftest import REPO
+from conftest import PACKAGE_PATH
 
 SCRIPT = """
 import sys
@@ -30,7 +30,7 @@ print("argv", sys.argv[1:], __name__)
 
 def run(args, cwd, extra_path=()):
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(REPO / "python"), *map(str, extra_path)])
+    env["PYTHONPATH"] = os.pathsep.join([*PACKAGE_PATH, *map(str, extra_path)])
     return subprocess.run([sys.executable, "-m", "tile2cu", *args], cwd=cwd, env=env,
                           capture_output=True, text=True, timeout=60)
 
@@ -77,7 +77,7 @@ def test_usage(tmp_path):
 def test_cache_command(tmp_path):
     cache = tmp_path / "kernels"
     (cache / "ab").mkdir(parents=True)
-    env_run = dict(os.environ, TILE2CU_CACHE_DIR=str(cache), PYTHONPATH=str(REPO / "python"))
+    env_run = dict(os.environ, TILE2CU_CACHE_DIR=str(cache), PYTHONPATH=os.pathsep.join(PACKAGE_PATH))
     r = subprocess.run([sys.executable, "-m", "tile2cu", "cache"], env=env_run, capture_output=True,
                        text=True, timeout=60)
     assert r.returncode == 0 and r.stdout.strip() == str(cache)

@@ -12,7 +12,7 @@ import pytest
 
 import kernels
 import tile2cu.cutile as ct
-from conftest import REPO, nvcc_available
+from conftest import PACKAGE_PATH, REPO, nvcc_available
 from tile2cu import _build, _kernel
 
 needs_nvcc = pytest.mark.skipif(not nvcc_available(), reason="nvcc not found")
@@ -64,7 +64,7 @@ def test_concurrent_processes_build_once(cache_dir, tmp_path):
     script = tmp_path / "worker.py"
     script.write_text(textwrap.dedent(f"""
         import sys
-        sys.path[:0] = [{str(REPO / 'tests' / 'python')!r}, {str(REPO / 'python')!r}]
+        sys.path[:0] = [{str(REPO / 'tests' / 'python')!r}, *{PACKAGE_PATH!r}]
         from tile2cu import _alias; _alias.install()
         from conftest import FakeDeviceArray
         import kernels
