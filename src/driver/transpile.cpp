@@ -34,8 +34,11 @@ std::vector<KernelSignature> collect_signatures(const TranspileOptions& options,
                                                 const sema::ModuleScope& scope) {
   std::vector<KernelSignature> sigs;
   if (!options.signatures.empty()) {
-    for (size_t i = 0; i < options.signatures.size(); ++i)
-      sigs.push_back(parse_signature(options.signatures[i], fmt::format("--sig #{}", i + 1)));
+    for (size_t i = 0; i < options.signatures.size(); ++i) {
+      const std::string origin = fmt::format("--sig #{}", i + 1);
+      if (i == kMaxSignatures) refuse_signature_past_limit(options.signatures[i], origin);
+      sigs.push_back(parse_signature(options.signatures[i], origin));
+    }
   } else if (!options.sidecar_path.empty()) {
     sigs = parse_signature_file(options.sidecar_text, options.sidecar_path);
   }

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <limits>
+
 namespace tile2cu::ir {
 
 std::string shape_string(const Shape& shape) {
@@ -11,7 +13,11 @@ std::string shape_string(const Shape& shape) {
 
 int64_t shape_elements(const Shape& shape) {
   int64_t n = 1;
-  for (int64_t d : shape) n *= d;
+  for (int64_t d : shape) {
+    if (d <= 0) return 0;
+    if (n > std::numeric_limits<int64_t>::max() / d) return std::numeric_limits<int64_t>::max();
+    n *= d;
+  }
   return n;
 }
 

@@ -19,7 +19,12 @@ namespace tile2cu::ir {
 
 using Shape = std::vector<int64_t>;
 std::string shape_string(const Shape& shape);  // "(64, 128)", "()"
+// The product of the dims, saturating at INT64_MAX instead of wrapping ((2**32, 2**32) is not 0).
 int64_t shape_elements(const Shape& shape);
+// The largest tile tile2cu accepts, in elements, whatever its dtype: cuTile sets no bound, but
+// the generated code unrolls a tile's elements in each thread, and nvcc's time grows with them
+// (docs/reliability.md). 256x256 accumulators and 32K-element rows fit.
+inline constexpr int64_t kMaxTileElements = int64_t{1} << 16;
 
 // Every runtime value is a tile; a scalar is a tile of rank 0.
 struct TileType {

@@ -13,7 +13,7 @@ ir::ValueId KernelLowering::slice_bound(const Value& v, SourceRange range, const
   // cuTile: a signed integer, as a Python int, a scalar or a 0-D tile (not bool, not unsigned).
   if (auto* i = v.as<LooseInt>()) {
     if (i->value < 0) error(ErrorKind::Type, range, fmt::format("Slice {} must be non-negative", what));
-    *constant = static_cast<int64_t>(i->value);
+    *constant = const_int(v, range, fmt::format("slice {}", what));
     return to_runtime(v, range);
   }
   auto dt = value_dtype(v);

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <limits>
 #include <set>
 
 #include "sema/bound_args.hpp"
@@ -45,7 +46,13 @@ const UnaryInfo kUnary[] = {
 // ---- compile-time argument helpers ------------------------------------------------------------
 
 int64_t KernelLowering::const_int(const Value& v, SourceRange range, const std::string& what) const {
-  if (auto* i = v.as<LooseInt>()) return static_cast<int64_t>(i->value);
+  if (auto* i = v.as<LooseInt>()) {
+    if (!integer_fits(DType::Int64, i->value))
+      error(ErrorKind::Value, range,
+            fmt::format("Invalid {}: integer constant {} is out of range of int64", what,
+                        ast::int128_to_string(i->value)));
+    return static_cast<int64_t>(i->value);
+  }
   if (auto* b = v.as<LooseBool>()) return b->value;
   error(ErrorKind::Type, range,
         fmt::format("Invalid {}: Expected a constant integer, but given value is {}", what,
@@ -69,7 +76,7 @@ std::vector<int64_t> KernelLowering::const_int_tuple(const Value& v, SourceRange
         error(ErrorKind::Type, range,
               fmt::format("Invalid {}: Expected a constant integer tuple, but an element is {}", what,
                           item.is<Runtime>() ? "not constant" : describe(item)));
-      out.push_back(static_cast<int64_t>(item.as<LooseInt>()->value));
+      out.push_back(const_int(item, range, what));
     }
     return out;
   }
@@ -93,10 +100,19 @@ ir::Shape KernelLowering::tile_shape_arg(const Value& v, SourceRange range, cons
             fmt::format("Invalid {}: Dimension #{} of shape {} is not a power of two", what, i,
                         ir::shape_string(shape)));
   }
-  if (ir::shape_elements(shape) > (1 << 20))
-    error(ErrorKind::UnsupportedFeature, range,
-          fmt::format("a tile of {} elements is larger than tile2cu supports (2^20)", ir::shape_elements(shape)));
+  check_tile_size(shape, range);
   return shape;
+}
+
+void KernelLowering::check_tile_size(const ir::Shape& shape, SourceRange range) const {
+  if (ir::shape_elements(shape) <= ir::kMaxTileElements) return;
+  std::string elements = ir::shape_elements(shape) == std::numeric_limits<int64_t>::max()
+                             ? "more than 2**63"
+                             : std::to_string(ir::shape_elements(shape));
+  error(ErrorKind::UnsupportedFeature, range,
+        fmt::format("a tile of shape {} has {} elements; tile2cu supports at most {} (2**16) in one tile, "
+                    "beyond which nvcc takes minutes",
+                    ir::shape_string(shape), elements, ir::kMaxTileElements));
 }
 
 // ---- builtins ------------------------------------------------------------------------------
@@ -324,7 +340,8 @@ Value KernelLowering::builtin_call(const std::string& name, CallArgs& args, Sour
       ir::ValueId s;
       if (fill.is_loose()) {
         if (fill.is<LooseFloat>() && !is_float(dt)) {
-          s = constant(static_cast<__int128>(std::trunc(fill.as<LooseFloat>()->value)), dt);
+          Value truncated = make(LooseInt{int_of_float(fill.as<LooseFloat>()->value, b.range_of("fill_value"))});
+          s = to_runtime_as(truncated, dt, b.range_of("fill_value"));
         } else {
           s = to_runtime_as(fill, dt, b.range_of("fill_value"));
         }
@@ -574,7 +591,7 @@ Value KernelLowering::builtin_call(const std::string& name, CallArgs& args, Sour
     if (op == "floor" || op == "ceil" || op == "trunc") {
       need(1);
       double r = op == "floor" ? std::floor(xs[0]) : op == "ceil" ? std::ceil(xs[0]) : std::trunc(xs[0]);
-      return make(LooseInt{static_cast<__int128>(r)});
+      return make(LooseInt{int_of_float(r, range)});
     }
     if (op == "isnan") { need(1); return make(LooseBool{std::isnan(xs[0])}); }
     if (op == "isinf") { need(1); return make(LooseBool{std::isinf(xs[0])}); }
@@ -616,7 +633,7 @@ Value KernelLowering::builtin_call(const std::string& name, CallArgs& args, Sour
             fmt::format("{}() accepts compile-time constants only; use astype() on tiles", fn));
     double d = x.is<LooseFloat>() ? x.as<LooseFloat>()->value : 0;
     __int128 i = x.is<LooseInt>() ? x.as<LooseInt>()->value : (x.is<LooseBool>() ? x.as<LooseBool>()->value : 0);
-    if (fn == "int") return make(LooseInt{x.is<LooseFloat>() ? static_cast<__int128>(std::trunc(d)) : i});
+    if (fn == "int") return make(LooseInt{x.is<LooseFloat>() ? int_of_float(d, range) : i});
     if (fn == "float") return make(LooseFloat{x.is<LooseFloat>() ? d : static_cast<double>(i)});
     bool constant = false;
     return make(LooseBool{truth(x, range, &constant)});

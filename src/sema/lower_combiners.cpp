@@ -56,7 +56,7 @@ ir::Literal KernelLowering::identity_literal(const Value& v, DType dtype, Source
     if (is_float(dtype)) return static_cast<double>(i->value);
     if (!integer_fits(dtype, i->value))
       error(ErrorKind::Type, range, fmt::format("Invalid {}: {} does not fit in {}", what,
-                                                static_cast<long long>(i->value), dtype_name(dtype)));
+                                                ast::int128_to_string(i->value), dtype_name(dtype)));
     return i->value;
   }
   if (auto* f = v.as<LooseFloat>()) {

@@ -179,7 +179,7 @@ std::string KernelLowering::describe(const Value& v) const {
     if (t.is_scalar()) return fmt::format("{} scalar", dtype_name(t.dtype));
     return fmt::format("Tile[{},{}]", dtype_name(t.dtype), ir::shape_string(t.shape));
   }
-  if (auto* i = v.as<LooseInt>()) return fmt::format("int constant {}", static_cast<long long>(i->value));
+  if (auto* i = v.as<LooseInt>()) return fmt::format("int constant {}", ast::int128_to_string(i->value));
   if (auto* f = v.as<LooseFloat>()) return fmt::format("float constant {}", f->value);
   if (v.is<LooseBool>()) return "bool constant";
   if (v.is<NoneValue>()) return "None";
@@ -243,6 +243,7 @@ DType KernelLowering::default_dtype(const Value& v, SourceRange range) const {
 
 Value KernelLowering::eval(const ast::ExprPtr& e) {
   guard_stack(e->range);
+  spend_step(e->range);
   const SourceRange r = e->range;
   return std::visit(
       [&](const auto& node) -> Value {
@@ -250,7 +251,7 @@ Value KernelLowering::eval(const ast::ExprPtr& e) {
         if constexpr (std::is_same_v<T, ast::Name>) {
           return eval_name(node.id, r);
         } else if constexpr (std::is_same_v<T, ast::IntLit>) {
-          return make(LooseInt{node.value});
+          return loose_int(node.value, r);
         } else if constexpr (std::is_same_v<T, ast::FloatLit>) {
           return make(LooseFloat{node.value});
         } else if constexpr (std::is_same_v<T, ast::BoolLit>) {
@@ -553,7 +554,7 @@ Value KernelLowering::call(const Value& callee, CallArgs args, SourceRange range
     }
     if (v.is_loose()) {
       if (is_integer(d->dtype) && v.is<LooseFloat>())
-        return make(Runtime{constant(static_cast<__int128>(std::trunc(v.as<LooseFloat>()->value)), d->dtype)});
+        return make(Runtime{to_runtime_as(make(LooseInt{int_of_float(v.as<LooseFloat>()->value, range)}), d->dtype, range)});
       return make(Runtime{to_runtime_as(v, d->dtype, range)});
     }
     error(ErrorKind::Type, range, fmt::format("cannot convert {} to {}", describe(v), dtype_name(d->dtype)));

@@ -291,11 +291,13 @@ Flow KernelLowering::exec_static_iter(const ast::For& f, const ast::Call& call, 
   const std::vector<Value> items = tuple->items;
   // Unrolled: each item binds the target and the body is lowered again, so every iteration
   // may see values of different types (that is the point of static_iter).
+  unrolling_.push_back({current_file(), f.iter->range, call_stack_.size()});
   for (const auto& item : items) {
     stmt_range_ = range;
     assign(f.target, item, range);
     exec_body(f.body);
   }
+  unrolling_.pop_back();
   return Flow::Normal;
 }
 

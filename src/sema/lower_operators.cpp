@@ -11,6 +11,15 @@ namespace tile2cu::sema {
 namespace {
 
 constexpr __int128 kLooseIntLimit = static_cast<__int128>(1) << 100;
+constexpr const char* kTooLarge = "integer constant too large: tile2cu folds integers up to 2**100";
+
+__int128 magnitude(__int128 v) { return v < 0 ? -v : v; }
+
+// a * b when it stays within kLooseIntLimit (then it cannot overflow 128 bits either).
+std::optional<__int128> bounded_product(__int128 a, __int128 b) {
+  if (a != 0 && magnitude(b) > kLooseIntLimit / magnitude(a)) return std::nullopt;
+  return a * b;
+}
 
 __int128 floor_div(__int128 a, __int128 b) {
   __int128 q = a / b;
@@ -79,6 +88,20 @@ std::optional<DType> promote_for_binary(std::optional<DType> a, bool a_loose,
 }
 
 
+Value KernelLowering::loose_int(__int128 v, SourceRange range) const {
+  if (magnitude(v) > kLooseIntLimit) error(ErrorKind::Value, range, kTooLarge);
+  return make(LooseInt{v});
+}
+
+__int128 KernelLowering::int_of_float(double x, SourceRange range) const {
+  // Python raises ValueError for NaN and OverflowError for infinities; TileValueError both.
+  if (std::isnan(x)) error(ErrorKind::Value, range, "cannot convert float NaN to integer");
+  if (std::isinf(x)) error(ErrorKind::Value, range, "cannot convert float infinity to integer");
+  double t = std::trunc(x);
+  if (std::fabs(t) > static_cast<double>(kLooseIntLimit)) error(ErrorKind::Value, range, kTooLarge);
+  return static_cast<__int128>(t);
+}
+
 void KernelLowering::require_arithmetic(DType dtype, SourceRange range, const std::string& what) const {
   if (is_restricted(dtype))
     error(ErrorKind::Type, range,
@@ -117,19 +140,17 @@ Value KernelLowering::binary(ast::BinaryOp op, const Value& lhs, const Value& rh
       __int128 a = 0, b = 0;
       loose_as_int(lhs, &a);
       loose_as_int(rhs, &b);
-      auto checked = [&](__int128 v) {
-        if (v > kLooseIntLimit || v < -kLooseIntLimit)
-          error(ErrorKind::Value, range, "integer constant too large");
-        return make(LooseInt{v});
+      auto checked = [&](__int128 v) { return loose_int(v, range); };
+      auto product = [&](__int128 x, __int128 y) {
+        auto p = bounded_product(x, y);
+        if (!p) error(ErrorKind::Value, range, kTooLarge);
+        return *p;
       };
       bool bitwise_bool = lhs.is<LooseBool>() && rhs.is<LooseBool>();
       switch (op) {
         case ast::BinaryOp::Add: return checked(a + b);
         case ast::BinaryOp::Sub: return checked(a - b);
-        case ast::BinaryOp::Mul:
-          if (a != 0 && (b > kLooseIntLimit / (a < 0 ? -a : a) || b < -kLooseIntLimit / (a < 0 ? -a : a)))
-            error(ErrorKind::Value, range, "integer constant too large");
-          return checked(a * b);
+        case ast::BinaryOp::Mul: return checked(product(a, b));
         case ast::BinaryOp::Div:
           if (b == 0) error(ErrorKind::Value, range, "division by zero");
           return make(LooseFloat{static_cast<double>(a) / static_cast<double>(b)});
@@ -141,21 +162,20 @@ Value KernelLowering::binary(ast::BinaryOp op, const Value& lhs, const Value& rh
           return checked(python_mod(a, b));
         case ast::BinaryOp::Pow: {
           if (b < 0) return make(LooseFloat{std::pow(static_cast<double>(a), static_cast<double>(b))});
+          // 0, 1 and -1 never grow: answered at once, not by b multiplications (1 ** 10**25).
+          if (a == 0 || a == 1) return checked(b == 0 ? 1 : a);
+          if (a == -1) return checked(b % 2 == 0 ? 1 : -1);
           __int128 v = 1;
-          for (__int128 i = 0; i < b; ++i) {
-            v *= a;
-            if (v > kLooseIntLimit || v < -kLooseIntLimit)
-              error(ErrorKind::Value, range, "integer constant too large");
-          }
-          return make(LooseInt{v});
+          for (__int128 i = 0; i < b; ++i) v = product(v, a);  // past the limit within 101 rounds
+          return checked(v);
         }
         case ast::BinaryOp::BitAnd: return bitwise_bool ? make(LooseBool{(a & b) != 0}) : make(LooseInt{a & b});
         case ast::BinaryOp::BitOr: return bitwise_bool ? make(LooseBool{(a | b) != 0}) : make(LooseInt{a | b});
         case ast::BinaryOp::BitXor: return bitwise_bool ? make(LooseBool{(a ^ b) != 0}) : make(LooseInt{a ^ b});
         case ast::BinaryOp::LShift:
           if (b < 0) error(ErrorKind::Value, range, "negative shift count");
-          if (b > 100) error(ErrorKind::Value, range, "integer constant too large");
-          return checked(a << static_cast<int>(b));
+          if (b > 100) error(ErrorKind::Value, range, kTooLarge);
+          return checked(product(a, static_cast<__int128>(1) << static_cast<int>(b)));
         case ast::BinaryOp::RShift:
           if (b < 0) error(ErrorKind::Value, range, "negative shift count");
           return make(LooseInt{b > 127 ? (a < 0 ? -1 : 0) : a >> static_cast<int>(b)});
@@ -426,7 +446,7 @@ ir::ValueId KernelLowering::to_runtime_as(const Value& v, DType dtype, SourceRan
     if (dtype == DType::Bool) return constant(i->value != 0, dtype);
     if (!integer_fits(dtype, i->value))
       error(ErrorKind::Value, range,
-            fmt::format("Integer constant {} is out of range of {}", static_cast<long long>(i->value),
+            fmt::format("Integer constant {} is out of range of {}", ast::int128_to_string(i->value),
                         dtype_name(dtype)));
     return constant(i->value, dtype);
   }

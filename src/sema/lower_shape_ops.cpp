@@ -75,7 +75,7 @@ Value KernelLowering::shape_op(const std::string& op, CallArgs& args, SourceRang
     for (size_t d = 0; d < items.size(); ++d)
       if (auto* i = items[d].as<LooseInt>(); i && (i->value < 0 || i->value >= grid[d]))
         error(ErrorKind::Type, b.range_of("index"),
-              fmt::format("Index {} is out of range [0, {}) along axis {}", static_cast<long long>(i->value),
+              fmt::format("Index {} is out of range [0, {}) along axis {}", ast::int128_to_string(i->value),
                           static_cast<long long>(grid[d]), d));
   };
 

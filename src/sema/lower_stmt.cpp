@@ -86,7 +86,8 @@ bool is_numeric(const Value& v) { return v.is<Runtime>() || v.is_loose(); }
 }  // namespace
 
 KernelLowering::KernelLowering(const ModuleScope& scope, const KernelSignature& sig)
-    : scope_(scope), current_scope_(&scope), sig_(sig) {
+    : scope_(scope), current_scope_(&scope), sig_(sig),
+      budget_(scope.budget ? scope.budget : std::make_shared<LoweringBudget>()) {
   if (scope.module) file_ = scope.module->file;
 }
 
@@ -97,6 +98,7 @@ std::shared_ptr<const SourceFile> KernelLowering::current_file() const {
 
 // Op::loc_file: -1 in the kernel's file, else that file's place in Function::imported_files.
 void KernelLowering::append_op(ir::Op op) {
+  spend_op();
   std::shared_ptr<const SourceFile> f = current_file();
   op.loc_file = -1;
   if (f && f != file_) {
@@ -109,11 +111,16 @@ void KernelLowering::append_op(ir::Op op) {
 }
 
 void KernelLowering::error(ErrorKind kind, SourceRange range, const std::string& message) const {
-  CompileError e(kind, message, current_file(), range);
+  error_at(kind, call_stack_.size(), current_file(), range, message);
+}
+
+void KernelLowering::error_at(ErrorKind kind, size_t depth, std::shared_ptr<const SourceFile> file,
+                              SourceRange range, const std::string& message) const {
+  CompileError e(kind, message, std::move(file), range);
   // Frames of the inlining stack, innermost first; each names the function it lies in.
-  auto function_at = [&](size_t depth) { return depth == 0 ? sig_.kernel : call_stack_[depth - 1].function; };
-  e.set_function_of_innermost(function_at(call_stack_.size()));
-  for (size_t d = call_stack_.size(); d-- > 0;)
+  auto function_at = [&](size_t d) { return d == 0 ? sig_.kernel : call_stack_[d - 1].function; };
+  e.set_function_of_innermost(function_at(depth));
+  for (size_t d = depth; d-- > 0;)
     e.add_caller_frame({call_stack_[d].file, call_stack_[d].call_range, function_at(d)});
   throw e;
 }
@@ -126,12 +133,7 @@ void KernelLowering::guard_stack(SourceRange range) const {
   if (call_stack_.empty()) error(ErrorKind::Recursion, range, message);
   // Reported at the innermost helper call, as if raised by its caller: that is what nests.
   const CallFrame& inner = call_stack_.back();
-  CompileError e(ErrorKind::Recursion, message, inner.file, inner.call_range);
-  auto function_at = [&](size_t depth) { return depth == 0 ? sig_.kernel : call_stack_[depth - 1].function; };
-  e.set_function_of_innermost(function_at(call_stack_.size() - 1));
-  for (size_t d = call_stack_.size() - 1; d-- > 0;)
-    e.add_caller_frame({call_stack_[d].file, call_stack_[d].call_range, function_at(d)});
-  throw e;
+  error_at(ErrorKind::Recursion, call_stack_.size() - 1, inner.file, inner.call_range, message);
 }
 
 void KernelLowering::unsupported(SourceRange range, const std::string& what) const {
@@ -171,6 +173,7 @@ std::vector<ir::ValueId> KernelLowering::emit(ir::Op op, const std::vector<ir::T
   }
   bool splat = op.kind == ir::OpKind::Broadcast && types.size() == 1 && !types[0].is_scalar() &&
                fn_.type(op.operands[0]).is_scalar();
+  for (const auto& t : types) check_tile_size(t.shape, stmt_range_);  // broadcasts, cat, mma, ...
   for (const auto& t : types) op.results.push_back(fn_.new_value(t, name));
   auto results = op.results;
   if (splat) splats_[results[0]] = op.operands[0];
@@ -374,6 +377,7 @@ Flow KernelLowering::exec(const ast::Stmt& s) {
     error(ErrorKind::Recursion, s.range,
           fmt::format("control flow nested more than {} deep, inlined helpers included (recursion?)",
                       kMaxBlockDepth));
+  spend_step(s.range);
   stmt_range_ = s.range;
   const SourceRange r = s.range;
   if (auto* e = s.as<ast::ExprStmt>()) {

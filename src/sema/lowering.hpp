@@ -73,6 +73,15 @@ class KernelLowering {
   // Stops with a TileRecursionError before the stack runs out (deep helper recursion with
   // deeply nested expressions in it would overflow it first).
   void guard_stack(SourceRange range) const;
+  // An error at `range` of `file` in the function at inlining depth `depth` (0: the kernel),
+  // with the call frames that lead there.
+  [[noreturn]] void error_at(ErrorKind kind, size_t depth, std::shared_ptr<const SourceFile> file, SourceRange range,
+                             const std::string& message) const;
+  // The file's lowering budget (budget.hpp, lower_budget.cpp): every statement and expression
+  // evaluated spends a step, every IR operation appended an op. Spent, it stops with an error at
+  // the outermost ct.static_iter being unrolled, else at `range`.
+  void spend_step(SourceRange range);
+  void spend_op();
 
   // IR building
   std::vector<ir::ValueId> emit(ir::Op op, const std::vector<ir::TileType>& result_types,
@@ -112,12 +121,20 @@ class KernelLowering {
   std::string describe(const Value& v) const;  // "Tile[float32,(64,)]", "int constant 3"
   DType default_dtype(const Value& loose, SourceRange range) const;
 
-  // Compile-time helpers for builtins
+  // Python's ints are unbounded; tile2cu folds them exactly within +-2**100 and refuses larger
+  // ones where they are made (literals, arithmetic, int(), math.floor) (lower_operators.cpp).
+  Value loose_int(__int128 v, SourceRange range) const;
+  // Python's int() of a float: NaN and infinities raise, as in Python.
+  __int128 int_of_float(double x, SourceRange range) const;
+
+  // Compile-time helpers for builtins. const_int refuses a value outside int64.
   int64_t const_int(const Value& v, SourceRange range, const std::string& what) const;
   bool const_bool(const Value& v, SourceRange range, const std::string& what) const;
   std::vector<int64_t> const_int_tuple(const Value& v, SourceRange range, const std::string& what) const;
   DType const_dtype(const Value& v, SourceRange range, const std::string& what) const;
   ir::Shape tile_shape_arg(const Value& v, SourceRange range, const std::string& fn) const;
+  // Refuses a tile of more than ir::kMaxTileElements elements.
+  void check_tile_size(const ir::Shape& shape, SourceRange range) const;
   Value builtin_call(const std::string& name, CallArgs& args, SourceRange range);
   Value method_call(const Value& self, const std::string& name, CallArgs& args, SourceRange range);
   Value reduction(const std::string& op, CallArgs& args, SourceRange range);
@@ -308,6 +325,14 @@ class KernelLowering {
   std::vector<std::pair<const ast::Body*, size_t>> rest_;  // see exec_rest_of_helper
   bool continuable_ = false;  // a plain helper (not a context manager's) is being inlined
   std::set<int> auto_named_views_;     // list items and slices still named xs_item<k>, X_slice<k>
+  std::shared_ptr<LoweringBudget> budget_;
+  // The ct.static_iter loops being unrolled, outermost first: where a spent budget is reported.
+  struct Unrolling {
+    std::shared_ptr<const SourceFile> file;
+    SourceRange range;
+    size_t depth;  // call_stack_.size() there
+  };
+  std::vector<Unrolling> unrolling_;
   int static_eval_depth_ = 0;          // > 0 while evaluating a static_eval-like argument
   SourceRange static_eval_range_;
   const char* static_eval_what_ = "static_eval";

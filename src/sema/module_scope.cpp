@@ -37,6 +37,7 @@ struct ModuleCache {
   ModuleLoader load;
   std::map<std::string, std::shared_ptr<const ModuleScope>> done;
   std::set<std::string> loading;
+  std::shared_ptr<LoweringBudget> budget = std::make_shared<LoweringBudget>();
 };
 
 bool is_kernel_decorator(const Value& v) {
@@ -54,6 +55,7 @@ class ModuleEvaluator {
   ModuleEvaluator(std::shared_ptr<const ast::Module> module, ModuleCache& cache)
       : scope_(std::make_shared<ModuleScope>()), cache_(cache) {
     scope_->module = std::move(module);
+    scope_->budget = cache_.budget;
   }
 
   std::shared_ptr<const ModuleScope> run() {

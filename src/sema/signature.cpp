@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cctype>
+#include <cstdint>
 #include <memory>
 
 #include "ir/printer.hpp"
@@ -266,15 +267,23 @@ class SignatureParser {
       pos_ = start;
       error("expected a number");
     }
-    try {
-      if (is_float) return {std::stod(number)};
+    if (!is_float) {
+      // The kernel reads an integer constant as an int64 (a shape, an index, a scalar): one
+      // outside that range is refused here, at its digits, rather than wrapping there.
+      const bool negative = number[0] == '-';
+      const __int128 limit = static_cast<__int128>(INT64_MAX) + (negative ? 1 : 0);
       __int128 v = 0;
-      size_t i = (number[0] == '-' || number[0] == '+') ? 1 : 0;
-      for (; i < number.size(); ++i) {
+      for (size_t i = (negative || number[0] == '+') ? 1 : 0; i < number.size(); ++i) {
         v = v * 10 + (number[i] - '0');
-        if (v > (static_cast<__int128>(1) << 100)) throw std::out_of_range("big");
+        if (v > limit) {
+          pos_ = start;
+          error("integer out of range of int64");
+        }
       }
-      return {number[0] == '-' ? -v : v};
+      return {negative ? -v : v};
+    }
+    try {
+      return {std::stod(number)};
     } catch (const std::exception&) {
       pos_ = start;
       error("number out of range");
@@ -293,6 +302,12 @@ KernelSignature parse_signature(std::string_view text, const std::string& origin
   return SignatureParser(text, origin).parse();
 }
 
+void refuse_signature_past_limit(std::string_view text, const std::string& origin) {
+  throw CompileError(ErrorKind::Signature,
+                     fmt::format("more than {} signatures: tile2cu's limit for one transpile", kMaxSignatures),
+                     std::make_shared<const SourceFile>(origin, std::string(text)), SourceRange{1, 1, 1, 2});
+}
+
 std::vector<KernelSignature> parse_signature_file(std::string_view contents,
                                                   const std::string& path) {
   std::vector<KernelSignature> out;
@@ -308,6 +323,7 @@ std::vector<KernelSignature> parse_signature_file(std::string_view contents,
     bool blank = line.find_first_not_of(" \t\r") == std::string_view::npos;
     if (!blank) {
       try {
+        if (out.size() == kMaxSignatures) refuse_signature_past_limit(line, path);
         out.push_back(parse_signature(line, fmt::format("{}:{}", path, line_no)));
       } catch (const CompileError& e) {
         // Re-point the error at the sidecar's own line.

@@ -61,6 +61,12 @@ KernelSignature parse_signature(std::string_view text, const std::string& origin
 std::vector<KernelSignature> parse_signature_file(std::string_view contents,
                                                   const std::string& path);
 
+// tile2cu's cap on the signatures of one transpile: each specialization is lowered, kept in
+// memory and emitted, and the file's lowering budget is shared by all of them.
+inline constexpr size_t kMaxSignatures = 1000;
+// The error for a signature past kMaxSignatures, at its first column.
+[[noreturn]] void refuse_signature_past_limit(std::string_view text, const std::string& origin);
+
 std::string constant_literal_string(const ConstantLiteral& c);
 std::string constraint_string(const ParameterConstraint& p);
 

@@ -13,6 +13,7 @@
 
 #include "frontend/ast.hpp"
 #include "ir/ir.hpp"
+#include "sema/budget.hpp"
 #include "support/diagnostic.hpp"
 
 namespace tile2cu::sema {
@@ -177,6 +178,9 @@ struct ModuleScope {
   std::vector<std::shared_ptr<const ModuleScope>> imports;
   // `import pkg.mod` binds `pkg`; `pkg.mod` then reads this: dotted name -> the module.
   std::map<std::string, const ModuleScope*> dotted_imports;
+  // Shared by the file's module-level code, the user's modules it imports and every
+  // specialization of its kernels.
+  std::shared_ptr<LoweringBudget> budget;
 };
 
 }  // namespace tile2cu::sema

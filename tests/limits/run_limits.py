@@ -200,6 +200,32 @@ def tile_32k_f16():
     return kernel(["x = (x.astype(ct.float32) * 2.0).astype(ct.float16)"])
 
 
+def static_iter_nest(levels, body):
+    # `levels` ct.static_iter loops of 1000 items around `body`: unrolled 1000**levels times.
+    lines = ["n = 0"]
+    for d in range(levels):
+        lines.append("    " * d + f"for i{d} in ct.static_iter(range(1000)):")
+    lines.append("    " * levels + body)
+    return kernel(lines + ["x = x + n"])
+
+
+def module_constants_3mib():
+    # 3 MiB of `C_i = ...` lines (under the CLI's input cap), then a kernel reading two.
+    pre, size, i = [], 0, 0
+    while size < 3 * 1024 * 1024:
+        pre.append(f"C{i} = {i} * 2 + 1")
+        size += len(pre[-1]) + 1
+        i += 1
+    return kernel([f"x = x + C0 + C{i - 1}"], prelude="\n".join(pre) + "\n\n\n")
+
+
+def tile_64k_2d():
+    # 256 x 256 = 2**16 elements: tile2cu's largest tile (a 256x256 accumulator's size).
+    return kernel(["r = ct.load(a, index=(bid, 0), shape=(256, 256))",
+                   "ct.store(b, index=(bid,), tile=ct.sum(r * 2.0, axis=1))"],
+                  params="a, b", load=False)
+
+
 ARR5 = "a=float32[?, ?, ?, ?, ?], b=float32[?, ?, ?, ?, ?]"
 CASES = [
     # name, generator, signature, expected outcome
@@ -245,6 +271,15 @@ CASES = [
     ("tile_32k_1d", tile_32k_1d, "a=float32[?], b=float32[?], TILE=32768", "either"),
     ("tile_32k_2d", tile_32k_2d, "a=float32[?, ?], b=float32[?, ?], v=float32[?]", "either"),
     ("tile_32k_f16", tile_32k_f16, "a=float16[?], b=float16[?], TILE=32768", "either"),
+    # Budgets and ranges (issue 28): refused early, at the Python line.
+    ("static_iter_1000x1000", lambda: static_iter_nest(2, "x = x + 1.0"), SIG1, "reject"),
+    ("static_iter_1000x1000x1000_folds", lambda: static_iter_nest(3, "n = i0 + i1 + i2"), SIG1, "reject"),
+    ("module_constants_3mib", module_constants_3mib, SIG1,
+     "xfail: 6.8 s of CPU, 70 % of it parsing (tree-sitter child walks), under 2 % module evaluation"),
+    ("tile_64k_2d", tile_64k_2d, "a=float32[?, ?], b=float32[?]", "accept"),
+    ("tile_128k_1d", lambda: kernel(["x = x * 2.0"]), "a=float32[?], b=float32[?], TILE=131072", "reject"),
+    ("tile_2_64_wraps", lambda: kernel(["z = ct.full((2**32, 2**32), 0.0, dtype=ct.float32)",
+                                        "x = x + ct.sum(z)"]), SIG1, "reject"),
 ]
 
 

@@ -5,14 +5,19 @@ the same one (same class and message, or the same first nvcc error), so deleting
 another one needs (an undefined name) is simply not kept."""
 import re
 
+KERNEL_DEF = re.compile(r"(?<=@ct\.kernel\n)def (\w+)\((.*)\):$", re.M)
+
 
 def _blocks(lines, start):
-    """(first, end) line ranges of the statements of the kernel and helper bodies: a compound
-    statement (a line ending in ':') with the lines indented under it."""
+    """(first, end) line ranges that may go: each statement of the kernel and helper bodies (a
+    compound statement with the lines indented under it), and each helper function whole."""
     out = []
     for i in range(start, len(lines)):
         line = lines[i]
-        if not line.startswith("    ") or not line.strip():
+        if not line.strip() or line.startswith(("@", "#")):
+            continue
+        helper = line.startswith("def ") and not lines[i - 1].startswith("@ct.kernel")
+        if not line.startswith("    ") and not helper:
             continue
         indent = len(line) - len(line.lstrip())
         end = i + 1
@@ -74,7 +79,7 @@ def halve_shapes(source, sig, still_fails):
 
 def drop_unused_parameters(source, sig, still_fails):
     """Remove kernel parameters the body no longer names, from the def line and the signature."""
-    m = re.search(r"^def (\w+)\((.*)\):$", source, re.M)
+    m = KERNEL_DEF.search(source)
     entries = [e.strip() for e in re.split(r",(?![^\[]*\])", sig) if e.strip()]
     for entry in list(entries):
         name = entry.split("=")[0].strip()
@@ -86,7 +91,7 @@ def drop_unused_parameters(source, sig, still_fails):
         new_sig = ", ".join(e for e in entries if e != entry)
         if still_fails(candidate, new_sig):
             source, sig, entries = candidate, new_sig, [e for e in entries if e != entry]
-            m = re.search(r"^def (\w+)\((.*)\):$", source, re.M)
+            m = KERNEL_DEF.search(source)
     return source, sig
 
 
