@@ -19,6 +19,12 @@ EXPLICIT = {"+": "ct.add", "-": "ct.sub", "*": "ct.mul", "/": "ct.truediv", "//"
             "<": "ct.less", "<=": "ct.less_equal", ">": "ct.greater", ">=": "ct.greater_equal",
             "==": "ct.equal", "!=": "ct.not_equal", "min": "ct.minimum", "max": "ct.maximum"}
 
+# Rounding modes each op accepts on unrestricted floats (c.15); FULL / APPROX on float32 only.
+ROUNDING = {"+": ("RN", "RZ", "RM", "RP"), "-": ("RN", "RZ", "RM", "RP"), "*": ("RN", "RZ", "RM", "RP"),
+            "/": ("RN", "RZ", "RM", "RP", "FULL", "APPROX"), "sum": ("RN", "RZ", "RM", "RP"),
+            "prod": ("RN", "RZ", "RM", "RP"), "cumsum": ("RN", "RZ", "RM", "RP"),
+            "cumprod": ("RN", "RZ", "RM", "RP")}
+
 MATH = ("exp", "log", "sin", "cos", "tan", "sinh", "cosh", "tanh", "sqrt", "rsqrt", "exp2", "log2")
 # Unary ops with their rule: "math" (int/bool -> float32), "float" (float only, keeps dtype),
 # "abs", "neg" (bool -> int32), "invert" (bool/int only), "isnan" (float -> bool).
@@ -100,13 +106,26 @@ def unary_text(op, operand, rng):
     return f"ct.{op}({operand})"
 
 
-def binary_text(op, a, b, rng):
-    """Operator spelling, or the explicit ct.* call (min/max: the builtin or ct.minimum)."""
+def binary_text(op, a, b, result, rng):
+    """Operator spelling, or the explicit ct.* call (min/max: the builtin or ct.minimum), which
+    may carry the op's numeric options when the result dtype allows them."""
     if op in MINMAX:
         return f"{op}({a}, {b})" if rng.random() < 0.5 else f"{EXPLICIT[op]}({a}, {b})"
     if rng.random() < 0.15:
-        return f"{EXPLICIT[op]}({a}, {b})"
+        return f"{EXPLICIT[op]}({a}, {b}{numeric_options(op, result, rng)})"
     return f"({a} {op} {b})"
+
+
+def numeric_options(op, dtype, rng):
+    """rounding_mode= / flush_to_zero= as c.15 allows them for op on dtype (often none)."""
+    options = ""
+    modes = ROUNDING.get(op, ())
+    if modes and dt.is_float(dtype) and rng.random() < 0.5:
+        allowed = [m for m in modes if m not in ("FULL", "APPROX") or dtype == "float32"]
+        options += f", rounding_mode=ct.RoundingMode.{rng.choice(allowed)}"
+    if op in ROUNDING and dtype == "float32" and rng.random() < 0.3:
+        options += ", flush_to_zero=True"
+    return options
 
 
 def literal(kind, dtype, op, rng):

@@ -39,7 +39,7 @@ class ComputeStatements:
             if op in ex.SHIFTS:
                 right = f"({b.name} & 7)"  # shift amounts below every width
             shape = broadcast(a.shape, b.shape)
-        self.bind(scope, "v", result, shape, ex.binary_text(op, left, right, self.rng))
+        self.bind(scope, "v", result, shape, ex.binary_text(op, left, right, result, self.rng))
         return True
 
     def gen_unary(self, scope):
@@ -137,7 +137,8 @@ class ComputeStatements:
             func, identity = self.combiner(a.dtype)
             text = f"ct.reduce({a.name}, {axis_text}, {func}, {identity}{kd})"
         else:
-            text = f"ct.{op}({a.name}, axis={axis_text}{kd})"
+            options = ex.numeric_options(op, dtype, self.rng) if self.chance(0.2) else ""
+            text = f"ct.{op}({a.name}, axis={axis_text}{kd}{options})"
         self.bind(scope, "v", dtype, shape, text)
         return True
 
@@ -161,7 +162,8 @@ class ComputeStatements:
             func, identity = self.combiner(a.dtype)
             text = f"ct.scan({a.name}, {axis}, {func}, {identity}{rev})"
         else:
-            text = f"ct.{op}({a.name}, axis={axis}{rev})"
+            options = ex.numeric_options(op, a.dtype, self.rng) if self.chance(0.2) else ""
+            text = f"ct.{op}({a.name}, axis={axis}{rev}{options})"
         self.bind(scope, "v", dt.reduced(a.dtype), a.shape, text)
         return True
 

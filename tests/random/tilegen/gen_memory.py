@@ -38,6 +38,13 @@ class MemoryStatements:
                 dims[axis] = self.rng.randint(1, 3 * shape[k])
         quals = " align16 contiguous" if self.chance(0.1) else ""
         array = self.k.array("x", dtype, dims, quals)
+        if self.chance(0.08):
+            # a sub-array view along one axis, from a runtime start to the end (b.1)
+            axis = self.rng.randrange(rank)
+            start = self.rng.choice(self.runtime_ints or ["0"])
+            view = self.k.fresh("view")
+            self.k.emit(f"{view} = {array}.slice({axis}, {start}, {array}.shape[{axis}])")
+            array = view
         args = [array]
         if rank == 1 and self.chance(0.15):
             args += [f"index={index[0]}", f"shape={self.dim_text(shape[0])}"]
@@ -137,7 +144,8 @@ class MemoryStatements:
 
     def gen_scalar(self, scope):
         """A runtime scalar: a kernel parameter of a scalar dtype, or an array's extent."""
-        arrays = [p.name for p in self.k.arrays]
+        # A static extent would be a compile-time constant, not an int32 scalar: dynamic ones only.
+        arrays = [p.name for p in self.k.arrays if p.sig.split("[", 1)[1].startswith("?")]
         if arrays and self.chance(0.4):
             self.bind(scope, "v", "int32", (), f"{self.rng.choice(arrays)}.shape[0]")
         else:
