@@ -64,8 +64,7 @@ class ComputeStatements:
             target = self.rng.choice(dt.FLOATS)
         else:
             target = self.pick_dtype(restricted=dt.is_float(a.dtype) and self.chance(0.3))
-        form = f"{a.name}.astype(ct.{target})" if self.chance(0.7) else f"ct.astype({a.name}, ct.{target})"
-        self.bind(scope, "v", target, a.shape, form)
+        self.bind(scope, "v", target, a.shape, self.tile_op("astype", a, f"ct.{target}", method_p=0.7))
         return True
 
     def gen_where(self, scope):
@@ -187,8 +186,7 @@ class ComputeStatements:
         if self.chance(0.2):
             dims[self.rng.randrange(rank)] = "-1"
         target = "(" + ", ".join(dims) + ("," if rank == 1 else "") + ")"
-        text = f"{a.name}.reshape({target})" if self.chance(0.5) else f"ct.reshape({a.name}, {target})"
-        self.bind(scope, "v", a.dtype, shape, text)
+        self.bind(scope, "v", a.dtype, shape, self.tile_op("reshape", a, target))
         return True
 
     def shape_permute(self, scope, a):
@@ -197,8 +195,7 @@ class ComputeStatements:
         perm = list(range(a.rank))
         self.rng.shuffle(perm)
         shape = tuple(a.shape[p] for p in perm)
-        text = f"ct.permute({a.name}, {tuple(perm)})" if self.chance(0.5) else f"{a.name}.permute({tuple(perm)})"
-        self.bind(scope, "v", a.dtype, shape, text)
+        self.bind(scope, "v", a.dtype, shape, self.tile_op("permute", a, str(tuple(perm))))
         return True
 
     def shape_transpose(self, scope, a):
@@ -255,10 +252,7 @@ class ComputeStatements:
         sub = tuple(d >> self.rng.randint(0, int(math.log2(d))) for d in a.shape)
         index = tuple(self.rng.randrange(d // s) for d, s in zip(a.shape, sub))
         index_text = f"({', '.join(map(str, index))}{',' if a.rank == 1 else ''})"
-        if self.chance(0.5):
-            text = f"{a.name}.extract({index_text}, {shape_text(sub)})"
-        else:
-            text = f"ct.extract({a.name}, {index_text}, {shape_text(sub)})"
+        text = self.tile_op("extract", a, f"{index_text}, {shape_text(sub)}")
         self.bind(scope, "v", a.dtype, sub, text)
         return True
 

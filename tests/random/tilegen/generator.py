@@ -51,6 +51,12 @@ class KernelGen(MemoryStatements, ComputeStatements, ControlStatements):
             bits[self.rng.randrange(rank)] += 1
         return tuple(2 ** b for b in bits)
 
+    def tile_op(self, name, value, args, method_p=0.5):
+        """A tile operation in its method form (t.reshape(...)) or its function form (ct.reshape(t, ...))."""
+        if self.chance(method_p):
+            return f"{value.name}.{name}({args})"
+        return f"ct.{name}({value.name}, {args})"
+
     def typed(self, scope, pred=lambda v: True):
         """A random value of the scope (favouring recent ones) satisfying pred, or None."""
         pool = [v for v in scope.values if v.dtype != "tfloat32" and pred(v)]
