@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "emit/cpp_names.hpp"
 #include "emit/emit_attention.hpp"
 #include "emit/emit_gemm.hpp"
 #include "emit/kernel_body.hpp"
@@ -249,7 +250,10 @@ std::string whole_at_launch_test(const ir::Function& fn, const LayoutPlan& plan)
 
 }  // namespace
 
-EmittedFiles emit_cuda(const std::vector<ir::Function>& specs, const EmitOptions& options) {
+EmittedFiles emit_cuda(const std::vector<ir::Function>& python_specs, const EmitOptions& options) {
+  // Every Python name in its C++ spelling from here on (cpp_names.hpp).
+  std::vector<ir::Function> specs;
+  for (const ir::Function& fn : python_specs) specs.push_back(with_cpp_names(fn));
   std::string body, declarations;
   std::vector<std::string> names;
   std::map<std::string, std::vector<const ir::Function*>> by_kernel;
@@ -419,9 +423,10 @@ EmittedFiles emit_cuda(const std::vector<ir::Function>& specs, const EmitOptions
   std::string dispatchers;
   for (const auto& k : kernel_order) {
     const auto& list = by_kernel[k];
-    // A dispatcher is only useful when it has a choice, and its name must not clash.
+    // A dispatcher is only useful when it has a choice, and its name must not clash with a
+    // launcher's (of any kernel's specialization).
     bool clashes = false, has_list = false;
-    for (const auto* fn : list) clashes |= fn->spec_name == k;
+    for (const ir::Function& fn : specs) clashes |= fn.spec_name == k;
     // AnyArray carries one array; kernels with list parameters are called through launch_<spec>.
     for (const auto* fn : list)
       for (auto [is_array, i] : fn->param_order) has_list |= is_array && fn->arrays[i].is_list;

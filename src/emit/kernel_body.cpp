@@ -9,6 +9,7 @@
 #include <map>
 #include <set>
 
+#include "emit/cpp_names.hpp"
 #include "emit/emit_debug.hpp"
 #include "emit/element_memory_call.hpp"
 #include "emit/emit_attention.hpp"
@@ -49,21 +50,6 @@ std::string with_math_options(const char* base, const Op& op) {
   if (op.flush_to_zero) name += "_ftz";
   return name;
 }
-
-const char* kCppKeywords[] = {"auto", "bool", "break", "case", "char", "class", "const", "continue",
-                              "default", "delete", "do", "double", "else", "enum", "extern", "float",
-                              "for", "goto", "if", "int", "long", "namespace", "new", "operator",
-                              "private", "public", "register", "return", "short", "signed", "sizeof",
-                              "static", "struct", "switch", "template", "this", "throw", "typedef",
-                              "union", "unsigned", "using", "virtual", "void", "volatile", "while",
-                              "smem", "kThreads", "threadIdx", "blockIdx", "gridDim", "blockDim",
-                              "tile2cu", "std", "min", "max", "exp", "log", "sqrt", "abs", "where",
-                              "load", "store", "full", "arange", "astype", "indices", "gather",
-                              "scatter", "once_per_block", "in_one_thread", "atomic_add", "atomic_max", "atomic_min",
-                              "atomic_and", "atomic_or", "atomic_xor", "atomic_xchg", "atomic_cas",
-                              "MemoryOrder", "MemoryScope", "Bounds", "whole", "whole_tile",
-                              "fixed_tiles_whole", "tiles_whole", "with_whole_tiles",
-                              "with_whole_tiles_outlined", "true_when_whole", "kTilesWhole", "whole_at_launch"};
 
 // C++ operator precedence, as far as generated expressions need it (higher binds tighter).
 enum Precedence { kOr = 5, kXor, kAnd, kEquality, kRelational, kShift = 11, kAdditive, kMultiplicative, kUnary,
@@ -294,10 +280,11 @@ class BodyEmitter {
 
   void reserve(const std::string& n) { used_names_.insert(n); }
 
+  // `base` is a C++ name (cpp_names.hpp) or one of the emitter's; a name it composes
+  // (`x_tile`, `x_2`) is spelled by the same rule when it is not free as it is.
   std::string fresh_name(std::string base) {
     if (base.empty()) base = "t";
-    for (const char* k : kCppKeywords)
-      if (base == k) base += "_";
+    if (!cpp_name_is_free(base)) base = cpp_name(base);
     if (!used_names_.count(base)) {
       used_names_.insert(base);
       return base;
@@ -306,7 +293,7 @@ class BodyEmitter {
     // base is taken: start there (a long chain of `x = ...` stays linear, not quadratic).
     int& next = next_suffix_[base];
     for (int i = std::max(next, 2);; ++i) {
-      std::string n = fmt::format("{}_{}", base, i);
+      std::string n = cpp_name(fmt::format("{}_{}", base, i));
       if (!used_names_.count(n)) {
         used_names_.insert(n);
         next = i + 1;

@@ -23,11 +23,11 @@ using Layout_128 = BlockedLayout<Shape<128>, kThreads, 4>;
 template <bool kTilesWhole>
 __global__ void __launch_bounds__(kThreads) batched_affine(
     float* x_data, int32_t x_shape_0, int32_t x_shape_1, int32_t x_shape_2, int32_t x_stride_0, int32_t x_stride_1, int32_t x_stride_2,
-    float* gamma_data, int32_t gamma_shape_0, int32_t gamma_stride_0,
+    float* gamma_py_data, int32_t gamma_py_shape_0, int32_t gamma_py_stride_0,
     float* beta_data, int32_t beta_shape_0, int32_t beta_shape_1, int32_t beta_stride_0, int32_t beta_stride_1,
     float* y_data, int32_t y_shape_0, int32_t y_shape_1, int32_t y_shape_2, int32_t y_stride_0, int32_t y_stride_1, int32_t y_stride_2) {
   const Array<float, 3> x{x_data, {x_shape_0, x_shape_1, x_shape_2}, {x_stride_0, x_stride_1, x_stride_2}};
-  const Array<float, 1> gamma{gamma_data, {gamma_shape_0}, {gamma_stride_0}};
+  const Array<float, 1> gamma_py{gamma_py_data, {gamma_py_shape_0}, {gamma_py_stride_0}};
   const Array<float, 2> beta{beta_data, {beta_shape_0, beta_shape_1}, {beta_stride_0, beta_stride_1}};
   const Array<float, 3> y{y_data, {y_shape_0, y_shape_1, y_shape_2}, {y_stride_0, y_stride_1, y_stride_2}};
   // True in the copy of the kernel that the launcher runs when every tile of x and y that a block
@@ -43,7 +43,7 @@ __global__ void __launch_bounds__(kThreads) batched_affine(
   // padding_mode=PAD, latency=3)
   const auto x_tile = load<Layout_1x16x128, PaddingMode::Zero>(x, {batch, row_block, col_block}, whole_at_launch);
   // result = to_f32(x_tile) * gamma_row + beta_col
-  const auto result = x_tile * load_broadcast<Layout_1x16x128, Layout_1x1x128, Layout_128, PaddingMode::Zero>(gamma, {col_block}) + load_broadcast<Layout_1x16x128, Layout_1x16x1, Layout_1x16, PaddingMode::Zero>(beta, {batch, row_block});
+  const auto result = x_tile * load_broadcast<Layout_1x16x128, Layout_1x1x128, Layout_128, PaddingMode::Zero>(gamma_py, {col_block}) + load_broadcast<Layout_1x16x128, Layout_1x16x1, Layout_1x16, PaddingMode::Zero>(beta, {batch, row_block});
   // ct.store(y, index=(batch, row_block, col_block), tile=result.astype(y.dtype))
   store(y, {batch, row_block, col_block}, result, whole_at_launch);
 }
@@ -53,14 +53,14 @@ __global__ void __launch_bounds__(kThreads) batched_affine(
 cudaError_t launch_batched_affine_f32(
     cudaStream_t stream, dim3 grid,
     tile2cu::ArrayView<const float, 3> x,
-    tile2cu::ArrayView<const float, 1> gamma,
+    tile2cu::ArrayView<const float, 1> gamma_py,
     tile2cu::ArrayView<const float, 2> beta,
     tile2cu::ArrayView<float, 3> y) {
   if (!tile2cu::grid_ok(grid.x, grid.y, grid.z)) return cudaErrorInvalidConfiguration;
   tile2cu::Array<float, 3> x_arg;
   if (!tile2cu::to_device_array<int32_t>(x, x_arg)) return cudaErrorInvalidValue;
-  tile2cu::Array<float, 1> gamma_arg;
-  if (!tile2cu::to_device_array<int32_t>(gamma, gamma_arg)) return cudaErrorInvalidValue;
+  tile2cu::Array<float, 1> gamma_py_arg;
+  if (!tile2cu::to_device_array<int32_t>(gamma_py, gamma_py_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<float, 2> beta_arg;
   if (!tile2cu::to_device_array<int32_t>(beta, beta_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<float, 3> y_arg;
@@ -77,7 +77,7 @@ cudaError_t launch_batched_affine_f32(
   const auto kernel = use_whole_copy ? batched_affine_f32::batched_affine<true> : batched_affine_f32::batched_affine<false>;
   kernel<<<grid, batched_affine_f32::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.shape[1], x_arg.shape[2], x_arg.stride[0], x_arg.stride[1], x_arg.stride[2],
-    gamma_arg.data, gamma_arg.shape[0], gamma_arg.stride[0],
+    gamma_py_arg.data, gamma_py_arg.shape[0], gamma_py_arg.stride[0],
     beta_arg.data, beta_arg.shape[0], beta_arg.shape[1], beta_arg.stride[0], beta_arg.stride[1],
     y_arg.data, y_arg.shape[0], y_arg.shape[1], y_arg.shape[2], y_arg.stride[0], y_arg.stride[1], y_arg.stride[2]);
   return cudaGetLastError();
@@ -86,13 +86,13 @@ cudaError_t launch_batched_affine_f32(
 extern "C" int tile2cu_batched_affine_f32(
     void* stream, unsigned grid_x, unsigned grid_y, unsigned grid_z,
     const void* x_data, int64_t x_shape_0, int64_t x_shape_1, int64_t x_shape_2, int64_t x_stride_0, int64_t x_stride_1, int64_t x_stride_2,
-    const void* gamma_data, int64_t gamma_shape_0, int64_t gamma_stride_0,
+    const void* gamma_py_data, int64_t gamma_py_shape_0, int64_t gamma_py_stride_0,
     const void* beta_data, int64_t beta_shape_0, int64_t beta_shape_1, int64_t beta_stride_0, int64_t beta_stride_1,
     void* y_data, int64_t y_shape_0, int64_t y_shape_1, int64_t y_shape_2, int64_t y_stride_0, int64_t y_stride_1, int64_t y_stride_2) {
   return static_cast<int>(launch_batched_affine_f32(
     static_cast<cudaStream_t>(stream), dim3(grid_x, grid_y, grid_z),
     tile2cu::ArrayView<const float, 3>(static_cast<const float*>(x_data), {x_shape_0, x_shape_1, x_shape_2}, {x_stride_0, x_stride_1, x_stride_2}),
-    tile2cu::ArrayView<const float, 1>(static_cast<const float*>(gamma_data), {gamma_shape_0}, {gamma_stride_0}),
+    tile2cu::ArrayView<const float, 1>(static_cast<const float*>(gamma_py_data), {gamma_py_shape_0}, {gamma_py_stride_0}),
     tile2cu::ArrayView<const float, 2>(static_cast<const float*>(beta_data), {beta_shape_0, beta_shape_1}, {beta_stride_0, beta_stride_1}),
     tile2cu::ArrayView<float, 3>(static_cast<float*>(y_data), {y_shape_0, y_shape_1, y_shape_2}, {y_stride_0, y_stride_1, y_stride_2})));
 }
@@ -116,11 +116,11 @@ using Layout_64 = BlockedLayout<Shape<64>, kThreads, 8>;
 template <bool kTilesWhole>
 __global__ void __launch_bounds__(kThreads) batched_affine(
     __nv_bfloat16* x_data, int32_t x_shape_0, int32_t x_shape_1, int32_t x_shape_2, int32_t x_stride_0, int32_t x_stride_1, int32_t x_stride_2,
-    __nv_bfloat16* gamma_data, int32_t gamma_shape_0, int32_t gamma_stride_0,
+    __nv_bfloat16* gamma_py_data, int32_t gamma_py_shape_0, int32_t gamma_py_stride_0,
     float* beta_data, int32_t beta_shape_0, int32_t beta_shape_1, int32_t beta_stride_0, int32_t beta_stride_1,
     __nv_bfloat16* y_data, int32_t y_shape_0, int32_t y_shape_1, int32_t y_shape_2, int32_t y_stride_0, int32_t y_stride_1, int32_t y_stride_2) {
   const Array<__nv_bfloat16, 3> x{x_data, {x_shape_0, x_shape_1, x_shape_2}, {x_stride_0, x_stride_1, x_stride_2}};
-  const Array<__nv_bfloat16, 1> gamma{gamma_data, {gamma_shape_0}, {gamma_stride_0}};
+  const Array<__nv_bfloat16, 1> gamma_py{gamma_py_data, {gamma_py_shape_0}, {gamma_py_stride_0}};
   const Array<float, 2> beta{beta_data, {beta_shape_0, beta_shape_1}, {beta_stride_0, beta_stride_1}};
   const Array<__nv_bfloat16, 3> y{y_data, {y_shape_0, y_shape_1, y_shape_2}, {y_stride_0, y_stride_1, y_stride_2}};
   // True in the copy of the kernel that the launcher runs when every tile of x and y that a block
@@ -136,7 +136,7 @@ __global__ void __launch_bounds__(kThreads) batched_affine(
   // padding_mode=PAD, latency=3)
   const auto x_tile = load<Layout_1x32x64, PaddingMode::Zero>(x, {batch, row_block, col_block}, whole_at_launch);
   // result = to_f32(x_tile) * gamma_row + beta_col
-  const auto result = astype<float>(x_tile) * astype<float>(load_broadcast<Layout_1x32x64, Layout_1x1x64, Layout_64, PaddingMode::Zero>(gamma, {col_block})) + load_broadcast<Layout_1x32x64, Layout_1x32x1, Layout_1x32, PaddingMode::Zero>(beta, {batch, row_block});
+  const auto result = astype<float>(x_tile) * astype<float>(load_broadcast<Layout_1x32x64, Layout_1x1x64, Layout_64, PaddingMode::Zero>(gamma_py, {col_block})) + load_broadcast<Layout_1x32x64, Layout_1x32x1, Layout_1x32, PaddingMode::Zero>(beta, {batch, row_block});
   // ct.store(y, index=(batch, row_block, col_block), tile=result.astype(y.dtype))
   store(y, {batch, row_block, col_block}, astype<__nv_bfloat16>(result), whole_at_launch);
 }
@@ -146,14 +146,14 @@ __global__ void __launch_bounds__(kThreads) batched_affine(
 cudaError_t launch_batched_affine_bf16(
     cudaStream_t stream, dim3 grid,
     tile2cu::ArrayView<const __nv_bfloat16, 3> x,
-    tile2cu::ArrayView<const __nv_bfloat16, 1> gamma,
+    tile2cu::ArrayView<const __nv_bfloat16, 1> gamma_py,
     tile2cu::ArrayView<const float, 2> beta,
     tile2cu::ArrayView<__nv_bfloat16, 3> y) {
   if (!tile2cu::grid_ok(grid.x, grid.y, grid.z)) return cudaErrorInvalidConfiguration;
   tile2cu::Array<__nv_bfloat16, 3> x_arg;
   if (!tile2cu::to_device_array<int32_t>(x, x_arg)) return cudaErrorInvalidValue;
-  tile2cu::Array<__nv_bfloat16, 1> gamma_arg;
-  if (!tile2cu::to_device_array<int32_t>(gamma, gamma_arg)) return cudaErrorInvalidValue;
+  tile2cu::Array<__nv_bfloat16, 1> gamma_py_arg;
+  if (!tile2cu::to_device_array<int32_t>(gamma_py, gamma_py_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<float, 2> beta_arg;
   if (!tile2cu::to_device_array<int32_t>(beta, beta_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<__nv_bfloat16, 3> y_arg;
@@ -170,7 +170,7 @@ cudaError_t launch_batched_affine_bf16(
   const auto kernel = use_whole_copy ? batched_affine_bf16::batched_affine<true> : batched_affine_bf16::batched_affine<false>;
   kernel<<<grid, batched_affine_bf16::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.shape[1], x_arg.shape[2], x_arg.stride[0], x_arg.stride[1], x_arg.stride[2],
-    gamma_arg.data, gamma_arg.shape[0], gamma_arg.stride[0],
+    gamma_py_arg.data, gamma_py_arg.shape[0], gamma_py_arg.stride[0],
     beta_arg.data, beta_arg.shape[0], beta_arg.shape[1], beta_arg.stride[0], beta_arg.stride[1],
     y_arg.data, y_arg.shape[0], y_arg.shape[1], y_arg.shape[2], y_arg.stride[0], y_arg.stride[1], y_arg.stride[2]);
   return cudaGetLastError();
@@ -179,13 +179,13 @@ cudaError_t launch_batched_affine_bf16(
 extern "C" int tile2cu_batched_affine_bf16(
     void* stream, unsigned grid_x, unsigned grid_y, unsigned grid_z,
     const void* x_data, int64_t x_shape_0, int64_t x_shape_1, int64_t x_shape_2, int64_t x_stride_0, int64_t x_stride_1, int64_t x_stride_2,
-    const void* gamma_data, int64_t gamma_shape_0, int64_t gamma_stride_0,
+    const void* gamma_py_data, int64_t gamma_py_shape_0, int64_t gamma_py_stride_0,
     const void* beta_data, int64_t beta_shape_0, int64_t beta_shape_1, int64_t beta_stride_0, int64_t beta_stride_1,
     void* y_data, int64_t y_shape_0, int64_t y_shape_1, int64_t y_shape_2, int64_t y_stride_0, int64_t y_stride_1, int64_t y_stride_2) {
   return static_cast<int>(launch_batched_affine_bf16(
     static_cast<cudaStream_t>(stream), dim3(grid_x, grid_y, grid_z),
     tile2cu::ArrayView<const __nv_bfloat16, 3>(static_cast<const __nv_bfloat16*>(x_data), {x_shape_0, x_shape_1, x_shape_2}, {x_stride_0, x_stride_1, x_stride_2}),
-    tile2cu::ArrayView<const __nv_bfloat16, 1>(static_cast<const __nv_bfloat16*>(gamma_data), {gamma_shape_0}, {gamma_stride_0}),
+    tile2cu::ArrayView<const __nv_bfloat16, 1>(static_cast<const __nv_bfloat16*>(gamma_py_data), {gamma_py_shape_0}, {gamma_py_stride_0}),
     tile2cu::ArrayView<const float, 2>(static_cast<const float*>(beta_data), {beta_shape_0, beta_shape_1}, {beta_stride_0, beta_stride_1}),
     tile2cu::ArrayView<__nv_bfloat16, 3>(static_cast<__nv_bfloat16*>(y_data), {y_shape_0, y_shape_1, y_shape_2}, {y_stride_0, y_stride_1, y_stride_2})));
 }
@@ -196,11 +196,11 @@ extern "C" int tile2cu_batched_affine_bf16(
 cudaError_t launch_batched_affine(
     cudaStream_t stream, dim3 grid,
     const tile2cu::AnyArray& x,
-    const tile2cu::AnyArray& gamma,
+    const tile2cu::AnyArray& gamma_py,
     const tile2cu::AnyArray& beta,
     const tile2cu::AnyArray& y) {
-  if (x.is(tile2cu::DType::Float32, 3) && gamma.is(tile2cu::DType::Float32, 1) && beta.is(tile2cu::DType::Float32, 2) && y.is(tile2cu::DType::Float32, 3)) return launch_batched_affine_f32(stream, grid, x.view<const float, 3>(), gamma.view<const float, 1>(), beta.view<const float, 2>(), y.view<float, 3>());
-  if (x.is(tile2cu::DType::BFloat16, 3) && gamma.is(tile2cu::DType::BFloat16, 1) && beta.is(tile2cu::DType::Float32, 2) && y.is(tile2cu::DType::BFloat16, 3)) return launch_batched_affine_bf16(stream, grid, x.view<const __nv_bfloat16, 3>(), gamma.view<const __nv_bfloat16, 1>(), beta.view<const float, 2>(), y.view<__nv_bfloat16, 3>());
+  if (x.is(tile2cu::DType::Float32, 3) && gamma_py.is(tile2cu::DType::Float32, 1) && beta.is(tile2cu::DType::Float32, 2) && y.is(tile2cu::DType::Float32, 3)) return launch_batched_affine_f32(stream, grid, x.view<const float, 3>(), gamma_py.view<const float, 1>(), beta.view<const float, 2>(), y.view<float, 3>());
+  if (x.is(tile2cu::DType::BFloat16, 3) && gamma_py.is(tile2cu::DType::BFloat16, 1) && beta.is(tile2cu::DType::Float32, 2) && y.is(tile2cu::DType::BFloat16, 3)) return launch_batched_affine_bf16(stream, grid, x.view<const __nv_bfloat16, 3>(), gamma_py.view<const __nv_bfloat16, 1>(), beta.view<const float, 2>(), y.view<__nv_bfloat16, 3>());
   return cudaErrorInvalidValue;
 }
 

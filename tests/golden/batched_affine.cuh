@@ -15,13 +15,13 @@
 cudaError_t launch_batched_affine_f32(
     cudaStream_t stream, dim3 grid,
     tile2cu::ArrayView<const float, 3> x,
-    tile2cu::ArrayView<const float, 1> gamma,
+    tile2cu::ArrayView<const float, 1> gamma_py,
     tile2cu::ArrayView<const float, 2> beta,
     tile2cu::ArrayView<float, 3> y);
 extern "C" int tile2cu_batched_affine_f32(
     void* stream, unsigned grid_x, unsigned grid_y, unsigned grid_z,
     const void* x_data, int64_t x_shape_0, int64_t x_shape_1, int64_t x_shape_2, int64_t x_stride_0, int64_t x_stride_1, int64_t x_stride_2,
-    const void* gamma_data, int64_t gamma_shape_0, int64_t gamma_stride_0,
+    const void* gamma_py_data, int64_t gamma_py_shape_0, int64_t gamma_py_stride_0,
     const void* beta_data, int64_t beta_shape_0, int64_t beta_shape_1, int64_t beta_stride_0, int64_t beta_stride_1,
     void* y_data, int64_t y_shape_0, int64_t y_shape_1, int64_t y_shape_2, int64_t y_stride_0, int64_t y_stride_1, int64_t y_stride_2);
 
@@ -31,13 +31,13 @@ extern "C" int tile2cu_batched_affine_f32(
 cudaError_t launch_batched_affine_bf16(
     cudaStream_t stream, dim3 grid,
     tile2cu::ArrayView<const __nv_bfloat16, 3> x,
-    tile2cu::ArrayView<const __nv_bfloat16, 1> gamma,
+    tile2cu::ArrayView<const __nv_bfloat16, 1> gamma_py,
     tile2cu::ArrayView<const float, 2> beta,
     tile2cu::ArrayView<__nv_bfloat16, 3> y);
 extern "C" int tile2cu_batched_affine_bf16(
     void* stream, unsigned grid_x, unsigned grid_y, unsigned grid_z,
     const void* x_data, int64_t x_shape_0, int64_t x_shape_1, int64_t x_shape_2, int64_t x_stride_0, int64_t x_stride_1, int64_t x_stride_2,
-    const void* gamma_data, int64_t gamma_shape_0, int64_t gamma_stride_0,
+    const void* gamma_py_data, int64_t gamma_py_shape_0, int64_t gamma_py_stride_0,
     const void* beta_data, int64_t beta_shape_0, int64_t beta_shape_1, int64_t beta_stride_0, int64_t beta_stride_1,
     void* y_data, int64_t y_shape_0, int64_t y_shape_1, int64_t y_shape_2, int64_t y_stride_0, int64_t y_stride_1, int64_t y_stride_2);
 
@@ -45,7 +45,7 @@ extern "C" int tile2cu_batched_affine_bf16(
 cudaError_t launch_batched_affine(
     cudaStream_t stream, dim3 grid,
     const tile2cu::AnyArray& x,
-    const tile2cu::AnyArray& gamma,
+    const tile2cu::AnyArray& gamma_py,
     const tile2cu::AnyArray& beta,
     const tile2cu::AnyArray& y);
 

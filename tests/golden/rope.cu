@@ -20,17 +20,17 @@ using Layout_32x128 = BlockedLayout<Shape<32, 128>, kThreads, 4>;
 template <bool kTilesWhole>
 __global__ void __launch_bounds__(kThreads) rope(
     float* x_data, int32_t x_shape_0, int32_t x_shape_1, int32_t x_shape_2, int32_t x_stride_0, int32_t x_stride_1, int32_t x_stride_2,
-    float* cos_data, int32_t cos_shape_0, int32_t cos_shape_1, int32_t cos_stride_0, int32_t cos_stride_1,
-    float* sin_data, int32_t sin_shape_0, int32_t sin_shape_1, int32_t sin_stride_0, int32_t sin_stride_1,
+    float* cos_py_data, int32_t cos_py_shape_0, int32_t cos_py_shape_1, int32_t cos_py_stride_0, int32_t cos_py_stride_1,
+    float* sin_py_data, int32_t sin_py_shape_0, int32_t sin_py_shape_1, int32_t sin_py_stride_0, int32_t sin_py_stride_1,
     float* y_data, int32_t y_shape_0, int32_t y_shape_1, int32_t y_shape_2, int32_t y_stride_0, int32_t y_stride_1, int32_t y_stride_2) {
   const Array<float, 3> x{x_data, {x_shape_0, x_shape_1, x_shape_2}, {x_stride_0, x_stride_1, x_stride_2}};
-  const Array<float, 2> cos{cos_data, {cos_shape_0, cos_shape_1}, {cos_stride_0, cos_stride_1}};
-  const Array<float, 2> sin{sin_data, {sin_shape_0, sin_shape_1}, {sin_stride_0, sin_stride_1}};
+  const Array<float, 2> cos_py{cos_py_data, {cos_py_shape_0, cos_py_shape_1}, {cos_py_stride_0, cos_py_stride_1}};
+  const Array<float, 2> sin_py{sin_py_data, {sin_py_shape_0, sin_py_shape_1}, {sin_py_stride_0, sin_py_stride_1}};
   const Array<float, 3> y{y_data, {y_shape_0, y_shape_1, y_shape_2}, {y_stride_0, y_stride_1, y_stride_2}};
   // Scratch for moving tile elements between threads (broadcasts, reshapes).
   __shared__ alignas(16) unsigned char smem[16384];
-  // True in the copy of the kernel that the launcher runs when every tile of x, cos, sin and y that
-  // a block touches is whole (in bounds, aligned): those accesses then have no checked path.
+  // True in the copy of the kernel that the launcher runs when every tile of x, cos_py, sin_py and
+  // y that a block touches is whole (in bounds, aligned): those accesses then have no checked path.
   constexpr std::bool_constant<kTilesWhole> whole_at_launch{};
   // s = ct.bid(0)
   const auto s = int32_t(blockIdx.x);
@@ -43,9 +43,9 @@ __global__ void __launch_bounds__(kThreads) rope(
   // x2 = ct.extract(t, index=(0, 1), shape=(TS, HALF)).astype(ct.float32)
   const auto x2 = extract<Layout_32x64>(t, {0, 1}, smem);
   // c = ct.load(cos, index=(s, 0), shape=(TS, HALF))
-  const auto c = load<Layout_32x64>(cos, {s, 0}, whole_at_launch);
+  const auto c = load<Layout_32x64>(cos_py, {s, 0}, whole_at_launch);
   // sn = ct.load(sin, index=(s, 0), shape=(TS, HALF))
-  const auto sn = load<Layout_32x64>(sin, {s, 0}, whole_at_launch);
+  const auto sn = load<Layout_32x64>(sin_py, {s, 0}, whole_at_launch);
   // rotated = ct.cat((x1 * c - x2 * sn, x2 * c + x1 * sn), axis=1)
   const auto rotated = cat<Layout_32x128, 1>(x1 * c - x2 * sn, x2 * c + x1 * sn, smem);
   // ct.store(y, index=(h, s, 0), tile=rotated.astype(y.dtype).reshape((1, TS, D)))
@@ -57,28 +57,28 @@ __global__ void __launch_bounds__(kThreads) rope(
 cudaError_t launch_rope_f32(
     cudaStream_t stream, dim3 grid,
     tile2cu::ArrayView<const float, 3> x,
-    tile2cu::ArrayView<const float, 2> cos,
-    tile2cu::ArrayView<const float, 2> sin,
+    tile2cu::ArrayView<const float, 2> cos_py,
+    tile2cu::ArrayView<const float, 2> sin_py,
     tile2cu::ArrayView<float, 3> y) {
   if (!tile2cu::grid_ok(grid.x, grid.y, grid.z)) return cudaErrorInvalidConfiguration;
   tile2cu::Array<float, 3> x_arg;
   if (!tile2cu::to_device_array<int32_t>(x, x_arg)) return cudaErrorInvalidValue;
   if (x.shape[2] != 128) return cudaErrorInvalidValue;
-  tile2cu::Array<float, 2> cos_arg;
-  if (!tile2cu::to_device_array<int32_t>(cos, cos_arg)) return cudaErrorInvalidValue;
-  if (cos.shape[1] != 64) return cudaErrorInvalidValue;
-  tile2cu::Array<float, 2> sin_arg;
-  if (!tile2cu::to_device_array<int32_t>(sin, sin_arg)) return cudaErrorInvalidValue;
-  if (sin.shape[1] != 64) return cudaErrorInvalidValue;
+  tile2cu::Array<float, 2> cos_py_arg;
+  if (!tile2cu::to_device_array<int32_t>(cos_py, cos_py_arg)) return cudaErrorInvalidValue;
+  if (cos_py.shape[1] != 64) return cudaErrorInvalidValue;
+  tile2cu::Array<float, 2> sin_py_arg;
+  if (!tile2cu::to_device_array<int32_t>(sin_py, sin_py_arg)) return cudaErrorInvalidValue;
+  if (sin_py.shape[1] != 64) return cudaErrorInvalidValue;
   tile2cu::Array<float, 3> y_arg;
   if (!tile2cu::to_device_array<int32_t>(y, y_arg)) return cudaErrorInvalidValue;
   if (y.shape[2] != 128) return cudaErrorInvalidValue;
-  // Every block's tiles of x, cos, sin and y whole (in bounds, aligned): the kernel's copy without
+  // Every block's tiles of x, cos_py, sin_py and y whole (in bounds, aligned): the kernel's copy without
   // their checked paths runs ...
   const bool tiles_whole =
       tile2cu::whole_in_every_block<rope_f32::Layout_1x32x128>(x_arg, {tile2cu::LaunchIndex::bid(1), tile2cu::LaunchIndex::bid(0), 0}, grid) &&
-      tile2cu::whole_in_every_block<rope_f32::Layout_32x64>(cos_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid) &&
-      tile2cu::whole_in_every_block<rope_f32::Layout_32x64>(sin_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid) &&
+      tile2cu::whole_in_every_block<rope_f32::Layout_32x64>(cos_py_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid) &&
+      tile2cu::whole_in_every_block<rope_f32::Layout_32x64>(sin_py_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid) &&
       tile2cu::whole_in_every_block<rope_f32::Layout_1x32x128>(y_arg, {tile2cu::LaunchIndex::bid(1), tile2cu::LaunchIndex::bid(0), 0}, grid);
   // ... where that copy keeps as many threads on an SM as the checked one (asked once).
   static const bool whole_copy_fits = tile2cu::keeps_occupancy(
@@ -87,8 +87,8 @@ cudaError_t launch_rope_f32(
   const auto kernel = use_whole_copy ? rope_f32::rope<true> : rope_f32::rope<false>;
   kernel<<<grid, rope_f32::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.shape[1], x_arg.shape[2], x_arg.stride[0], x_arg.stride[1], x_arg.stride[2],
-    cos_arg.data, cos_arg.shape[0], cos_arg.shape[1], cos_arg.stride[0], cos_arg.stride[1],
-    sin_arg.data, sin_arg.shape[0], sin_arg.shape[1], sin_arg.stride[0], sin_arg.stride[1],
+    cos_py_arg.data, cos_py_arg.shape[0], cos_py_arg.shape[1], cos_py_arg.stride[0], cos_py_arg.stride[1],
+    sin_py_arg.data, sin_py_arg.shape[0], sin_py_arg.shape[1], sin_py_arg.stride[0], sin_py_arg.stride[1],
     y_arg.data, y_arg.shape[0], y_arg.shape[1], y_arg.shape[2], y_arg.stride[0], y_arg.stride[1], y_arg.stride[2]);
   return cudaGetLastError();
 }
@@ -96,14 +96,14 @@ cudaError_t launch_rope_f32(
 extern "C" int tile2cu_rope_f32(
     void* stream, unsigned grid_x, unsigned grid_y, unsigned grid_z,
     const void* x_data, int64_t x_shape_0, int64_t x_shape_1, int64_t x_shape_2, int64_t x_stride_0, int64_t x_stride_1, int64_t x_stride_2,
-    const void* cos_data, int64_t cos_shape_0, int64_t cos_shape_1, int64_t cos_stride_0, int64_t cos_stride_1,
-    const void* sin_data, int64_t sin_shape_0, int64_t sin_shape_1, int64_t sin_stride_0, int64_t sin_stride_1,
+    const void* cos_py_data, int64_t cos_py_shape_0, int64_t cos_py_shape_1, int64_t cos_py_stride_0, int64_t cos_py_stride_1,
+    const void* sin_py_data, int64_t sin_py_shape_0, int64_t sin_py_shape_1, int64_t sin_py_stride_0, int64_t sin_py_stride_1,
     void* y_data, int64_t y_shape_0, int64_t y_shape_1, int64_t y_shape_2, int64_t y_stride_0, int64_t y_stride_1, int64_t y_stride_2) {
   return static_cast<int>(launch_rope_f32(
     static_cast<cudaStream_t>(stream), dim3(grid_x, grid_y, grid_z),
     tile2cu::ArrayView<const float, 3>(static_cast<const float*>(x_data), {x_shape_0, x_shape_1, x_shape_2}, {x_stride_0, x_stride_1, x_stride_2}),
-    tile2cu::ArrayView<const float, 2>(static_cast<const float*>(cos_data), {cos_shape_0, cos_shape_1}, {cos_stride_0, cos_stride_1}),
-    tile2cu::ArrayView<const float, 2>(static_cast<const float*>(sin_data), {sin_shape_0, sin_shape_1}, {sin_stride_0, sin_stride_1}),
+    tile2cu::ArrayView<const float, 2>(static_cast<const float*>(cos_py_data), {cos_py_shape_0, cos_py_shape_1}, {cos_py_stride_0, cos_py_stride_1}),
+    tile2cu::ArrayView<const float, 2>(static_cast<const float*>(sin_py_data), {sin_py_shape_0, sin_py_shape_1}, {sin_py_stride_0, sin_py_stride_1}),
     tile2cu::ArrayView<float, 3>(static_cast<float*>(y_data), {y_shape_0, y_shape_1, y_shape_2}, {y_stride_0, y_stride_1, y_stride_2})));
 }
 
@@ -123,17 +123,17 @@ using Layout_64x64 = BlockedLayout<Shape<64, 64>, kThreads, 8>;
 template <bool kTilesWhole>
 __global__ void __launch_bounds__(kThreads) rope(
     __nv_bfloat16* x_data, int32_t x_shape_0, int32_t x_shape_1, int32_t x_shape_2, int32_t x_stride_0, int32_t x_stride_1, int32_t x_stride_2,
-    float* cos_data, int32_t cos_shape_0, int32_t cos_shape_1, int32_t cos_stride_0, int32_t cos_stride_1,
-    float* sin_data, int32_t sin_shape_0, int32_t sin_shape_1, int32_t sin_stride_0, int32_t sin_stride_1,
+    float* cos_py_data, int32_t cos_py_shape_0, int32_t cos_py_shape_1, int32_t cos_py_stride_0, int32_t cos_py_stride_1,
+    float* sin_py_data, int32_t sin_py_shape_0, int32_t sin_py_shape_1, int32_t sin_py_stride_0, int32_t sin_py_stride_1,
     __nv_bfloat16* y_data, int32_t y_shape_0, int32_t y_shape_1, int32_t y_shape_2, int32_t y_stride_0, int32_t y_stride_1, int32_t y_stride_2) {
   const Array<__nv_bfloat16, 3> x{x_data, {x_shape_0, x_shape_1, x_shape_2}, {x_stride_0, x_stride_1, x_stride_2}};
-  const Array<float, 2> cos{cos_data, {cos_shape_0, cos_shape_1}, {cos_stride_0, cos_stride_1}};
-  const Array<float, 2> sin{sin_data, {sin_shape_0, sin_shape_1}, {sin_stride_0, sin_stride_1}};
+  const Array<float, 2> cos_py{cos_py_data, {cos_py_shape_0, cos_py_shape_1}, {cos_py_stride_0, cos_py_stride_1}};
+  const Array<float, 2> sin_py{sin_py_data, {sin_py_shape_0, sin_py_shape_1}, {sin_py_stride_0, sin_py_stride_1}};
   const Array<__nv_bfloat16, 3> y{y_data, {y_shape_0, y_shape_1, y_shape_2}, {y_stride_0, y_stride_1, y_stride_2}};
   // Scratch for moving tile elements between threads (broadcasts, reshapes).
   __shared__ alignas(16) unsigned char smem[16384];
-  // True in the copy of the kernel that the launcher runs when every tile of x, cos, sin and y that
-  // a block touches is whole (in bounds, aligned): those accesses then have no checked path.
+  // True in the copy of the kernel that the launcher runs when every tile of x, cos_py, sin_py and
+  // y that a block touches is whole (in bounds, aligned): those accesses then have no checked path.
   constexpr std::bool_constant<kTilesWhole> whole_at_launch{};
   // s = ct.bid(0)
   const auto s = int32_t(blockIdx.x);
@@ -146,9 +146,9 @@ __global__ void __launch_bounds__(kThreads) rope(
   // x2 = ct.extract(t, index=(0, 1), shape=(TS, HALF)).astype(ct.float32)
   const auto x2 = astype<float>(extract<Layout_64x32>(t, {0, 1}, smem));
   // c = ct.load(cos, index=(s, 0), shape=(TS, HALF))
-  const auto c = load<Layout_64x32>(cos, {s, 0}, whole_at_launch);
+  const auto c = load<Layout_64x32>(cos_py, {s, 0}, whole_at_launch);
   // sn = ct.load(sin, index=(s, 0), shape=(TS, HALF))
-  const auto sn = load<Layout_64x32>(sin, {s, 0}, whole_at_launch);
+  const auto sn = load<Layout_64x32>(sin_py, {s, 0}, whole_at_launch);
   // rotated = ct.cat((x1 * c - x2 * sn, x2 * c + x1 * sn), axis=1)
   const auto rotated = cat<Layout_64x64, 1>(x1 * c - x2 * sn, x2 * c + x1 * sn, smem);
   // ct.store(y, index=(h, s, 0), tile=rotated.astype(y.dtype).reshape((1, TS, D)))
@@ -160,28 +160,28 @@ __global__ void __launch_bounds__(kThreads) rope(
 cudaError_t launch_rope_bf16(
     cudaStream_t stream, dim3 grid,
     tile2cu::ArrayView<const __nv_bfloat16, 3> x,
-    tile2cu::ArrayView<const float, 2> cos,
-    tile2cu::ArrayView<const float, 2> sin,
+    tile2cu::ArrayView<const float, 2> cos_py,
+    tile2cu::ArrayView<const float, 2> sin_py,
     tile2cu::ArrayView<__nv_bfloat16, 3> y) {
   if (!tile2cu::grid_ok(grid.x, grid.y, grid.z)) return cudaErrorInvalidConfiguration;
   tile2cu::Array<__nv_bfloat16, 3> x_arg;
   if (!tile2cu::to_device_array<int32_t>(x, x_arg)) return cudaErrorInvalidValue;
   if (x.shape[2] != 64) return cudaErrorInvalidValue;
-  tile2cu::Array<float, 2> cos_arg;
-  if (!tile2cu::to_device_array<int32_t>(cos, cos_arg)) return cudaErrorInvalidValue;
-  if (cos.shape[1] != 32) return cudaErrorInvalidValue;
-  tile2cu::Array<float, 2> sin_arg;
-  if (!tile2cu::to_device_array<int32_t>(sin, sin_arg)) return cudaErrorInvalidValue;
-  if (sin.shape[1] != 32) return cudaErrorInvalidValue;
+  tile2cu::Array<float, 2> cos_py_arg;
+  if (!tile2cu::to_device_array<int32_t>(cos_py, cos_py_arg)) return cudaErrorInvalidValue;
+  if (cos_py.shape[1] != 32) return cudaErrorInvalidValue;
+  tile2cu::Array<float, 2> sin_py_arg;
+  if (!tile2cu::to_device_array<int32_t>(sin_py, sin_py_arg)) return cudaErrorInvalidValue;
+  if (sin_py.shape[1] != 32) return cudaErrorInvalidValue;
   tile2cu::Array<__nv_bfloat16, 3> y_arg;
   if (!tile2cu::to_device_array<int32_t>(y, y_arg)) return cudaErrorInvalidValue;
   if (y.shape[2] != 64) return cudaErrorInvalidValue;
-  // Every block's tiles of x, cos, sin and y whole (in bounds, aligned): the kernel's copy without
+  // Every block's tiles of x, cos_py, sin_py and y whole (in bounds, aligned): the kernel's copy without
   // their checked paths runs ...
   const bool tiles_whole =
       tile2cu::whole_in_every_block<rope_bf16::Layout_1x64x64>(x_arg, {tile2cu::LaunchIndex::bid(1), tile2cu::LaunchIndex::bid(0), 0}, grid) &&
-      tile2cu::whole_in_every_block<rope_bf16::Layout_64x32>(cos_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid) &&
-      tile2cu::whole_in_every_block<rope_bf16::Layout_64x32>(sin_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid) &&
+      tile2cu::whole_in_every_block<rope_bf16::Layout_64x32>(cos_py_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid) &&
+      tile2cu::whole_in_every_block<rope_bf16::Layout_64x32>(sin_py_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid) &&
       tile2cu::whole_in_every_block<rope_bf16::Layout_1x64x64>(y_arg, {tile2cu::LaunchIndex::bid(1), tile2cu::LaunchIndex::bid(0), 0}, grid);
   // ... where that copy keeps as many threads on an SM as the checked one (asked once).
   static const bool whole_copy_fits = tile2cu::keeps_occupancy(
@@ -190,8 +190,8 @@ cudaError_t launch_rope_bf16(
   const auto kernel = use_whole_copy ? rope_bf16::rope<true> : rope_bf16::rope<false>;
   kernel<<<grid, rope_bf16::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.shape[1], x_arg.shape[2], x_arg.stride[0], x_arg.stride[1], x_arg.stride[2],
-    cos_arg.data, cos_arg.shape[0], cos_arg.shape[1], cos_arg.stride[0], cos_arg.stride[1],
-    sin_arg.data, sin_arg.shape[0], sin_arg.shape[1], sin_arg.stride[0], sin_arg.stride[1],
+    cos_py_arg.data, cos_py_arg.shape[0], cos_py_arg.shape[1], cos_py_arg.stride[0], cos_py_arg.stride[1],
+    sin_py_arg.data, sin_py_arg.shape[0], sin_py_arg.shape[1], sin_py_arg.stride[0], sin_py_arg.stride[1],
     y_arg.data, y_arg.shape[0], y_arg.shape[1], y_arg.shape[2], y_arg.stride[0], y_arg.stride[1], y_arg.stride[2]);
   return cudaGetLastError();
 }
@@ -199,14 +199,14 @@ cudaError_t launch_rope_bf16(
 extern "C" int tile2cu_rope_bf16(
     void* stream, unsigned grid_x, unsigned grid_y, unsigned grid_z,
     const void* x_data, int64_t x_shape_0, int64_t x_shape_1, int64_t x_shape_2, int64_t x_stride_0, int64_t x_stride_1, int64_t x_stride_2,
-    const void* cos_data, int64_t cos_shape_0, int64_t cos_shape_1, int64_t cos_stride_0, int64_t cos_stride_1,
-    const void* sin_data, int64_t sin_shape_0, int64_t sin_shape_1, int64_t sin_stride_0, int64_t sin_stride_1,
+    const void* cos_py_data, int64_t cos_py_shape_0, int64_t cos_py_shape_1, int64_t cos_py_stride_0, int64_t cos_py_stride_1,
+    const void* sin_py_data, int64_t sin_py_shape_0, int64_t sin_py_shape_1, int64_t sin_py_stride_0, int64_t sin_py_stride_1,
     void* y_data, int64_t y_shape_0, int64_t y_shape_1, int64_t y_shape_2, int64_t y_stride_0, int64_t y_stride_1, int64_t y_stride_2) {
   return static_cast<int>(launch_rope_bf16(
     static_cast<cudaStream_t>(stream), dim3(grid_x, grid_y, grid_z),
     tile2cu::ArrayView<const __nv_bfloat16, 3>(static_cast<const __nv_bfloat16*>(x_data), {x_shape_0, x_shape_1, x_shape_2}, {x_stride_0, x_stride_1, x_stride_2}),
-    tile2cu::ArrayView<const float, 2>(static_cast<const float*>(cos_data), {cos_shape_0, cos_shape_1}, {cos_stride_0, cos_stride_1}),
-    tile2cu::ArrayView<const float, 2>(static_cast<const float*>(sin_data), {sin_shape_0, sin_shape_1}, {sin_stride_0, sin_stride_1}),
+    tile2cu::ArrayView<const float, 2>(static_cast<const float*>(cos_py_data), {cos_py_shape_0, cos_py_shape_1}, {cos_py_stride_0, cos_py_stride_1}),
+    tile2cu::ArrayView<const float, 2>(static_cast<const float*>(sin_py_data), {sin_py_shape_0, sin_py_shape_1}, {sin_py_stride_0, sin_py_stride_1}),
     tile2cu::ArrayView<__nv_bfloat16, 3>(static_cast<__nv_bfloat16*>(y_data), {y_shape_0, y_shape_1, y_shape_2}, {y_stride_0, y_stride_1, y_stride_2})));
 }
 
@@ -216,11 +216,11 @@ extern "C" int tile2cu_rope_bf16(
 cudaError_t launch_rope(
     cudaStream_t stream, dim3 grid,
     const tile2cu::AnyArray& x,
-    const tile2cu::AnyArray& cos,
-    const tile2cu::AnyArray& sin,
+    const tile2cu::AnyArray& cos_py,
+    const tile2cu::AnyArray& sin_py,
     const tile2cu::AnyArray& y) {
-  if (x.is(tile2cu::DType::Float32, 3) && cos.is(tile2cu::DType::Float32, 2) && sin.is(tile2cu::DType::Float32, 2) && y.is(tile2cu::DType::Float32, 3)) return launch_rope_f32(stream, grid, x.view<const float, 3>(), cos.view<const float, 2>(), sin.view<const float, 2>(), y.view<float, 3>());
-  if (x.is(tile2cu::DType::BFloat16, 3) && cos.is(tile2cu::DType::Float32, 2) && sin.is(tile2cu::DType::Float32, 2) && y.is(tile2cu::DType::BFloat16, 3)) return launch_rope_bf16(stream, grid, x.view<const __nv_bfloat16, 3>(), cos.view<const float, 2>(), sin.view<const float, 2>(), y.view<__nv_bfloat16, 3>());
+  if (x.is(tile2cu::DType::Float32, 3) && cos_py.is(tile2cu::DType::Float32, 2) && sin_py.is(tile2cu::DType::Float32, 2) && y.is(tile2cu::DType::Float32, 3)) return launch_rope_f32(stream, grid, x.view<const float, 3>(), cos_py.view<const float, 2>(), sin_py.view<const float, 2>(), y.view<float, 3>());
+  if (x.is(tile2cu::DType::BFloat16, 3) && cos_py.is(tile2cu::DType::Float32, 2) && sin_py.is(tile2cu::DType::Float32, 2) && y.is(tile2cu::DType::BFloat16, 3)) return launch_rope_bf16(stream, grid, x.view<const __nv_bfloat16, 3>(), cos_py.view<const float, 2>(), sin_py.view<const float, 2>(), y.view<__nv_bfloat16, 3>());
   return cudaErrorInvalidValue;
 }
 

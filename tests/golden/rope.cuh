@@ -15,14 +15,14 @@
 cudaError_t launch_rope_f32(
     cudaStream_t stream, dim3 grid,
     tile2cu::ArrayView<const float, 3> x,
-    tile2cu::ArrayView<const float, 2> cos,
-    tile2cu::ArrayView<const float, 2> sin,
+    tile2cu::ArrayView<const float, 2> cos_py,
+    tile2cu::ArrayView<const float, 2> sin_py,
     tile2cu::ArrayView<float, 3> y);
 extern "C" int tile2cu_rope_f32(
     void* stream, unsigned grid_x, unsigned grid_y, unsigned grid_z,
     const void* x_data, int64_t x_shape_0, int64_t x_shape_1, int64_t x_shape_2, int64_t x_stride_0, int64_t x_stride_1, int64_t x_stride_2,
-    const void* cos_data, int64_t cos_shape_0, int64_t cos_shape_1, int64_t cos_stride_0, int64_t cos_stride_1,
-    const void* sin_data, int64_t sin_shape_0, int64_t sin_shape_1, int64_t sin_stride_0, int64_t sin_stride_1,
+    const void* cos_py_data, int64_t cos_py_shape_0, int64_t cos_py_shape_1, int64_t cos_py_stride_0, int64_t cos_py_stride_1,
+    const void* sin_py_data, int64_t sin_py_shape_0, int64_t sin_py_shape_1, int64_t sin_py_stride_0, int64_t sin_py_stride_1,
     void* y_data, int64_t y_shape_0, int64_t y_shape_1, int64_t y_shape_2, int64_t y_stride_0, int64_t y_stride_1, int64_t y_stride_2);
 
 // rope(x=bfloat16[?, ?, 64], cos=float32[?, 32], sin=float32[?, 32], y=bfloat16[?, ?, 64], TS=64, D=64)
@@ -31,21 +31,21 @@ extern "C" int tile2cu_rope_f32(
 cudaError_t launch_rope_bf16(
     cudaStream_t stream, dim3 grid,
     tile2cu::ArrayView<const __nv_bfloat16, 3> x,
-    tile2cu::ArrayView<const float, 2> cos,
-    tile2cu::ArrayView<const float, 2> sin,
+    tile2cu::ArrayView<const float, 2> cos_py,
+    tile2cu::ArrayView<const float, 2> sin_py,
     tile2cu::ArrayView<__nv_bfloat16, 3> y);
 extern "C" int tile2cu_rope_bf16(
     void* stream, unsigned grid_x, unsigned grid_y, unsigned grid_z,
     const void* x_data, int64_t x_shape_0, int64_t x_shape_1, int64_t x_shape_2, int64_t x_stride_0, int64_t x_stride_1, int64_t x_stride_2,
-    const void* cos_data, int64_t cos_shape_0, int64_t cos_shape_1, int64_t cos_stride_0, int64_t cos_stride_1,
-    const void* sin_data, int64_t sin_shape_0, int64_t sin_shape_1, int64_t sin_stride_0, int64_t sin_stride_1,
+    const void* cos_py_data, int64_t cos_py_shape_0, int64_t cos_py_shape_1, int64_t cos_py_stride_0, int64_t cos_py_stride_1,
+    const void* sin_py_data, int64_t sin_py_shape_0, int64_t sin_py_shape_1, int64_t sin_py_stride_0, int64_t sin_py_stride_1,
     void* y_data, int64_t y_shape_0, int64_t y_shape_1, int64_t y_shape_2, int64_t y_stride_0, int64_t y_stride_1, int64_t y_stride_2);
 
 // Dispatches on dtypes and ranks to one of the launchers above.
 cudaError_t launch_rope(
     cudaStream_t stream, dim3 grid,
     const tile2cu::AnyArray& x,
-    const tile2cu::AnyArray& cos,
-    const tile2cu::AnyArray& sin,
+    const tile2cu::AnyArray& cos_py,
+    const tile2cu::AnyArray& sin_py,
     const tile2cu::AnyArray& y);
 

@@ -16,10 +16,10 @@ using Layout_1x8192 = BlockedLayout<Shape<1, 8192>, kThreads, 4>;
 
 __global__ void __launch_bounds__(kThreads) row_top1(
     float* x_data, int32_t x_shape_0, int32_t x_shape_1, int32_t x_stride_0, int32_t x_stride_1,
-    int32_t* index_data, int32_t index_shape_0, int32_t index_stride_0,
+    int32_t* index_py_data, int32_t index_py_shape_0, int32_t index_py_stride_0,
     float* value_data, int32_t value_shape_0, int32_t value_stride_0) {
   const Array<float, 2> x{x_data, {x_shape_0, x_shape_1}, {x_stride_0, x_stride_1}};
-  const Array<int32_t, 1> index{index_data, {index_shape_0}, {index_stride_0}};
+  const Array<int32_t, 1> index_py{index_py_data, {index_py_shape_0}, {index_py_stride_0}};
   const Array<float, 1> value{value_data, {value_shape_0}, {value_stride_0}};
   // Scratch for moving tile elements between threads and staging mma operands:
   // kSmemBytes = 65616 bytes of dynamic shared memory (more than the 48 KiB static limit).
@@ -29,7 +29,7 @@ __global__ void __launch_bounds__(kThreads) row_top1(
   // t = ct.load(x, index=(row, 0), shape=(1, TN), padding_mode=ct.PaddingMode.NEG_INF)
   const auto t = load<Layout_1x8192, PaddingMode::NegInf>(x, {row, 0});
   // ct.store(index, index=(row,), tile=ct.argmax(t, axis=1))
-  store(index, {row}, full<Layout_1>(argmax<Axes<1>>(t, smem)));
+  store(index_py, {row}, full<Layout_1>(argmax<Axes<1>>(t, smem)));
   // ct.store(value, index=(row,), tile=ct.reduce(t, 1, larger, float("-inf")))
   store(value, {row}, reduce_with<Axes<1>, Layout_1>(t, [](float a, float b) { return where(a > b, a, b); }, -INFINITY, smem));
 }
@@ -39,13 +39,13 @@ __global__ void __launch_bounds__(kThreads) row_top1(
 cudaError_t launch_row_top1_f32(
     cudaStream_t stream, dim3 grid,
     tile2cu::ArrayView<const float, 2> x,
-    tile2cu::ArrayView<int32_t, 1> index,
+    tile2cu::ArrayView<int32_t, 1> index_py,
     tile2cu::ArrayView<float, 1> value) {
   if (!tile2cu::grid_ok(grid.x, grid.y, grid.z)) return cudaErrorInvalidConfiguration;
   tile2cu::Array<float, 2> x_arg;
   if (!tile2cu::to_device_array<int32_t>(x, x_arg)) return cudaErrorInvalidValue;
-  tile2cu::Array<int32_t, 1> index_arg;
-  if (!tile2cu::to_device_array<int32_t>(index, index_arg)) return cudaErrorInvalidValue;
+  tile2cu::Array<int32_t, 1> index_py_arg;
+  if (!tile2cu::to_device_array<int32_t>(index_py, index_py_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<float, 1> value_arg;
   if (!tile2cu::to_device_array<int32_t>(value, value_arg)) return cudaErrorInvalidValue;
   constexpr int kSmemBytes = 65616;
@@ -54,7 +54,7 @@ cudaError_t launch_row_top1_f32(
     return e;
   row_top1_f32::row_top1<<<grid, row_top1_f32::kThreads, kSmemBytes, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.shape[1], x_arg.stride[0], x_arg.stride[1],
-    index_arg.data, index_arg.shape[0], index_arg.stride[0],
+    index_py_arg.data, index_py_arg.shape[0], index_py_arg.stride[0],
     value_arg.data, value_arg.shape[0], value_arg.stride[0]);
   return cudaGetLastError();
 }
@@ -62,12 +62,12 @@ cudaError_t launch_row_top1_f32(
 extern "C" int tile2cu_row_top1_f32(
     void* stream, unsigned grid_x, unsigned grid_y, unsigned grid_z,
     const void* x_data, int64_t x_shape_0, int64_t x_shape_1, int64_t x_stride_0, int64_t x_stride_1,
-    void* index_data, int64_t index_shape_0, int64_t index_stride_0,
+    void* index_py_data, int64_t index_py_shape_0, int64_t index_py_stride_0,
     void* value_data, int64_t value_shape_0, int64_t value_stride_0) {
   return static_cast<int>(launch_row_top1_f32(
     static_cast<cudaStream_t>(stream), dim3(grid_x, grid_y, grid_z),
     tile2cu::ArrayView<const float, 2>(static_cast<const float*>(x_data), {x_shape_0, x_shape_1}, {x_stride_0, x_stride_1}),
-    tile2cu::ArrayView<int32_t, 1>(static_cast<int32_t*>(index_data), {index_shape_0}, {index_stride_0}),
+    tile2cu::ArrayView<int32_t, 1>(static_cast<int32_t*>(index_py_data), {index_py_shape_0}, {index_py_stride_0}),
     tile2cu::ArrayView<float, 1>(static_cast<float*>(value_data), {value_shape_0}, {value_stride_0})));
 }
 
@@ -86,10 +86,10 @@ using Layout_1x1024 = BlockedLayout<Shape<1, 1024>, kThreads, 8>;
 template <bool kTilesWhole>
 __global__ void __launch_bounds__(kThreads) row_top1(
     __half* x_data, int32_t x_shape_0, int32_t x_shape_1, int32_t x_stride_0, int32_t x_stride_1,
-    int32_t* index_data, int32_t index_shape_0, int32_t index_stride_0,
+    int32_t* index_py_data, int32_t index_py_shape_0, int32_t index_py_stride_0,
     __half* value_data, int32_t value_shape_0, int32_t value_stride_0) {
   const Array<__half, 2> x{x_data, {x_shape_0, x_shape_1}, {x_stride_0, x_stride_1}};
-  const Array<int32_t, 1> index{index_data, {index_shape_0}, {index_stride_0}};
+  const Array<int32_t, 1> index_py{index_py_data, {index_py_shape_0}, {index_py_stride_0}};
   const Array<__half, 1> value{value_data, {value_shape_0}, {value_stride_0}};
   // Scratch for moving tile elements between threads (broadcasts, reshapes).
   __shared__ alignas(16) unsigned char smem[8240];
@@ -101,7 +101,7 @@ __global__ void __launch_bounds__(kThreads) row_top1(
   // t = ct.load(x, index=(row, 0), shape=(1, TN), padding_mode=ct.PaddingMode.NEG_INF)
   const auto t = load<Layout_1x1024, PaddingMode::NegInf>(x, {row, 0}, whole_at_launch);
   // ct.store(index, index=(row,), tile=ct.argmax(t, axis=1))
-  store(index, {row}, full<Layout_1>(argmax<Axes<1>>(t, smem)));
+  store(index_py, {row}, full<Layout_1>(argmax<Axes<1>>(t, smem)));
   // ct.store(value, index=(row,), tile=ct.reduce(t, 1, larger, float("-inf")))
   store(value, {row}, reduce_with<Axes<1>, Layout_1>(t, [](__half a, __half b) { return where(a > b, a, b); }, __half(-INFINITY), smem));
 }
@@ -111,13 +111,13 @@ __global__ void __launch_bounds__(kThreads) row_top1(
 cudaError_t launch_row_top1_f16(
     cudaStream_t stream, dim3 grid,
     tile2cu::ArrayView<const __half, 2> x,
-    tile2cu::ArrayView<int32_t, 1> index,
+    tile2cu::ArrayView<int32_t, 1> index_py,
     tile2cu::ArrayView<__half, 1> value) {
   if (!tile2cu::grid_ok(grid.x, grid.y, grid.z)) return cudaErrorInvalidConfiguration;
   tile2cu::Array<__half, 2> x_arg;
   if (!tile2cu::to_device_array<int32_t>(x, x_arg)) return cudaErrorInvalidValue;
-  tile2cu::Array<int32_t, 1> index_arg;
-  if (!tile2cu::to_device_array<int32_t>(index, index_arg)) return cudaErrorInvalidValue;
+  tile2cu::Array<int32_t, 1> index_py_arg;
+  if (!tile2cu::to_device_array<int32_t>(index_py, index_py_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<__half, 1> value_arg;
   if (!tile2cu::to_device_array<int32_t>(value, value_arg)) return cudaErrorInvalidValue;
   // Every block's tiles of x whole (in bounds, aligned): the kernel's copy without
@@ -131,7 +131,7 @@ cudaError_t launch_row_top1_f16(
   const auto kernel = use_whole_copy ? row_top1_f16::row_top1<true> : row_top1_f16::row_top1<false>;
   kernel<<<grid, row_top1_f16::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.shape[1], x_arg.stride[0], x_arg.stride[1],
-    index_arg.data, index_arg.shape[0], index_arg.stride[0],
+    index_py_arg.data, index_py_arg.shape[0], index_py_arg.stride[0],
     value_arg.data, value_arg.shape[0], value_arg.stride[0]);
   return cudaGetLastError();
 }
@@ -139,12 +139,12 @@ cudaError_t launch_row_top1_f16(
 extern "C" int tile2cu_row_top1_f16(
     void* stream, unsigned grid_x, unsigned grid_y, unsigned grid_z,
     const void* x_data, int64_t x_shape_0, int64_t x_shape_1, int64_t x_stride_0, int64_t x_stride_1,
-    void* index_data, int64_t index_shape_0, int64_t index_stride_0,
+    void* index_py_data, int64_t index_py_shape_0, int64_t index_py_stride_0,
     void* value_data, int64_t value_shape_0, int64_t value_stride_0) {
   return static_cast<int>(launch_row_top1_f16(
     static_cast<cudaStream_t>(stream), dim3(grid_x, grid_y, grid_z),
     tile2cu::ArrayView<const __half, 2>(static_cast<const __half*>(x_data), {x_shape_0, x_shape_1}, {x_stride_0, x_stride_1}),
-    tile2cu::ArrayView<int32_t, 1>(static_cast<int32_t*>(index_data), {index_shape_0}, {index_stride_0}),
+    tile2cu::ArrayView<int32_t, 1>(static_cast<int32_t*>(index_py_data), {index_py_shape_0}, {index_py_stride_0}),
     tile2cu::ArrayView<__half, 1>(static_cast<__half*>(value_data), {value_shape_0}, {value_stride_0})));
 }
 
@@ -154,10 +154,10 @@ extern "C" int tile2cu_row_top1_f16(
 cudaError_t launch_row_top1(
     cudaStream_t stream, dim3 grid,
     const tile2cu::AnyArray& x,
-    const tile2cu::AnyArray& index,
+    const tile2cu::AnyArray& index_py,
     const tile2cu::AnyArray& value) {
-  if (x.is(tile2cu::DType::Float32, 2) && index.is(tile2cu::DType::Int32, 1) && value.is(tile2cu::DType::Float32, 1)) return launch_row_top1_f32(stream, grid, x.view<const float, 2>(), index.view<int32_t, 1>(), value.view<float, 1>());
-  if (x.is(tile2cu::DType::Float16, 2) && index.is(tile2cu::DType::Int32, 1) && value.is(tile2cu::DType::Float16, 1)) return launch_row_top1_f16(stream, grid, x.view<const __half, 2>(), index.view<int32_t, 1>(), value.view<__half, 1>());
+  if (x.is(tile2cu::DType::Float32, 2) && index_py.is(tile2cu::DType::Int32, 1) && value.is(tile2cu::DType::Float32, 1)) return launch_row_top1_f32(stream, grid, x.view<const float, 2>(), index_py.view<int32_t, 1>(), value.view<float, 1>());
+  if (x.is(tile2cu::DType::Float16, 2) && index_py.is(tile2cu::DType::Int32, 1) && value.is(tile2cu::DType::Float16, 1)) return launch_row_top1_f16(stream, grid, x.view<const __half, 2>(), index_py.view<int32_t, 1>(), value.view<__half, 1>());
   return cudaErrorInvalidValue;
 }
 

@@ -15,12 +15,12 @@
 cudaError_t launch_row_top1_f32(
     cudaStream_t stream, dim3 grid,
     tile2cu::ArrayView<const float, 2> x,
-    tile2cu::ArrayView<int32_t, 1> index,
+    tile2cu::ArrayView<int32_t, 1> index_py,
     tile2cu::ArrayView<float, 1> value);
 extern "C" int tile2cu_row_top1_f32(
     void* stream, unsigned grid_x, unsigned grid_y, unsigned grid_z,
     const void* x_data, int64_t x_shape_0, int64_t x_shape_1, int64_t x_stride_0, int64_t x_stride_1,
-    void* index_data, int64_t index_shape_0, int64_t index_stride_0,
+    void* index_py_data, int64_t index_py_shape_0, int64_t index_py_stride_0,
     void* value_data, int64_t value_shape_0, int64_t value_stride_0);
 
 // row_top1(x=float16[?, ?], index=int32[?], value=float16[?], TN=1024)
@@ -29,18 +29,18 @@ extern "C" int tile2cu_row_top1_f32(
 cudaError_t launch_row_top1_f16(
     cudaStream_t stream, dim3 grid,
     tile2cu::ArrayView<const __half, 2> x,
-    tile2cu::ArrayView<int32_t, 1> index,
+    tile2cu::ArrayView<int32_t, 1> index_py,
     tile2cu::ArrayView<__half, 1> value);
 extern "C" int tile2cu_row_top1_f16(
     void* stream, unsigned grid_x, unsigned grid_y, unsigned grid_z,
     const void* x_data, int64_t x_shape_0, int64_t x_shape_1, int64_t x_stride_0, int64_t x_stride_1,
-    void* index_data, int64_t index_shape_0, int64_t index_stride_0,
+    void* index_py_data, int64_t index_py_shape_0, int64_t index_py_stride_0,
     void* value_data, int64_t value_shape_0, int64_t value_stride_0);
 
 // Dispatches on dtypes and ranks to one of the launchers above.
 cudaError_t launch_row_top1(
     cudaStream_t stream, dim3 grid,
     const tile2cu::AnyArray& x,
-    const tile2cu::AnyArray& index,
+    const tile2cu::AnyArray& index_py,
     const tile2cu::AnyArray& value);
 

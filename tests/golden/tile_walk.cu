@@ -52,7 +52,7 @@ __global__ void __launch_bounds__(kThreads) tile_walk(
   // lane = ct.arange(TILE, dtype=ct.int32)
   const auto lane = arange<Layout_512, int32_t>(0, 1);
   // half = ct.full((TILE,), 0.5, dtype=y.dtype)
-  const auto half = full<Layout_512>(0.5f);
+  const auto half_py = full<Layout_512>(0.5f);
   // rest = max(stop_tile, 0) + ct.bid(0)
   auto rest = maximum(stop_tile, 0) + int32_t(blockIdx.x);
   // while rest < n:
@@ -146,7 +146,7 @@ __global__ void __launch_bounds__(kThreads) tile_walk(
   // lane = ct.arange(TILE, dtype=ct.int32)
   const auto lane = arange<Layout_2048, int32_t>(0, 1);
   // half = ct.full((TILE,), 0.5, dtype=y.dtype)
-  const auto half = full<Layout_2048>(0.5f);
+  const auto half_py = full<Layout_2048>(0.5f);
   // rest = max(stop_tile, 0) + ct.bid(0)
   auto rest = maximum(stop_tile, 0) + int32_t(blockIdx.x);
   // while rest < n:
