@@ -80,12 +80,22 @@ TILE2CU_DEVICE void stage_columns(U* buf, int ld, const Tile<T, L>& t) {
 template <class TC>
 using mma_wide_t = std::conditional_t<is_int_v<TC>, int32_t, std::conditional_t<std::is_same_v<TC, double>, double, float>>;
 
+// A sized scratch array must hold `bytes`; dynamic shared memory (an array of unknown bound) is
+// sized by the launcher from the same plan.
+template <class Scratch>
+constexpr TILE2CU_HD bool scratch_covers(int bytes) {
+  if constexpr (std::extent_v<Scratch> == 0) return true;
+  else return sizeof(Scratch) >= static_cast<size_t>(bytes);
+}
+
 }  // namespace detail
 
-// smem: the kernel's scratch array; its size (the transpiler's mma_smem_bytes) must cover the plan.
-template <class TA, class LA, class TB, class LB, class TC, class LC, int ScratchBytes>
+// smem: the kernel's scratch, a sized array or dynamic shared memory (`extern __shared__ unsigned
+// char smem[]`, which the launcher sizes from the same plan); its size (the transpiler's
+// mma_smem_bytes) must cover the plan, which a sized array checks at compile time.
+template <class TA, class LA, class TB, class LB, class TC, class LC, class Scratch>
 TILE2CU_DEVICE Tile<TC, LC> mma(const Tile<TA, LA>& x, const Tile<TB, LB>& y, const Tile<TC, LC>& acc,
-                                unsigned char (&smem)[ScratchBytes]) {
+                                Scratch& scratch) {
   using SA = typename LA::shape;
   using SB = typename LB::shape;
   constexpr int R = SA::rank;
@@ -93,7 +103,9 @@ TILE2CU_DEVICE Tile<TC, LC> mma(const Tile<TA, LA>& x, const Tile<TB, LB>& y, co
   constexpr int M = SA::dim(R - 2), K = SA::dim(R - 1), N = SB::dim(R - 1);
   constexpr int Batch = SA::size / (M * K);
   using Plan = MmaPlan<TA, TB, TC, Batch, M, N, K>;
-  static_assert(ScratchBytes >= Plan::kSmemBytes, "mma: the kernel's scratch is smaller than the mma's plan");
+  static_assert(detail::scratch_covers<Scratch>(Plan::kSmemBytes),
+                "mma: the kernel's scratch is smaller than the mma's plan");
+  unsigned char* smem = &scratch[0];
   TA* a = reinterpret_cast<TA*>(smem);
   TB* b = reinterpret_cast<TB*>(smem + Plan::kBytesA);
   // The tensor cores' accumulator: int32 for int8 operands, float otherwise.
