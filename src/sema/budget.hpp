@@ -7,8 +7,9 @@ namespace tile2cu::sema {
 
 struct LoweringBudget {
   // Statements and expressions evaluated (module-level code included), each unrolled or
-  // inlined copy counted again: bounds the time spent.
-  static constexpr long kMaxSteps = 1'000'000;
+  // inlined copy counted again: bounds the time spent (about 0.2 s a million). A file of the
+  // CLI's largest size (4 MiB) holds fewer expressions than this.
+  static constexpr long kMaxSteps = 4'000'000;
   // IR operations created over all specializations: bounds memory and the output's size
   // (about 1 KiB of memory and 130 bytes of CUDA each).
   static constexpr long kMaxOps = 100'000;
