@@ -24,6 +24,7 @@ def main(argv: list[str]) -> None:
     if command == "run":
         if not rest:
             _usage(2)
+        _alias.install_for_children()
         _alias.install()
         if rest[0] == "-m":
             if len(rest) < 2:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib.abc
 import importlib.machinery
 import importlib.util
+import os
 import sys
 import types
 
@@ -23,8 +24,12 @@ _SUBMODULES = {"cuda.tile": cutile, "cuda.tile.tune": tune,
                "cuda.tile._exception": _private_modules.exception,
                "cuda.tile._numeric_semantics": _private_modules.numeric_semantics,
                "cuda.tile._memory_model": _private_modules.memory_model,
-               "cuda.tile._datatype": _private_modules.datatype}
-_PACKAGES = ("cuda.tile", "cuda.tile.tune")
+               "cuda.tile._datatype": _private_modules.datatype,
+               "cuda.tile._cext": _private_modules.cext,
+               "cuda.tile._compile": _private_modules.compile_,
+               "cuda.tile._bytecode": _private_modules.bytecode,
+               "cuda.tile._bytecode.version": _private_modules.bytecode_version}
+_PACKAGES = ("cuda.tile", "cuda.tile.tune", "cuda.tile._bytecode")
 
 
 class _ExistingModuleLoader(importlib.abc.Loader):
@@ -52,7 +57,7 @@ class CudaTileFinder(importlib.abc.MetaPathFinder):
             return importlib.machinery.ModuleSpec(fullname, _ExistingModuleLoader(_SUBMODULES[fullname]),
                                                   is_package=fullname in _PACKAGES)
         if fullname.startswith("cuda.tile."):
-            return None   # cuTile internals (cuda.tile._cext, ...): ModuleNotFoundError
+            return None   # cuTile internals (cuda.tile._ir, ...): ModuleNotFoundError
         if fullname == "cuda":
             others = [f for f in sys.meta_path if f is not self]
             for finder in others:
@@ -77,6 +82,15 @@ def install() -> None:
     cuda = sys.modules.get("cuda")
     if isinstance(cuda, types.ModuleType):
         cuda.tile = cutile
+
+
+def install_for_children() -> None:
+    """Python processes this one starts (spawned workers, subprocesses) install the alias at
+    start-up too: _site/sitecustomize.py, first on their PYTHONPATH, with this package's folder."""
+    package_parent = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    site = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_site")
+    paths = [site, package_parent] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+    os.environ["PYTHONPATH"] = os.pathsep.join(dict.fromkeys(paths))
 
 
 def uninstall() -> None:

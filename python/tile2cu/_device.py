@@ -76,6 +76,15 @@ def _query() -> Devices:
     return Devices(tuple(sorted(archs)), tuple(limits))
 
 
+def compute_capability(device_id: int = 0) -> tuple[int, int]:
+    """The (major, minor) compute capability of the visible GPU `device_id`."""
+    cuda, handles = _driver()
+    if not 0 <= device_id < len(handles):
+        raise ValueError(f"no CUDA device {device_id} ({len(handles)} visible)")
+    dev = handles[device_id]
+    return _attribute(cuda, dev, _ATTR_CC_MAJOR), _attribute(cuda, dev, _ATTR_CC_MINOR)
+
+
 def describe_gpus() -> tuple[str, list[str]]:
     """For `python -m tile2cu doctor`: the driver's CUDA version and one line per visible GPU
     (name, compute capability, the architecture tile2cu builds for). RuntimeError saying why

@@ -19,7 +19,7 @@ assert ct.__name__ == "tile2cu.cutile", ct.__name__
 assert cuda.tile is ct and Constant is ct.Constant and kernel is ct.kernel
 assert cuda.tile.tune.exhaustive_search
 try:
-    import cuda.tile._cext
+    import cuda.tile._ir
 except ModuleNotFoundError:
     pass
 else:
@@ -84,3 +84,65 @@ def test_cache_command(tmp_path):
     r = subprocess.run([sys.executable, "-m", "tile2cu", "cache", "--clear"], env=env_run,
                        capture_output=True, text=True, timeout=60)
     assert r.returncode == 0 and not cache.exists()
+
+
+SPAWN_SCRIPT = """
+import multiprocessing as mp
+import cuda.tile as ct
+
+
+def child(queue):
+    import cuda.tile
+    queue.put(cuda.tile.__name__)
+
+
+if __name__ == "__main__":
+    ctx = mp.get_context("spawn")
+    queue = ctx.Queue()
+    p = ctx.Process(target=child, args=(queue,))
+    p.start()
+    print("child sees", queue.get(timeout=30))
+    p.join()
+    raise SystemExit(p.exitcode)
+"""
+
+
+def test_spawned_workers_see_the_alias(tmp_path):
+    # cuTile's AllGatherMatmul sample starts its ranks with torch.multiprocessing.spawn, whose
+    # children import the script again: they must find cuda.tile as the parent does.
+    (tmp_path / "spawner.py").write_text(SPAWN_SCRIPT)
+    r = run(["run", "spawner.py"], tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "child sees tile2cu.cutile" in r.stdout
+
+
+def test_another_sitecustomize_still_runs(tmp_path):
+    (tmp_path / "site").mkdir()
+    (tmp_path / "site" / "sitecustomize.py").write_text("import os\nos.environ['OTHER_SITE'] = 'ran'\n")
+    (tmp_path / "child.py").write_text(
+        "import subprocess, sys\n"
+        "out = subprocess.run([sys.executable, '-c', 'import os, cuda.tile as ct; "
+        "print(ct.__name__, os.environ.get(\"OTHER_SITE\"))'], capture_output=True, text=True)\n"
+        "print(out.stdout, out.stderr)\n")
+    r = run(["run", "child.py"], tmp_path, extra_path=[tmp_path / "site"])
+    assert r.returncode == 0, r.stderr
+    assert "tile2cu.cutile ran" in r.stdout, r.stdout
+
+
+PRIVATE_SCRIPT = """
+from cuda.tile._cext import get_compute_capability, dev_features_enabled
+from cuda.tile._bytecode.version import BytecodeVersion
+from cuda.tile._compile import _get_max_supported_bytecode_version
+assert dev_features_enabled() is False
+assert _get_max_supported_bytecode_version("/tmp", allow_dev=False) < BytecodeVersion.V_13_3
+assert callable(get_compute_capability)
+print("private imports ok")
+"""
+
+
+def test_private_modules_block_scaled_sample_imports(tmp_path):
+    # cuTile's BlockScaledMatMul sample imports these before it checks the architecture.
+    (tmp_path / "private.py").write_text(PRIVATE_SCRIPT)
+    r = run(["run", "private.py"], tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "private imports ok" in r.stdout
