@@ -12,13 +12,15 @@ std::string shape_string(const Shape& shape) {
 }
 
 int64_t shape_elements(const Shape& shape) {
+  const int64_t max = std::numeric_limits<int64_t>::max();
   int64_t n = 1;
+  bool saturated = false;
   for (int64_t d : shape) {
-    if (d <= 0) return 0;
-    if (n > std::numeric_limits<int64_t>::max() / d) return std::numeric_limits<int64_t>::max();
-    n *= d;
+    if (d <= 0) return 0;  // a later zero still makes the product 0
+    if (saturated || n > max / d) saturated = true;
+    else n *= d;
   }
-  return n;
+  return saturated ? max : n;
 }
 
 std::string type_string(const TileType& t) {
