@@ -4,8 +4,14 @@
 #   tree-sitter 0.25.2         the core library (reads grammar ABI 13 to 15)
 #   tree-sitter-python 0.25.0  the generated parser (ABI 15) and its tree_sitter/*.h headers
 #   tree-sitter-python 0.23.6  only src/scanner.c, the external scanner for indentation and
-#                              strings: the 0.25.0 sdist on PyPI omits it. Both versions declare
-#                              the same twelve external tokens in the same order.
+#                              strings: the 0.25.0 sdist on PyPI omits it, PyPI has no other
+#                              0.25.x, and Debian 12 packages no tree-sitter-python (checked
+#                              2026-11). Both versions declare the same twelve external tokens;
+#                              the three closing brackets come as ], ), } in 0.25.0's parser and
+#                              as ), ], } in 0.23.6's scanner, which only asks whether any of
+#                              the three is valid, so the order does not matter.
+#                              Its comment look-ahead is quadratic in a run of comment lines; the
+#                              front end blanks such lines before parsing (comment_lines.hpp).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 dest="$root/third_party"

@@ -324,7 +324,7 @@ class BodyEmitter {
       if (start == std::string_view::npos) continue;
       if (first_indent == std::string_view::npos) first_indent = start;
       if (keep_indent && start > first_indent) start = first_indent;
-      line(depth, fmt::format("// {}", text.substr(start)));
+      line(depth, "// " + comment_safe(text.substr(start)));  // Python text: never splices the next line
     }
     // The code that follows is attributed to the statement's first Python line.
     if (line_directives_) line(0, fmt::format("#line {} \"{}\"", op.loc.line, c_string_body(file->path())));

@@ -99,7 +99,12 @@ struct ExprStmt { ExprPtr value; };
 struct Assign { std::vector<ExprPtr> targets; ExprPtr value; };  // `a = b = v` has two targets
 struct AugAssign { ExprPtr target; BinaryOp op; ExprPtr value; };
 struct AnnAssign { ExprPtr target; ExprPtr annotation; ExprPtr value; };  // value may be null
-struct If { ExprPtr cond; Body body; Body orelse; };
+// `if c0: ... elif c1: ... else: ...`: the branches in order, then orelse. Python's ast nests
+// each elif in its predecessor's orelse; here the chain stays flat, so that a long elif chain
+// (legal Python) costs no recursion in any pass. A branch's range runs from its `if` or
+// `elif` to the end of the whole statement.
+struct IfBranch { ExprPtr cond; Body body; SourceRange range; };
+struct If { std::vector<IfBranch> branches; Body orelse; };
 struct For { ExprPtr target; ExprPtr iter; Body body; Body orelse; };
 struct While { ExprPtr cond; Body body; Body orelse; };
 struct Break {};

@@ -209,8 +209,13 @@ class Printer {
               stmt_line(indent, text + ")", s);
             },
             [&](const ast::If& n) {
-              stmt_line(indent, "(if " + print_expr(n.cond) + ")", s);
-              body(n.body, indent + 1);
+              for (size_t k = 0; k < n.branches.size(); ++k) {
+                const ast::IfBranch& branch = n.branches[k];
+                line(indent, fmt::format("({} {}) @{}:{}", k == 0 ? "if" : "elif",
+                                         print_expr(branch.cond), branch.range.line,
+                                         branch.range.col));
+                body(branch.body, indent + 1);
+              }
               else_body(n.orelse, indent);
             },
             [&](const ast::For& n) {

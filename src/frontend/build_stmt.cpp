@@ -150,26 +150,22 @@ ast::StmtPtr Lowerer::lower_with(TSNode node) {
   return stmt(std::move(with), src_.range(node));
 }
 
-// elif clauses become nested Ifs in orelse, built back to front so that a long elif chain
-// costs no recursion.
+// The if and each elif clause become one branch each (flat, see ast::If).
 ast::StmtPtr Lowerer::lower_if(TSNode node) {
-  ast::ExprPtr cond = lower_required(node, "condition");
-  auto consequence = field_of(node, "consequence");
-  if (!consequence) src_.error(node, "expected ':'");
-  ast::Body body = lower_body(*consequence);
-  std::vector<TSNode> clauses = field_children(node, "alternative");
-  ast::Body orelse;
-  for (auto it = clauses.rbegin(); it != clauses.rend(); ++it) {
-    if (is_type(*it, "else_clause")) {
-      orelse = lower_else(*it);
-      continue;
-    }
-    auto elif_body = field_of(*it, "consequence");
-    if (!elif_body) src_.error(*it, "expected ':'");
-    ast::If nested{lower_required(*it, "condition"), lower_body(*elif_body), std::move(orelse)};
-    orelse = {stmt(std::move(nested), src_.range(src_.begin(*it), src_.end(node)))};
+  ast::If lowered;
+  auto add_branch = [&](TSNode clause) {
+    ast::ExprPtr cond = lower_required(clause, "condition");
+    auto consequence = field_of(clause, "consequence");
+    if (!consequence) src_.error(clause, "expected ':'");
+    lowered.branches.push_back(
+        {cond, lower_body(*consequence), src_.range(src_.begin(clause), src_.end(node))});
+  };
+  add_branch(node);
+  for (TSNode clause : field_children(node, "alternative")) {
+    if (is_type(clause, "else_clause")) lowered.orelse = lower_else(clause);
+    else add_branch(clause);
   }
-  return stmt(ast::If{cond, std::move(body), std::move(orelse)}, src_.range(node));
+  return stmt(std::move(lowered), src_.range(node));
 }
 
 ast::Body Lowerer::lower_else(TSNode clause) {

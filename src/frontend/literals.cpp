@@ -294,4 +294,23 @@ DecodedString decode_escapes(string_view s) {
   return out;
 }
 
+size_t skip_string_literal(string_view t, size_t at) {
+  const char quote = t[at];
+  const bool triple = at + 2 < t.size() && t[at + 1] == quote && t[at + 2] == quote;
+  size_t i = at + (triple ? 3 : 1);
+  while (i < t.size()) {
+    if (t[i] == '\\') {
+      i += 2;
+    } else if (t[i] == quote &&
+               (!triple || (i + 2 < t.size() && t[i + 1] == quote && t[i + 2] == quote))) {
+      return i + (triple ? 3 : 1);
+    } else if (!triple && (t[i] == '\n' || t[i] == '\r')) {
+      return i;
+    } else {
+      ++i;
+    }
+  }
+  return t.size();
+}
+
 }  // namespace tile2cu::frontend_detail

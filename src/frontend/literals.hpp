@@ -51,4 +51,9 @@ struct DecodedString {
 // Decodes the backslash escapes of a non-raw str literal body.
 DecodedString decode_escapes(string_view s);
 
+// The offset just past the string literal whose opening quote is at `at` (or the end of its
+// line, for an unterminated one-line string): a lexical scan of raw text, for the front end's
+// line-by-line passes that run without the syntax tree.
+size_t skip_string_literal(string_view text, size_t at);
+
 }  // namespace tile2cu::frontend_detail

@@ -29,6 +29,7 @@
 #include <string_view>
 
 #include "frontend/ast_builder.hpp"
+#include "frontend/comment_lines.hpp"
 #include "frontend/syntax_check.hpp"
 #include "frontend/syntax_tree.hpp"
 #include "support/diagnostic.hpp"
@@ -60,10 +61,20 @@ ast::Module parse_module(std::shared_ptr<const SourceFile> file) {
   string_view text = src.parsed_text();
   if (text.size() > std::numeric_limits<uint32_t>::max())
     src.error(SourceRange{1, 1, 1, 1}, "source file too large");
-  std::unique_ptr<TSTree, TreeDeleter> tree(
-      ts_parser_parse_string(parser.get(), nullptr, text.data(), uint32_t(text.size())));
-  if (!tree) throw CompileError(ErrorKind::Syntax, "could not parse " + file->path());
+  auto parse = [&](string_view input) {
+    std::unique_ptr<TSTree, TreeDeleter> tree(
+        ts_parser_parse_string(parser.get(), nullptr, input.data(), uint32_t(input.size())));
+    if (!tree) throw CompileError(ErrorKind::Syntax, "could not parse " + file->path());
+    return tree;
+  };
+  // Comment-only lines blanked (comment_lines.hpp); should the lexical scan have taken a line
+  // inside a string for a comment, the tree says so and the text is parsed as it is.
+  BlankedText input = blank_comment_lines(text);
+  std::unique_ptr<TSTree, TreeDeleter> tree = parse(input.text);
+  if (string_covers_blanked_line(ts_tree_root_node(tree.get()), input)) tree = parse(text);
+  input = {};
   TSNode root = ts_tree_root_node(tree.get());
+  src.note_line_continuations(root);
 
   SyntaxChecker checker(src);
   if (ts_node_has_error(root)) checker.report_parse_error(root);

@@ -103,7 +103,10 @@ void SyntaxChecker::check_structure(TSNode n) const {
   } else if (t == "elif_clause" || t == "else_clause" || t == "except_clause" ||
              t == "except_group_clause" || t == "finally_clause") {
     check_clause_alignment(n);
-  } else if (t == "decorated_definition") {
+  } else if (t.ends_with("_statement") || t == "ERROR") {
+    note_clauses(n);
+  }
+  if (t == "decorated_definition") {
     check_decorator_alignment(n);
   } else if (t == "argument_list") {
     check_arguments(n);

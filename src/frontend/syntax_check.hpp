@@ -13,6 +13,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <utility>
 
 #include "frontend/syntax_tree.hpp"
@@ -62,6 +63,14 @@ class SyntaxChecker {
   void check_block_not_empty(TSNode block) const;
   void report_bad_indent(TSNode stmt, string_view indent, string_view expected,
                          std::optional<TSNode> previous) const;
+  // A statement's elif, else, except and finally clauses: found from the statement (tree-sitter
+  // finds a node's parent and previous sibling only by walking the siblings, quadratic in a long
+  // elif chain) and checked when the walk reaches each, so that errors come in text order.
+  struct ClauseContext {
+    std::optional<string_view> owner_indent;
+    std::optional<TSNode> before;  // the clause's previous sibling
+  };
+  void note_clauses(TSNode owner) const;
   void check_clause_alignment(TSNode clause) const;
   void check_decorator_alignment(TSNode decorated) const;
   void check_logical_lines(TSNode root, bool whole_file) const;
@@ -86,6 +95,7 @@ class SyntaxChecker {
   void check_import_list(TSNode import) const;
 
   const Source& src_;
+  mutable std::unordered_map<const void*, ClauseContext> clauses_;  // by TSNode::id
 };
 
 }  // namespace tile2cu::frontend_detail

@@ -5,33 +5,14 @@
 // find the lines that start a statement: outside brackets and strings, not continued by '\'.
 #include "frontend/syntax_check.hpp"
 
+#include "frontend/literals.hpp"
+
 #include <fmt/format.h>
 
 namespace tile2cu::frontend_detail {
 namespace {
 
 bool is_newline(char c) { return c == '\n' || c == '\r'; }
-
-// The offset just past the string literal whose opening quote is at `at` (or the end of its
-// line, for an unterminated one-line string).
-size_t skip_string(string_view t, size_t at) {
-  const char quote = t[at];
-  const bool triple = at + 2 < t.size() && t[at + 1] == quote && t[at + 2] == quote;
-  size_t i = at + (triple ? 3 : 1);
-  while (i < t.size()) {
-    if (t[i] == '\\') {
-      i += 2;
-    } else if (t[i] == quote &&
-               (!triple || (i + 2 < t.size() && t[i + 1] == quote && t[i + 2] == quote))) {
-      return i + (triple ? 3 : 1);
-    } else if (!triple && is_newline(t[i])) {
-      return i;
-    } else {
-      ++i;
-    }
-  }
-  return t.size();
-}
 
 }  // namespace
 
@@ -67,7 +48,7 @@ void SyntaxChecker::check_indentation_width() const {
         continued = i + 1 < t.size() && is_newline(t[i + 1]);
         i += continued ? 1 : 2;
       } else if (c == '\'' || c == '"') {
-        i = skip_string(t, i);
+        i = skip_string_literal(t, i);
       } else {
         if (c == '(' || c == '[' || c == '{') ++brackets;
         if ((c == ')' || c == ']' || c == '}') && brackets > 0) --brackets;

@@ -145,15 +145,27 @@ void SyntaxChecker::check_block_not_empty(TSNode block) const {
   src_.error(src_.range(at, line_end), message);
 }
 
+void SyntaxChecker::note_clauses(TSNode owner) const {
+  const auto owner_indent = src_.indentation_before(src_.begin(owner));
+  std::optional<TSNode> before;
+  Cursor cursor(owner);
+  TSTreeCursor* c = cursor.get();
+  if (!ts_tree_cursor_goto_first_child(c)) return;
+  do {
+    TSNode child = ts_tree_cursor_current_node(c);
+    if (string_view(type_of(child)).ends_with("_clause")) clauses_[child.id] = {owner_indent, before};
+    before = child;
+  } while (ts_tree_cursor_goto_next_sibling(c));
+}
+
 // `else:` and friends line up with the statement they belong to.
 void SyntaxChecker::check_clause_alignment(TSNode clause) const {
+  auto context = clauses_.find(clause.id);
+  if (context == clauses_.end()) return;  // not a statement's clause (tree-sitter's error recovery)
   auto clause_indent = src_.indentation_before(src_.begin(clause));
-  auto owner_indent = src_.indentation_before(src_.begin(ts_node_parent(clause)));
-  if (clause_indent && owner_indent && *clause_indent != *owner_indent) {
-    TSNode before = ts_node_prev_sibling(clause);
-    report_bad_indent(ts_node_child(clause, 0), *clause_indent, *owner_indent,
-                      ts_node_is_null(before) ? std::nullopt : std::optional(before));
-  }
+  const auto& owner_indent = context->second.owner_indent;
+  if (clause_indent && owner_indent && *clause_indent != *owner_indent)
+    report_bad_indent(ts_node_child(clause, 0), *clause_indent, *owner_indent, context->second.before);
 }
 
 // Decorators and the definition they decorate share one indentation.

@@ -69,8 +69,22 @@ std::optional<TSNode> parameter_name(TSNode param) {
 Source::Source(std::shared_ptr<const SourceFile> file, size_t base)
     : file_(std::move(file)), text_(file_->text()), base_(base) {
   line_starts_.push_back(0);
-  for (size_t i = 0; i < text_.size(); ++i)
+  size_t continuations = 0;
+  for (size_t i = 0; i < text_.size(); ++i) {
+    if (i % kColumnBlock == 0) continuations_before_block_.push_back(continuations);
     if (text_[i] == '\n') line_starts_.push_back(i + 1);
+    if (is_continuation_byte(text_[i])) ++continuations;
+  }
+}
+
+// UTF-8 continuation bytes before `offset`: a block's count plus a scan of at most one block,
+// so that a column costs the same on a 4 MiB line as on a short one.
+size_t Source::continuation_bytes_before(size_t offset) const {
+  if (continuations_before_block_.empty()) return 0;  // empty text
+  size_t block = std::min(offset / kColumnBlock, continuations_before_block_.size() - 1);
+  size_t count = continuations_before_block_[block];
+  for (size_t i = block * kColumnBlock; i < offset; ++i) count += is_continuation_byte(text_[i]);
+  return count;
 }
 
 SourceRange Source::range(size_t begin, size_t end) const {
@@ -102,21 +116,33 @@ size_t Source::line_start_of(size_t offset) const {
   return *(it - 1);
 }
 
+void Source::note_line_continuations(TSNode root) {
+  continuations_.clear();
+  walk_preorder(root, [&](TSNode n) {
+    if (is_type(n, "line_continuation")) continuations_.push_back(begin(n));
+    return Walk::Descend;
+  });
+}
+
 bool Source::follows_backslash_continuation(size_t line_start) const {
   if (line_start == 0) return false;
   size_t end = line_start - 1;  // the '\n'
   if (end > 0 && text_[end - 1] == '\r') --end;
-  return end > 0 && text_[end - 1] == '\\';
+  return end > 0 && std::binary_search(continuations_.begin(), continuations_.end(), end - 1);
 }
 
 std::pair<int, int> Source::position(size_t offset) const {
   offset = std::min(offset, text_.size());
   auto it = std::upper_bound(line_starts_.begin(), line_starts_.end(), offset);
   int line = int(it - line_starts_.begin());
-  int col = 1;
-  for (size_t i = *(it - 1); i < offset; ++i)
-    if ((static_cast<unsigned char>(text_[i]) & 0xC0) != 0x80) ++col;
-  return {line, col};
+  size_t start = *(it - 1);
+  size_t continuations = 0;
+  if (offset - start <= kColumnBlock) {  // the common case: count along the line
+    for (size_t i = start; i < offset; ++i) continuations += is_continuation_byte(text_[i]);
+  } else {
+    continuations = continuation_bytes_before(offset) - continuation_bytes_before(start);
+  }
+  return {line, int(offset - start - continuations) + 1};
 }
 
 }  // namespace tile2cu::frontend_detail

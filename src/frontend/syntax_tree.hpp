@@ -97,6 +97,10 @@ class Source {
 
   int line_of(size_t offset) const { return position(offset).first; }
 
+  // Records where the parsed tree has line continuations: a backslash ending a line is one only
+  // outside comments and strings (`# C:\\temp\\` continues nothing).
+  void note_line_continuations(TSNode root);
+
   // The whitespace before `offset` when it is the first token of a logical line, else nullopt.
   std::optional<string_view> indentation_before(size_t offset) const;
 
@@ -115,11 +119,16 @@ class Source {
   bool follows_backslash_continuation(size_t line_start) const;
   // 1-based line and column; columns count code points.
   std::pair<int, int> position(size_t offset) const;
+  static bool is_continuation_byte(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
+  size_t continuation_bytes_before(size_t offset) const;
+  static constexpr size_t kColumnBlock = 4096;
 
   std::shared_ptr<const SourceFile> file_;
   string_view text_;
   size_t base_;
   std::vector<size_t> line_starts_;
+  std::vector<size_t> continuations_before_block_;  // per kColumnBlock bytes of text
+  std::vector<size_t> continuations_;  // offsets of the backslashes, ascending
 };
 
 }  // namespace tile2cu::frontend_detail

@@ -37,7 +37,8 @@ const ast::Stmt* forbidden_jump(const ast::Body& body, bool in_inner_loop) {
     if (s->as<ast::Return>()) return s.get();
     if (!in_inner_loop && (s->as<ast::Break>() || s->as<ast::Continue>())) return s.get();
     if (auto* i = s->as<ast::If>()) {
-      if (auto* j = forbidden_jump(i->body, in_inner_loop)) return j;
+      for (const auto& branch : i->branches)
+        if (auto* j = forbidden_jump(branch.body, in_inner_loop)) return j;
       if (auto* j = forbidden_jump(i->orelse, in_inner_loop)) return j;
     } else if (auto* f = s->as<ast::For>()) {
       if (auto* j = forbidden_jump(f->body, true)) return j;

@@ -60,7 +60,10 @@ void collect_assigned(const ast::Body& body, std::set<std::string>& out) {
     if (auto* a = s->as<ast::Assign>()) for (auto& t : a->targets) collect_assigned(t, out);
     else if (auto* a = s->as<ast::AugAssign>()) collect_assigned(a->target, out);
     else if (auto* a = s->as<ast::AnnAssign>()) collect_assigned(a->target, out);
-    else if (auto* i = s->as<ast::If>()) { collect_assigned(i->body, out); collect_assigned(i->orelse, out); }
+    else if (auto* i = s->as<ast::If>()) {
+      for (const auto& branch : i->branches) collect_assigned(branch.body, out);
+      collect_assigned(i->orelse, out);
+    }
     else if (auto* f = s->as<ast::For>()) { collect_assigned(f->target, out); collect_assigned(f->body, out); }
     else if (auto* w = s->as<ast::While>()) collect_assigned(w->body, out);
     else if (auto* w = s->as<ast::With>()) {
@@ -236,7 +239,10 @@ void KernelLowering::check_syntax(const ast::FunctionDef& def, bool context_mana
         else if constexpr (std::is_same_v<T, ast::Assign>) { for (auto& t : n.targets) expr(t); expr(n.value); }
         else if constexpr (std::is_same_v<T, ast::AugAssign>) { expr(n.target); expr(n.value); }
         else if constexpr (std::is_same_v<T, ast::AnnAssign>) { expr(n.target); expr(n.value); }
-        else if constexpr (std::is_same_v<T, ast::If>) { expr(n.cond); body(n.body); body(n.orelse); }
+        else if constexpr (std::is_same_v<T, ast::If>) {
+          for (const auto& branch : n.branches) { expr(branch.cond); body(branch.body); }
+          body(n.orelse);
+        }
         else if constexpr (std::is_same_v<T, ast::For>) {
           if (!n.orelse.empty()) error(ErrorKind::Syntax, s->range, "for ... else is not supported in tile code");
           expr(n.target); expr(n.iter); body(n.body);
@@ -371,12 +377,16 @@ Flow KernelLowering::exec_rest_of_helper(std::vector<std::pair<const ast::Body*,
   return flow;
 }
 
-Flow KernelLowering::exec(const ast::Stmt& s) {
-  guard_stack(s.range);
+void KernelLowering::check_nesting(SourceRange range) const {
+  guard_stack(range);
   if (blocks_.size() > kMaxBlockDepth)
-    error(ErrorKind::Recursion, s.range,
+    error(ErrorKind::Recursion, range,
           fmt::format("control flow nested more than {} deep, inlined helpers included (recursion?)",
                       kMaxBlockDepth));
+}
+
+Flow KernelLowering::exec(const ast::Stmt& s) {
+  check_nesting(s.range);
   spend_step(s.range);
   stmt_range_ = s.range;
   const SourceRange r = s.range;
@@ -434,13 +444,7 @@ Flow KernelLowering::exec(const ast::Stmt& s) {
     emit(make_op(is_break ? ir::OpKind::Break : ir::OpKind::Continue, std::move(carried)), {});
     return is_break ? Flow::Break : Flow::Continue;
   }
-  if (auto* i = s.as<ast::If>()) {
-    Value cond = eval(i->cond);
-    bool constant = false;
-    bool taken = truth(cond, i->cond->range, &constant);
-    if (constant) return exec_body(taken ? i->body : i->orelse);  // the dead branch is never checked
-    return exec_runtime_if(to_runtime_as(cond, DType::Bool, i->cond->range), i->body, i->orelse, r);
-  }
+  if (auto* i = s.as<ast::If>()) return exec_if(*i, 0);
   if (auto* f = s.as<ast::For>()) return exec_for(*f, r);
   if (auto* w = s.as<ast::While>()) return exec_while(*w, r);
   if (auto* w = s.as<ast::With>()) return exec_with(*w, r);
@@ -454,6 +458,26 @@ Flow KernelLowering::exec(const ast::Stmt& s) {
 }
 
 // ---- control flow -----------------------------------------------------------------------------
+
+// The branches of an if from `first` on. Constant conditions pick a branch in this loop, so an
+// elif chain of any length costs no recursion; a runtime condition opens an If op whose else
+// region holds the rest of the chain, one region deeper per runtime elif (kMaxBlockDepth).
+Flow KernelLowering::exec_if(const ast::If& i, size_t first) {
+  for (size_t k = first; k < i.branches.size(); ++k) {
+    const ast::IfBranch& branch = i.branches[k];
+    if (k > 0) check_nesting(branch.range);
+    stmt_range_ = branch.range;
+    Value cond = eval(branch.cond);
+    bool constant = false;
+    bool taken = truth(cond, branch.cond->range, &constant);
+    if (!constant)
+      return exec_runtime_if(
+          to_runtime_as(cond, DType::Bool, branch.cond->range), [&] { return exec_body(branch.body); },
+          [&] { return exec_if(i, k + 1); }, branch.range);
+    if (taken) return exec_body(branch.body);  // the dead branches are never checked
+  }
+  return exec_body(i.orelse);
+}
 
 // Brings the value a name has at the end of a region to `type`, inside that region.
 ir::ValueId KernelLowering::yield_as(const std::string& name, const Value& v, const ir::TileType& type,
@@ -471,20 +495,20 @@ ir::ValueId KernelLowering::yield_as(const std::string& name, const Value& v, co
   return rt->id;
 }
 
-Flow KernelLowering::exec_runtime_if(ir::ValueId cond, const ast::Body& then_body,
-                                     const ast::Body& else_body, SourceRange range) {
+Flow KernelLowering::exec_runtime_if(ir::ValueId cond, const std::function<Flow()>& then_branch,
+                                     const std::function<Flow()>& else_branch, SourceRange range) {
   Env before = env_;
   ir::Op op = make_op(ir::OpKind::If, {cond});
   op.regions.resize(2);
   Env branch_env[2];
   Flow flows[2];
   std::optional<Value> returns[2];
-  const ast::Body* bodies[2] = {&then_body, &else_body};
+  const std::function<Flow()>* branches[2] = {&then_branch, &else_branch};
   for (int b = 0; b < 2; ++b) {
     env_ = before;
     return_value_.reset();
     blocks_.push_back(&op.regions[b]);
-    flows[b] = exec_body(*bodies[b]);
+    flows[b] = (*branches[b])();
     blocks_.pop_back();
     branch_env[b] = env_;
     returns[b] = return_value_;

@@ -57,10 +57,12 @@ void collect_yields(const ast::Body& body, bool top_level, std::vector<FoundYiel
     else if (auto* a = s->as<ast::AnnAssign>()) collect_yields(a->value, found);
     else if (auto* r = s->as<ast::Return>()) collect_yields(r->value, found);
     else if (auto* i = s->as<ast::If>()) {
-      collect_yields(i->cond, found);
-      for (auto* y : found) out.push_back({y, false});
-      found.clear();
-      collect_yields(i->body, false, out);
+      for (const auto& branch : i->branches) {
+        collect_yields(branch.cond, found);
+        for (auto* y : found) out.push_back({y, false});
+        found.clear();
+        collect_yields(branch.body, false, out);
+      }
       collect_yields(i->orelse, false, out);
     } else if (auto* f = s->as<ast::For>()) {
       collect_yields(f->iter, found);

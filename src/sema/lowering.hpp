@@ -280,8 +280,12 @@ class KernelLowering {
   [[noreturn]] void item_assignment(const ast::Subscript& target, SourceRange range);
   void check_syntax(const ast::FunctionDef& def, bool context_manager = false) const;
   void kernel_options(const ast::Call& call);
-  Flow exec_runtime_if(ir::ValueId cond, const ast::Body& then_body, const ast::Body& else_body,
-                       SourceRange range);
+  // Refuses control flow nested deeper than the passes may recurse, or than the stack allows.
+  void check_nesting(SourceRange range) const;
+  Flow exec_if(const ast::If& i, size_t first);
+  // Each branch lowers its statements into the region the If op opens for it.
+  Flow exec_runtime_if(ir::ValueId cond, const std::function<Flow()>& then_branch,
+                       const std::function<Flow()>& else_branch, SourceRange range);
   Flow exec_for(const ast::For& f, SourceRange range);
   Flow exec_while(const ast::While& w, SourceRange range);
   std::vector<std::string> carried_names(const ast::Body& body, SourceRange range);

@@ -64,6 +64,22 @@ class SignatureParser {
     throw CompileError(ErrorKind::Signature, what, std::shared_ptr<const SourceFile>(file_), r);
   }
 
+  // Tuples and lists nest by recursion: refused past kMaxNesting, so no text overflows the stack.
+  static constexpr int kMaxNesting = 100;
+  class NestingGuard {
+   public:
+    explicit NestingGuard(SignatureParser& parser) : depth_(parser.depth_) {
+      if (++depth_ > kMaxNesting)
+        parser.error(fmt::format("nesting too deep (more than {} levels of tuples and lists)", kMaxNesting));
+    }
+    ~NestingGuard() { --depth_; }
+    NestingGuard(const NestingGuard&) = delete;
+    NestingGuard& operator=(const NestingGuard&) = delete;
+
+   private:
+    int& depth_;
+  };
+
   char peek() const { return pos_ < text_.size() ? text_[pos_] : '\0'; }
   void skip_space() {
     while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_]))) ++pos_;
@@ -124,6 +140,7 @@ class SignatureParser {
   }
 
   Constraint parse_constraint() {
+    NestingGuard nesting(*this);
     skip_space();
     char c = peek();
     if (c == '(') return parse_tuple();
@@ -229,6 +246,7 @@ class SignatureParser {
   }
 
   ConstantLiteral parse_literal() {
+    NestingGuard nesting(*this);
     skip_space();
     if (peek() == '(') {
       ++pos_;
@@ -293,6 +311,7 @@ class SignatureParser {
   std::string_view text_;
   std::shared_ptr<SourceFile> file_;
   size_t pos_ = 0;
+  int depth_ = 0;
   bool seen_named_ = false;
 };
 

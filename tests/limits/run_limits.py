@@ -79,6 +79,34 @@ def lines_host():
     return kernel(["x = x + 1.0"], prelude="\n".join(pre) + "\n\n\n")
 
 
+def elif_chain(n, var):
+    # `if var == 0:` and n - 1 elifs: legal Python at any length, lowered without recursion.
+    body = [f"{'if' if i == 0 else 'elif'} {var} == {i}:" + f"\n        x = x + {i}.0" for i in range(n)]
+    return kernel(body + ["else:", "    x = x - 1.0"])
+
+
+def elif_chain_host(n):
+    # The same chain in host code, at module level, around a kernel.
+    pre = ["MODE = 3"] + [f"{'if' if i == 0 else 'elif'} MODE == {i}:\n    C = {i}" for i in range(n)]
+    return kernel(["x = x + 1.0"], prelude="\n".join(pre) + "\n\n\n")
+
+
+def comment_run(n):
+    # n comment lines in a row, at the kernel's indentation and at module level: tree-sitter's
+    # scanner reads ahead past a run of comments at each of its lines (quadratic, 13,000: 15 s).
+    comments = [f"# comment {i}: C:\\temp\\" for i in range(n // 2)]
+    return kernel(comments + ["x = x + 1.0"]) + "\n".join(comments) + "\n"
+
+
+def long_line(mib, flat=False):
+    # One expression of `mib` MiB on a single line (the CLI reads files of at most 4 MiB): a
+    # sum (nested: refused past 500) or a flat tuple. Columns on such a line once cost a scan
+    # from the line's start each (a 40,000-element tuple: 14 s).
+    if flat:
+        return kernel(["t = (1" + ", 1" * ((mib * 1024 * 1024 - 256) // 3) + ")"])
+    return kernel(["x = x" + " + 1" * ((mib * 1024 * 1024 - 256) // 4)])
+
+
 def nested_parens():
     return kernel(["x = " + "(" * 200 + "x" + ")" * 200])
 
@@ -232,6 +260,13 @@ CASES = [
     ("lines_20000_kernel_body", lines_kernel, SIG1, "accept"),
     ("lines_20000_module", lines_module, SIG1, "accept"),
     ("lines_20000_host_code", lines_host, SIG1, "accept"),
+    ("lines_20000_comments", lambda: comment_run(20000), SIG1, "accept"),
+    ("elif_9000_constant", lambda: elif_chain(9000, "TILE"), SIG1, "accept"),
+    ("elif_9000_host_code", lambda: elif_chain_host(9000), SIG1, "accept"),
+    # A runtime elif chain nests If regions: refused past 1,000 like any nesting, at that elif.
+    ("elif_2000_runtime", lambda: elif_chain(2000, "bid"), SIG1, "reject"),
+    ("line_4_mib_expression", lambda: long_line(4), SIG1, "either"),
+    ("line_4_mib_tuple", lambda: long_line(4, flat=True), SIG1, "either"),
     ("nest_200_parens", nested_parens, SIG1, "either"),
     ("nest_200_binop", nested_binop, SIG1, "either"),
     ("nest_200_unary", nested_unary, SIG1, "either"),

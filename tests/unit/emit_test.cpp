@@ -571,5 +571,30 @@ TEST(Transpile, IntAndFloatConstantsAreDifferentSpecializations) {
   EXPECT_TRUE(contains(r.cu, ", S=2, TILE=64)")) << r.cu;
 }
 
+// A Python line quoted above its code may end in a backslash (`# C:\temp\`); in a `//`
+// comment that would splice the next C++ line into the comment.
+TEST(Transpile, QuotedPythonLinesNeverSpliceTheNextLine) {
+  const std::string source =
+      "import cuda.tile as ct\n\n"
+      "@ct.kernel\n"
+      "def k(a, b):\n"
+      "    # C:\\temp\\\n"
+      "    t = ct.load(a, index=(ct.bid(0),), shape=(16,))  # C:\\temp\\\n"
+      "    ct.store(b, index=(ct.bid(0),), tile=t)  # trailing blanks after it \\  \n";
+  TranspileResult r = transpile("k.py", source, with_sigs({"a=float32[?], b=float32[?]"}));
+  ASSERT_TRUE(r.ok) << r.diagnostics;
+  EXPECT_TRUE(contains(r.cu, "// t = ct.load(a, index=(ct.bid(0),), shape=(16,))  # C:\\temp\\ //\n")) << r.cu;
+  size_t start = 0;
+  while (start < r.cu.size()) {
+    size_t end = r.cu.find('\n', start);
+    if (end == std::string::npos) end = r.cu.size();
+    std::string_view line(r.cu.data() + start, end - start);
+    size_t last = line.find_last_not_of(" \t");
+    if (line.find("//") != std::string_view::npos && last != std::string_view::npos)
+      EXPECT_NE(line[last], '\\') << line;
+    start = end + 1;
+  }
+}
+
 }  // namespace
 }  // namespace tile2cu

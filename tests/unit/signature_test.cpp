@@ -440,5 +440,22 @@ TEST(SignatureErrors, RenderedWithCaret) {
   EXPECT_NE(f.rendered.find("\n                    ^"), std::string::npos) << f.rendered;
 }
 
+
+TEST(Signature, DeepNestingIsALocatedErrorNotACrash) {
+  // 30,000 nested parentheses overflowed the stack of the recursive-descent parser.
+  for (std::string open : {"(", "list["}) {
+    std::string text = "a=";
+    for (int i = 0; i < 30000; ++i) text += open;
+    Failure f = sig_failure(text + "float32[?]");
+    EXPECT_EQ(f.kind, ErrorKind::Signature);
+    EXPECT_EQ(f.message, "nesting too deep (more than 100 levels of tuples and lists)");
+    EXPECT_EQ(f.range.col, 3 + 100 * int(open.size()));  // at the first level too many
+  }
+  Failure c = sig_failure("X=" + std::string(30000, '(') + "1");  // a constant tuple
+  EXPECT_EQ(c.message, "nesting too deep (more than 100 levels of tuples and lists)");
+  std::string ok = "a=" + std::string(99, '(') + "float32[?]" + std::string(99, ')');
+  EXPECT_NO_THROW(parse_signature(ok, "--sig"));
+}
+
 }  // namespace
 }  // namespace tile2cu
