@@ -461,8 +461,11 @@ _CUDA_ERRORS = {1: "cudaErrorInvalidValue", 2: "cudaErrorMemoryAllocation",
 def _launch_error(rc, k, args):
     name = _CUDA_ERRORS.get(rc, f"CUDA error {rc}")
     if rc == 1:
-        return ValueError(f"{name}: an array's shape or stride does not fit in int32, which "
-                          f"tile2cu's kernels index with ({k._pyfunc.__name__})")
+        # The generated launcher answers cudaErrorInvalidValue for several causes; name them all.
+        return ValueError(f"{name}: {k._pyfunc.__name__}'s launcher refused the launch: an array's "
+                          f"shape or stride does not fit in int32 (tile2cu's kernels index with "
+                          f"int32), or the kernel needs more shared memory than the device gives "
+                          f"a block")
     if rc == 9:
         return ValueError(f"{name}: the grid was rejected by the kernel's launcher")
     return RuntimeError(f"launching {k._pyfunc.__name__} failed: {name}")

@@ -61,6 +61,14 @@ axpy4 = axpy.replace_hints(occupancy=4)     # launched by this name, built with 
 
 
 @ct.kernel
+def scale_by_cell_1d(x, y, s, TILE: ConstInt):
+    """y = x * s[0] with s a 1-element array; x may be float8 (computed in float32)."""
+    b = ct.bid(0)
+    t = ct.load(x, index=(b,), shape=(TILE,)).astype(ct.float32)
+    ct.store(y, index=(b,), tile=t * ct.load(s, index=(0,), shape=(1,)))
+
+
+@ct.kernel
 def scale_by_cell(x, y, s, TILE: ConstInt):
     """y = x * s[()] with s a 0-d array; x may be float8 (computed in float32)."""
     b = ct.bid(0)

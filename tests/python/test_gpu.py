@@ -128,6 +128,21 @@ def test_replace_hints_kernel_launches_by_its_name(torch, cache_dir):
 
 
 @pytest.mark.parametrize("dtype", ["float8_e4m3fn", "float8_e5m2", "float16"])
+def test_float8_arrays(torch, cache_dir, dtype):
+    import kernels
+    import tile2cu.cutile as ct
+    x = torch.randn(1000, device="cuda").to(getattr(torch, dtype))
+    s = torch.tensor([3.0], device="cuda")
+    y = torch.full((1000,), float("nan"), device="cuda")
+    ct.launch(torch.cuda.current_stream(), (ct.cdiv(1000, 128),), kernels.scale_by_cell_1d, (x, y, s, 128))
+    torch.cuda.synchronize()
+    assert torch.equal(y, x.float() * 3.0)
+
+
+# The launcher passes 0-d arrays; the transpiler and runtime do not take rank-0 arrays yet
+# (Array and ArrayView need rank >= 1): seen failing in nvcc on the H200, 2026-11-27.
+@pytest.mark.xfail(strict=True, reason="rank-0 arrays in kernels are not supported yet (issue 23, item 4)")
+@pytest.mark.parametrize("dtype", ["float8_e4m3fn", "float16"])
 def test_float8_and_zero_d_arrays(torch, cache_dir, dtype):
     import kernels
     import tile2cu.cutile as ct
