@@ -87,6 +87,9 @@ HostInterface host_interface(const ir::Function& fn) {
   std::vector<std::string> kparams, kargs;
   h.checks += "  if (!tile2cu::grid_ok(grid.x, grid.y, grid.z)) return cudaErrorInvalidConfiguration;\n";
   bool any_list = false;
+  // An array nothing reads (its load was dead) keeps its kernel parameters, the calling
+  // convention, but gets no Array view: nvcc warns about an unused variable (#177-D).
+  const std::vector<bool> referenced = ir::referenced_arrays(fn);
   for (auto [is_array, i] : fn.param_order) {
     if (!is_array) {
       const ir::ScalarParam& s = fn.scalars[i];
@@ -134,8 +137,9 @@ HostInterface host_interface(const ir::Function& fn) {
     for (int d = 0; d < a.rank; ++d) agroup.push_back(fmt::format("{}.stride[{}]", dev, d));
     kparams.push_back(fmt::format("{}", fmt::join(kgroup, ", ")));
     kargs.push_back(fmt::format("{}", fmt::join(agroup, ", ")));
-    h.prologue += fmt::format("  const Array<{}, {}> {}{{{}_data, {{{}}}, {{{}}}}};\n", t, a.rank, a.name, a.name,
-                              fmt::join(shape, ", "), fmt::join(strides, ", "));
+    if (referenced[static_cast<size_t>(i)])
+      h.prologue += fmt::format("  const Array<{}, {}> {}{{{}_data, {{{}}}, {{{}}}}};\n", t, a.rank, a.name, a.name,
+                                fmt::join(shape, ", "), fmt::join(strides, ", "));
   }
   if (any_list) upload_list_tables(h);
   for (const TensorMapParam& p : tensor_map_params(fn)) {

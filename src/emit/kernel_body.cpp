@@ -497,6 +497,9 @@ class BodyEmitter {
         return {fmt::format("broadcast_to<{}>({}, smem)", layout(r), expr(op.operands[0]).text)};
       case OpKind::Reshape:
         if (fn_.type(r).is_scalar()) return {fmt::format("item({}, smem)", expr(op.operands[0]).text)};
+        // A scalar reshaped to a tile (expand_dims, s[None]) is a splat, as a broadcast.
+        if (fn_.type(op.operands[0]).is_scalar())
+          return {fmt::format("full<{}>({})", layout(r), expr(op.operands[0]).text)};
         // A kernel with no scratch only has reshapes that are register copies.
         return {fmt::format("reshape<{}>({}, {})", layout(r), expr(op.operands[0]).text,
                             plan_.smem_bytes > 0 ? "smem" : "nullptr")};

@@ -128,6 +128,22 @@ void for_each_op(const Block& block, const std::function<void(const Op&)>& f) {
   }
 }
 
+std::vector<bool> referenced_arrays(const Function& fn) {
+  std::vector<bool> used(fn.arrays.size(), false);
+  auto mark = [&](int param) {
+    if (param >= 0 && static_cast<size_t>(param) < used.size()) used[static_cast<size_t>(param)] = true;
+  };
+  for_each_op(fn.body, [&](const Op& op) {
+    switch (op.kind) {
+      case OpKind::ScalarParam: return;  // its param indexes fn.scalars
+      case OpKind::ListItem: return;     // defines its entry; the list itself is declared apart
+      case OpKind::ArraySlice: mark(fn.arrays[static_cast<size_t>(op.param)].slice_of); return;
+      default: mark(op.param); mark(op.param_b);  // GemmLoop / AttentionLoop read two arrays
+    }
+  });
+  return used;
+}
+
 bool is_value_arithmetic(OpKind k) {
   switch (k) {
     case OpKind::Constant: case OpKind::Binary: case OpKind::Convert: case OpKind::Compare:

@@ -237,4 +237,8 @@ struct Module {
 // Calls f on every op of `block` and, depth first, of the regions nested in it, in program order.
 void for_each_op(const Block& block, const std::function<void(const Op&)>& f);
 
+// Per entry of fn.arrays: whether some op reads, writes, measures or narrows it (the ListItem or
+// ArraySlice op that defines an entry does not count). The emitter declares only these.
+std::vector<bool> referenced_arrays(const Function& fn);
+
 }  // namespace tile2cu::ir

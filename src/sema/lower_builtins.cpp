@@ -374,9 +374,11 @@ Value KernelLowering::builtin_call(const std::string& name, CallArgs& args, Sour
       Bound b(*this, op, args, {"cond", "x", "y"}, {}, 3, range);
       const Value &c = b.at("cond"), &x = b.at("x"), &y = b.at("y");
       bool constant_cond = false;
+      // A constant condition picks an operand, which still takes the result's dtype and shape.
+      const Value* picked = nullptr;
       if (c.is_loose()) {
-        bool t = truth(c, b.range_of("cond"), &constant_cond);
-        return t ? x : y;
+        picked = truth(c, b.range_of("cond"), &constant_cond) ? &x : &y;
+        if (x.is_loose() && y.is_loose()) return *picked;
       }
       auto dx = value_dtype(x), dy = value_dtype(y);
       if (!dx || !dy) error(ErrorKind::Type, range, "where() expects tiles or scalars");
@@ -391,6 +393,8 @@ Value KernelLowering::builtin_call(const std::string& name, CallArgs& args, Sour
         error(ErrorKind::Type, range,
               fmt::format("Implicit promotion of {} and {} is not supported", dtype_name(*dx), dtype_name(*dy)));
       ir::Shape shape = broadcast_shape(broadcast_shape(value_shape(c), value_shape(x), range), value_shape(y), range);
+      if (picked)
+        return make(Runtime{broadcast(to_runtime_as(*picked, *dt, picked == &x ? b.range_of("x") : b.range_of("y")), shape, range)});
       ir::ValueId cv = to_runtime(c, b.range_of("cond"));
       if (type_of(cv).dtype != DType::Bool) {
         ir::Op ne = make_op(ir::OpKind::Compare, {cv, constant(static_cast<__int128>(0), type_of(cv).dtype, type_of(cv).shape)});
@@ -412,15 +416,17 @@ Value KernelLowering::builtin_call(const std::string& name, CallArgs& args, Sour
       CallArgs rest;
       if (op == "expand_dims") {
         const Value& x = b.at("x");
-        if (!x.is<Runtime>()) error(ErrorKind::Type, b.range_of("x"), "expand_dims() expects a tile");
-        ir::TileType t = type_of(x.as<Runtime>()->id);
+        // A Python number is a 0-d tile of its default dtype, as in cuTile.
+        if (!x.is<Runtime>() && !x.is_loose()) error(ErrorKind::Type, b.range_of("x"), "expand_dims() expects a tile");
+        const ir::ValueId id = to_runtime(x, b.range_of("x"));
+        ir::TileType t = type_of(id);
         int64_t rank = static_cast<int64_t>(t.shape.size());
         int64_t axis = const_int(b.at("axis"), b.range_of("axis"), b.what("axis"));
         if (axis < 0) axis += rank + 1;
         if (axis < 0 || axis > rank) error(ErrorKind::Type, b.range_of("axis"), fmt::format("Axis {} is out of range for rank {}", axis, rank + 1));
         ir::Shape shape = t.shape;
         shape.insert(shape.begin() + axis, 1);
-        ir::Op o = make_op(ir::OpKind::Reshape, {x.as<Runtime>()->id});
+        ir::Op o = make_op(ir::OpKind::Reshape, {id});
         return make(Runtime{emit1(std::move(o), {t.dtype, shape})});
       }
       if (op == "reshape") {

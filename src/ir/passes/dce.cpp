@@ -1,5 +1,6 @@
 #include "ir/passes/dce.hpp"
 
+#include <set>
 #include <vector>
 
 namespace tile2cu::ir {
@@ -32,15 +33,123 @@ void count_uses(const Op& op, std::vector<int>& uses, int delta) {
 // Ops that define an array entry (a list's item, a slice view) rather than read one.
 bool defines_array(const Op& op) { return op.kind == OpKind::ListItem || op.kind == OpKind::ArraySlice; }
 
-// Arrays that some op other than the one defining them reads or writes. A slice reads the
-// array it narrows.
-void referenced_arrays(const Block& block, const std::vector<ArrayParam>& arrays, std::vector<bool>& out) {
-  for (const Op& op : block.ops) {
-    if (op.kind == OpKind::ArraySlice) out[arrays[op.param].slice_of] = true;
-    else if (op.param >= 0 && !defines_array(op) && op.kind != OpKind::ScalarParam &&
-             static_cast<size_t>(op.param) < out.size())
-      out[op.param] = true;
-    for (const Block& r : op.regions) referenced_arrays(r, arrays, out);
+bool is_loop(const Op& op) { return op.kind == OpKind::For || op.kind == OpKind::While; }
+
+// Index of carried value k among a loop's operands and its body's args (For: lower, upper,
+// step and the induction variable come first).
+size_t init_operand(const Op& loop, size_t k) { return loop.kind == OpKind::For ? 3 + k : k; }
+size_t body_arg(const Op& loop, size_t k) { return loop.kind == OpKind::For ? 1 + k : k; }
+Block& loop_body(Op& loop) { return loop.regions.back(); }
+
+// Whether carried value k of `loop`, whose result nobody reads, can reach anything but its own
+// next iteration: an effect, another carried value, a loop condition. Forward taint from the
+// body's arg k (and the condition region's, for a while), to a fixed point; nested ops with
+// regions are treated coarsely (any tainted operand or handed-back value taints all they define).
+class CarriedTaint {
+ public:
+  CarriedTaint(const Op& loop, size_t k) : loop_(loop), k_(k) {}
+
+  bool escapes() {
+    for (const Block& r : loop_.regions) taint(r.args[r.args.size() - loop_.results.size() + k_]);
+    size_t before = 0;
+    do {
+      before = tainted_.size();
+      for (const Block& r : loop_.regions) scan(r, &loop_, &loop_);
+    } while (!escaped_ && tainted_.size() != before);
+    return escaped_;
+  }
+
+ private:
+  bool is_tainted(ValueId v) const { return tainted_.count(v) != 0; }
+  void taint(ValueId v) { tainted_.insert(v); }
+  void taint_all(const Op& op) {
+    for (ValueId v : op.results) taint(v);
+    for (const Block& r : op.regions)
+      for (ValueId v : r.args) taint(v);
+  }
+  // A value handed from a region to `target` (its owner for a yield, its loop for break and
+  // continue) at position j.
+  void hand_back(const Op& target, size_t j) {
+    if (&target == &loop_) escaped_ |= j != k_;
+    else taint_all(target);
+  }
+
+  void scan(const Block& block, const Op* owner, const Op* innermost_loop) {
+    for (const Op& op : block.ops) {
+      bool any = false;
+      for (ValueId v : op.operands) any |= is_tainted(v);
+      switch (op.kind) {
+        case OpKind::Yield:
+          for (size_t j = 0; j < op.operands.size(); ++j)
+            if (is_tainted(op.operands[j])) hand_back(*owner, j);
+          continue;
+        case OpKind::Break: case OpKind::Continue:
+          for (size_t j = 0; j < op.operands.size(); ++j)
+            if (is_tainted(op.operands[j])) hand_back(*innermost_loop, j);
+          continue;
+        default:
+          break;
+      }
+      if (any && has_effects(op)) escaped_ = true;
+      if (any) taint_all(op);
+      for (const Block& r : op.regions) scan(r, &op, is_loop(op) ? &op : innermost_loop);
+    }
+  }
+
+  const Op& loop_;
+  size_t k_;
+  std::set<ValueId> tainted_;
+  bool escaped_ = false;
+};
+
+// Drops carried value k from the break and continue ops of the loop whose body `block` is part
+// of (not from those of nested loops).
+void drop_exit_operand(Block& block, size_t k, std::vector<int>& uses) {
+  for (Op& op : block.ops) {
+    if (op.kind == OpKind::Break || op.kind == OpKind::Continue) {
+      --uses[op.operands[k]];
+      op.operands.erase(op.operands.begin() + static_cast<std::ptrdiff_t>(k));
+    }
+    if (!is_loop(op))
+      for (Block& r : op.regions) drop_exit_operand(r, k, uses);
+  }
+}
+
+// The Yield that ends a region (an if branch or a loop body), if it has one.
+Op* terminator_yield(Block& region) {
+  if (region.ops.empty() || region.ops.back().kind != OpKind::Yield) return nullptr;
+  return &region.ops.back();
+}
+
+// Removes the results of an if or a loop that nobody reads, with what hands them back, so the
+// ops computing them die too (the region itself stays while it has an effect).
+void drop_dead_results(Op& op, std::vector<int>& uses) {
+  if (op.kind != OpKind::If && !is_loop(op)) return;
+  for (size_t k = op.results.size(); k-- > 0;) {
+    if (uses[op.results[k]] > 0) continue;
+    const auto at = static_cast<std::ptrdiff_t>(k);
+    if (op.kind == OpKind::If) {
+      for (Block& r : op.regions)
+        if (Op* y = terminator_yield(r)) {
+          --uses[y->operands[k]];
+          y->operands.erase(y->operands.begin() + at);
+        }
+    } else {
+      if (CarriedTaint(op, k).escapes()) continue;
+      --uses[op.operands[init_operand(op, k)]];
+      op.operands.erase(op.operands.begin() + static_cast<std::ptrdiff_t>(init_operand(op, k)));
+      for (Block& r : op.regions) {
+        const size_t first_carried = r.args.size() - op.results.size();
+        r.args.erase(r.args.begin() + static_cast<std::ptrdiff_t>(first_carried + k));
+      }
+      Block& body = loop_body(op);
+      if (Op* y = terminator_yield(body)) {
+        --uses[y->operands[k]];
+        y->operands.erase(y->operands.begin() + at);
+      }
+      drop_exit_operand(body, k, uses);
+    }
+    op.results.erase(op.results.begin() + at);
   }
 }
 
@@ -54,11 +163,16 @@ bool sweep(Block& block, std::vector<int>& uses, const std::vector<bool>& arrays
   bool any_dead = false;
   for (size_t i = block.ops.size(); i-- > 0;) {
     Op& op = block.ops[i];
-    for (Block& r : op.regions) changed |= sweep(r, uses, arrays_used);
     bool used = false;
     for (ValueId v : op.results) used |= uses[v] > 0;
     if (defines_array(op)) used = arrays_used[op.param];
-    if (used || has_effects(op)) continue;
+    if (used || has_effects(op)) {
+      const size_t results_before = op.results.size();
+      drop_dead_results(op, uses);
+      changed |= op.results.size() != results_before;
+      for (Block& r : op.regions) changed |= sweep(r, uses, arrays_used);
+      continue;
+    }
     count_uses(op, uses, -1);
     dead[i] = true;
     any_dead = true;
@@ -80,9 +194,7 @@ void eliminate_dead_code(Function& fn) {
   std::vector<int> uses(fn.values.size(), 0);
   for (const Op& op : fn.body.ops) count_uses(op, uses, +1);
   while (true) {
-    std::vector<bool> arrays_used(fn.arrays.size(), false);
-    referenced_arrays(fn.body, fn.arrays, arrays_used);
-    if (!sweep(fn.body, uses, arrays_used)) break;
+    if (!sweep(fn.body, uses, referenced_arrays(fn))) break;
   }
 }
 

@@ -2,7 +2,7 @@
 # runtime scalar (here a full reduction) is emitted as reshape<Layout_1>(s, smem), which has no
 # overload for a scalar argument (nvcc: no instance of function template "tile2cu::reshape").
 # sig: x=float32[?], y=float32[?]
-# expect: nvcc: no instance of function template "tile2cu::reshape" matches the argument list
+# expect: ok
 import cuda.tile as ct
 
 
