@@ -137,7 +137,7 @@ def test_private_modules_public_code_imports():
     assert exhaustive_search is ct.tune.exhaustive_search is _tune.exhaustive_search
     assert TuningResult is _tune.TuningResult and _tune_utils.TileLaunchTimeoutError
     with pytest.raises(ModuleNotFoundError):
-        import cuda.tile._cext  # noqa: F401 - cuTile's compiled internals are not aliased
+        import cuda.tile._ir  # noqa: F401 - cuTile's compiler internals are not aliased
 
 
 def test_compiler_errors_take_cutile_arguments():
