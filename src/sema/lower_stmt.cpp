@@ -1008,6 +1008,7 @@ ir::Function KernelLowering::run() {
   fn_.file = file_;
   check_syntax(def);
   if (kit->second.options) kernel_options(*kit->second.options);
+  for (const ast::Call* hints : kit->second.hints) kernel_options(*hints);
   locals_ = function_locals(def);
   blocks_.push_back(&fn_.body);
 
@@ -1036,7 +1037,6 @@ ir::Function KernelLowering::run() {
     ParameterConstraint named = *it->second;
     named.name = p.name;
     described.push_back(constraint_string(named));
-  for (const ast::Call* hints : kit->second.hints) kernel_options(*hints);
     bool is_constant_param = false;
     if (p.annotation) {
       try {

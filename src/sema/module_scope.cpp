@@ -205,9 +205,9 @@ class ModuleEvaluator {
     for (const auto& t : targets)
       if (auto* n = t->as<ast::Name>()) names.push_back(n->id);
     if (names.size() != targets.size()) return;  // host-side unpacking etc.: not tile code
+    if (replace_hints(names, *value)) return;
     try {
       KernelLowering lowering(*scope_, dummy_signature());
-    if (replace_hints(names, *value)) return;
       Value v = lowering.eval(value);
       for (const auto& n : names) bind(n, v, range);
       // `k2 = ct.kernel(fn, ...)`: the functional form of the decorator.
@@ -227,8 +227,6 @@ class ModuleEvaluator {
     }
   }
 
-  static const KernelSignature& dummy_signature() {
-    static const KernelSignature sig;
   // `k2 = k.replace_hints(occupancy=4)` where k is a kernel of this module: k under the new
   // name, with these options replacing its decorator's (checked when specialized).
   bool replace_hints(const std::vector<std::string>& names, const ast::Expr& value) {
@@ -247,6 +245,8 @@ class ModuleEvaluator {
     return true;
   }
 
+  static const KernelSignature& dummy_signature() {
+    static const KernelSignature sig;
     return sig;
   }
 

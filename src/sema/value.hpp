@@ -163,9 +163,9 @@ struct Global {
 struct KernelInfo {
   const ast::FunctionDef* def;
   const ast::Call* options = nullptr;  // @ct.kernel(...) keywords, checked when specialized
-};
   // `k2 = k.replace_hints(occupancy=4)`: keywords that replace options, applied in order.
   std::vector<const ast::Call*> hints;
+};
 
 struct ModuleScope {
   std::shared_ptr<const ast::Module> module;
