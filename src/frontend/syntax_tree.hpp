@@ -121,7 +121,7 @@ class Source {
   std::pair<int, int> position(size_t offset) const;
   static bool is_continuation_byte(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
   size_t continuation_bytes_before(size_t offset) const;
-  static constexpr size_t kColumnBlock = 4096;
+  static constexpr size_t kColumnBlock = 256;
 
   std::shared_ptr<const SourceFile> file_;
   string_view text_;
