@@ -8,7 +8,7 @@
 #   - every name the runtime declares in namespace tile2cu, which generated code opens with
 #     `using namespace tile2cu` (load, store, Array, Tile, ...).
 # Declared names are found by asking nvcc: each identifier of the preprocessed headers is
-# declared again as a namespace, and those nvcc reports as "already declared" are taken.
+# declared again, as a variable of a type of the probe's own, and those nvcc rejects are taken.
 # Names with a leading underscore or a double underscore are left out: the rule escapes them all.
 # Usage: scripts/reserved-cpp-names.sh [nvcc]   (about a minute)
 set -euo pipefail
@@ -53,16 +53,21 @@ sed -n 's/^#define \([A-Za-z0-9_]*\).*/\1/p' "$work/macros.h" | plain >"$work/ma
 grep -v '^#' "$work/headers.ii" | grep -oE '\b[A-Za-z_][A-Za-z0-9_]*\b' | plain |
   comm -23 - <(sort -u "$work/keyword_names" "$work/macro_names") >"$work/candidates"
 
-# The names nvcc says are declared already where `open` ... `close` puts a namespace of each.
-declared() {
-  { cat "$work/headers.cu"; echo "$1"; sed 's/.*/namespace & {}/' "$work/candidates"; echo "$2"; } >"$work/probe.cu"
+# The names nvcc rejects when `open` ... `close` declares each again, in the form `form` (a sed
+# replacement, & for the name): the probe's lines it reports an error at.
+rejected() {
+  { cat "$work/headers.cu"; echo "struct ReservedNameProbe {};"; echo "$1"; } >"$work/probe.cu"
+  local first=$(($(wc -l <"$work/probe.cu") + 1))
+  { sed "s/.*/$3/" "$work/candidates"; echo "$2"; } >>"$work/probe.cu"
   "$nvcc" "${flags[@]}" -Xcudafe --error_limit=1000000 -c "$work/probe.cu" -o "$work/probe.o" >"$work/probe.log" 2>&1 || true
-  if grep ': error' "$work/probe.log" | grep -qv 'has already been declared'; then
-    echo "unexpected nvcc errors in the probe:" >&2
-    grep ': error' "$work/probe.log" | grep -v 'has already been declared' | head >&2
-    exit 1
-  fi
-  sed -n 's/.*error: "\([A-Za-z0-9_]*\)" has already been declared.*/\1/p' "$work/probe.log" | plain
+  sed -n 's/^.*probe\.cu(\([0-9]*\)): error.*/\1/p' "$work/probe.log" |
+    awk -v first="$first" 'NR == FNR { bad[$1 - first + 1] = 1; next } bad[FNR]' - "$work/candidates"
+}
+# Declared names: a namespace of the name clashes with every declaration but a namespace's (which
+# it reopens), a variable of a type of the probe's own with every one but a class's (which it
+# hides); together they find all.
+declared() {
+  { rejected "$1" "$2" 'namespace & {}'; rejected "$1" "$2" 'ReservedNameProbe &;'; } | plain
 }
 declared "" "" >"$work/global_names"
 declared "namespace tile2cu {" "}" >"$work/runtime_names"

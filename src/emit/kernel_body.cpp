@@ -850,7 +850,7 @@ class BodyEmitter {
         depth_ = depth;
         std::string score = combiner_lambda(op, "&", 1);  // first, so the score's names get no suffix
         std::string mask = combiner_lambda(op, "&", 0);
-        std::string name = fresh_name("attention");
+        std::string name = fresh_name("attention_state");
         const std::string indent(static_cast<size_t>(depth + 1) * 2, ' ');
         const std::string maps = tensor_maps_name(fn_, op);
         line(depth, fmt::format("const auto {} = attention_main_loop<{}>({}, {{{}}}, {}, {{{}}}, {}, {}, {}, {}, {}, {},\n{}{},\n{}{}, smem{});",

@@ -73,7 +73,7 @@ __global__ void __launch_bounds__(kThreads, 2) attention_fwd(
   //     v = ct.load(V, index=(head, j, 0), shape=(1, BN, D), padding_mode=ct.PaddingMode.ZERO)
   //     acc = ct.mma(p.astype(Q.dtype), v.reshape((BN, D)), acc * alpha)
   //     m = m_new
-  const auto attention = attention_main_loop<AttentionLoop_128x64x64>(K, {head, 0, 0}, V, {head, 0, 0}, 0, key_tiles, q_2, m, l, acc,
+  const auto attention_state = attention_main_loop<AttentionLoop_128x64x64>(K, {head, 0, 0}, V, {head, 0, 0}, 0, key_tiles, q_2, m, l, acc,
     [&](int32_t row_2, int32_t col_2, int32_t j_2) {
       const auto cols_2 = j_2 * 64 + col_2;
       const auto keep_2 = cols_2 < Q.shape[1];
@@ -87,7 +87,7 @@ __global__ void __launch_bounds__(kThreads, 2) attention_fwd(
       return s_3;
     }, smem, &K_V_tma);
   // out = acc / l
-  const auto out = attention.acc / broadcast_to<Layout_128x64>(attention.l, smem);
+  const auto out = attention_state.acc / broadcast_to<Layout_128x64>(attention_state.l, smem);
   // ct.store(O, index=(head, block, 0), tile=out.astype(O.dtype).reshape((1, BM, D)))
   store(O, {head, block, 0}, reshape<Layout_1x128x64>(astype<__nv_bfloat16>(out), smem));
 }
@@ -223,7 +223,7 @@ __global__ void __launch_bounds__(kThreads, 2) attention_fwd(
   //     v = ct.load(V, index=(head, j, 0), shape=(1, BN, D), padding_mode=ct.PaddingMode.ZERO)
   //     acc = ct.mma(p.astype(Q.dtype), v.reshape((BN, D)), acc * alpha)
   //     m = m_new
-  const auto attention = attention_main_loop<AttentionLoop_128x64x64>(K, {head, 0, 0}, V, {head, 0, 0}, 0, key_tiles, q_2, m, l, acc,
+  const auto attention_state = attention_main_loop<AttentionLoop_128x64x64>(K, {head, 0, 0}, V, {head, 0, 0}, 0, key_tiles, q_2, m, l, acc,
     [&](int32_t row_2, int32_t col_2, int32_t j_2) {
       const auto cols_2 = j_2 * 64 + col_2;
       const auto keep_3 = cols_2 < Q.shape[1];
@@ -241,7 +241,7 @@ __global__ void __launch_bounds__(kThreads, 2) attention_fwd(
       return s_3;
     }, smem, &K_V_tma);
   // out = acc / l
-  const auto out = attention.acc / broadcast_to<Layout_128x64>(attention.l, smem);
+  const auto out = attention_state.acc / broadcast_to<Layout_128x64>(attention_state.l, smem);
   // ct.store(O, index=(head, block, 0), tile=out.astype(O.dtype).reshape((1, BM, D)))
   store(O, {head, block, 0}, reshape<Layout_1x128x64>(astype<__nv_bfloat16>(out), smem));
 }
@@ -375,7 +375,7 @@ __global__ void __launch_bounds__(kThreads, 2) attention_fwd(
   //     v = ct.load(V, index=(head, j, 0), shape=(1, BN, D), padding_mode=ct.PaddingMode.ZERO)
   //     acc = ct.mma(p.astype(Q.dtype), v.reshape((BN, D)), acc * alpha)
   //     m = m_new
-  const auto attention = attention_main_loop<AttentionLoop_128x64x128>(K, {head, 0, 0}, V, {head, 0, 0}, 0, key_tiles, q_2, m, l, acc,
+  const auto attention_state = attention_main_loop<AttentionLoop_128x64x128>(K, {head, 0, 0}, V, {head, 0, 0}, 0, key_tiles, q_2, m, l, acc,
     [&](int32_t row_2, int32_t col_2, int32_t j_2) {
       const auto cols_2 = j_2 * 64 + col_2;
       const auto keep_2 = cols_2 < Q.shape[1];
@@ -389,7 +389,7 @@ __global__ void __launch_bounds__(kThreads, 2) attention_fwd(
       return s_3;
     }, smem, &K_V_tma);
   // out = acc / l
-  const auto out = attention.acc / broadcast_to<Layout_128x128>(attention.l, smem);
+  const auto out = attention_state.acc / broadcast_to<Layout_128x128>(attention_state.l, smem);
   // ct.store(O, index=(head, block, 0), tile=out.astype(O.dtype).reshape((1, BM, D)))
   store(O, {head, block, 0}, reshape<Layout_1x128x128>(astype<__nv_bfloat16>(out), smem));
 }
@@ -525,7 +525,7 @@ __global__ void __launch_bounds__(kThreads, 2) attention_fwd(
   //     v = ct.load(V, index=(head, j, 0), shape=(1, BN, D), padding_mode=ct.PaddingMode.ZERO)
   //     acc = ct.mma(p.astype(Q.dtype), v.reshape((BN, D)), acc * alpha)
   //     m = m_new
-  const auto attention = attention_main_loop<AttentionLoop_128x64x128>(K, {head, 0, 0}, V, {head, 0, 0}, 0, key_tiles, q_2, m, l, acc,
+  const auto attention_state = attention_main_loop<AttentionLoop_128x64x128>(K, {head, 0, 0}, V, {head, 0, 0}, 0, key_tiles, q_2, m, l, acc,
     [&](int32_t row_2, int32_t col_2, int32_t j_2) {
       const auto cols_2 = j_2 * 64 + col_2;
       const auto keep_3 = cols_2 < Q.shape[1];
@@ -543,7 +543,7 @@ __global__ void __launch_bounds__(kThreads, 2) attention_fwd(
       return s_3;
     }, smem, &K_V_tma);
   // out = acc / l
-  const auto out = attention.acc / broadcast_to<Layout_128x128>(attention.l, smem);
+  const auto out = attention_state.acc / broadcast_to<Layout_128x128>(attention_state.l, smem);
   // ct.store(O, index=(head, block, 0), tile=out.astype(O.dtype).reshape((1, BM, D)))
   store(O, {head, block, 0}, reshape<Layout_1x128x128>(astype<__nv_bfloat16>(out), smem));
 }
@@ -674,7 +674,7 @@ __global__ void __launch_bounds__(kThreads, 2) attention_fwd(
   //     v = ct.load(V, index=(head, j, 0), shape=(1, BN, D), padding_mode=ct.PaddingMode.ZERO)
   //     acc = ct.mma(p.astype(Q.dtype), v.reshape((BN, D)), acc * alpha)
   //     m = m_new
-  const auto attention = attention_main_loop<AttentionLoop_64x64x64>(K, {head, 0, 0}, V, {head, 0, 0}, 0, key_tiles, q_2, m, l, acc,
+  const auto attention_state = attention_main_loop<AttentionLoop_64x64x64>(K, {head, 0, 0}, V, {head, 0, 0}, 0, key_tiles, q_2, m, l, acc,
     [&](int32_t row_2, int32_t col_2, int32_t j_2) {
       const auto cols_2 = j_2 * 64 + col_2;
       const auto keep_2 = cols_2 < Q.shape[1];
@@ -688,7 +688,7 @@ __global__ void __launch_bounds__(kThreads, 2) attention_fwd(
       return s_3;
     }, smem);
   // out = acc / l
-  const auto out = attention.acc / broadcast_to<Layout_64x64>(attention.l, smem);
+  const auto out = attention_state.acc / broadcast_to<Layout_64x64>(attention_state.l, smem);
   // ct.store(O, index=(head, block, 0), tile=out.astype(O.dtype).reshape((1, BM, D)))
   store(O, {head, block, 0}, reshape<Layout_1x64x64>(astype<__half>(out), smem));
 }
@@ -815,7 +815,7 @@ __global__ void __launch_bounds__(kThreads, 2) attention_fwd(
   //     v = ct.load(V, index=(head, j, 0), shape=(1, BN, D), padding_mode=ct.PaddingMode.ZERO)
   //     acc = ct.mma(p.astype(Q.dtype), v.reshape((BN, D)), acc * alpha)
   //     m = m_new
-  const auto attention = attention_main_loop<AttentionLoop_128x64x64>(K, {head, 0, 0}, V, {head, 0, 0}, 0, key_tiles, q_2, m, l, acc,
+  const auto attention_state = attention_main_loop<AttentionLoop_128x64x64>(K, {head, 0, 0}, V, {head, 0, 0}, 0, key_tiles, q_2, m, l, acc,
     [&](int32_t row_2, int32_t col_2, int32_t j_2) {
       const auto cols_2 = j_2 * 64 + col_2;
       const auto keep_3 = cols_2 < Q.shape[1];
@@ -833,7 +833,7 @@ __global__ void __launch_bounds__(kThreads, 2) attention_fwd(
       return s_3;
     }, smem, &K_V_tma);
   // out = acc / l
-  const auto out = attention.acc / broadcast_to<Layout_128x64>(attention.l, smem);
+  const auto out = attention_state.acc / broadcast_to<Layout_128x64>(attention_state.l, smem);
   // ct.store(O, index=(head, block, 0), tile=out.astype(O.dtype).reshape((1, BM, D)))
   store(O, {head, block, 0}, reshape<Layout_1x128x64>(astype<__half>(out), smem));
 }
@@ -967,7 +967,7 @@ __global__ void __launch_bounds__(kThreads, 2) attention_fwd(
   //     v = ct.load(V, index=(head, j, 0), shape=(1, BN, D), padding_mode=ct.PaddingMode.ZERO)
   //     acc = ct.mma(p.astype(Q.dtype), v.reshape((BN, D)), acc * alpha)
   //     m = m_new
-  const auto attention = attention_main_loop<AttentionLoop_128x64x128>(K, {head, 0, 0}, V, {head, 0, 0}, 0, key_tiles, q_2, m, l, acc,
+  const auto attention_state = attention_main_loop<AttentionLoop_128x64x128>(K, {head, 0, 0}, V, {head, 0, 0}, 0, key_tiles, q_2, m, l, acc,
     [&](int32_t row_2, int32_t col_2, int32_t j_2) {
       const auto cols_2 = j_2 * 64 + col_2;
       const auto keep_2 = cols_2 < Q.shape[1];
@@ -981,7 +981,7 @@ __global__ void __launch_bounds__(kThreads, 2) attention_fwd(
       return s_3;
     }, smem, &K_V_tma);
   // out = acc / l
-  const auto out = attention.acc / broadcast_to<Layout_128x128>(attention.l, smem);
+  const auto out = attention_state.acc / broadcast_to<Layout_128x128>(attention_state.l, smem);
   // ct.store(O, index=(head, block, 0), tile=out.astype(O.dtype).reshape((1, BM, D)))
   store(O, {head, block, 0}, reshape<Layout_1x128x128>(astype<__half>(out), smem));
 }
@@ -1117,7 +1117,7 @@ __global__ void __launch_bounds__(kThreads, 2) attention_fwd(
   //     v = ct.load(V, index=(head, j, 0), shape=(1, BN, D), padding_mode=ct.PaddingMode.ZERO)
   //     acc = ct.mma(p.astype(Q.dtype), v.reshape((BN, D)), acc * alpha)
   //     m = m_new
-  const auto attention = attention_main_loop<AttentionLoop_128x64x128>(K, {head, 0, 0}, V, {head, 0, 0}, 0, key_tiles, q_2, m, l, acc,
+  const auto attention_state = attention_main_loop<AttentionLoop_128x64x128>(K, {head, 0, 0}, V, {head, 0, 0}, 0, key_tiles, q_2, m, l, acc,
     [&](int32_t row_2, int32_t col_2, int32_t j_2) {
       const auto cols_2 = j_2 * 64 + col_2;
       const auto keep_3 = cols_2 < Q.shape[1];
@@ -1135,7 +1135,7 @@ __global__ void __launch_bounds__(kThreads, 2) attention_fwd(
       return s_3;
     }, smem, &K_V_tma);
   // out = acc / l
-  const auto out = attention.acc / broadcast_to<Layout_128x128>(attention.l, smem);
+  const auto out = attention_state.acc / broadcast_to<Layout_128x128>(attention_state.l, smem);
   // ct.store(O, index=(head, block, 0), tile=out.astype(O.dtype).reshape((1, BM, D)))
   store(O, {head, block, 0}, reshape<Layout_1x128x128>(astype<__half>(out), smem));
 }

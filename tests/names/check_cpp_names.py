@@ -34,7 +34,7 @@ TABLE = ROOT / "src" / "emit" / "cpp_reserved_names.inc"
 EMITTER_NAMES = """
 stream grid grid_x grid_y grid_z device major threads kernel use_whole_copy whole_copy_fits
 tiles_whole fixed_tiles_whole whole whole_at_launch smem list_words list_table e t t_2 t_3
-attention printed_value0 kThreads kWholeThreads kCopyThreads kTilesWhole kSmemBytes
+attention_state printed_value0 kThreads kWholeThreads kCopyThreads kTilesWhole kSmemBytes
 kHopperSmemBytes kMaxRank Layout Layout_16 Layout_2 Layout_16x16 GemmLoop_64x64x32
 GemmLoop_64x64x32_BT AttentionLoop_64x64x64 kGemmLoop_64x64x32_Stages launch_k tile2cu_k
 p0 p0_data p0_shape_0 p0_stride_0 p0_arg p0_at p0_words p0_count p0_table p0_size p0_tma
