@@ -137,9 +137,16 @@ TEST(Signature, IntegerConstants) {
 }
 
 TEST(Signature, BigIntegerConstantIsExact) {
-  KernelSignature s = parse_signature("N=18446744073709551615", "--sig");
-  const __int128 expected = (static_cast<__int128>(1) << 64) - 1;
-  EXPECT_TRUE(std::get<__int128>(constant_of(s.params[0]).value) == expected);
+  KernelSignature s = parse_signature("N=9223372036854775807, M=-9223372036854775808", "--sig");
+  EXPECT_TRUE(std::get<__int128>(constant_of(s.params[0]).value) == INT64_MAX);
+  EXPECT_TRUE(std::get<__int128>(constant_of(s.params[1]).value) == INT64_MIN);
+}
+
+// Numbers are read as int64 (issue 28: 2^64 + 1024 used to wrap to 1024), refused at the digits.
+TEST(Signature, IntegerPastInt64IsALocatedError) {
+  Failure f = sig_failure("a=float32[?], N=18446744073709551615");
+  EXPECT_NE(f.message.find("integer out of range of int64"), std::string::npos) << f.message;
+  EXPECT_EQ(f.range.col, 17);
 }
 
 TEST(Signature, FloatConstants) {
@@ -255,7 +262,7 @@ TEST(Signature, FirstParameterNamedLikeADtypeIsNotASpecName) {
 TEST(Signature, ConstraintStringRoundTrips) {
   const char* cases[] = {
       "x=float32[?, 64] align16 contiguous", "n=int64", "T=1024", "B=-3", "S=0.5", "F=1.0",
-      "E=1e-05", "C=True", "SH=(64, 128)", "ONE=(5,)", "N=18446744073709551615",
+      "E=1e-05", "C=True", "SH=(64, 128)", "ONE=(5,)", "N=9223372036854775807",
       "NEG=(-1, 2.5, False)",
   };
   for (const char* text : cases) {
@@ -273,8 +280,8 @@ TEST(Signature, ConstraintStringRoundTrips) {
     }
   }
   EXPECT_EQ(constraint_string(parse_signature("F=1.0", "--sig").params[0]), "F=1.0");
-  EXPECT_EQ(constraint_string(parse_signature("N=18446744073709551615", "--sig").params[0]),
-            "N=18446744073709551615");
+  EXPECT_EQ(constraint_string(parse_signature("N=-9223372036854775808", "--sig").params[0]),
+            "N=-9223372036854775808");
 }
 
 TEST(Signature, DefaultSpecNamesDistinguishIntAndFloatConstants) {
