@@ -1081,6 +1081,16 @@ ir::Function KernelLowering::run() {
 // tuple and its place (`t_0`, `t_1_0`), constants among them stay constants.
 Value KernelLowering::parameter_value(const std::string& name, const Constraint& c, SourceRange range) {
   if (auto* cc = std::get_if<ConstantConstraint>(&c)) return constant_value(cc->value);
+  // A leaf's name can be another parameter's (`def k(io, io_0)` with io a tuple): two kernel
+  // parameters of one name would not build.
+  auto taken = [&](const auto& params) {
+    return std::any_of(params.begin(), params.end(), [&](const auto& p) { return p.name == name; });
+  };
+  if (!std::holds_alternative<TupleConstraint>(c) && (taken(fn_.arrays) || taken(fn_.scalars)))
+    error(ErrorKind::UnsupportedFeature, range,
+          fmt::format("two kernel parameters would be named '{}': a tuple parameter's items are named after "
+                      "it and their place ('t_0', 't_1_0'); rename the parameter",
+                      name));
   if (auto* tc = std::get_if<TupleConstraint>(&c)) {
     TupleValue t;
     for (size_t k = 0; k < tc->items.size(); ++k)
