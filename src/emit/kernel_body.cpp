@@ -938,7 +938,10 @@ class BodyEmitter {
       e = {fmt::format("true_when_whole({}, {})", proof, e.text)};
     bool named = !fn_.values[r].name.empty() && !is_trivial(op);
     bool single_local_use = uses_[r] == 1 && use_block_[r] == def_block_[r];
-    if ((is_pure(op) && (is_trivial(op) || (!named && single_local_use))) || load_feeds_next_op(op)) {
+    // A loop's carried variable that reuses this value's variable needs that variable, even
+    // when the value is a constant that would otherwise be written inline.
+    bool inline_ok = !mutable_.count(r) && is_pure(op) && (is_trivial(op) || (!named && single_local_use));
+    if (inline_ok || load_feeds_next_op(op)) {
       exprs_[r] = e;
       return;
     }
