@@ -11,7 +11,8 @@
 //   * A thread keeps its runs in its register array v[] back to back, so slot s holds element
 //         ((s / Vec) * Threads + threadIdx.x) * Vec + s % Vec.
 //   * With fewer runs than threads, threads >= runs own nothing (owns(s) is false).
-//   * Threads must equal blockDim.x for every layout a kernel uses.
+//   * Threads must equal blockDim.x for every layout a kernel uses, or, where a CTA runs several
+//     small blocks, blockDim.x / BlocksPerCta (see BlockedLayout).
 //
 // Why this shape: one run is Vec contiguous elements, so a load or store of a run is a single
 // vector access (Vec=4 floats = one 128-bit LDG), and neighbouring threads touch neighbouring
@@ -50,7 +51,10 @@ struct Shape {
   }
 };
 
-template <class S, int Threads, int Vec>
+// BlocksPerCta > 1: the CTA runs that many blocks side by side, Threads threads each (at most a
+// warp; the generated code then says so in kBlocksPerCta). A block's threads are the Threads
+// consecutive threads from (threadIdx.x / Threads) * Threads, and a layout deals runs out to them.
+template <class S, int Threads, int Vec, int BlocksPerCta = 1>
 struct BlockedLayout {
   using shape = S;
   static constexpr int kThreads = Threads;
@@ -61,16 +65,19 @@ struct BlockedLayout {
   static constexpr int kSlots = kRunsPerThread * Vec;
 
   static_assert(Threads > 0, "need at least one thread");
+  static_assert(BlocksPerCta == 1 || (Threads <= 32 && detail::is_pow2(Threads)),
+                "a block that shares its CTA is a power-of-two part of a warp");
   static_assert(detail::is_pow2(Vec) && (S::rank == 0 ? Vec == 1 : S::dim(S::rank - 1) % Vec == 0),
                 "Vec must be a power of two dividing the last dim (1 for rank 0)");
 
-  // This thread's index in the CTA. The CTA has Threads threads (see above): told so, the
-  // compiler sees that coordinates do not wrap (the masks in coord() drop out) and that a
-  // thread's runs lie at constant distances from its first, which loads and stores then reach
-  // with one address and immediate offsets.
+  // This thread's index in its block. The CTA has Threads * BlocksPerCta threads (see above):
+  // told so, the compiler sees that coordinates do not wrap (the masks in coord() drop out) and
+  // that a thread's runs lie at constant distances from its first, which loads and stores then
+  // reach with one address and immediate offsets.
   TILE2CU_DEVICE static int thread() {
-    __builtin_assume(threadIdx.x < unsigned(Threads));
-    return int(threadIdx.x);
+    __builtin_assume(threadIdx.x < unsigned(Threads * BlocksPerCta));
+    if constexpr (BlocksPerCta == 1) return int(threadIdx.x);
+    else return int(threadIdx.x) % Threads;
   }
   // Flat row-major index of the element in register slot `slot` of this thread.
   TILE2CU_DEVICE static int element(int slot) { return ((slot / Vec) * Threads + thread()) * Vec + slot % Vec; }
@@ -83,6 +90,19 @@ struct BlockedLayout {
     return (element(slot) >> detail::log2i(S::stride(dim))) & (S::dim(dim) - 1);
   }
 };
+
+// Waits for the other threads of this thread's block, and makes their shared and global memory
+// accesses before the wait visible to it: the whole CTA, or, where the CTA runs several blocks
+// (BlocksPerCta > 1), the block's own lanes of its warp, so that blocks never wait for each other.
+template <int Threads, int BlocksPerCta>
+TILE2CU_DEVICE void sync_block() {
+  if constexpr (BlocksPerCta == 1) {
+    __syncthreads();
+  } else if constexpr (Threads > 1) {
+    constexpr unsigned kLanes = Threads == 32 ? 0xffffffffu : (1u << Threads) - 1;
+    __syncwarp(kLanes << (threadIdx.x % 32 / Threads * Threads));
+  }
+}
 
 // Axis order of a load/store: tile axis k walks array axis Axes[k]. Order<> is the identity.
 template <int... Axes>

@@ -79,7 +79,7 @@ std::string wrap(const std::vector<std::string>& groups) {
   return fmt::format("\n    {}", fmt::join(groups, ",\n    "));
 }
 
-HostInterface host_interface(const ir::Function& fn) {
+HostInterface host_interface(const ir::Function& fn, const LayoutPlan& plan) {
   HostInterface h;
   std::vector<std::string> launcher{"cudaStream_t stream, dim3 grid"};
   std::vector<std::string> c_params{"void* stream, unsigned grid_x, unsigned grid_y, unsigned grid_z"};
@@ -145,6 +145,10 @@ HostInterface host_interface(const ir::Function& fn) {
   for (const TensorMapParam& p : tensor_map_params(fn)) {
     kparams.push_back(fmt::format("const __grid_constant__ {} {}", p.type, p.name));
     kargs.push_back(p.name);
+  }
+  if (plan.blocks_per_cta > 1) {  // the grid's blocks along x: CTAs no longer count them
+    kparams.push_back("int32_t blocks_x");
+    kargs.push_back("static_cast<int32_t>(grid.x)");
   }
   h.launcher_params = wrap(launcher);
   h.c_params = wrap(c_params);
@@ -252,6 +256,25 @@ std::string whole_at_launch_test(const ir::Function& fn, const LayoutPlan& plan)
   return out;
 }
 
+// The constants that say how blocks map onto CTAs, with why.
+std::string cta_shape(const LayoutPlan& plan) {
+  if (plan.blocks_per_cta == 1)
+    return fmt::format(
+        "// One CTA runs one block. A tile lives in registers, spread over the CTA's threads in runs of\n"
+        "// consecutive elements (see tile2cu/layout.cuh).\n"
+        "constexpr int kThreads = {};\n",
+        plan.threads);
+  return fmt::format(
+      "// Small tiles: one CTA runs kBlocksPerCta blocks side by side, kThreads threads each, so that\n"
+      "// small blocks do not make small CTAs and a launch-bound grid. A tile lives in registers,\n"
+      "// spread over its block's threads in runs of consecutive elements (see tile2cu/layout.cuh);\n"
+      "// the threads of a block never wait for other blocks'.\n"
+      "constexpr int kThreads = {};\n"
+      "constexpr int kBlocksPerCta = {};\n"
+      "constexpr int kCtaThreads = kThreads * kBlocksPerCta;\n",
+      plan.threads, plan.blocks_per_cta);
+}
+
 }  // namespace
 
 EmittedFiles emit_cuda(const std::vector<ir::Function>& python_specs, const EmitOptions& options) {
@@ -264,22 +287,29 @@ EmittedFiles emit_cuda(const std::vector<ir::Function>& python_specs, const Emit
   std::vector<std::string> kernel_order;
   for (const ir::Function& fn : specs) {
     const LayoutPlan plan = plan_layouts(fn);
-    auto blocked_layouts = [&](std::string_view indent, std::string_view threads) {
+    // threads_and_vec: the layout's arguments after the shape, `{}` standing for its run length.
+    auto blocked_layouts = [&](std::string_view indent, const std::string& threads_and_vec) {
       std::string out;
       for (const auto& [shape, l] : plan.layouts) {
         std::vector<std::string> dims;
         for (int64_t d : shape) dims.push_back(std::to_string(d));
-        out += fmt::format("{}using {} = BlockedLayout<Shape<{}>, {}, {}>;\n", indent, l.name, fmt::join(dims, ", "),
-                           threads, l.vec);
+        out += fmt::format("{}using {} = BlockedLayout<Shape<{}>, {}>;\n", indent, l.name, fmt::join(dims, ", "),
+                           fmt::format(fmt::runtime(threads_and_vec), l.vec));
       }
       return out;
     };
-    std::string layouts = blocked_layouts("", "kThreads");
+    const bool small_tiles = plan.blocks_per_cta > 1;
+    std::string layouts = blocked_layouts("", small_tiles ? "kThreads, {}, kBlocksPerCta" : "kThreads, {}");
     layouts += gemm_loop_declarations(fn);
     layouts += attention_loop_declarations(fn);
     layouts += main_loop_smem_checks(fn, plan);
-    HostInterface h = host_interface(fn);
+    HostInterface h = host_interface(fn, plan);
     std::string prologue = h.prologue;
+    if (small_tiles)
+      prologue = "  // This thread's block along x: its CTA's first block, plus its own place in the CTA.\n"
+                 "  const int32_t block_x = int32_t(blockIdx.x) * kBlocksPerCta + int32_t(threadIdx.x) / kThreads;\n"
+                 "  if (block_x >= blocks_x) return;  // a place of the last CTA past the grid's end\n" +
+                 prologue;
     const bool dynamic_smem = std::max(plan.smem_bytes, plan.hopper_smem_bytes) > kMaxStaticScratchBytes;
     std::string launch_setup;
     const std::vector<TensorMapParam> tensor_maps = tensor_map_params(fn);
@@ -334,21 +364,26 @@ EmittedFiles emit_cuda(const std::vector<ir::Function>& python_specs, const Emit
     // The launcher's copy for whole tiles may run on more threads than the checked one
     // (layout_plan.cpp, "The copy for whole big tiles"): it then declares its own layouts.
     const bool whole_copy_shape = plan.whole_copy_threads > 0;
+    const std::string cta_threads = fn.spec_name + (small_tiles ? "::kCtaThreads" : "::kThreads");
     const std::string launch_config =
-        fmt::format("<<<grid, {}, {}, stream>>>({});\n",
-                    whole_copy_shape ? "threads" : fn.spec_name + "::kThreads", dynamic_smem ? "kSmemBytes" : "0",
-                    h.launch_args);
+        fmt::format("<<<{}, {}, {}, stream>>>({});\n", small_tiles ? "ctas" : "grid",
+                    whole_copy_shape ? "threads" : cta_threads, dynamic_smem ? "kSmemBytes" : "0", h.launch_args);
+    if (small_tiles)
+      launch_setup += fmt::format(
+          "  // kBlocksPerCta blocks to a CTA: the grid's blocks along x fill ceil(x / kBlocksPerCta) CTAs.\n"
+          "  const dim3 ctas((grid.x + {0}::kBlocksPerCta - 1) / {0}::kBlocksPerCta, grid.y, grid.z);\n",
+          fn.spec_name);
     if (plan.launch_whole.empty()) {
       launch = fmt::format("  {}::{}{}", fn.spec_name, fn.kernel_name, launch_config);
     } else {
       kernel_template =
           "// Compiled twice: the launcher runs the copy for kTilesWhole = true when it has proved every\n"
           "// block's tiles whole (see whole_at_launch).\ntemplate <bool kTilesWhole>\n";
-      const std::string whole_threads = fn.spec_name + (whole_copy_shape ? "::kWholeThreads" : "::kThreads");
+      const std::string whole_threads = whole_copy_shape ? fn.spec_name + "::kWholeThreads" : cta_threads;
       launch = whole_at_launch_test(fn, plan) +
                fmt::format("  // ... where that copy keeps as many threads on an SM as the checked one (asked once).\n"
                            "  static const bool whole_copy_fits = tile2cu::keeps_occupancy(\n"
-                           "      {0}::{1}<true>, {3}, {0}::{1}<false>, {0}::kThreads, 0);\n"
+                           "      {0}::{1}<true>, {3}, {0}::{1}<false>, {5}, 0);\n"
                            "  const bool use_whole_copy = tiles_whole && whole_copy_fits;\n"
                            "  const auto kernel = use_whole_copy ? {0}::{1}<true> : {0}::{1}<false>;\n"
                            "{4}"
@@ -356,7 +391,8 @@ EmittedFiles emit_cuda(const std::vector<ir::Function>& python_specs, const Emit
                            fn.spec_name, fn.kernel_name, launch_config, whole_threads,
                            whole_copy_shape ? fmt::format("  const int threads = use_whole_copy ? {} : {}::kThreads;\n",
                                                           whole_threads, fn.spec_name)
-                                            : "");
+                                            : "",
+                           cta_threads);
     }
     if (whole_copy_shape) {
       layouts += fmt::format(
@@ -366,12 +402,12 @@ EmittedFiles emit_cuda(const std::vector<ir::Function>& python_specs, const Emit
           plan.whole_copy_threads);
       prologue = "  // This copy's thread count and layouts.\n"
                  "  constexpr int kCopyThreads = kTilesWhole ? kWholeThreads : kThreads;\n" +
-                 blocked_layouts("  ", "kCopyThreads") + prologue;
+                 blocked_layouts("  ", "kCopyThreads, {}") + prologue;
     }
     const std::string& signature = fn.signature;
     // The kernel's occupancy= wins, for every copy. A count the plan chose says why in the code;
     // a copy for whole tiles with its own shape has its own count.
-    std::string threads = "kThreads", min_blocks, launch_bounds_note;
+    std::string threads = small_tiles ? "kCtaThreads" : "kThreads", min_blocks, launch_bounds_note;
     if (fn.occupancy > 0) {
       min_blocks = fmt::format(", {}", fn.occupancy);
     } else if (whole_copy_shape) {
@@ -400,7 +436,7 @@ EmittedFiles emit_cuda(const std::vector<ir::Function>& python_specs, const Emit
                    {{"spec", fn.spec_name},
                     {"kernel", fn.kernel_name},
                     {"signature", signature},
-                    {"threads", std::to_string(plan.threads)},
+                    {"cta_shape", cta_shape(plan)},
                     {"layouts", layouts},
                     {"launch_threads", threads},
                     {"min_blocks", min_blocks},

@@ -432,7 +432,8 @@ Mapped map_cu(const std::string& cu, const std::string& cu_name, const std::stri
   static const std::regex threads_re(R"(constexpr\s+int\s+kThreads\s*=\s*(\d+))");
   static const std::regex whole_threads_re(R"(constexpr\s+int\s+kWholeThreads\s*=\s*(\d+))");
   static const std::regex using_re(R"(^\s*using\s+(\w+)\s*=\s*(\w*Layout\w*<.*>)\s*;)");
-  static const std::regex blocked_re(R"(BlockedLayout<\s*Shape<([\d,\s]*)>\s*,\s*\w+\s*,\s*(\d+)\s*>)");
+  // (A fourth argument, kBlocksPerCta, where a CTA runs several blocks.)
+  static const std::regex blocked_re(R"(BlockedLayout<\s*Shape<([\d,\s]*)>\s*,\s*\w+\s*,\s*(\d+)\s*(?:,\s*\w+\s*)?>)");
   static const std::regex smem_re(R"(__shared__.*?\b\w+\s*\[\s*(\d+)\s*\])");
   for (const CuLine& l : out.lines) {
     if (l.section < 0) continue;

@@ -471,8 +471,14 @@ class BodyEmitter {
     ValueId r = op.results.empty() ? ir::kNoValue : op.results[0];
     switch (op.kind) {
       case OpKind::Constant: return {cpp_literal(op.literal, fn_.type(r).dtype)};
-      case OpKind::BlockId: return {fmt::format("int32_t(blockIdx.{})", "xyz"[op.axis])};
-      case OpKind::NumBlocks: return {fmt::format("int32_t(gridDim.{})", "xyz"[op.axis])};
+      // Where a CTA runs several blocks, the prologue computes the block along x (block_x) and
+      // the launcher passes the grid's count (blocks_x).
+      case OpKind::BlockId:
+        if (op.axis == 0 && plan_.blocks_per_cta > 1) return {"block_x"};
+        return {fmt::format("int32_t(blockIdx.{})", "xyz"[op.axis])};
+      case OpKind::NumBlocks:
+        if (op.axis == 0 && plan_.blocks_per_cta > 1) return {"blocks_x"};
+        return {fmt::format("int32_t(gridDim.{})", "xyz"[op.axis])};
       case OpKind::ScalarParam: return {fn_.scalars[op.param].name};
       case OpKind::ArrayDim: return {fmt::format("{}.shape[{}]", fn_.arrays[op.param].name, op.dim)};
       case OpKind::ArrayStride: return {fmt::format("{}.stride[{}]", fn_.arrays[op.param].name, op.dim)};
@@ -761,7 +767,8 @@ class BodyEmitter {
 
   void statement(const Op& op, int depth) {
     if (auto it = plan_.array_barriers.find(&op); it != plan_.array_barriers.end())
-      line(depth, fmt::format("__syncthreads();  // {}: other threads' earlier accesses come first (program order per array)",
+      line(depth, fmt::format("{};  // {}: other threads' earlier accesses come first (program order per array)",
+                              plan_.blocks_per_cta > 1 ? "sync_block<kThreads, kBlocksPerCta>()" : "__syncthreads()",
                               it->second));
     switch (op.kind) {
       case OpKind::Store: {

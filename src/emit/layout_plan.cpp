@@ -1,5 +1,6 @@
 #include "emit/layout_plan.hpp"
 
+#include "emit/element_memory_call.hpp"
 #include "emit/mma_plan.hpp"
 #include "emit/tensor_maps.hpp"
 #include "ir/passes/attention_loop.hpp"
@@ -33,6 +34,46 @@ constexpr int kWholeCopyManyLoadsBlocksPerSm = 3;
 constexpr int kWholeCopyManyLoads = 2;
 
 size_t align16(size_t bytes) { return (bytes + 15) / 16 * 16; }
+
+// Several blocks per CTA. A block whose biggest tile is at most this many 16-byte runs gets one
+// thread per run, and blocks share CTAs of kSmallTileCtaThreads threads. Each block's threads
+// then stay a group of their own: nothing in the kernel may wait for, or hand data to, the
+// other threads of its CTA. So only kernels made of the ops below take this path: each thread
+// computes on its own elements (no reduction, scan, reshape or mma, which move elements between
+// threads through shared memory behind a CTA-wide barrier) and no once-per-block side effect.
+constexpr int kSmallTileMaxRuns = 32;
+constexpr int kSmallTileCtaThreads = 256;
+
+bool threads_work_alone(const ir::Function& fn, const ir::Op& op) {
+  switch (op.kind) {
+    case ir::OpKind::Constant: case ir::OpKind::BlockId: case ir::OpKind::NumBlocks:
+    case ir::OpKind::ScalarParam: case ir::OpKind::ArrayDim: case ir::OpKind::ArrayStride:
+    case ir::OpKind::Binary: case ir::OpKind::Compare: case ir::OpKind::Unary: case ir::OpKind::Convert:
+    case ir::OpKind::Select: case ir::OpKind::Bitcast: case ir::OpKind::Arange: case ir::OpKind::Load:
+    case ir::OpKind::For: case ir::OpKind::If: case ir::OpKind::While: case ir::OpKind::Yield:
+    case ir::OpKind::Condition: case ir::OpKind::Break: case ir::OpKind::Continue: case ir::OpKind::Return:
+    case ir::OpKind::ListItem: case ir::OpKind::ListLength: case ir::OpKind::ArraySlice:
+      return true;
+    case ir::OpKind::Broadcast:  // a scalar's splat: every thread holds the scalar already
+      return fn.type(op.operands[0]).is_scalar();
+    case ir::OpKind::Store:  // a one-element store is a block's side effect, done once
+      return !op.tile_shape.empty();
+    case ir::OpKind::Gather: case ir::OpKind::Scatter: case ir::OpKind::Atomic:
+      return !is_block_uniform_effect(fn, op);
+    default:
+      return false;
+  }
+}
+
+// Threads per block when the kernel runs several blocks per CTA, or 0 when it does not: one
+// thread per 16-byte run of its biggest tile (`max_runs` at full width), when that is at most a
+// warp and every op lets threads work alone.
+int small_tile_threads(const ir::Function& fn, int64_t max_runs) {
+  if (max_runs > kSmallTileMaxRuns) return 0;
+  bool alone = true;
+  for_each_op(fn.body, [&](const ir::Op& op) { alone = alone && threads_work_alone(fn, op); });
+  return alone ? static_cast<int>(max_runs) : 0;
+}
 
 // Mirrors tile2cu::reduce_smem_bytes (runtime/tile2cu/reduce.cuh): the values (or run partials)
 // of the source, one per output, and one per warp; argmax/argmin carry an int32 index too.
@@ -134,11 +175,16 @@ LayoutPlan plan_layouts(const ir::Function& fn) {
     }
     return runs;
   };
-  // An SM holds at most 32 CTAs, so CTAs under 2048 / 32 = 64 threads leave it half empty: a
-  // small tile gets shorter runs (narrower accesses, still coalesced) until it has 64 of them.
-  while (vec > 1 && max_runs_for(vec) < kFullSmThreads) vec /= 2;
-  const int64_t max_runs = max_runs_for(vec);
-  plan.threads = static_cast<int>(std::clamp<int64_t>(max_runs, kMinThreads, kMaxThreads));
+  if (int threads = small_tile_threads(fn, max_runs_for(vec)); threads > 0) {
+    plan.threads = threads;
+    plan.blocks_per_cta = kSmallTileCtaThreads / threads;
+  } else {
+    // An SM holds at most 32 CTAs, so CTAs under 2048 / 32 = 64 threads leave it half empty: a
+    // small tile gets shorter runs (narrower accesses, still coalesced) until it has 64 of them.
+    while (vec > 1 && max_runs_for(vec) < kFullSmThreads) vec /= 2;
+    const int64_t max_runs = max_runs_for(vec);
+    plan.threads = static_cast<int>(std::clamp<int64_t>(max_runs, kMinThreads, kMaxThreads));
+  }
   // A flash-attention main loop gives each warp 16 query rows (or a multiple): it sets the CTA.
   for_each_op(fn.body, [&](const ir::Op& op) {
     if (op.kind == ir::OpKind::AttentionLoop) plan.threads = ir::attention_threads(fn, op);

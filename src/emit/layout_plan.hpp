@@ -26,7 +26,11 @@ struct TileLayout {
 inline constexpr size_t kMaxStaticScratchBytes = 40 * 1024;
 
 struct LayoutPlan {
-  int threads = 32;
+  int threads = 32;  // threads of one block
+  // Blocks one CTA runs side by side, `threads` threads each (1: one block per CTA). Kernels
+  // whose tiles are small and whose threads never exchange data run many blocks per CTA, so
+  // that small tiles do not mean tiny CTAs and a launch-bound grid (see small_tile_blocks).
+  int blocks_per_cta = 1;
   // CTAs per SM that __launch_bounds__ asks the register allocator for (0: no ask). A kernel's
   // @ct.kernel(occupancy=N) takes precedence.
   int min_blocks_per_sm = 0;

@@ -145,12 +145,16 @@ extern "C" int tile2cu_atomic_mix_i32(
 namespace atomic_mix_i64 {
 using namespace tile2cu;
 
-// One CTA runs one block. A tile lives in registers, spread over the CTA's threads in runs of
-// consecutive elements (see tile2cu/layout.cuh).
-constexpr int kThreads = 64;
-using Layout_128 = BlockedLayout<Shape<128>, kThreads, 2>;
+// Small tiles: one CTA runs kBlocksPerCta blocks side by side, kThreads threads each, so that
+// small blocks do not make small CTAs and a launch-bound grid. A tile lives in registers,
+// spread over its block's threads in runs of consecutive elements (see tile2cu/layout.cuh);
+// the threads of a block never wait for other blocks'.
+constexpr int kThreads = 32;
+constexpr int kBlocksPerCta = 8;
+constexpr int kCtaThreads = kThreads * kBlocksPerCta;
+using Layout_128 = BlockedLayout<Shape<128>, kThreads, 4, kBlocksPerCta>;
 
-__global__ void __launch_bounds__(kThreads) atomic_mix(
+__global__ void __launch_bounds__(kCtaThreads) atomic_mix(
     int64_t* x_data, int32_t x_shape_0, int32_t x_stride_0,
     int32_t* bins_data, int32_t bins_shape_0, int32_t bins_stride_0,
     int64_t* vmax_data, int32_t vmax_shape_0, int32_t vmax_stride_0,
@@ -161,7 +165,11 @@ __global__ void __launch_bounds__(kThreads) atomic_mix(
     int64_t* slots_data, int32_t slots_shape_0, int32_t slots_stride_0,
     int64_t* old_slots_data, int32_t old_slots_shape_0, int32_t old_slots_stride_0,
     int64_t* flags_data, int32_t flags_shape_0, int32_t flags_stride_0,
-    int64_t* old_flags_data, int32_t old_flags_shape_0, int32_t old_flags_stride_0) {
+    int64_t* old_flags_data, int32_t old_flags_shape_0, int32_t old_flags_stride_0,
+    int32_t blocks_x) {
+  // This thread's block along x: its CTA's first block, plus its own place in the CTA.
+  const int32_t block_x = int32_t(blockIdx.x) * kBlocksPerCta + int32_t(threadIdx.x) / kThreads;
+  if (block_x >= blocks_x) return;  // a place of the last CTA past the grid's end
   const Array<int64_t, 1> x{x_data, {x_shape_0}, {x_stride_0}};
   const Array<int32_t, 1> bins{bins_data, {bins_shape_0}, {bins_stride_0}};
   const Array<int64_t, 1> vmax{vmax_data, {vmax_shape_0}, {vmax_stride_0}};
@@ -174,7 +182,7 @@ __global__ void __launch_bounds__(kThreads) atomic_mix(
   const Array<int64_t, 1> flags{flags_data, {flags_shape_0}, {flags_stride_0}};
   const Array<int64_t, 1> old_flags{old_flags_data, {old_flags_shape_0}, {old_flags_stride_0}};
   // lanes = ct.bid(0) * TILE + ct.arange(TILE, dtype=ct.int32)
-  const auto lanes = int32_t(blockIdx.x) * 128 + arange<Layout_128, int32_t>(0, 1);
+  const auto lanes = block_x * 128 + arange<Layout_128, int32_t>(0, 1);
   // v = ct.gather(x, lanes)
   const auto v = gather<Layout_128>(x, indices(lanes));
   // b = ct.gather(bins, lanes, padding_value=-1)
@@ -235,7 +243,9 @@ cudaError_t launch_atomic_mix_i64(
   if (!tile2cu::to_device_array<int32_t>(flags, flags_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<int64_t, 1> old_flags_arg;
   if (!tile2cu::to_device_array<int32_t>(old_flags, old_flags_arg)) return cudaErrorInvalidValue;
-  atomic_mix_i64::atomic_mix<<<grid, atomic_mix_i64::kThreads, 0, stream>>>(
+  // kBlocksPerCta blocks to a CTA: the grid's blocks along x fill ceil(x / kBlocksPerCta) CTAs.
+  const dim3 ctas((grid.x + atomic_mix_i64::kBlocksPerCta - 1) / atomic_mix_i64::kBlocksPerCta, grid.y, grid.z);
+  atomic_mix_i64::atomic_mix<<<ctas, atomic_mix_i64::kCtaThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.stride[0],
     bins_arg.data, bins_arg.shape[0], bins_arg.stride[0],
     vmax_arg.data, vmax_arg.shape[0], vmax_arg.stride[0],
@@ -246,7 +256,8 @@ cudaError_t launch_atomic_mix_i64(
     slots_arg.data, slots_arg.shape[0], slots_arg.stride[0],
     old_slots_arg.data, old_slots_arg.shape[0], old_slots_arg.stride[0],
     flags_arg.data, flags_arg.shape[0], flags_arg.stride[0],
-    old_flags_arg.data, old_flags_arg.shape[0], old_flags_arg.stride[0]);
+    old_flags_arg.data, old_flags_arg.shape[0], old_flags_arg.stride[0],
+    static_cast<int32_t>(grid.x));
   return cudaGetLastError();
 }
 

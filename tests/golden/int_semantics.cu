@@ -182,15 +182,19 @@ extern "C" int tile2cu_int_semantics_i32(
 namespace int_semantics_i32_t128 {
 using namespace tile2cu;
 
-// One CTA runs one block. A tile lives in registers, spread over the CTA's threads in runs of
-// consecutive elements (see tile2cu/layout.cuh).
-constexpr int kThreads = 64;
-using Layout_128 = BlockedLayout<Shape<128>, kThreads, 2>;
+// Small tiles: one CTA runs kBlocksPerCta blocks side by side, kThreads threads each, so that
+// small blocks do not make small CTAs and a launch-bound grid. A tile lives in registers,
+// spread over its block's threads in runs of consecutive elements (see tile2cu/layout.cuh);
+// the threads of a block never wait for other blocks'.
+constexpr int kThreads = 32;
+constexpr int kBlocksPerCta = 8;
+constexpr int kCtaThreads = kThreads * kBlocksPerCta;
+using Layout_128 = BlockedLayout<Shape<128>, kThreads, 4, kBlocksPerCta>;
 
 // Compiled twice: the launcher runs the copy for kTilesWhole = true when it has proved every
 // block's tiles whole (see whole_at_launch).
 template <bool kTilesWhole>
-__global__ void __launch_bounds__(kThreads) int_semantics(
+__global__ void __launch_bounds__(kCtaThreads) int_semantics(
     int32_t* a_data, int32_t a_shape_0, int32_t a_stride_0,
     int32_t* b_data, int32_t b_shape_0, int32_t b_stride_0,
     int8_t* s_data, int32_t s_shape_0, int32_t s_stride_0,
@@ -200,7 +204,11 @@ __global__ void __launch_bounds__(kThreads) int_semantics(
     int32_t* bits_data, int32_t bits_shape_0, int32_t bits_stride_0,
     int8_t* small_data, int32_t small_shape_0, int32_t small_stride_0,
     int32_t* flags_data, int32_t flags_shape_0, int32_t flags_stride_0,
-    int32_t* minmax_data, int32_t minmax_shape_0, int32_t minmax_stride_0) {
+    int32_t* minmax_data, int32_t minmax_shape_0, int32_t minmax_stride_0,
+    int32_t blocks_x) {
+  // This thread's block along x: its CTA's first block, plus its own place in the CTA.
+  const int32_t block_x = int32_t(blockIdx.x) * kBlocksPerCta + int32_t(threadIdx.x) / kThreads;
+  if (block_x >= blocks_x) return;  // a place of the last CTA past the grid's end
   const Array<int32_t, 1> a{a_data, {a_shape_0}, {a_stride_0}};
   const Array<int32_t, 1> b{b_data, {b_shape_0}, {b_stride_0}};
   const Array<int8_t, 1> s{s_data, {s_shape_0}, {s_stride_0}};
@@ -216,7 +224,7 @@ __global__ void __launch_bounds__(kThreads) int_semantics(
   // accesses then have no checked path.
   constexpr std::bool_constant<kTilesWhole> whole_at_launch{};
   // block = ct.bid(0)
-  const auto block = int32_t(blockIdx.x);
+  const auto block = block_x;
   // ta = ct.load(a, index=(block,), shape=(TILE,), padding_mode=ZERO)
   const auto ta = load<Layout_128, PaddingMode::Zero>(a, {block}, whole_at_launch);
   // tb = ct.load(b, index=(block,), shape=(TILE,), padding_mode=ZERO)
@@ -294,6 +302,8 @@ cudaError_t launch_int_semantics_i32_t128(
   if (!tile2cu::to_device_array<int32_t>(flags, flags_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<int32_t, 1> minmax_arg;
   if (!tile2cu::to_device_array<int32_t>(minmax, minmax_arg)) return cudaErrorInvalidValue;
+  // kBlocksPerCta blocks to a CTA: the grid's blocks along x fill ceil(x / kBlocksPerCta) CTAs.
+  const dim3 ctas((grid.x + int_semantics_i32_t128::kBlocksPerCta - 1) / int_semantics_i32_t128::kBlocksPerCta, grid.y, grid.z);
   // Every block's tiles of a, b, s, quot, rem, lit, bits, small, flags and minmax whole (in bounds, aligned): the kernel's copy without
   // their checked paths runs ...
   const bool tiles_whole =
@@ -309,10 +319,10 @@ cudaError_t launch_int_semantics_i32_t128(
       tile2cu::whole_in_every_block<int_semantics_i32_t128::Layout_128>(minmax_arg, {tile2cu::LaunchIndex::bid(0)}, grid);
   // ... where that copy keeps as many threads on an SM as the checked one (asked once).
   static const bool whole_copy_fits = tile2cu::keeps_occupancy(
-      int_semantics_i32_t128::int_semantics<true>, int_semantics_i32_t128::kThreads, int_semantics_i32_t128::int_semantics<false>, int_semantics_i32_t128::kThreads, 0);
+      int_semantics_i32_t128::int_semantics<true>, int_semantics_i32_t128::kCtaThreads, int_semantics_i32_t128::int_semantics<false>, int_semantics_i32_t128::kCtaThreads, 0);
   const bool use_whole_copy = tiles_whole && whole_copy_fits;
   const auto kernel = use_whole_copy ? int_semantics_i32_t128::int_semantics<true> : int_semantics_i32_t128::int_semantics<false>;
-  kernel<<<grid, int_semantics_i32_t128::kThreads, 0, stream>>>(
+  kernel<<<ctas, int_semantics_i32_t128::kCtaThreads, 0, stream>>>(
     a_arg.data, a_arg.shape[0], a_arg.stride[0],
     b_arg.data, b_arg.shape[0], b_arg.stride[0],
     s_arg.data, s_arg.shape[0], s_arg.stride[0],
@@ -322,7 +332,8 @@ cudaError_t launch_int_semantics_i32_t128(
     bits_arg.data, bits_arg.shape[0], bits_arg.stride[0],
     small_arg.data, small_arg.shape[0], small_arg.stride[0],
     flags_arg.data, flags_arg.shape[0], flags_arg.stride[0],
-    minmax_arg.data, minmax_arg.shape[0], minmax_arg.stride[0]);
+    minmax_arg.data, minmax_arg.shape[0], minmax_arg.stride[0],
+    static_cast<int32_t>(grid.x));
   return cudaGetLastError();
 }
 
