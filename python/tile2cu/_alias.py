@@ -70,6 +70,7 @@ class CudaTileFinder(importlib.abc.MetaPathFinder):
 
 
 _finder = CudaTileFinder()
+_child_attributes: set[str] = set()   # the private submodules install() set on tile2cu.cutile
 
 
 def install() -> None:
@@ -77,6 +78,14 @@ def install() -> None:
     real cuda.tile are replaced in sys.modules, so later imports see tile2cu."""
     if _finder not in sys.meta_path:
         sys.meta_path.insert(0, _finder)
+    # `from cuda.tile import _datatype` first looks the name up on the module, then imports
+    # f"{module.__name__}._datatype", which is tile2cu.cutile._datatype and does not exist: the
+    # private submodules must be attributes of the module, as a real package's are once imported.
+    for name, module in _SUBMODULES.items():
+        parent, _, child = name.rpartition(".")
+        if parent == "cuda.tile" and not hasattr(cutile, child):
+            setattr(cutile, child, module)
+            _child_attributes.add(child)
     for name in [n for n in sys.modules if n == "cuda.tile" or n.startswith("cuda.tile.")]:
         del sys.modules[name]
     cuda = sys.modules.get("cuda")
@@ -96,6 +105,9 @@ def install_for_children() -> None:
 def uninstall() -> None:
     if _finder in sys.meta_path:
         sys.meta_path.remove(_finder)
+    for child in _child_attributes:
+        delattr(cutile, child)
+    _child_attributes.clear()
     for name in list(_SUBMODULES):
         if sys.modules.get(name) is _SUBMODULES[name]:
             del sys.modules[name]

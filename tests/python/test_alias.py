@@ -15,6 +15,8 @@ import cuda.tile
 from cuda.tile import Constant, kernel, launch
 import cuda.tile.tune
 from cuda.tile.compilation import export_kernel
+from cuda.tile import _datatype, _exception     # cuTile's test/util.py does this
+assert _datatype.float16 is ct.float16 and _exception.TileTypeError is ct.TileTypeError
 assert ct.__name__ == "tile2cu.cutile", ct.__name__
 assert cuda.tile is ct and Constant is ct.Constant and kernel is ct.kernel
 assert cuda.tile.tune.exhaustive_search
