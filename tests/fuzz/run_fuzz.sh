@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets with clang (-fsanitize=fuzzer,address,undefined) in their own
-# build folder and runs each for a bounded time.
+# Builds the libFuzzer targets with clang (-fsanitize=fuzzer,address,undefined) in the sanitizer
+# build folder (the one scripts/sanitize.sh tests in) and runs each for a bounded time.
 #
 #   tests/fuzz/run_fuzz.sh [SECONDS]        SECONDS per target (default $TILE2CU_FUZZ_SECONDS, else
 #                                           60 in CI (CI=true) and 10 elsewhere)
 #
-# Environment: TILE2CU_FUZZ_BUILD (build folder, default build-fuzz), TILE2CU_FUZZ_TARGETS
-# (default "frontend sema pipeline"), CXX (a clang++; default the newest clang++-N there is).
+# Environment: TILE2CU_FUZZ_BUILD (build folder, default $TILE2CU_SANITIZE_BUILD, else
+# build-asan), TILE2CU_FUZZ_TARGETS (default "frontend sema pipeline"), CXX (a clang++; default
+# the newest clang++-N there is).
 #
 # Seeds: the samples (with their sidecar signatures as `# sig:` lines), tests/bad_inputs and
 # the committed corpus tests/fuzz/corpus/ (handwritten/, and <target>/ merged from earlier
@@ -20,56 +21,14 @@ root=$(cd "$here/../.." && pwd)
 default_seconds=10
 [ "${CI:-}" = "true" ] && default_seconds=60
 seconds=${1:-${TILE2CU_FUZZ_SECONDS:-$default_seconds}}
-build=${TILE2CU_FUZZ_BUILD:-$root/build-fuzz}
+build=${TILE2CU_FUZZ_BUILD:-${TILE2CU_SANITIZE_BUILD:-$root/build-asan}}
 targets=${TILE2CU_FUZZ_TARGETS:-frontend sema pipeline}
-probe_dir=$(mktemp -d)
-trap 'rm -rf "$probe_dir"' EXIT
-# The compiler must link -fsanitize=fuzzer,address,undefined and know the C++20 the sources
-# use (lambdas capturing structured bindings: clang 16 and up). $CXX when it is a clang,
-# else the newest clang++-N installed, else clang++.
-cat >"$probe_dir/probe.cpp" <<'PROBE'
-#include <cstddef>
-#include <cstdint>
-#include <utility>
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t*, size_t n) {
-  auto [a, b] = std::pair<int, int>(1, static_cast<int>(n));
-  return [&] { return a + b; }() == 0;
-}
-PROBE
-candidates=()
-case "${CXX:-}" in *clang*) candidates+=("$CXX") ;; esac
-for v in 22 21 20 19 18 17 16; do candidates+=("clang++-$v"); done
-candidates+=(clang++)
-cxx=""
-for c in "${candidates[@]}"; do
-  command -v "$c" >/dev/null 2>&1 || continue
-  if "$c" -std=c++20 -fsanitize=fuzzer,address,undefined "$probe_dir/probe.cpp" -o "$probe_dir/probe" \
-       2>"$probe_dir/err"; then
-    cxx=$c
-    break
-  fi
-  echo "fuzz: $c cannot build the fuzzers: $(head -1 "$probe_dir/err")"
-done
-if [ -z "$cxx" ]; then
-  echo "SKIP: no clang++ (16 or later, with libFuzzer) found: apt-get install clang-19 libclang-rt-19-dev"
-  exit 77
-fi
-cc=${cxx/clang++/clang}
-
-echo "fuzz: building with $cxx in $build"
-# A build folder made with another compiler starts over.
-if [ ! -f "$build/CMakeCache.txt" ] || [ "$(cat "$build/fuzz-cxx" 2>/dev/null)" != "$cxx" ]; then
-  rm -rf "$build"
-  mkdir -p "$build"
-  echo "$cxx" >"$build/fuzz-cxx"
-  source "$root/scripts/ccache-launcher.sh"
-  cmake -S "$root" -B "$build" -G Ninja -DTILE2CU_FUZZ=ON "${launcher[@]}" \
-    -DCMAKE_C_COMPILER="$cc" -DCMAKE_CXX_COMPILER="$cxx" \
-    -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS_DEBUG="-O1 -g" -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" >/dev/null
-fi
+# The libFuzzer binaries come from the sanitizer build that scripts/sanitize.sh shares
+# (scripts/sanitizer-build.sh: clang, fuzzer-no-link + ASan + UBSan); it exits 77 without clang.
 fuzzers=()
 for t in $targets; do fuzzers+=("fuzz_$t"); done
-cmake --build "$build" --target "${fuzzers[@]}"
+echo "fuzz: building ${fuzzers[*]} in $build"
+TILE2CU_SANITIZE_BUILD=$build "$root/scripts/sanitizer-build.sh" "${fuzzers[@]}" || exit $?
 
 # Seeds that need generating: samples with their signatures.
 seeds="$build/seeds"
