@@ -3,7 +3,7 @@
 # sources. Safe to run again: it skips what is already there.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-packages=(cmake ninja-build g++ python3 python3-pytest libfmt-dev libcli11-dev nlohmann-json3-dev libgtest-dev chromium clang-19 libclang-rt-19-dev)
+packages=(cmake ninja-build g++ python3 python3-pytest libfmt-dev libcli11-dev nlohmann-json3-dev libgtest-dev chromium clang-19 libclang-rt-19-dev ccache)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -18,8 +18,17 @@ fail() { echo "test-wheel: FAIL: $*" >&2; exit 1; }
 
 start=$(date +%s)
 rm -f "$root"/.whl/tile2cu-*.whl
-CMAKE_BUILD_PARALLEL_LEVEL=${CMAKE_BUILD_PARALLEL_LEVEL:-2} \
-  python3 -m pip wheel --disable-pip-version-check --no-deps -q -w "$root/.whl" "$root"
+# ccache, where installed, in front of the wheel's compilers too: pyproject.toml builds with
+# scripts/build.sh's flags, so the objects come from the cache build.sh filled and only the link
+# is new.
+# The compilers are build.sh's too, by the same names: scikit-build-core would take Python's
+# (gcc, g++ where CMake chose cc, c++), and ccache keys on the name.
+source "$root/scripts/ccache-launcher.sh"
+settings=()
+for arg in "${launcher[@]}"; do settings+=("--config-settings=cmake.define.${arg#-D}"); done
+compiler() { sed -n "s/^CMAKE_$1_COMPILER:[A-Z]*=//p" "$root/build/CMakeCache.txt"; }
+CC=${CC:-$(compiler C)} CXX=${CXX:-$(compiler CXX)} CMAKE_BUILD_PARALLEL_LEVEL=${CMAKE_BUILD_PARALLEL_LEVEL:-2} \
+  python3 -m pip wheel --disable-pip-version-check --no-deps -q "${settings[@]}" -w "$root/.whl" "$root"
 wheel=$(ls "$root"/.whl/tile2cu-*.whl)
 echo "test-wheel: built $(basename "$wheel") ($(du -k "$wheel" | cut -f1) KiB) in $(($(date +%s) - start)) s"
 
