@@ -4,10 +4,12 @@
 # folder tests/fuzz/run_fuzz.sh fuzzes in) and runs the test suite under them: unit, golden, bad
 # inputs, fuzz replay, determinism, vendoring, HTML view. Left out: compile_samples,
 # package_consumer and package_rebuild (they exercise nvcc and CMake; the generated text is
-# checked by golden), html_browser (chromium), limits (it caps address space, which ASan cannot
-# run under), and the Python suites (cutile_diff, cutile_signatures, python_launcher: they test
-# Python code and real cuTile; the inputs they give tile2cu are the bad inputs and samples run
-# here anyway). The libFuzzer run is tests/fuzz/run_fuzz.sh, in the same build. Extra arguments
+# checked by golden), runtime_divide and runtime_launch_whole (nvcc builds of the runtime headers
+# alone: no tile2cu code in them), html_browser (chromium), limits (it caps address space, which
+# ASan cannot run under), and the Python suites (cutile_diff, cutile_signatures, random_cutile,
+# python_launcher: they test Python code and real cuTile, and would install cuTile once more
+# here; the inputs they give tile2cu are the bad inputs and samples, run here anyway, and the
+# random generator's programs, which random_kernels runs here). The libFuzzer run is tests/fuzz/run_fuzz.sh, in the same build. Extra arguments
 # go to ctest.
 #
 # Environment: TILE2CU_SANITIZE_BUILD (build folder, default build-asan), CXX (a clang++; default
@@ -23,4 +25,4 @@ export UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1:print_stacktrace=1
 # The test runners' time limits (hang detection) stretched for the slower instrumented build.
 export TILE2CU_TEST_TIME_SCALE=${TILE2CU_TEST_TIME_SCALE:-10}
 ctest --output-on-failure -j "$(nproc)" \
-  -E '^(compile_samples|limits|package_consumer|package_rebuild|html_browser|cutile_diff|cutile_signatures|python_launcher)$' "$@"
+  -E '^(compile_samples|runtime_divide|runtime_launch_whole|limits|package_consumer|package_rebuild|html_browser|cutile_diff|cutile_signatures|random_cutile|python_launcher)$' "$@"
