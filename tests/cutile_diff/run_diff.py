@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Differential tests against real cuTile (the reference compiler), on the CPU.
 
-    run_diff.py TILE2CU [--venv DIR] [--arch sm_90] [--only SUBSTR] [--write-table [PATH]]
+    run_diff.py TILE2CU [--venv DIR] [--arch sm_90] [--only SUBSTR] [--write-table [PATH]] [--no-cache]
 
 1. Every kernel with a sidecar (samples/**/X.py + X.sigs, tests/**/X.py + X.sigs), every
    specialization: tile2cu must accept it and real cuTile must compile it ahead of time
@@ -15,6 +15,9 @@
    Any other disagreement fails the test.
 
 Cases are found by globbing, so new samples and bad inputs are covered without edits here.
+cuTile's verdict on an unchanged case (same files, signature, pins and converting code) is kept
+from the previous run in the venv (verdict_cache.py), so a rerun compiles only what changed with
+cuTile; tile2cu's side always runs.
 The full comparison is written as markdown (default <build>/cutile-differences.md next to the
 venv; `--write-table` without a path writes docs/cutile-differences.md, the committed copy).
 
@@ -42,6 +45,7 @@ ROOT = HERE.parents[1]
 sys.path[:0] = [str(HERE), str(ROOT / "python"), str(ROOT / "tests" / "bad_inputs")]
 
 import cutile_env  # noqa: E402
+from verdict_cache import VerdictCache  # noqa: E402
 
 CASE_TIMEOUT_S = 120
 NOT_SUPPORTED_YET = "not supported yet"
@@ -207,6 +211,18 @@ def cutile_compile(path: Path, sig_text: str, kernel_name: str | None, arch: str
         return False, cutile_class(e), msg, info
 
 
+def cutile_verdict(cache, path: Path, sig_text: str, kernel_name, arch: str, module=None):
+    """cutile_compile, or the verdict kept from an earlier run on the very same input."""
+    if cache is None:
+        return cutile_compile(path, sig_text, kernel_name, arch, module)
+    key = cache.key(path, sig_text, kernel_name, arch)
+    verdict = cache.get(key)
+    if verdict is None:
+        verdict = cutile_compile(path, sig_text, kernel_name, arch, module)
+        cache.put(key, verdict)
+    return verdict
+
+
 # ------------------------------------------------------------------------------------------------
 # The two kinds of cases
 # ------------------------------------------------------------------------------------------------
@@ -222,7 +238,7 @@ def sidecar_kernels(only: str) -> list:
     return sorted(found)
 
 
-def check_samples(binary, arch, only) -> list:
+def check_samples(binary, arch, only, cache=None) -> list:
     from tile2cu_sig import format_signature, parse_sidecar
     out = []
     for py, sigs in sidecar_kernels(only):
@@ -238,7 +254,7 @@ def check_samples(binary, arch, only) -> list:
             label = f"{rel.with_suffix('.sigs')}:{line_no} {sig.spec_name or sig.kernel}"
             text = format_signature(sig)
             ok_t, cls_t, msg_t = run_tile2cu(binary, rel, text)
-            ok_c, cls_c, msg_c, info = cutile_compile(py, text, sig.kernel, arch, module)
+            ok_c, cls_c, msg_c, info = cutile_verdict(cache, py, text, sig.kernel, arch, module)
             t = "accepted" if ok_t else f"{cls_t}: {msg_t}"
             c = "accepted" if ok_c else f"{cls_c}: {msg_c}"
             if ok_t and ok_c:
@@ -264,7 +280,7 @@ def load_known_differences() -> dict:
     return known
 
 
-def check_bad_inputs(binary, arch, only) -> list:
+def check_bad_inputs(binary, arch, only, cache=None) -> list:
     from run_bad_inputs import CASE_RE, Case
     known = load_known_differences()
     out = []
@@ -275,7 +291,7 @@ def check_bad_inputs(binary, arch, only) -> list:
         case = Case(str(path))
         rel = path.relative_to(ROOT)
         ok_t, cls_t, msg_t = run_tile2cu(binary, rel, case.sig, case.kernel)
-        ok_c, cls_c, msg_c, info = cutile_compile(path, case.sig or "", case.kernel, arch)
+        ok_c, cls_c, msg_c, info = cutile_verdict(cache, path, case.sig or "", case.kernel, arch)
         t = "accepted" if ok_t else f"{cls_t}: {msg_t}"
         c = "accepted" if ok_c else f"{cls_c}: {msg_c}"
         v = Verdict(case.name, t, c, "agree", detail=info)
@@ -372,12 +388,20 @@ def main(argv=None):
     ap.add_argument("--only", default="", help="only cases whose file name contains this")
     ap.add_argument("--write-table", nargs="?", const=str(ROOT / "docs" / "cutile-differences.md"),
                     default=None, help="where the markdown goes (no value: the committed docs/ copy)")
+    ap.add_argument("--no-cache", action="store_true",
+                    help="run real cuTile on every case (default: reuse its verdicts on unchanged "
+                         "inputs, kept in the venv by verdict_cache.py)")
     opts = ap.parse_args(argv)
     cutile_env.reexec_in_venv(Path(opts.venv), __file__, argv)
 
     binary = str(Path(opts.tile2cu).resolve())
-    samples = check_samples(binary, opts.arch, opts.only)
-    bad = check_bad_inputs(binary, opts.arch, opts.only)
+    cache = None if opts.no_cache else VerdictCache(Path(opts.venv))
+    samples = check_samples(binary, opts.arch, opts.only, cache)
+    bad = check_bad_inputs(binary, opts.arch, opts.only, cache)
+    if cache is not None:
+        cache.save(prune=not opts.only)
+        print(f"real cuTile's verdicts: {cache.hits} of {len(samples) + len(bad)} kept from an "
+              f"earlier run on the same input ({cache.path.name}; --no-cache runs them all)")
     for v in samples + bad:
         mark = "FAIL" if v.failed else "ok  "
         if v.failed or v.verdict != "agree":
