@@ -36,6 +36,7 @@ import re
 import signal
 import subprocess
 import sys
+import time
 import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -218,8 +219,12 @@ def cutile_verdict(cache, path: Path, sig_text: str, kernel_name, arch: str, mod
     key = cache.key(path, sig_text, kernel_name, arch)
     verdict = cache.get(key)
     if verdict is None:
+        started = time.monotonic()
         verdict = cutile_compile(path, sig_text, kernel_name, arch, module)
-        cache.put(key, verdict)
+        # A verdict reached at the time limit depends on the machine's load (cuTile may report
+        # the alarm as its own TileInternalError): not kept.
+        if time.monotonic() - started < CASE_TIMEOUT_S - 1:
+            cache.put(key, verdict)
     return verdict
 
 

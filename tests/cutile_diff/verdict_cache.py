@@ -5,7 +5,8 @@ given: the kernel file, the local modules it imports, the signature, the kernel 
 architecture, and the code that turns a tile2cu signature into cuTile's (python/tile2cu_sig and
 run_diff.py itself). The key hashes all of those; the file lives inside the virtual environment,
 which cutile_env.py recreates when the pins change. Only tile2cu's side is then rerun for an
-unchanged case. Time-outs are never kept (they depend on the machine's load).
+unchanged case. Time-outs are never kept (they depend on the machine's load; run_diff.py also
+leaves out any verdict reached at its time limit).
 """
 from __future__ import annotations
 
