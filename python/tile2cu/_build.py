@@ -159,6 +159,23 @@ def source_digest(source_path: Path) -> tuple[str, bytes]:
     return h.hexdigest(), source
 
 
+def write_synthesized(synthesized) -> Path:
+    """The file holding a synthesized kernel module (see _synthesize), written once: in the
+    cache, in a folder named by its text's hash, under the kernel file's stem (the generated
+    .cu takes that name). Two closures capturing different values are two texts, two files,
+    two cache keys."""
+    folder = cache_root() / "synthesized" / synthesized.digest[:32]
+    path = folder / f"{synthesized.stem}.py"
+    if not path.is_file():
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{synthesized.stem}.", suffix=".tmp", dir=folder)
+        with os.fdopen(fd, "w") as f:
+            f.write(synthesized.text)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)   # atomic: another process writing the same text is harmless
+    return path
+
+
 # ---- building ----------------------------------------------------------------------------------
 
 class Built:
@@ -171,9 +188,10 @@ class Built:
 
 
 def build(source_path: Path, kernel_name: str, spec_name: str, signature: str,
-          archs: tuple[str, ...], argtypes: list) -> Built:
+          archs: tuple[str, ...], argtypes: list, synthesized=None) -> Built:
     """Returns the loaded entry `tile2cu_<spec_name>` for `signature`, building it if no cache
-    entry has it. Raises the cuTile error class the transpiler names for errors in the kernel,
+    entry has it. `synthesized` (a _synthesize.Synthesized) when `source_path` is a module
+    written for the kernel: its diagnostics are mapped back to the user's lines. Raises the cuTile error class the transpiler names for errors in the kernel,
     TileCompilerExecutionError when nvcc fails, TileCompilerTimeoutError past the time limit."""
     tool = find_tool()
     digest, _ = source_digest(source_path)
@@ -188,7 +206,7 @@ def build(source_path: Path, kernel_name: str, spec_name: str, signature: str,
         # Builds of other keys go on beside this one (the tuner builds its configurations at
         # once); the same key, from any thread or process, waits on the key's lock file.
         cold = _build_locked(root, folder, key, tool, nvcc, source_path, kernel_name, spec_name,
-                             signature, archs)
+                             signature, archs, synthesized)
     lib = ctypes.CDLL(str(folder / "lib.so"), mode=ctypes.RTLD_LOCAL)
     entry = getattr(lib, f"tile2cu_{spec_name}")
     entry.argtypes = argtypes
@@ -197,7 +215,7 @@ def build(source_path: Path, kernel_name: str, spec_name: str, signature: str,
 
 
 def _build_locked(root, folder, key, tool, nvcc, source_path, kernel_name, spec_name, signature,
-                  archs):
+                  archs, synthesized):
     (root / "locks").mkdir(parents=True, exist_ok=True)
     with open(root / "locks" / f"{key}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)   # another process building the same entry: wait for it
@@ -208,7 +226,8 @@ def _build_locked(root, folder, key, tool, nvcc, source_path, kernel_name, spec_
         tmp = Path(tempfile.mkdtemp(prefix=f".{key}.", dir=folder.parent))
         os.chmod(tmp, 0o755)   # mkdtemp makes it private; a cache entry is readable like a file
         try:
-            _transpile(tool, source_path, kernel_name, spec_name, signature, tmp / "gen")
+            _transpile(tool, source_path, kernel_name, spec_name, signature, tmp / "gen",
+                       synthesized)
             _compile(nvcc, tmp / "gen" / (source_path.stem + ".cu"), archs, tmp / "lib.so")
             meta = {"kernel": kernel_name, "signature": signature, "spec": spec_name,
                     "entry": f"tile2cu_{spec_name}", "source": str(source_path),
@@ -257,12 +276,15 @@ def compiler_timeout(timeout_sec: float):
         _timeout_in_block = previous
 
 
-def _transpile(tool, source_path, kernel_name, spec_name, signature, out_dir):
+def _transpile(tool, source_path, kernel_name, spec_name, signature, out_dir, synthesized=None):
     cmd = [str(tool), str(source_path), "--kernel", kernel_name,
            "--sig", f"{spec_name} = {kernel_name}({signature})", "--vendor", str(out_dir)]
     r = _run(cmd, _timeout())
     if r.returncode != 0:
-        raise _errors.from_diagnostics(r.stderr, r.returncode)
+        text = r.stderr
+        if synthesized is not None:
+            text = synthesized.remap(text, str(source_path))
+        raise _errors.from_diagnostics(text, r.returncode)
 
 
 def _compile(nvcc, cu, archs, out):

@@ -18,7 +18,7 @@ import threading
 import types
 from pathlib import Path
 
-from . import _annotations, _args, _build, _device, _errors
+from . import _annotations, _args, _build, _device, _errors, _synthesize
 from ._args import ARRAY, BOOL, FLOAT, INT, LIST, TUPLE, ArgError
 from ._dtypes import SIGNATURE_NAME, bool_, float32, int32, int64
 
@@ -77,6 +77,7 @@ class kernel:  # noqa: N801 - cuTile's name
         self._failures: dict[tuple, Exception] = {}
         self._lock = threading.Lock()              # guards _key_locks
         self._key_locks: dict[tuple, threading.Lock] = {}
+        self._module = None   # what _source() found, once
 
     def replace_hints(self, **hints):
         return kernel(self._pyfunc, **{**self._options, **hints})
@@ -109,21 +110,28 @@ class kernel:  # noqa: N801 - cuTile's name
             return spec
 
     def _source(self):
-        fn = self._pyfunc
-        if "<locals>" in fn.__qualname__:
-            raise _errors.TileUnsupportedFeatureError(
-                f"kernel '{fn.__qualname__}' is defined inside a function: tile2cu compiles "
-                "kernels defined at the top level of a module")
-        path = inspect.getsourcefile(fn)
-        if not path or not Path(path).is_file():
-            raise _errors.TileUnsupportedFeatureError(
-                f"kernel '{fn.__name__}' has no source file (defined in an interactive session or "
-                "by exec): tile2cu reads kernels from .py files")
-        return Path(path).resolve()
+        """(file to transpile, the Synthesized module it holds or None): the kernel's own file
+        where the transpiler finds the kernel there, else a module synthesized from the
+        kernel's source and the values its names stand for (see _synthesize)."""
+        if self._module is None:
+            fn = self._pyfunc
+            try:
+                path = inspect.getsourcefile(fn)
+            except TypeError:
+                path = None
+            path = Path(path).resolve() if path and Path(path).is_file() else None
+            if _synthesize.file_serves(fn, path):
+                self._module = (path, None)
+            else:
+                synthesized = _synthesize.synthesize(fn, self._options)
+                self._module = (_build.write_synthesized(synthesized), synthesized)
+        return self._module
 
     def _name_in_module(self):
         """The name the transpiler knows this kernel by: the decorated function's, or the name a
         functional-form `k = ct.kernel(f)` bound it to."""
+        if self._source()[1] is not None:
+            return self._pyfunc.__name__   # the synthesized module decorates the def itself
         g = self._pyfunc.__globals__
         if g.get(self._pyfunc.__name__) is self:
             return self._pyfunc.__name__
@@ -390,7 +398,7 @@ class _Spec:
             raise _errors.TileSyntaxError(
                 f"kernel '{k._pyfunc.__name__}' has a variadic parameter '{k._variadic}': kernel "
                 "parameters cannot be *args or **kwargs")
-        source = k._source()
+        source, synthesized = k._source()
         bound = _Bound()
         _bind(k, bound_args, bound)
         signature = ", ".join(bound.constraints)
@@ -399,7 +407,7 @@ class _Spec:
         # tile2cu_<spec_name>; the kernel's own name could be escaped (`_private`, `kAdd`).
         spec_name = f"spec_{hashlib.sha256(signature.encode()).hexdigest()[:10]}"
         built = _build.build(source, name, spec_name, signature, _device.devices().archs,
-                             bound.argtypes)
+                             bound.argtypes, synthesized)
         self = cls()
         self.entry, self.signature = built.entry, signature
         self.folder, self.cold_seconds = built.folder, built.cold_seconds

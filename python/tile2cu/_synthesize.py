@@ -1,0 +1,417 @@
+"""A module for the transpiler when the kernel's own file cannot serve as one.
+
+The transpiler reads a .py file and finds kernels decorated `@ct.kernel` (or bound by a
+module-level `k = ct.kernel(f)`) at its top level. Kernels made otherwise (a plain `def` passed
+to `ct.kernel` inside a function, a kernel defined inside a function and closing over its
+variables, a function exec'd from a string with `ct` in its globals) are compiled from a
+synthesized module: the kernel's source lines at their original line numbers, a prelude above
+them binding the names the kernel uses (imports for modules, literals for constants, `x = ct.sum`
+for library functions) and the source of the Python functions it calls after it. A line map
+turns the synthesized file's locations in diagnostics back into the user's file and line.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import enum
+import hashlib
+import inspect
+import math
+import numbers
+import re
+import textwrap
+import types
+from pathlib import Path
+
+from . import _dtypes, _errors
+
+MAX_HELPERS = 64   # functions pulled in by source, all levels together
+MAX_DEPTH = 8      # helper calling helper calling ...
+
+_KERNEL_DECORATOR_NAMES = ("kernel",)
+
+
+# ---- does the kernel's file serve as it is? ----------------------------------------------------
+
+def file_serves(fn: types.FunctionType, path: Path | None) -> bool:
+    """True when the transpiler finds `fn` in its own file as it stands: a top-level function of
+    the module the file defines, decorated `@...kernel` or bound by `k = ...kernel(fn, ...)`."""
+    if path is None or "<locals>" in fn.__qualname__ or fn.__name__ == "<lambda>":
+        return False
+    module_file = fn.__globals__.get("__file__")
+    if not module_file or Path(module_file).resolve() != path:
+        return False   # exec'd code: its names live in the exec globals, not in the file
+    try:
+        tree = ast.parse(path.read_bytes())
+    except (OSError, SyntaxError, ValueError):
+        return False
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == fn.__name__:
+            if any(_names_kernel(d) for d in node.decorator_list):
+                return True
+        value = node.value if isinstance(node, (ast.Assign, ast.AnnAssign)) else None
+        if isinstance(value, ast.Call) and _names_kernel(value.func) and value.args \
+                and isinstance(value.args[0], ast.Name) and value.args[0].id == fn.__name__:
+            return True
+    return False
+
+
+def _names_kernel(expr) -> bool:
+    if isinstance(expr, ast.Call):
+        expr = expr.func
+    return (isinstance(expr, ast.Name) and expr.id in _KERNEL_DECORATOR_NAMES) or \
+        (isinstance(expr, ast.Attribute) and expr.attr in _KERNEL_DECORATOR_NAMES)
+
+
+# ---- the synthesized module ---------------------------------------------------------------------
+
+class Synthesized:
+    """The module text, the file name to give it (the kernel file's stem) and the line map."""
+
+    def __init__(self, text: str, stem: str, segments: list[tuple[int, int, str, int]]):
+        self.text = text
+        self.stem = stem
+        self.segments = segments   # (first synthesized line, count, original file, its first line)
+        self.digest = hashlib.sha256(text.encode()).hexdigest()
+
+    def original(self, line: int) -> tuple[str, int] | None:
+        for start, count, path, orig in self.segments:
+            if start <= line < start + count:
+                return path, orig + (line - start)
+        return None
+
+    def remap(self, text: str, synth_path: str) -> str:
+        """`synth_path:L:C` in diagnostics -> the user's file and line."""
+        def one(m):
+            found = self.original(int(m.group(1)))
+            if found is None:
+                return m.group(0)
+            return f"{found[0]}:{found[1]}:{m.group(2)}"
+        return re.sub(re.escape(synth_path) + r":(\d+):(\d+)", one, text)
+
+
+def _unsupported(message: str) -> _errors.TileUnsupportedFeatureError:
+    return _errors.TileUnsupportedFeatureError(message)
+
+
+def synthesize(fn: types.FunctionType, options: dict) -> Synthesized:
+    """The module for kernel `fn`, written with the kernel options `options`."""
+    if fn.__name__ == "<lambda>":
+        raise _unsupported("a lambda cannot be a kernel: tile2cu compiles kernels written "
+                           "with `def`")
+    kernel_file, first, lines = _source_lines(fn, f"kernel '{fn.__qualname__}'")
+    node = _function_node(lines, fn)
+    def_line = node.lineno                       # within `lines`; decorators come before it
+    body = [""] * (def_line - 1) + lines[def_line - 1:]   # the kernel's decorators become ours
+    env = _Environment(fn.__name__)
+    env.bind_uses(node, fn, depth=0, skip_decorators=True)
+    decorator = f"@{env.tile_alias()}.kernel{_options_text(options, env.tile_alias())}"
+
+    prelude = env.statements()
+    room = first - 1 + (def_line - 1)            # free lines above the def, in the user's file
+    if prelude and room < len(prelude) + 1:
+        prelude = ["; ".join(prelude)]           # simple statements: one line holds them all
+    needed = len(prelude) + 1
+    offset = max(0, needed - room)
+    out = [""] * (first - 1 + offset) + body
+    kernel_start = first + offset
+    def_index = kernel_start - 1 + def_line - 1   # 0-based; the lines above it are blank
+    out[def_index - 1] = decorator
+    for i, statement in enumerate(prelude):
+        out[i] = statement
+    segments = [(kernel_start, len(body), str(kernel_file), first)]
+    for helper_file, helper_first, helper_lines in env.helpers:
+        out.append("")
+        out.append("")
+        segments.append((len(out) + 1, len(helper_lines), str(helper_file), helper_first))
+        out += helper_lines
+    if env.late_lines:
+        out += ["", ""] + env.late_lines
+    return Synthesized("\n".join(out) + "\n", kernel_file.stem, segments)
+
+
+def _options_text(options: dict, tile_alias: str) -> str:
+    items = []
+    for name, value in options.items():
+        if value is None or (name == "opt_level" and value == 3):
+            continue
+        if type(value).__name__ == "ByTarget":
+            parts = [f"{k}={v!r}" for k, v in value.by_arch.items()]
+            if value.default is not None:
+                parts.append(f"default={value.default!r}")
+            items.append(f"{name}={tile_alias}.ByTarget({', '.join(parts)})")
+        else:
+            items.append(f"{name}={value!r}")
+    return f"({', '.join(items)})" if items else ""
+
+
+def _source_lines(fn, what):
+    try:
+        lines, first = inspect.getsourcelines(fn)
+        path = inspect.getsourcefile(fn)
+    except (OSError, TypeError):
+        lines, path = None, None
+    if not lines or not path or not Path(path).is_file():
+        raise _unsupported(f"{what} has no source file (defined in an interactive session or "
+                           "by exec of a string with no file): tile2cu reads kernels from .py "
+                           "files")
+    text = textwrap.dedent("".join(lines))
+    return Path(path).resolve(), max(first, 1), text.splitlines()
+
+
+def _function_node(lines, fn):
+    try:
+        tree = ast.parse("\n".join(lines) + "\n")
+    except SyntaxError as e:
+        raise _unsupported(f"cannot read the source of '{fn.__qualname__}': {e}") from None
+    node = tree.body[0] if tree.body else None
+    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        raise _unsupported(f"cannot find the `def` of '{fn.__qualname__}' in its source")
+    return node
+
+
+# ---- the names a function uses ------------------------------------------------------------------
+
+def _used_names(node, skip_decorators):
+    """Names read in `node` (its signature and body) that are not bound inside it."""
+    reads, bound = set(), set()
+    roots = [node.args, *node.body]
+    if node.returns is not None:
+        roots.append(node.returns)
+    if not skip_decorators:
+        roots += node.decorator_list
+    for root in roots:
+        for sub in ast.walk(root):
+            if isinstance(sub, ast.Name):
+                (reads if isinstance(sub.ctx, ast.Load) else bound).add(sub.id)
+            elif isinstance(sub, ast.arg):
+                bound.add(sub.arg)
+            elif isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                bound.add(sub.name)
+            elif isinstance(sub, (ast.Import, ast.ImportFrom)):
+                bound.update((a.asname or a.name).split(".")[0] for a in sub.names)
+    return sorted(reads - bound)
+
+
+def _lookup(fn, name):
+    """(found, value) for `name` as `fn` sees it: its closure, then its globals."""
+    code = fn.__code__
+    if fn.__closure__ and name in code.co_freevars:
+        cell = fn.__closure__[code.co_freevars.index(name)]
+        try:
+            return True, cell.cell_contents
+        except ValueError:   # an empty cell: assigned after the kernel was made
+            return False, None
+    if name in fn.__globals__:
+        return True, fn.__globals__[name]
+    return False, None
+
+
+def _module_name(module) -> str:
+    from . import _alias
+    for public, ours in _alias._SUBMODULES.items():
+        if module is ours:
+            return public
+    return module.__name__
+
+
+class _Environment:
+    """The module-level bindings the synthesized module needs, in order, and the helpers."""
+
+    def __init__(self, kernel_name):
+        self.values: dict[str, object] = {kernel_name: None}   # name -> value it stands for
+        self.lines: list[str] = []         # above the kernel
+        self.late_lines: list[str] = []    # after the helpers' defs: names bound to them
+        self.helpers: list[tuple[Path, int, list[str]]] = []
+        self.helper_functions: dict[int, str] = {}            # id(function) -> its def's name
+        self._tile_alias = None
+
+    def statements(self):
+        return list(self.lines)
+
+    def tile_alias(self) -> str:
+        """A name bound to cuda.tile, for the kernel decorator."""
+        if self._tile_alias is None:
+            from . import cutile
+            for name, value in self.values.items():
+                if value is cutile:
+                    self._tile_alias = name
+                    break
+            else:
+                self._tile_alias = self._import_alias(cutile, "tile2cu_ct")
+        return self._tile_alias
+
+    def _import_alias(self, module, preferred):
+        for name, value in self.values.items():
+            if value is module:
+                return name
+        name = preferred
+        while name in self.values:
+            name += "_"
+        self._bind_module(name, module)
+        return name
+
+    def _bind_module(self, name, module):
+        self.values[name] = module
+        dotted = _module_name(module)
+        self.lines.append(f"import {dotted}" if dotted == name else f"import {dotted} as {name}")
+
+    def _claim(self, name, value, what):
+        """False when `name` is bound already to this very value; raises on another value."""
+        if name in self.values:
+            old = self.values[name]
+            if old is value or (type(old) is type(value) and _is_plain(value) and old == value):
+                return False
+            raise _unsupported(f"{what}: the name '{name}' stands for two different values among "
+                               "the functions this kernel uses; tile2cu compiles them as one "
+                               "module, so rename one")
+        self.values[name] = value
+        return True
+
+    def bind_uses(self, node, fn, depth, skip_decorators=False):
+        for name in _used_names(node, skip_decorators):
+            found, value = _lookup(fn, name)
+            if not found:
+                continue   # a builtin, or undefined: the transpiler says which, with a location
+            self.bind(name, value, fn, depth)
+
+    def bind(self, name, value, fn, depth):
+        where = f"'{name}' (used by '{fn.__qualname__}')"
+        if isinstance(value, types.ModuleType):
+            if self._claim(name, value, where):
+                self.values.pop(name)
+                self._bind_module(name, value)
+            return
+        literal = _literal(value)
+        if literal is not None:
+            if self._claim(name, value, where):
+                self.lines.append(f"{name} = {literal}")
+            return
+        if _is_builtin(value):
+            if self._claim(name, value, where) and name != value.__name__:
+                self.lines.append(f"{name} = {value.__name__}")
+            return
+        path = self._library_path(value)
+        if path is not None:
+            if self._claim(name, value, where):
+                self.lines.append(f"{name} = {path}")
+            return
+        target = getattr(value, "__tile_function__", value)
+        if isinstance(target, types.FunctionType):
+            self._bind_function(name, value, target, fn, depth, where)
+            return
+        raise _unsupported(
+            f"the kernel uses the captured variable {where}, a {type(value).__name__} value "
+            f"({_short_repr(value)}) that tile2cu cannot write into the module it compiles: "
+            "kernels may capture bool, int, float, str, None, dtypes, enums, tuples of these, "
+            "modules and Python functions with source")
+
+    def _bind_function(self, name, value, target, fn, depth, where):
+        if target.__name__ == "<lambda>":
+            if self._claim(name, value, where):
+                self.late_lines.append(f"{name} = {self._lambda_text(target, depth)}")
+            return
+        defined = self.helper_functions.get(id(target))
+        if defined is None:
+            if len(self.helper_functions) >= MAX_HELPERS or depth >= MAX_DEPTH:
+                raise _unsupported(f"{where}: the kernel pulls in more than {MAX_HELPERS} "
+                                   f"functions or {MAX_DEPTH} levels of them; tile2cu compiles "
+                                   "such kernels from a module-level @ct.kernel")
+            defined = target.__name__
+            if not self._claim(defined, value, where):
+                self.helper_functions[id(target)] = defined
+                return
+            self.helper_functions[id(target)] = defined
+            path, first, lines = _source_lines(target, f"function '{target.__qualname__}'")
+            node = _function_node(lines, target)
+            self.helpers.append((path, first, lines))
+            self.bind_uses(node, target, depth + 1)
+        if name != defined and self._claim(name, value, where):
+            self.late_lines.append(f"{name} = {defined}")
+
+    def _lambda_text(self, target, depth):
+        """The lambda's expression, found in its file by line and parameter names."""
+        code = target.__code__
+        try:
+            tree = ast.parse(Path(code.co_filename).read_bytes())
+        except (OSError, SyntaxError, ValueError):
+            tree = None
+        params = list(code.co_varnames[:code.co_argcount])
+        found = [n for n in ast.walk(tree) if isinstance(n, ast.Lambda)
+                 and n.lineno == code.co_firstlineno
+                 and [a.arg for a in n.args.args] == params] if tree else []
+        if len(found) != 1:
+            raise _unsupported(f"cannot find the source of the lambda at {code.co_filename}:"
+                               f"{code.co_firstlineno} that the kernel uses")
+        for name in _used_names(ast.FunctionDef(name="l", args=found[0].args,
+                                                body=[ast.Expr(found[0].body)],
+                                                decorator_list=[], returns=None), True):
+            ok, value = _lookup(target, name)
+            if ok:
+                self.bind(name, value, target, depth + 1)
+        return ast.unparse(found[0])
+
+    def _library_path(self, value):
+        """`alias.attr` (or `alias.Enum.member`) for a value a known module holds."""
+        from . import cutile
+        dtype = None
+        try:
+            dtype = _dtypes.from_foreign(value)
+        except Exception:   # noqa: BLE001 - any object may come here; most are not dtypes
+            dtype = None
+        if dtype is not None and getattr(cutile, dtype.name, None) is dtype:
+            return f"{self.tile_alias()}.{dtype.name}"
+        import operator
+        # Library modules only: a function of the user's own modules is compiled from its
+        # source, since the transpiler would not find those modules beside the synthesized file.
+        for module in (cutile, math, operator):
+            for attr, held in vars(module).items():
+                if attr.startswith("__"):
+                    continue
+                if held is value:
+                    return f"{self._import_alias(module, _alias_hint(module))}.{attr}"
+                if isinstance(value, enum.Enum) and held is type(value):
+                    return (f"{self._import_alias(module, _alias_hint(module))}.{attr}."
+                            f"{value.name}")
+        return None
+
+
+def _alias_hint(module):
+    return "tile2cu_" + _module_name(module).replace(".", "_")
+
+
+def _is_plain(value):
+    return isinstance(value, (bool, int, float, str, tuple, type(None)))
+
+
+def _is_builtin(value):
+    name = getattr(value, "__name__", None)
+    return isinstance(name, str) and getattr(builtins, name, None) is value \
+        and not isinstance(value, (bool, int, float, str))
+
+
+def _literal(value):
+    """Python source for a constant, or None when `value` is not one."""
+    if value is None or isinstance(value, (bool, str)):
+        return repr(value)
+    if isinstance(value, enum.Enum):
+        return None
+    if isinstance(value, numbers.Integral):
+        return repr(int(value))
+    if isinstance(value, numbers.Real):
+        v = float(value)
+        if math.isfinite(v):
+            return repr(v)
+        return 'float("nan")' if math.isnan(v) else ('float("inf")' if v > 0 else 'float("-inf")')
+    if isinstance(value, tuple):
+        items = [_literal(v) for v in value]
+        if any(i is None and v is not None for i, v in zip(items, value)):
+            return None
+        return f"({items[0]},)" if len(items) == 1 else f"({', '.join(items)})"
+    return None
+
+
+def _short_repr(value):
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
