@@ -14,8 +14,12 @@ import sys
 import tempfile
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
+# Both targets in one nvcc call: the host side (preprocessing, cudafe++, the host compiler) then
+# runs once per sample instead of once per target, about a third of the time; each target still
+# gets its own device compile (cicc, ptxas) with the same flags. -arch=sm_80 spelled out: SASS for
+# sm_80 plus compute_80 PTX.
 TARGETS = {
-    "sm_80": ["-arch=sm_80"],
+    "sm_80": ["-gencode=arch=compute_80,code=[sm_80,compute_80]"],
     "sm_90a": ["-gencode=arch=compute_90a,code=sm_90a"],
 }
 
@@ -37,10 +41,10 @@ def main():
             if r.returncode != 0:
                 failed.append(f"{s.name}: transpile failed\n{r.stderr}")
                 continue
-            for name, flags in TARGETS.items():
-                cmd = [nvcc, "-std=c++17", "-O3", "-I", str(ROOT / "runtime"), "-Werror", "all-warnings",
-                       *flags, "-c", str(out), "-o", str(tmp / f"{s.stem}.{name}.o")]
-                jobs.append((f"{s.name} [{name}]", cmd))
+            arch_flags = [f for flags in TARGETS.values() for f in flags]
+            cmd = [nvcc, "-std=c++17", "-O3", "-I", str(ROOT / "runtime"), "-Werror", "all-warnings",
+                   *arch_flags, "-c", str(out), "-o", str(tmp / f"{s.stem}.o")]
+            jobs.append((f"{s.name} [{' + '.join(TARGETS)}]", cmd))
         with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, os.cpu_count() or 1)) as pool:
             results = list(pool.map(lambda j: (j[0], subprocess.run(j[1], capture_output=True, text=True)), jobs))
         passed = 0
