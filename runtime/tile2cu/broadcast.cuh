@@ -4,7 +4,7 @@
 // shared memory: every owner writes its elements at their flat row-major index, one barrier,
 // every thread reads the elements its new slots need, and a second barrier so the caller may
 // reuse the buffer at once. The buffer must hold smem_bytes<T, SrcL> bytes, 16-byte aligned, and
-// every thread of the CTA must make the call (it contains __syncthreads()).
+// every thread of the block must make the call (it waits on them with the layout's sync()).
 #pragma once
 
 #include "memory.cuh"
@@ -46,7 +46,7 @@ TILE2CU_DEVICE Tile<T, DstL> broadcast_to(const Tile<T, SrcL>& src, void* smem) 
   constexpr bool last_stretched = S::rank > 0 && S::dim(S::rank - 1) != D::dim(D::rank - 1);
   T* buf = static_cast<T*>(smem);
   detail::spill(src, buf);
-  __syncthreads();
+  SrcL::sync();
   Tile<T, DstL> dst;
 #pragma unroll
   for (int j = 0; j < DstL::kRunsPerThread; ++j) {
@@ -63,7 +63,7 @@ TILE2CU_DEVICE Tile<T, DstL> broadcast_to(const Tile<T, SrcL>& src, void* smem) 
       detail::load_run<V>(&dst.v[s0], buf + e);
     }
   }
-  __syncthreads();
+  SrcL::sync();
   return dst;
 }
 
@@ -79,13 +79,13 @@ TILE2CU_DEVICE Tile<T, DstL> reshape(const Tile<T, SrcL>& src, void* smem) {
   } else {
     T* buf = static_cast<T*>(smem);
     detail::spill(src, buf);
-    __syncthreads();
+    SrcL::sync();
 #pragma unroll
     for (int j = 0; j < DstL::kRunsPerThread; ++j) {
       const int s0 = j * DstL::kVec;
       if (DstL::owns(s0)) detail::load_run<DstL::kVec>(&dst.v[s0], buf + DstL::element(s0));
     }
-    __syncthreads();
+    SrcL::sync();
   }
   return dst;
 }
@@ -100,9 +100,9 @@ TILE2CU_DEVICE T item(const Tile<T, L>& t, void* smem) {
   static_assert(L::kElems == 1, "item: the tile must hold exactly one element");
   T* buf = static_cast<T*>(smem);
   if (L::owns(0)) buf[0] = t.v[0];
-  __syncthreads();
+  L::sync();
   const T value = buf[0];
-  __syncthreads();
+  L::sync();
   return value;
 }
 

@@ -51,6 +51,23 @@ struct Shape {
   }
 };
 
+// The lanes of this thread's warp that belong to its block, where a CTA runs several blocks of
+// Threads (a power of two up to 32) lanes each: the mask for warp shuffles and __syncwarp.
+template <int Threads>
+TILE2CU_DEVICE unsigned block_lanes() {
+  if constexpr (Threads >= 32) return 0xffffffffu;
+  else return ((1u << Threads) - 1) << (threadIdx.x % 32 / Threads * Threads);
+}
+
+// Waits for the other threads of this thread's block, and makes their shared and global memory
+// accesses before the wait visible to it: the whole CTA, or, where the CTA runs several blocks
+// (BlocksPerCta > 1), the block's own lanes of its warp, so that blocks never wait for each other.
+template <int Threads, int BlocksPerCta>
+TILE2CU_DEVICE void sync_block() {
+  if constexpr (BlocksPerCta == 1) __syncthreads();
+  else if constexpr (Threads > 1) __syncwarp(block_lanes<Threads>());
+}
+
 // BlocksPerCta > 1: the CTA runs that many blocks side by side, Threads threads each (at most a
 // warp; the generated code then says so in kBlocksPerCta). A block's threads are the Threads
 // consecutive threads from (threadIdx.x / Threads) * Threads, and a layout deals runs out to them.
@@ -58,6 +75,7 @@ template <class S, int Threads, int Vec, int BlocksPerCta = 1>
 struct BlockedLayout {
   using shape = S;
   static constexpr int kThreads = Threads;
+  static constexpr int kBlocksPerCta = BlocksPerCta;
   static constexpr int kVec = Vec;
   static constexpr int kElems = S::size;
   static constexpr int kRuns = kElems / Vec;
@@ -79,6 +97,9 @@ struct BlockedLayout {
     if constexpr (BlocksPerCta == 1) return int(threadIdx.x);
     else return int(threadIdx.x) % Threads;
   }
+  // Waits for the other threads of this block (sync_block). The functions that move elements
+  // between threads through shared memory (broadcast, reduce, scan, shape) wait with this.
+  TILE2CU_DEVICE static void sync() { sync_block<Threads, BlocksPerCta>(); }
   // Flat row-major index of the element in register slot `slot` of this thread.
   TILE2CU_DEVICE static int element(int slot) { return ((slot / Vec) * Threads + thread()) * Vec + slot % Vec; }
   TILE2CU_DEVICE static bool owns(int slot) {
@@ -90,19 +111,6 @@ struct BlockedLayout {
     return (element(slot) >> detail::log2i(S::stride(dim))) & (S::dim(dim) - 1);
   }
 };
-
-// Waits for the other threads of this thread's block, and makes their shared and global memory
-// accesses before the wait visible to it: the whole CTA, or, where the CTA runs several blocks
-// (BlocksPerCta > 1), the block's own lanes of its warp, so that blocks never wait for each other.
-template <int Threads, int BlocksPerCta>
-TILE2CU_DEVICE void sync_block() {
-  if constexpr (BlocksPerCta == 1) {
-    __syncthreads();
-  } else if constexpr (Threads > 1) {
-    constexpr unsigned kLanes = Threads == 32 ? 0xffffffffu : (1u << Threads) - 1;
-    __syncwarp(kLanes << (threadIdx.x % 32 / Threads * Threads));
-  }
-}
 
 // Axis order of a load/store: tile axis k walks array axis Axes[k]. Order<> is the identity.
 template <int... Axes>

@@ -220,11 +220,11 @@ TILE2CU_DEVICE void reduce_into(const Tile<T, SrcL>& src, reduced_t<Op, T>* buf,
       for (int i = 0; i < kVec; ++i) buf[SrcL::element(s0 + i)] = value_of(s0 + i);
     }
   }
-  __syncthreads();
+  SrcL::sync();
   // Step 2.
   constexpr int kGroup = Outputs >= kThreads ? 1 : kThreads / Outputs;
   constexpr int kWarpGroup = kGroup < 32 ? kGroup : 32;
-  const int tid = int(threadIdx.x);
+  const int tid = SrcL::thread();
   for (int o = tid / kGroup; o < Outputs; o += kThreads / kGroup) {
     V acc = op.template identity<V>();
     for (int k = tid % kGroup; k < kPerOutput; k += kGroup)
@@ -235,7 +235,7 @@ TILE2CU_DEVICE void reduce_into(const Tile<T, SrcL>& src, reduced_t<Op, T>* buf,
       acc = WarpReduce(temp[tid / kWarpGroup]).Reduce(acc, Combine<Op>{op});
       if constexpr (kGroup > 32) {  // the group spans warps: combine their results
         if (tid % 32 == 0) warp_results[tid / 32] = acc;
-        __syncthreads();
+        SrcL::sync();
         acc = warp_results[o * (kGroup / 32)];
 #pragma unroll
         for (int w = 1; w < kGroup / 32; ++w) acc = op.combine(acc, warp_results[o * (kGroup / 32) + w]);
@@ -243,7 +243,7 @@ TILE2CU_DEVICE void reduce_into(const Tile<T, SrcL>& src, reduced_t<Op, T>* buf,
     }
     if (tid % kGroup == 0) out[o] = acc;
   }
-  __syncthreads();
+  SrcL::sync();
 }
 
 template <class V>
@@ -269,7 +269,7 @@ namespace detail {
 // Whether reduce() takes the register path below (a scalar result, no argmax/argmin).
 template <class Op, class DstL, class SrcL>
 TILE2CU_HD constexpr bool reduces_all_in_registers() {
-  return std::is_void_v<DstL> && !is_arg_op<Op>::value && SrcL::kThreads % 32 == 0;
+  return std::is_void_v<DstL> && !is_arg_op<Op>::value && (SrcL::kThreads % 32 == 0 || SrcL::kBlocksPerCta > 1);
 }
 
 // This thread's elements to one value. kChains independent partial results, combined as a tree
@@ -294,11 +294,11 @@ TILE2CU_DEVICE T fold_slots(const Tile<T, SrcL>& src, const Op& op) {
 // (cub::ShuffleIndex takes a computed lane: shfl.idx, which cost layer_norm_bwd_dx 8 registers
 // more than shfl.bfly.)
 template <class T>
-TILE2CU_DEVICE T shuffle_xor(const T& value, int step) {
+TILE2CU_DEVICE T shuffle_xor(const T& value, int step, unsigned lanes = 0xffffffffu) {
   unsigned words[(sizeof(T) + 3) / 4] = {};
   memcpy(words, &value, sizeof(T));
 #pragma unroll
-  for (unsigned& w : words) w = __shfl_xor_sync(0xffffffffu, w, step);
+  for (unsigned& w : words) w = __shfl_xor_sync(lanes, w, step);
   T out;
   memcpy(&out, words, sizeof(T));
   return out;
@@ -327,16 +327,16 @@ TILE2CU_DEVICE T reduce_all(const Tile<T, SrcL>& src, void* smem, const Op& op) 
   acc = WarpReduce(temp[warp]).Reduce(acc, Combine<Op>{op});
   T* partials = static_cast<T*>(smem);
   if (lane == 0) partials[warp] = acc;
-  __syncthreads();
+  SrcL::sync();
   if constexpr (kWarps < 16 || (kWarps & (kWarps - 1)) != 0) {
     T result = partials[0];
 #pragma unroll
     for (int w = 1; w < kWarps; ++w) result = op.combine(result, partials[w]);
-    __syncthreads();
+    SrcL::sync();
     return result;
   } else {
     T result = partials[lane % kWarps];
-    __syncthreads();
+    SrcL::sync();
 #pragma unroll
     for (int step = 1; step < kWarps; step *= 2) {
       const T other = shuffle_xor(result, step);
@@ -344,6 +344,21 @@ TILE2CU_DEVICE T reduce_all(const Tile<T, SrcL>& src, void* smem, const Op& op) 
     }
     return result;
   }
+}
+
+// reduce_all where the CTA runs several blocks (BlocksPerCta > 1): the block is kThreads lanes
+// of one warp, among other blocks' lanes, and a butterfly over its own lanes, in the order
+// above, leaves the result in each of them.
+template <class Op, class T, class SrcL>
+TILE2CU_DEVICE T reduce_all_lanes(const Tile<T, SrcL>& src, const Op& op) {
+  T result = fold_slots(src, op);
+  const int lane = SrcL::thread();
+#pragma unroll
+  for (int step = 1; step < SrcL::kThreads; step *= 2) {
+    const T other = shuffle_xor(result, step, block_lanes<SrcL::kThreads>());
+    result = lane & step ? op.combine(other, result) : op.combine(result, other);
+  }
+  return result;
 }
 
 }  // namespace detail
@@ -356,7 +371,8 @@ TILE2CU_DEVICE auto reduce(const Tile<T, SrcL>& src, void* smem, const Op& op = 
   static_assert(SrcL::kElems / detail::reduced_count<typename SrcL::shape, Ax::mask>() == kOutputs,
                 "reduce: the destination must hold one element per kept index");
   if constexpr (detail::reduces_all_in_registers<Op, DstL, SrcL>()) {
-    return detail::reduce_all<Op>(src, smem, op);
+    if constexpr (SrcL::kBlocksPerCta > 1) return detail::reduce_all_lanes<Op>(src, op);
+    else return detail::reduce_all<Op>(src, smem, op);
   } else {
     char* bytes = static_cast<char*>(smem);
     V* buf = reinterpret_cast<V*>(bytes);
@@ -367,14 +383,14 @@ TILE2CU_DEVICE auto reduce(const Tile<T, SrcL>& src, void* smem, const Op& op = 
     using R = decltype(detail::result_of(out[0]));
     if constexpr (std::is_void_v<DstL>) {
       const R value = detail::result_of(out[0]);
-      __syncthreads();  // the buffer may be reused right after
+      SrcL::sync();  // the buffer may be reused right after
       return value;
     } else {
       Tile<R, DstL> dst;
 #pragma unroll
       for (int s = 0; s < DstL::kSlots; ++s)
         if (DstL::owns(s)) dst.v[s] = detail::result_of(out[DstL::element(s)]);
-      __syncthreads();
+      SrcL::sync();
       return dst;
     }
   }

@@ -75,8 +75,8 @@ TILE2CU_DEVICE Tile<T, L> scan(const Tile<T, L>& src, void* smem, const Op& op =
   __shared__ typename WarpScan::TempStorage temp[kThreads / kWarpGroup];
 
   detail::spill_padded(src, buf);
-  __syncthreads();
-  const int tid = int(threadIdx.x);
+  L::sync();
+  const int tid = L::thread();
   const int lane = tid % kGroup;
   for (int first = 0; first < G::kLines; first += kLinesPerPass) {  // the same trip count in every thread
     const int line = first + tid / kGroup;
@@ -101,11 +101,11 @@ TILE2CU_DEVICE Tile<T, L> scan(const Tile<T, L>& src, void* smem, const Op& op =
       T warp_total;
       WarpScan(temp[tid / 32]).ExclusiveScan(total, before, op.template identity<T>(), detail::Combine<Op>{op}, warp_total);
       if (tid % 32 == 0) warp_totals[tid / 32] = warp_total;
-      __syncthreads();
+      L::sync();
       T earlier_warps = op.template identity<T>();
       for (int w = (tid / kGroup) * (kGroup / 32); w < tid / 32; ++w) earlier_warps = op.combine(earlier_warps, warp_totals[w]);
       before = op.combine(earlier_warps, before);
-      __syncthreads();
+      L::sync();
     }
     // Step 4.
     if (active) {
@@ -116,9 +116,9 @@ TILE2CU_DEVICE Tile<T, L> scan(const Tile<T, L>& src, void* smem, const Op& op =
       }
     }
   }
-  __syncthreads();
+  L::sync();
   Tile<T, L> dst = detail::fill_padded<T, L>(buf);
-  __syncthreads();  // the buffer may be reused right after
+  L::sync();  // the buffer may be reused right after
   return dst;
 }
 

@@ -52,14 +52,14 @@ TILE2CU_DEVICE Tile<T, DstL> transpose_swizzled(const Tile<T, SrcL>& src, T* buf
     const int e = SrcL::element(s0);
     if (SrcL::owns(s0)) store_run<V>(buf + swizzled_slot<kCols, V>(e / kCols, e % kCols), &src.v[s0]);
   }
-  __syncthreads();
+  SrcL::sync();
   Tile<T, DstL> dst;
 #pragma unroll
   for (int s = 0; s < DstL::kSlots; ++s) {  // result (i, r) is source (r, i)
     const int e = DstL::element(s);
     if (DstL::owns(s)) dst.v[s] = buf[swizzled_slot<kCols, V>(e % kRows, e / kRows)];
   }
-  __syncthreads();
+  SrcL::sync();
   return dst;
 }
 
@@ -69,7 +69,7 @@ TILE2CU_DEVICE Tile<T, DstL> permute_padded(const Tile<T, SrcL>& src, T* buf) {
 #pragma unroll
   for (int s = 0; s < SrcL::kSlots; ++s)
     if (SrcL::owns(s)) buf[permute_slot<S>(SrcL::element(s))] = src.v[s];
-  __syncthreads();
+  SrcL::sync();
   Tile<T, DstL> dst;
 #pragma unroll
   for (int s = 0; s < DstL::kSlots; ++s) {
@@ -79,7 +79,7 @@ TILE2CU_DEVICE Tile<T, DstL> permute_padded(const Tile<T, SrcL>& src, T* buf) {
     for (int i = 0; i < S::rank; ++i) e += DstL::coord(s, i) * S::stride(O::axis(i));
     dst.v[s] = buf[permute_slot<S>(e)];
   }
-  __syncthreads();
+  SrcL::sync();
   return dst;
 }
 
@@ -110,7 +110,7 @@ TILE2CU_DEVICE Tile<T, DstL> cat(const Tile<T, AL>& a, const Tile<T, BL>& b, voi
   T* buf = static_cast<T*>(smem);
   detail::spill(a, buf);
   detail::spill(b, buf + AL::kElems);
-  __syncthreads();
+  AL::sync();
   Tile<T, DstL> dst;
 #pragma unroll
   for (int s = 0; s < DstL::kSlots; ++s) {
@@ -124,7 +124,7 @@ TILE2CU_DEVICE Tile<T, DstL> cat(const Tile<T, AL>& a, const Tile<T, BL>& b, voi
     }
     dst.v[s] = from_a ? buf[e] : buf[AL::kElems + e];
   }
-  __syncthreads();
+  AL::sync();
   return dst;
 }
 
@@ -149,14 +149,14 @@ TILE2CU_DEVICE Tile<T, DstL> extract(const Tile<T, SrcL>& src, const int (&index
     }
     if (inside) buf[e] = src.v[s];
   }
-  __syncthreads();
+  SrcL::sync();
   Tile<T, DstL> dst;
 #pragma unroll
   for (int j = 0; j < DstL::kRunsPerThread; ++j) {
     const int s0 = j * DstL::kVec;
     if (DstL::owns(s0)) detail::load_run<DstL::kVec>(&dst.v[s0], buf + DstL::element(s0));
   }
-  __syncthreads();
+  SrcL::sync();
   return dst;
 }
 
@@ -172,9 +172,9 @@ TILE2CU_DEVICE T extract_element(const Tile<T, SrcL>& src, const int (&index)[R]
 #pragma unroll
   for (int s = 0; s < SrcL::kSlots; ++s)
     if (SrcL::owns(s) && SrcL::element(s) == e) buf[0] = src.v[s];
-  __syncthreads();
+  SrcL::sync();
   const T value = buf[0];
-  __syncthreads();
+  SrcL::sync();
   return value;
 }
 
@@ -186,7 +186,7 @@ TILE2CU_DEVICE Tile<T, L> insert(const Tile<T, L>& x, const Tile<T, VL>& value, 
   static_assert(R == S::rank && V::rank == S::rank, "insert: one grid index per axis");
   T* buf = static_cast<T*>(smem);
   detail::spill(x, buf);
-  __syncthreads();
+  L::sync();
 #pragma unroll
   for (int s = 0; s < VL::kSlots; ++s) {
     if (!VL::owns(s)) continue;
@@ -195,14 +195,14 @@ TILE2CU_DEVICE Tile<T, L> insert(const Tile<T, L>& x, const Tile<T, VL>& value, 
     for (int d = 0; d < S::rank; ++d) e += (index[d] * V::dim(d) + VL::coord(s, d)) * S::stride(d);
     buf[e] = value.v[s];
   }
-  __syncthreads();
+  L::sync();
   Tile<T, L> out;
 #pragma unroll
   for (int j = 0; j < L::kRunsPerThread; ++j) {
     const int s0 = j * L::kVec;
     if (L::owns(s0)) detail::load_run<L::kVec>(&out.v[s0], buf + L::element(s0));
   }
-  __syncthreads();
+  L::sync();
   return out;
 }
 
@@ -228,7 +228,7 @@ template <class DstL, class U, class T, class SrcL>
 TILE2CU_DEVICE Tile<U, DstL> reinterpret(const Tile<T, SrcL>& src, void* smem) {
   static_assert(SrcL::kElems * sizeof(T) == DstL::kElems * sizeof(U), "reinterpret: byte counts differ");
   detail::spill(src, static_cast<T*>(smem));
-  __syncthreads();
+  SrcL::sync();
   const U* buf = static_cast<const U*>(smem);
   Tile<U, DstL> dst;
 #pragma unroll
@@ -236,7 +236,7 @@ TILE2CU_DEVICE Tile<U, DstL> reinterpret(const Tile<T, SrcL>& src, void* smem) {
     const int s0 = j * DstL::kVec;
     if (DstL::owns(s0)) detail::load_run<DstL::kVec>(&dst.v[s0], buf + DstL::element(s0));
   }
-  __syncthreads();
+  SrcL::sync();
   return dst;
 }
 

@@ -25,7 +25,7 @@ const char* const kEmitterNames[] = {"stream",         "grid",            "grid_
                                      "kernel",         "use_whole_copy",  "whole_copy_fits",
                                      "tiles_whole",    "fixed_tiles_whole", "whole",     "whole_at_launch",
                                      "smem",           "list_words",      "list_table",
-                                     "block_x",        "blocks_x",        "ctas"};
+                                     "block_x",        "blocks_x",        "ctas",        "smem_of_blocks"};
 
 // What the emitter appends to a parameter's name: the flat kernel and C-entry parameters
 // (`a_data`, `a_shape_0`, `a_stride_0`, a list's `xs_words`, `xs_count`, `xs_table`, `xs_size`),

@@ -348,6 +348,13 @@ EmittedFiles emit_cuda(const std::vector<ir::Function>& python_specs, const Emit
           "      e != cudaSuccess)\n"
           "    return e;\n",
           plan.smem_bytes, fn.spec_name, fn.kernel_name);
+    } else if (plan.smem_bytes > 0 && small_tiles) {
+      prologue += fmt::format(
+          "  // Scratch for moving tile elements between threads (broadcasts, reshapes): each block of\n"
+          "  // the CTA has its own.\n"
+          "  __shared__ alignas(16) unsigned char smem_of_blocks[kBlocksPerCta][{}];\n"
+          "  unsigned char* const smem = smem_of_blocks[threadIdx.x / kThreads];\n",
+          plan.smem_bytes);
     } else if (plan.smem_bytes > 0) {
       prologue += fmt::format(
           "  // Scratch for moving tile elements between threads (broadcasts, reshapes).\n"

@@ -37,10 +37,12 @@ size_t align16(size_t bytes) { return (bytes + 15) / 16 * 16; }
 
 // Several blocks per CTA. A block whose biggest tile is at most this many 16-byte runs gets one
 // thread per run, and blocks share CTAs of kSmallTileCtaThreads threads. Each block's threads
-// then stay a group of their own: nothing in the kernel may wait for, or hand data to, the
-// other threads of its CTA. So only kernels made of the ops below take this path: each thread
-// computes on its own elements (no reduction, scan, reshape or mma, which move elements between
-// threads through shared memory behind a CTA-wide barrier) and no once-per-block side effect.
+// then stay a group of their own, a part of one warp: nothing in the kernel may wait for, or
+// hand data to, the other threads of its CTA. So only kernels made of the ops below take this
+// path: element-wise work, and the moves of elements between a block's threads (reductions,
+// scans, broadcasts, reshapes, permutes, cat, extract, insert) whose runtime functions wait on
+// the block's lanes alone (BlockedLayout::sync) and use the block's own scratch. Not the mma
+// (its fragments span warps) nor a once-per-block side effect (one thread of the CTA acts).
 constexpr int kSmallTileMaxRuns = 32;
 constexpr int kSmallTileCtaThreads = 256;
 
@@ -54,8 +56,10 @@ bool threads_work_alone(const ir::Function& fn, const ir::Op& op) {
     case ir::OpKind::Condition: case ir::OpKind::Break: case ir::OpKind::Continue: case ir::OpKind::Return:
     case ir::OpKind::ListItem: case ir::OpKind::ListLength: case ir::OpKind::ArraySlice:
       return true;
-    case ir::OpKind::Broadcast:  // a scalar's splat: every thread holds the scalar already
-      return fn.type(op.operands[0]).is_scalar();
+    case ir::OpKind::Reduce: case ir::OpKind::Scan: case ir::OpKind::Broadcast: case ir::OpKind::Reshape:
+    case ir::OpKind::Permute: case ir::OpKind::Cat: case ir::OpKind::Extract: case ir::OpKind::Insert:
+    case ir::OpKind::Reinterpret:
+      return true;
     case ir::OpKind::Store:  // a one-element store is a block's side effect, done once
       return !op.tile_shape.empty();
     case ir::OpKind::Gather: case ir::OpKind::Scatter: case ir::OpKind::Atomic:
@@ -81,8 +85,10 @@ size_t reduce_scratch_bytes(const ir::Function& fn, const ir::Op& op, int thread
   const ir::TileType& src = fn.type(op.operands[0]);
   size_t value = static_cast<size_t>(dtype_bytes(src.dtype));
   if (op.arg) value = value <= 4 ? 8 : 16;
-  if (fn.type(op.results[0]).is_scalar() && !op.arg)  // reduce_all: one value per warp
-    return align16(static_cast<size_t>(threads / 32) * value);
+  // reduce_all: one value per warp. A block of part of a warp reduces in registers, but the call
+  // still names its scratch, so it gets one value's worth.
+  if (fn.type(op.results[0]).is_scalar() && !op.arg)
+    return align16(static_cast<size_t>(std::max(threads / 32, 1)) * value);
   size_t outputs = static_cast<size_t>(ir::shape_elements(fn.type(op.results[0]).shape));
   return align16(static_cast<size_t>(ir::shape_elements(src.shape)) * value) + align16(outputs * value) +
          align16(static_cast<size_t>(threads / 32) * value);
@@ -307,6 +313,12 @@ LayoutPlan plan_layouts(const ir::Function& fn) {
     find_scratch(plan.threads);
   }
   if (single_copy()) plan.launch_whole.clear();
+  // Each block of a CTA has its own scratch (16-byte aligned): fewer blocks where they would
+  // not fit in static shared memory together.
+  while (plan.blocks_per_cta > 1 && align16(plan.smem_bytes) * static_cast<size_t>(plan.blocks_per_cta) >
+                                        kMaxStaticScratchBytes)
+    plan.blocks_per_cta /= 2;
+  if (plan.blocks_per_cta > 1) plan.smem_bytes = align16(plan.smem_bytes);
   if (plan.hopper_smem_bytes <= plan.smem_bytes) plan.hopper_smem_bytes = 0;
   else plan.hopper_smem_bytes = std::max(plan.hopper_smem_bytes, plan.smem_bytes);
   return plan;

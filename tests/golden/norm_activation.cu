@@ -150,26 +150,36 @@ extern "C" int tile2cu_norm_activation_relu_bf16(
 namespace norm_activation_silu_f16 {
 using namespace tile2cu;
 
-// One CTA runs one block. A tile lives in registers, spread over the CTA's threads in runs of
-// consecutive elements (see tile2cu/layout.cuh).
-constexpr int kThreads = 64;
-using Layout_1x256 = BlockedLayout<Shape<1, 256>, kThreads, 4>;
+// Small tiles: one CTA runs kBlocksPerCta blocks side by side, kThreads threads each, so that
+// small blocks do not make small CTAs and a launch-bound grid. A tile lives in registers,
+// spread over its block's threads in runs of consecutive elements (see tile2cu/layout.cuh);
+// the threads of a block never wait for other blocks'.
+constexpr int kThreads = 32;
+constexpr int kBlocksPerCta = 8;
+constexpr int kCtaThreads = kThreads * kBlocksPerCta;
+using Layout_1x256 = BlockedLayout<Shape<1, 256>, kThreads, 8, kBlocksPerCta>;
 
 // Compiled twice: the launcher runs the copy for kTilesWhole = true when it has proved every
 // block's tiles whole (see whole_at_launch).
 template <bool kTilesWhole>
-__global__ void __launch_bounds__(kThreads) norm_activation(
+__global__ void __launch_bounds__(kCtaThreads) norm_activation(
     __half* x_data, int32_t x_shape_0, int32_t x_shape_1, int32_t x_stride_0, int32_t x_stride_1,
-    __half* y_data, int32_t y_shape_0, int32_t y_shape_1, int32_t y_stride_0, int32_t y_stride_1) {
+    __half* y_data, int32_t y_shape_0, int32_t y_shape_1, int32_t y_stride_0, int32_t y_stride_1,
+    int32_t blocks_x) {
+  // This thread's block along x: its CTA's first block, plus its own place in the CTA.
+  const int32_t block_x = int32_t(blockIdx.x) * kBlocksPerCta + int32_t(threadIdx.x) / kThreads;
+  if (block_x >= blocks_x) return;  // a place of the last CTA past the grid's end
   const Array<__half, 2> x{x_data, {x_shape_0, x_shape_1}, {x_stride_0, x_stride_1}};
   const Array<__half, 2> y{y_data, {y_shape_0, y_shape_1}, {y_stride_0, y_stride_1}};
-  // Scratch for moving tile elements between threads (broadcasts, reshapes).
-  __shared__ alignas(16) unsigned char smem[16];
+  // Scratch for moving tile elements between threads (broadcasts, reshapes): each block of
+  // the CTA has its own.
+  __shared__ alignas(16) unsigned char smem_of_blocks[kBlocksPerCta][16];
+  unsigned char* const smem = smem_of_blocks[threadIdx.x / kThreads];
   // True in the copy of the kernel that the launcher runs when every tile of x and y that a block
   // touches is whole (in bounds, aligned): those accesses then have no checked path.
   constexpr std::bool_constant<kTilesWhole> whole_at_launch{};
   // rows = RowTile(ct.bid(0), TN)
-  const auto t = int32_t(blockIdx.x);
+  const auto t = block_x;
   // t = ct.load(x, index=(self.row, 0), shape=(1, self.width), padding_mode=ct.PaddingMode.ZERO)
   const auto t_2 = load<Layout_1x256, PaddingMode::Zero>(x, {t, 0}, whole_at_launch);
   // return t.astype(ct.float32)
@@ -193,6 +203,8 @@ cudaError_t launch_norm_activation_silu_f16(
   if (!tile2cu::to_device_array<int32_t>(x, x_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<__half, 2> y_arg;
   if (!tile2cu::to_device_array<int32_t>(y, y_arg)) return cudaErrorInvalidValue;
+  // kBlocksPerCta blocks to a CTA: the grid's blocks along x fill ceil(x / kBlocksPerCta) CTAs.
+  const dim3 ctas((grid.x + norm_activation_silu_f16::kBlocksPerCta - 1) / norm_activation_silu_f16::kBlocksPerCta, grid.y, grid.z);
   // Every block's tiles of x and y whole (in bounds, aligned): the kernel's copy without
   // their checked paths runs ...
   const bool tiles_whole =
@@ -200,12 +212,13 @@ cudaError_t launch_norm_activation_silu_f16(
       tile2cu::whole_in_every_block<norm_activation_silu_f16::Layout_1x256>(y_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid);
   // ... where that copy keeps as many threads on an SM as the checked one (asked once).
   static const bool whole_copy_fits = tile2cu::keeps_occupancy(
-      norm_activation_silu_f16::norm_activation<true>, norm_activation_silu_f16::kThreads, norm_activation_silu_f16::norm_activation<false>, norm_activation_silu_f16::kThreads, 0);
+      norm_activation_silu_f16::norm_activation<true>, norm_activation_silu_f16::kCtaThreads, norm_activation_silu_f16::norm_activation<false>, norm_activation_silu_f16::kCtaThreads, 0);
   const bool use_whole_copy = tiles_whole && whole_copy_fits;
   const auto kernel = use_whole_copy ? norm_activation_silu_f16::norm_activation<true> : norm_activation_silu_f16::norm_activation<false>;
-  kernel<<<grid, norm_activation_silu_f16::kThreads, 0, stream>>>(
+  kernel<<<ctas, norm_activation_silu_f16::kCtaThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.shape[1], x_arg.stride[0], x_arg.stride[1],
-    y_arg.data, y_arg.shape[0], y_arg.shape[1], y_arg.stride[0], y_arg.stride[1]);
+    y_arg.data, y_arg.shape[0], y_arg.shape[1], y_arg.stride[0], y_arg.stride[1],
+    static_cast<int32_t>(grid.x));
   return cudaGetLastError();
 }
 

@@ -362,27 +362,37 @@ extern "C" int tile2cu_bytes_views_f32(
 namespace patch_f32 {
 using namespace tile2cu;
 
-// One CTA runs one block. A tile lives in registers, spread over the CTA's threads in runs of
-// consecutive elements (see tile2cu/layout.cuh).
-constexpr int kThreads = 64;
-using Layout_4x8 = BlockedLayout<Shape<4, 8>, kThreads, 2>;
-using Layout_8x16 = BlockedLayout<Shape<8, 16>, kThreads, 2>;
+// Small tiles: one CTA runs kBlocksPerCta blocks side by side, kThreads threads each, so that
+// small blocks do not make small CTAs and a launch-bound grid. A tile lives in registers,
+// spread over its block's threads in runs of consecutive elements (see tile2cu/layout.cuh);
+// the threads of a block never wait for other blocks'.
+constexpr int kThreads = 32;
+constexpr int kBlocksPerCta = 8;
+constexpr int kCtaThreads = kThreads * kBlocksPerCta;
+using Layout_4x8 = BlockedLayout<Shape<4, 8>, kThreads, 4, kBlocksPerCta>;
+using Layout_8x16 = BlockedLayout<Shape<8, 16>, kThreads, 4, kBlocksPerCta>;
 
 // Compiled twice: the launcher runs the copy for kTilesWhole = true when it has proved every
 // block's tiles whole (see whole_at_launch).
 template <bool kTilesWhole>
-__global__ void __launch_bounds__(kThreads) patch(
+__global__ void __launch_bounds__(kCtaThreads) patch(
     float* x_data, int32_t x_shape_0, int32_t x_shape_1, int32_t x_stride_0, int32_t x_stride_1,
-    float* y_data, int32_t y_shape_0, int32_t y_shape_1, int32_t y_stride_0, int32_t y_stride_1) {
+    float* y_data, int32_t y_shape_0, int32_t y_shape_1, int32_t y_stride_0, int32_t y_stride_1,
+    int32_t blocks_x) {
+  // This thread's block along x: its CTA's first block, plus its own place in the CTA.
+  const int32_t block_x = int32_t(blockIdx.x) * kBlocksPerCta + int32_t(threadIdx.x) / kThreads;
+  if (block_x >= blocks_x) return;  // a place of the last CTA past the grid's end
   const Array<float, 2> x{x_data, {x_shape_0, x_shape_1}, {x_stride_0, x_stride_1}};
   const Array<float, 2> y{y_data, {y_shape_0, y_shape_1}, {y_stride_0, y_stride_1}};
-  // Scratch for moving tile elements between threads (broadcasts, reshapes).
-  __shared__ alignas(16) unsigned char smem[512];
+  // Scratch for moving tile elements between threads (broadcasts, reshapes): each block of
+  // the CTA has its own.
+  __shared__ alignas(16) unsigned char smem_of_blocks[kBlocksPerCta][512];
+  unsigned char* const smem = smem_of_blocks[threadIdx.x / kThreads];
   // True in the copy of the kernel that the launcher runs when every tile of x and y that a block
   // touches is whole (in bounds, aligned): those accesses then have no checked path.
   constexpr std::bool_constant<kTilesWhole> whole_at_launch{};
   // i = ct.bid(0)
-  const auto i = int32_t(blockIdx.x);
+  const auto i = block_x;
   // t = ct.load(x, index=(i, 0), shape=(TM, TN))
   const auto t = load<Layout_8x16>(x, {i, 0}, whole_at_launch);
   // quarter = ct.full((TM // 2, TN // 2), -1.0, dtype=x.dtype)
@@ -408,6 +418,8 @@ cudaError_t launch_patch_f32(
   tile2cu::Array<float, 2> y_arg;
   if (!tile2cu::to_device_array<int32_t>(y, y_arg)) return cudaErrorInvalidValue;
   if (y.shape[1] != 16) return cudaErrorInvalidValue;
+  // kBlocksPerCta blocks to a CTA: the grid's blocks along x fill ceil(x / kBlocksPerCta) CTAs.
+  const dim3 ctas((grid.x + patch_f32::kBlocksPerCta - 1) / patch_f32::kBlocksPerCta, grid.y, grid.z);
   // Every block's tiles of x and y whole (in bounds, aligned): the kernel's copy without
   // their checked paths runs ...
   const bool tiles_whole =
@@ -415,12 +427,13 @@ cudaError_t launch_patch_f32(
       tile2cu::whole_in_every_block<patch_f32::Layout_8x16>(y_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid);
   // ... where that copy keeps as many threads on an SM as the checked one (asked once).
   static const bool whole_copy_fits = tile2cu::keeps_occupancy(
-      patch_f32::patch<true>, patch_f32::kThreads, patch_f32::patch<false>, patch_f32::kThreads, 0);
+      patch_f32::patch<true>, patch_f32::kCtaThreads, patch_f32::patch<false>, patch_f32::kCtaThreads, 0);
   const bool use_whole_copy = tiles_whole && whole_copy_fits;
   const auto kernel = use_whole_copy ? patch_f32::patch<true> : patch_f32::patch<false>;
-  kernel<<<grid, patch_f32::kThreads, 0, stream>>>(
+  kernel<<<ctas, patch_f32::kCtaThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.shape[1], x_arg.stride[0], x_arg.stride[1],
-    y_arg.data, y_arg.shape[0], y_arg.shape[1], y_arg.stride[0], y_arg.stride[1]);
+    y_arg.data, y_arg.shape[0], y_arg.shape[1], y_arg.stride[0], y_arg.stride[1],
+    static_cast<int32_t>(grid.x));
   return cudaGetLastError();
 }
 

@@ -68,3 +68,39 @@ def test_write_then_read_back(torch, cache_dir):
     launch(torch, (blocks,), k.write_then_read_back, (x, y, z))
     assert torch.equal(y, x * 2)
     assert torch.equal(z, (x * 2).view(blocks, 2, 16)[:, 1].reshape(-1) + 1)
+
+
+def test_block_collectives(torch, cache_dir):
+    import small_tile_kernels as k
+    blocks = 301   # not a whole number of CTAs
+    x = torch.randn(blocks * 4, 8, device="cuda")
+    sums = torch.full((blocks * 4,), float("nan"), device="cuda")
+    cums = torch.full_like(x, float("nan"))
+    args = torch.full((blocks * 4,), -1, dtype=torch.int32, device="cuda")
+    perm = torch.full((8, blocks * 4), float("nan"), device="cuda")
+    totals = torch.full((blocks * 4,), float("nan"), device="cuda")
+    launch(torch, (blocks,), k.block_collectives, (x, sums, cums, args, perm, totals))
+    xd = x.double()
+    assert torch.allclose(sums.double(), xd.sum(1), rtol=1e-5, atol=1e-5)
+    assert torch.allclose(cums.double(), xd.cumsum(1), rtol=1e-5, atol=1e-5)
+    assert torch.equal(args.long(), x.argmax(1))
+    assert torch.equal(perm, x.t())
+    ref_totals = xd.view(blocks, 32).sum(1).repeat_interleave(4)
+    assert torch.allclose(totals.double(), ref_totals, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("n", [64, 256])
+def test_row_kernels(torch, cache_dir, n):
+    import small_tile_kernels as k
+    rows = 1000
+    x = torch.randn(rows, n, device="cuda").bfloat16()
+    w = torch.randn(n, device="cuda").bfloat16()
+    y = torch.full_like(x, float("nan"))
+    launch(torch, (rows,), k.softmax_rows, (x, y, n))
+    ref = torch.softmax(x.double(), 1)
+    assert torch.allclose(y.double(), ref, rtol=2e-2, atol=1e-3)
+    y.fill_(float("nan"))
+    launch(torch, (rows,), k.rms_norm_rows, (x, w, y, 1e-6, n))
+    xd = x.double()
+    ref = xd * torch.rsqrt((xd * xd).mean(1, keepdim=True) + 1e-6) * w.double()
+    assert torch.allclose(y.double(), ref, rtol=2e-2, atol=2e-2)

@@ -96,22 +96,22 @@ TEST(SmallTiles, ArrayOrderBarrierWaitsForTheBlockAlone) {
   EXPECT_EQ(testing::nvcc_compile(r.cu, r.cuh, "k.cuh", "sm_80"), 0) << r.cu;
 }
 
-// Kernels whose threads exchange data, or whose block does something once, keep one block per
-// CTA; so do tiles of more than a warp's worth of runs.
+// Kernels with an mma, or whose block does something once, keep one block per CTA; so do tiles
+// of more than a warp's worth of runs.
 TEST(SmallTiles, KernelsThatNeedTheWholeCtaKeepOneBlockPerCta) {
-  const std::string sig = "x=float32[?], y=float32[?]";
+  const std::string sig = "x=float32[?, ?], y=float32[?, ?]";
   const char* cases[] = {
-      // a reduction (shared memory and a CTA barrier)
-      "def k(x, y):\n    t = ct.load(x, index=(ct.bid(0),), shape=(16,))\n"
-      "    ct.store(y, index=(ct.bid(0),), tile=t - ct.sum(t))\n",
+      // an mma (its fragments span warps)
+      "def k(x, y):\n    t = ct.load(x, index=(ct.bid(0), 0), shape=(16, 16)).astype(ct.float16)\n"
+      "    ct.store(y, index=(ct.bid(0), 0), tile=ct.mma(t, t, ct.zeros((16, 16), dtype=ct.float32)))\n",
       // a one-element store: the block's side effect, done once
-      "def k(x, y):\n    t = ct.load(x, index=(ct.bid(0),), shape=(16,))\n"
-      "    ct.store(y, index=(ct.bid(0),), tile=t)\n    ct.store(y, index=(0,), tile=1.0)\n",
+      "def k(x, y):\n    t = ct.load(x, index=(ct.bid(0), 0), shape=(1, 16))\n"
+      "    ct.store(y, index=(ct.bid(0), 0), tile=t)\n    ct.store(y, index=(0, 0), tile=1.0)\n",
       // a print
-      "def k(x, y):\n    t = ct.load(x, index=(ct.bid(0),), shape=(16,))\n    ct.printf(\"%f\", t)\n"
-      "    ct.store(y, index=(ct.bid(0),), tile=t)\n",
+      "def k(x, y):\n    t = ct.load(x, index=(ct.bid(0), 0), shape=(1, 16))\n    ct.printf(\"%f\", t)\n"
+      "    ct.store(y, index=(ct.bid(0), 0), tile=t)\n",
       // 256 floats: 64 runs, more than a warp
-      "def k(x, y):\n    ct.store(y, index=(ct.bid(0),), tile=ct.load(x, index=(ct.bid(0),), shape=(256,)))\n",
+      "def k(x, y):\n    ct.store(y, index=(ct.bid(0), 0), tile=ct.load(x, index=(ct.bid(0), 0), shape=(1, 256)))\n",
   };
   for (const char* body : cases) {
     TranspileResult r = transpile_one(body, sig);
@@ -119,6 +119,28 @@ TEST(SmallTiles, KernelsThatNeedTheWholeCtaKeepOneBlockPerCta) {
     EXPECT_TRUE(contains(r.cu, "// One CTA runs one block.")) << body << r.cu;
     EXPECT_FALSE(contains(r.cu, "kBlocksPerCta")) << body;
   }
+}
+
+// Reductions, scans, broadcasts and permutes move elements between the block's threads alone:
+// registers and shuffles over its lanes, or its own part of the CTA's scratch, and barriers on its
+// lanes (BlockedLayout::sync). 64 elements, the widest stored as float: 16 runs of 4, so 16
+// threads a block and 16 blocks a CTA.
+TEST(SmallTiles, RowReductionsWaitForTheBlockAlone) {
+  TranspileResult r = transpile_one(R"(def k(x, y, sums):
+    row = ct.bid(0)
+    t = ct.load(x, index=(row, 0), shape=(1, 64)).astype(ct.float32)
+    e = ct.exp(t - ct.max(t, axis=1, keepdims=True))
+    ct.store(y, index=(row, 0), tile=(e / ct.sum(e, axis=1, keepdims=True)).astype(y.dtype))
+    ct.store(sums, index=(row, 0), tile=ct.cumsum(ct.permute(ct.reshape(t, (8, 8)), (1, 0)), axis=0))
+)",
+                                    "x=bfloat16[?, ?], y=bfloat16[?, ?], sums=float32[?, ?]");
+  ASSERT_TRUE(r.ok) << r.diagnostics;
+  EXPECT_TRUE(contains(r.cu, "constexpr int kThreads = 16;\nconstexpr int kBlocksPerCta = 16;\n")) << r.cu;
+  EXPECT_TRUE(contains(r.cu, "  __shared__ alignas(16) unsigned char smem_of_blocks[kBlocksPerCta][")) << r.cu;
+  EXPECT_TRUE(contains(r.cu, "  unsigned char* const smem = smem_of_blocks[threadIdx.x / kThreads];\n")) << r.cu;
+  if (!testing::have_nvcc()) GTEST_SKIP() << "no nvcc";
+  EXPECT_EQ(testing::nvcc_compile(r.cu, r.cuh, "k.cuh", "sm_80"), 0) << r.cu;
+  EXPECT_EQ(testing::nvcc_compile(r.cu, r.cuh, "k.cuh", "sm_90a"), 0) << r.cu;
 }
 
 }  // namespace
