@@ -1,5 +1,7 @@
 // Building generated code with nvcc inside a unit test, where nvcc is installed (compile only:
-// no GPU needed). Tests call GTEST_SKIP when it is not.
+// no GPU needed). Tests call GTEST_SKIP when it is not, or when TILE2CU_TEST_NO_NVCC is set to
+// anything but 0 (scripts/sanitize.sh: the sanitizers instrument tile2cu, not nvcc, and the
+// normal test run builds the same code).
 #pragma once
 
 #include <cstdlib>
@@ -13,7 +15,11 @@ namespace tile2cu::testing {
 
 inline const std::string kNvcc = "/usr/local/cuda/bin/nvcc";
 
-inline bool have_nvcc() { return std::ifstream(kNvcc).good(); }
+inline bool have_nvcc() {
+  const char* off = std::getenv("TILE2CU_TEST_NO_NVCC");
+  if (off != nullptr && *off != '\0' && std::string(off) != "0") return false;
+  return std::ifstream(kNvcc).good();
+}
 
 // Writes the .cu and its header (`header_name`, as the .cu includes it) to a folder of this test
 // alone (ctest runs tests in parallel) and compiles the .cu for `arch`: nvcc's exit status, 0
