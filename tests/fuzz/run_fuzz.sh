@@ -6,8 +6,9 @@
 #                                           60 in CI (CI=true) and 10 elsewhere)
 #
 # Environment: TILE2CU_FUZZ_BUILD (build folder, default $TILE2CU_SANITIZE_BUILD, else
-# build-asan), TILE2CU_FUZZ_TARGETS (default "frontend sema pipeline"), CXX (a clang++; default
-# the newest clang++-N there is).
+# build-asan), TILE2CU_FUZZ_TARGETS (default "frontend sema pipeline"), TILE2CU_FUZZ_TIMEOUT
+# (seconds one input may take before libFuzzer calls it a hang, default 60), CXX (a clang++;
+# default the newest clang++-N there is).
 #
 # Seeds: the samples (with their sidecar signatures as `# sig:` lines), tests/bad_inputs and
 # the committed corpus tests/fuzz/corpus/ (handwritten/, and <target>/ merged from earlier
@@ -23,6 +24,12 @@ default_seconds=10
 seconds=${1:-${TILE2CU_FUZZ_SECONDS:-$default_seconds}}
 build=${TILE2CU_FUZZ_BUILD:-${TILE2CU_SANITIZE_BUILD:-$root/build-asan}}
 targets=${TILE2CU_FUZZ_TARGETS:-frontend sema pipeline}
+# A hang is an input slower than this (libFuzzer's slow-unit report uses the same bound). The
+# lowering budgets (src/sema/budget.hpp) stop a file after well under a second of release CPU,
+# but this build lowers ~20x slower (ASan, UBSan, libFuzzer's comparison tracing, -O1): bad
+# input 601, which spends the step budget, takes 0.44 s released and 10-17 s here on a loaded
+# 2-core machine, and timed out at the former 5 s. fuzz_replay allows 10 s x TIME_SCALE (10).
+unit_timeout=${TILE2CU_FUZZ_TIMEOUT:-60}
 # The libFuzzer binaries come from the sanitizer build that scripts/sanitize.sh shares
 # (scripts/sanitizer-build.sh: clang, fuzzer-no-link + ASan + UBSan); it exits 77 without clang.
 fuzzers=()
@@ -53,7 +60,8 @@ for t in $targets; do
   echo "fuzz: fuzz_$t for ${seconds}s"
   set +e
   "$build/tests/fuzz/fuzz_$t" "$corpus" "$here/corpus" "$seeds" "$root/tests/bad_inputs" \
-    -dict="$here/python.dict" -max_len=8192 -timeout=5 -rss_limit_mb=1024 \
+    -dict="$here/python.dict" -max_len=8192 -rss_limit_mb=1024 \
+    -timeout="$unit_timeout" -report_slow_units="$unit_timeout" \
     -max_total_time="$seconds" -artifact_prefix="$artifacts/" -print_final_stats=1 \
     >"$build/fuzz_$t.log" 2>&1
   rc=$?

@@ -35,10 +35,9 @@ bool defines_array(const Op& op) { return op.kind == OpKind::ListItem || op.kind
 
 bool is_loop(const Op& op) { return op.kind == OpKind::For || op.kind == OpKind::While; }
 
-// Index of carried value k among a loop's operands and its body's args (For: lower, upper,
-// step and the induction variable come first).
+// Index of carried value k's initial value among a loop's operands (For: lower, upper and
+// step come first).
 size_t init_operand(const Op& loop, size_t k) { return loop.kind == OpKind::For ? 3 + k : k; }
-size_t body_arg(const Op& loop, size_t k) { return loop.kind == OpKind::For ? 1 + k : k; }
 Block& loop_body(Op& loop) { return loop.regions.back(); }
 
 // Whether carried value k of `loop`, whose result nobody reads, can reach anything but its own
