@@ -10,7 +10,9 @@
 namespace tile2cu {
 namespace {
 
-const char* kBarrier = "__syncthreads();  // ";
+// The barrier as a one-block-per-CTA kernel writes it, and as one whose CTA runs several small
+// blocks does (it waits for the block's lanes alone).
+const char* const kBarriers[] = {"__syncthreads();  // ", "sync_block<kThreads, kBlocksPerCta>();  // "};
 
 std::string generated(const std::string& params, const std::string& body, const std::string& sig) {
   const std::string src = "import cuda.tile as ct\n\n@ct.kernel\ndef k(" + params + "):\n" + body;
@@ -24,18 +26,21 @@ std::string generated(const std::string& params, const std::string& body, const 
 
 int barriers(const std::string& cu) {
   int n = 0;
-  for (size_t at = cu.find(kBarrier); at != std::string::npos; at = cu.find(kBarrier, at + 1)) ++n;
+  for (const char* barrier : kBarriers)
+    for (size_t at = cu.find(barrier); at != std::string::npos; at = cu.find(barrier, at + 1)) ++n;
   return n;
 }
 
 // A barrier for `array` comes right before the code that starts with `next` (source comments
 // may stand between them).
 bool barrier_before(const std::string& cu, const std::string& array, const std::string& next) {
-  const std::string barrier = std::string(kBarrier) + array + ": other threads' earlier accesses come first";
-  for (size_t at = cu.find(barrier); at != std::string::npos; at = cu.find(barrier, at + 1)) {
-    size_t text = cu.find_first_not_of(' ', cu.find('\n', at) + 1);
-    while (cu.compare(text, 2, "//") == 0) text = cu.find_first_not_of(' ', cu.find('\n', text) + 1);
-    if (cu.compare(text, next.size(), next) == 0) return true;
+  for (const char* spelling : kBarriers) {
+    const std::string barrier = std::string(spelling) + array + ": other threads' earlier accesses come first";
+    for (size_t at = cu.find(barrier); at != std::string::npos; at = cu.find(barrier, at + 1)) {
+      size_t text = cu.find_first_not_of(' ', cu.find('\n', at) + 1);
+      while (cu.compare(text, 2, "//") == 0) text = cu.find_first_not_of(' ', cu.find('\n', text) + 1);
+      if (cu.compare(text, next.size(), next) == 0) return true;
+    }
   }
   return false;
 }

@@ -102,7 +102,7 @@ def asm(a, a_data, NULL, TILE: ct.Constant[int]):
 
 TEST(CppNames, IssueReproducersAreSpelledByTheRule) {
   TranspileResult r = transpile_kernel(kIssueKernel, {"int = asm(a=float32[?], a_data=float32[?], NULL=float32, TILE=128)"});
-  for (const char* text : {"namespace int_py {", "void __launch_bounds__(kThreads) asm_py(",
+  for (const char* text : {"namespace int_py {", "void __launch_bounds__(kCtaThreads) asm_py(",
                            "float* a_data, int32_t a_shape_0", "float* a_data_py_data, int32_t a_data_py_shape_0",
                            "float NULL_py", "const auto int_py = load<Layout_128>(a, ",
                            "const auto kThreads_py = int_py + NULL_py;", "cudaError_t launch_int_py(",

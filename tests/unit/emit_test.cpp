@@ -179,19 +179,45 @@ TEST(LayoutPlan, SmallSideTilesDoNotSetTheRunLength) {
   EXPECT_EQ(plan.threads, 256);
 }
 
-TEST(LayoutPlan, SmallTilesGetAtLeastOneWarp) {
+TEST(LayoutPlan, SmallTilesRunSeveralBlocksPerCta) {
+  // An element-wise kernel: one thread per 16-byte run, 256-thread CTAs (small_tiles_test.cpp).
   LayoutPlan tiny = plan_layouts(compile(kCopy, "x=float32[?], y=float32[?], TILE=16"));
-  EXPECT_EQ(tiny.threads, 32);
-  EXPECT_EQ(tiny.layout({16}).vec, 1);
+  EXPECT_EQ(tiny.threads, 4);
+  EXPECT_EQ(tiny.blocks_per_cta, 64);
+  EXPECT_EQ(tiny.layout({16}).vec, 4);
   LayoutPlan one = plan_layouts(compile(kCopy, "x=float32[?], y=float32[?], TILE=1"));
-  EXPECT_EQ(one.threads, 32);
+  EXPECT_EQ(one.threads, 1);
+  EXPECT_EQ(one.blocks_per_cta, 256);
   EXPECT_EQ(one.layout({1}).vec, 1);  // a run never exceeds the last dim
+  LayoutPlan warp = plan_layouts(compile(kCopy, "x=float32[?], y=float32[?], TILE=128"));
+  EXPECT_EQ(warp.threads, 32);
+  EXPECT_EQ(warp.blocks_per_cta, 8);
+  LayoutPlan big = plan_layouts(compile(kCopy, "x=float32[?], y=float32[?], TILE=256"));
+  EXPECT_EQ(big.blocks_per_cta, 1);  // 64 runs: more than a warp
 }
 
-TEST(LayoutPlan, SmallTilesShortenRunsToFillAnSm) {
+// A kernel whose block acts once (a one-element store) keeps one block per CTA.
+const char* kCopyAndFlag =
+    "@ct.kernel\n"
+    "def k(x, y, TILE: ct.Constant[int]):\n"
+    "    t = ct.load(x, index=(ct.bid(0),), shape=(TILE,))\n"
+    "    ct.store(y, index=(ct.bid(0),), tile=t + t)\n"
+    "    ct.store(y, index=(0,), tile=1.0)\n";
+
+TEST(LayoutPlan, SmallTilesOfOneBlockPerCtaGetAtLeastOneWarp) {
+  LayoutPlan tiny = plan_layouts(compile(kCopyAndFlag, "x=float32[?], y=float32[?], TILE=16"));
+  EXPECT_EQ(tiny.blocks_per_cta, 1);
+  EXPECT_EQ(tiny.threads, 32);
+  EXPECT_EQ(tiny.layout({16}).vec, 1);
+  LayoutPlan one = plan_layouts(compile(kCopyAndFlag, "x=float32[?], y=float32[?], TILE=1"));
+  EXPECT_EQ(one.threads, 32);
+  EXPECT_EQ(one.layout({1}).vec, 1);
+}
+
+TEST(LayoutPlan, SmallTilesOfOneBlockPerCtaShortenRunsToFillAnSm) {
   // 128 floats are 32 runs of 4: 32-thread CTAs, of which an SM holds only 32 (1024 threads).
   // Runs of 2 give 64 threads, enough to fill it.
-  LayoutPlan exact = plan_layouts(compile(kCopy, "x=float32[?], y=float32[?], TILE=128"));
+  LayoutPlan exact = plan_layouts(compile(kCopyAndFlag, "x=float32[?], y=float32[?], TILE=128"));
   EXPECT_EQ(exact.threads, 64);
   EXPECT_EQ(exact.layout({128}).vec, 2);
   LayoutPlan enough = plan_layouts(compile(kCopy, "x=float32[?], y=float32[?], TILE=256"));

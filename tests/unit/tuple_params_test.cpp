@@ -46,7 +46,7 @@ TEST(TupleParams, LauncherTakesTheLeavesInOrder) {
             std::string::npos)
       << out.cu;
   EXPECT_NE(out.cu.find("float scale_0,\n    float scale_1)"), std::string::npos) << out.cu;
-  EXPECT_NE(out.cu.find("store(io_1_0, {int32_t(blockIdx.x)}, t * scale_0 + scale_1, whole_at_launch);"), std::string::npos) << out.cu;
+  EXPECT_NE(out.cu.find("store(io_1_0, {block_x}, t * scale_0 + scale_1, whole_at_launch);"), std::string::npos) << out.cu;
   EXPECT_NE(out.cu.find("t * 2.0f"), std::string::npos) << out.cu;  // len(io) is a constant
   EXPECT_NE(out.cuh.find("tile2cu::ArrayView<const float, 1> io_0,"), std::string::npos) << out.cuh;
 }
