@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Differential tests against real cuTile (the reference compiler), on the CPU.
 
-    run_diff.py TILE2CU [--venv DIR] [--arch sm_90] [--only SUBSTR] [--write-table [PATH]] [--no-cache]
+    run_diff.py TILE2CU [--venv DIR] [--arch sm_90] [--only SUBSTR] [--write-table [PATH]]
+                [--no-cache] [--update-verdicts]
 
 1. Every kernel with a sidecar (samples/**/X.py + X.sigs, tests/**/X.py + X.sigs), every
    specialization: tile2cu must accept it and real cuTile must compile it ahead of time
@@ -15,9 +16,10 @@
    Any other disagreement fails the test.
 
 Cases are found by globbing, so new samples and bad inputs are covered without edits here.
-cuTile's verdict on an unchanged case (same files, signature, pins and converting code) is kept
-from the previous run in the venv (verdict_cache.py), so a rerun compiles only what changed with
-cuTile; tile2cu's side always runs.
+cuTile's verdict on an unchanged case (same files, signature, pins and converting code) is read
+from tests/cutile_diff/cutile_verdicts.json (committed; `--update-verdicts` rewrites it from a
+full run) or from the previous run in this venv (verdict_cache.py), so cuTile compiles only what
+changed; tile2cu's side always runs. The test itself never writes into the source tree.
 The full comparison is written as markdown (default <build>/cutile-differences.md next to the
 venv; `--write-table` without a path writes docs/cutile-differences.md, the committed copy).
 
@@ -27,13 +29,7 @@ use); when that cannot be made it prints why and exits 77 (ctest: skipped).
 from __future__ import annotations
 
 import argparse
-import ast
-import contextlib
-import importlib.util
-import io
-import os
 import re
-import signal
 import subprocess
 import sys
 import time
@@ -46,20 +42,11 @@ ROOT = HERE.parents[1]
 sys.path[:0] = [str(HERE), str(ROOT / "python"), str(ROOT / "tests" / "bad_inputs")]
 
 import cutile_env  # noqa: E402
-from verdict_cache import VerdictCache  # noqa: E402
+from cutile_compile import CASE_TIMEOUT_S, cutile_compile, first_line, load_module  # noqa: E402
+from verdict_cache import REFERENCE, VerdictCache  # noqa: E402
 
-CASE_TIMEOUT_S = 120
 NOT_SUPPORTED_YET = "not supported yet"
 TILE2CU_ERROR = re.compile(r"^(.*?):(\d+):(\d+): error\[(\w+)\]: (.*)$")
-# cuTile's public error classes, most specific first (TileError is their base).
-CUTILE_CLASSES = ("TileSyntaxError", "TileTypeError", "TileValueError",
-                  "TileUnsupportedFeatureError", "TileStaticAssertionError",
-                  "TileRecursionError", "TileStaticEvalError", "TileCompilerExecutionError",
-                  "TileCompilerTimeoutError", "TileInternalError", "TileError")
-# Python rejects these before cuTile sees the kernel (IndentationError and TabError are
-# SyntaxErrors); tile2cu's reading of the same source is a TileSyntaxError, so the two count as
-# the same class.
-PYTHON_SYNTAX = (SyntaxError,)
 
 
 @dataclass
@@ -101,123 +88,11 @@ def run_tile2cu(binary, path, sig, kernel=None):
     return False, m.group(4), f"{m.group(2)}:{m.group(3)}: {m.group(5)}"
 
 
-class _Timeout(Exception):
-    pass
-
-
-@contextlib.contextmanager
-def _time_limit(seconds):
-    def on_alarm(*_):
-        raise _Timeout()
-    old = signal.signal(signal.SIGALRM, on_alarm)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
-
-
-_module_counter = [0]
-
-
-def load_module(path: Path):
-    """Imports a kernel file under a fresh name (its folder on sys.path for helper imports)."""
-    _module_counter[0] += 1
-    stem = re.sub(r"\W", "_", path.stem)
-    name = f"_cutile_diff_{_module_counter[0]}_{stem}"
-    spec = importlib.util.spec_from_file_location(name, path)
-    mod = importlib.util.module_from_spec(spec)
-    sys.path.insert(0, str(path.parent))
-    try:
-        sys.modules[name] = mod
-        spec.loader.exec_module(mod)
-    finally:
-        sys.path.remove(str(path.parent))
-    return mod
-
-
-def cutile_class(exc) -> str:
-    import cuda.tile as ct
-    for name in CUTILE_CLASSES:
-        if isinstance(exc, getattr(ct, name)):
-            return name
-    return type(exc).__name__
-
-
-def first_line(text: str, limit: int = 160) -> str:
-    line = next((ln.strip() for ln in str(text).splitlines() if ln.strip()), "")
-    return line if len(line) <= limit else line[:limit - 3] + "..."
-
-
-def kernel_names(path: Path) -> list:
-    """Names of the @ct.kernel functions of a file, in source order (by syntax, not import)."""
-    try:
-        tree = ast.parse(path.read_bytes())
-    except (SyntaxError, ValueError):
-        return []
-    out = []
-    for node in tree.body:
-        if isinstance(node, ast.FunctionDef):
-            for d in node.decorator_list:
-                target = d.func if isinstance(d, ast.Call) else d
-                if isinstance(target, ast.Attribute) and target.attr == "kernel":
-                    out.append(node.name)
-    return out
-
-
-def cutile_compile(path: Path, sig_text: str, kernel_name: str | None, arch: str,
+def cutile_verdict(cache, case: str, path: Path, sig_text: str, kernel_name, arch: str,
                    module=None):
-    """Real cuTile's verdict on one kernel + signature. -> (accepted, class, message, info)"""
-    from cuda.tile.compilation import export_kernel
-    from tile2cu_sig import parse_signature
-    from tile2cu_sig.cutile import kernel_param_names, to_kernel_signature
-    info = {}
-    try:
-        with _time_limit(CASE_TIMEOUT_S):
-            try:
-                mod = module or load_module(path)
-            except PYTHON_SYNTAX as e:
-                return False, "TileSyntaxError", f"(Python {type(e).__name__} at import) " \
-                    f"{first_line(e)}", {"python_syntax": True}
-            except Exception as e:  # noqa: BLE001 - module code failed before cuTile ran
-                return False, f"Python {cutile_class(e)} at import", first_line(e), info
-            if kernel_name is None:
-                names = kernel_names(path)
-                if len(names) != 1:
-                    return False, "NoKernel", f"{len(names)} @ct.kernel functions and no " \
-                        "'# kernel:' header", info
-                kernel_name = names[0]
-            kernel = getattr(mod, kernel_name, None)
-            if kernel is None:
-                return False, "NoKernel", f"no kernel {kernel_name!r} after import", info
-            try:
-                sig = parse_signature(sig_text)
-                ks = to_kernel_signature(sig, kernel_param_names(kernel),
-                                         symbol_base=kernel_name)
-            except (ValueError, TypeError) as e:
-                return False, "SignatureError", str(e), {"signature_only": True}
-            info["symbol"] = ks.symbol
-            buf = io.BytesIO()
-            export_kernel(kernel, [ks], buf, gpu_code=arch, output_format="cubin")
-            info["cubin_bytes"] = len(buf.getvalue())
-            return True, "", "", info
-    except _Timeout:
-        return False, "Timeout", f"cuTile ran over {CASE_TIMEOUT_S} s", info
-    except Exception as e:  # noqa: BLE001 - the class of whatever cuTile raised is the result
-        msg = first_line(str(e))
-        loc = getattr(e, "loc", None)
-        if loc is not None and getattr(loc, "line", 0):
-            msg = f"{loc.line}:{getattr(loc, 'col', 0)}: {msg}"
-        return False, cutile_class(e), msg, info
-
-
-def cutile_verdict(cache, path: Path, sig_text: str, kernel_name, arch: str, module=None):
-    """cutile_compile, or the verdict kept from an earlier run on the very same input."""
-    if cache is None:
-        return cutile_compile(path, sig_text, kernel_name, arch, module)
+    """cutile_compile, or the verdict recorded from an earlier run on the very same input."""
     key = cache.key(path, sig_text, kernel_name, arch)
-    verdict = cache.get(key)
+    verdict = cache.get(key, case)
     if verdict is None:
         started = time.monotonic()
         verdict = cutile_compile(path, sig_text, kernel_name, arch, module)
@@ -243,7 +118,7 @@ def sidecar_kernels(only: str) -> list:
     return sorted(found)
 
 
-def check_samples(binary, arch, only, cache=None) -> list:
+def check_samples(binary, arch, only, cache) -> list:
     from tile2cu_sig import format_signature, parse_sidecar
     out = []
     for py, sigs in sidecar_kernels(only):
@@ -259,7 +134,8 @@ def check_samples(binary, arch, only, cache=None) -> list:
             label = f"{rel.with_suffix('.sigs')}:{line_no} {sig.spec_name or sig.kernel}"
             text = format_signature(sig)
             ok_t, cls_t, msg_t = run_tile2cu(binary, rel, text)
-            ok_c, cls_c, msg_c, info = cutile_verdict(cache, py, text, sig.kernel, arch, module)
+            ok_c, cls_c, msg_c, info = cutile_verdict(cache, label, py, text, sig.kernel, arch,
+                                                       module)
             t = "accepted" if ok_t else f"{cls_t}: {msg_t}"
             c = "accepted" if ok_c else f"{cls_c}: {msg_c}"
             if ok_t and ok_c:
@@ -285,7 +161,7 @@ def load_known_differences() -> dict:
     return known
 
 
-def check_bad_inputs(binary, arch, only, cache=None) -> list:
+def check_bad_inputs(binary, arch, only, cache) -> list:
     from run_bad_inputs import CASE_RE, Case
     known = load_known_differences()
     out = []
@@ -296,7 +172,8 @@ def check_bad_inputs(binary, arch, only, cache=None) -> list:
         case = Case(str(path))
         rel = path.relative_to(ROOT)
         ok_t, cls_t, msg_t = run_tile2cu(binary, rel, case.sig, case.kernel)
-        ok_c, cls_c, msg_c, info = cutile_verdict(cache, path, case.sig or "", case.kernel, arch)
+        ok_c, cls_c, msg_c, info = cutile_verdict(cache, case.name, path, case.sig or "",
+                                                   case.kernel, arch)
         t = "accepted" if ok_t else f"{cls_t}: {msg_t}"
         c = "accepted" if ok_c else f"{cls_c}: {msg_c}"
         v = Verdict(case.name, t, c, "agree", detail=info)
@@ -395,18 +272,31 @@ def main(argv=None):
                     default=None, help="where the markdown goes (no value: the committed docs/ copy)")
     ap.add_argument("--no-cache", action="store_true",
                     help="run real cuTile on every case (default: reuse its verdicts on unchanged "
-                         "inputs, kept in the venv by verdict_cache.py)")
+                         "inputs, from cutile_verdicts.json and the venv; verdict_cache.py)")
+    ap.add_argument("--update-verdicts", action="store_true",
+                    help="rewrite tests/cutile_diff/cutile_verdicts.json from this run: every "
+                         "case's verdict except time-outs; entries no case asks for are dropped")
     opts = ap.parse_args(argv)
+    if opts.update_verdicts and opts.only:
+        ap.error("--update-verdicts needs every case (no --only)")
     cutile_env.reexec_in_venv(Path(opts.venv), __file__, argv)
 
     binary = str(Path(opts.tile2cu).resolve())
-    cache = None if opts.no_cache else VerdictCache(Path(opts.venv))
+    cache = VerdictCache(Path(opts.venv), reuse=not opts.no_cache)
     samples = check_samples(binary, opts.arch, opts.only, cache)
     bad = check_bad_inputs(binary, opts.arch, opts.only, cache)
-    if cache is not None:
-        cache.save(prune=not opts.only)
-        print(f"real cuTile's verdicts: {cache.hits} of {len(samples) + len(bad)} kept from an "
-              f"earlier run on the same input ({cache.path.name}; --no-cache runs them all)")
+    cache.save(prune=not opts.only)
+    ref = REFERENCE.relative_to(ROOT)
+    print(f"real cuTile's verdicts on {len(cache.asked)} cases: {cache.from_reference} recorded "
+          f"in {ref}, {cache.from_venv} kept in the venv from an earlier run, "
+          f"{len(cache.ran)} run now")
+    if opts.update_verdicts:
+        n, added, dropped = cache.update_reference()
+        print(f"{ref} rewritten: {n} verdicts ({added} new, {dropped} dropped; time-outs are "
+              f"never recorded)")
+    elif cache.ran and not opts.no_cache and not opts.only:
+        print(f"note: {ref} lacks {len(cache.ran)} of them (changed inputs or new cases, e.g. "
+              f"{cache.ran[0]}); `run_diff.py TILE2CU --update-verdicts` records them")
     for v in samples + bad:
         mark = "FAIL" if v.failed else "ok  "
         if v.failed or v.verdict != "agree":
