@@ -295,8 +295,10 @@ def main(argv=None):
         print(f"{ref} rewritten: {n} verdicts ({added} new, {dropped} dropped; time-outs are "
               f"never recorded)")
     elif cache.ran and not opts.no_cache and not opts.only:
-        print(f"note: {ref} lacks {len(cache.ran)} of them (changed inputs or new cases, e.g. "
-              f"{cache.ran[0]}); `run_diff.py TILE2CU --update-verdicts` records them")
+        print(f"note: {ref} lacks {len(cache.ran)} of them ({', '.join(cache.ran[:6])}"
+              f"{', ...' if len(cache.ran) > 6 else ''}): new or changed cases, which "
+              f"`run_diff.py TILE2CU --update-verdicts` records, or ones that reach the "
+              f"{CASE_TIMEOUT_S} s limit, which are never recorded")
     for v in samples + bad:
         mark = "FAIL" if v.failed else "ok  "
         if v.failed or v.verdict != "agree":
