@@ -11,8 +11,11 @@ architecture, and the code that turns a tile2cu signature into cuTile's and call
 - a file inside the cuTile venv, which the test itself may write: what this build folder ran,
   so a local rerun does not run cuTile again on a case the committed file lacks.
 
-Time-outs are never recorded (they depend on the machine's load; run_diff.py also leaves out any
-verdict reached at its time limit).
+A verdict reached at run_diff.py's time limit depends on the machine's load, so the venv's file
+never keeps one. The committed file does, as "Timeout": cuTile did not finish in the limit on the
+machine that recorded it. Without that, the few cases cuTile never finishes (bad inputs that
+tile2cu refuses at its budgets) would cost the limit each in every CI run; `--update-verdicts`
+on a faster machine, or after a key change, runs them again.
 """
 from __future__ import annotations
 
@@ -63,8 +66,8 @@ def _code_digest() -> str:
     return h.hexdigest()
 
 
-def _readable(verdict) -> bool:
-    return isinstance(verdict, list) and len(verdict) == 4 and verdict[1] not in NOT_KEPT
+def _readable(verdict, timeouts_too: bool = False) -> bool:
+    return isinstance(verdict, list) and len(verdict) == 4 and (timeouts_too or verdict[1] not in NOT_KEPT)
 
 
 def read_reference(path: Path = REFERENCE) -> dict:
@@ -74,7 +77,7 @@ def read_reference(path: Path = REFERENCE) -> dict:
     except (OSError, ValueError):
         return {}
     return {e["key"]: (e["case"], e["verdict"]) for e in data.get("verdicts", [])
-            if isinstance(e, dict) and _readable(e.get("verdict"))}
+            if isinstance(e, dict) and _readable(e.get("verdict"), timeouts_too=True)}
 
 
 def write_reference(records: dict, path: Path = REFERENCE) -> None:
@@ -107,6 +110,7 @@ class VerdictCache:
         self.ran = []              # cases cuTile ran on in this run
         self.saved_at = time.monotonic()
         self.asked = {}            # key -> case, every case of this run
+        self.over_limit = {}       # key -> "Timeout" verdict: for the committed file only
 
     def key(self, kernel_file: Path, sig_text: str, kernel_name, arch: str) -> str:
         files = set()
@@ -135,6 +139,10 @@ class VerdictCache:
         if time.monotonic() - self.saved_at > SAVE_EVERY_S:
             self.save()
 
+    def put_over_limit(self, key: str, seconds: int, info: dict) -> None:
+        """cuTile ran to the time limit on this case: recorded by --update-verdicts alone."""
+        self.over_limit[key] = [False, "Timeout", f"cuTile ran over {seconds} s when recorded", info or {}]
+
     def save(self, prune: bool = False) -> None:
         """The venv's file. prune (after a run over every case): forget what no case asked for."""
         if prune:
@@ -148,8 +156,9 @@ class VerdictCache:
         """Rewrites the committed file from this (full) run. -> (entries, added, dropped)"""
         records = {}
         for key, case in self.asked.items():
-            verdict = self.local.get(key) or (self.reference.get(key) or (None, None))[1]
-            if verdict is not None and _readable(list(verdict)):
+            verdict = self.local.get(key) or self.over_limit.get(key) or \
+                (self.reference.get(key) or (None, None))[1]
+            if verdict is not None and _readable(list(verdict), timeouts_too=True):
                 records[key] = (case, list(verdict))
         write_reference(records, self.reference_path)
         added = sum(k not in self.reference for k in records)
