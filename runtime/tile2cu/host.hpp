@@ -12,16 +12,17 @@
 namespace tile2cu {
 
 // A strided array as the caller passes it. Shapes and strides are int64; strides count elements.
+// Rank 0 (a 0-d array) has no shape or strides: its arrays hold one unused entry (kStoredDims).
 template <class T, int Rank>
 struct ArrayView {
-  static_assert(Rank >= 1, "ArrayView: rank must be at least 1");
+  static_assert(Rank >= 0, "ArrayView: rank must not be negative");
   T* data = nullptr;
-  int64_t shape[Rank] = {};
-  int64_t strides[Rank] = {};
+  int64_t shape[kStoredDims<Rank>] = {};
+  int64_t strides[kStoredDims<Rank>] = {};
 
   ArrayView() = default;
   // Contiguous, row-major.
-  ArrayView(T* data_, const int64_t (&shape_)[Rank]) : data(data_) {
+  ArrayView(T* data_, const int64_t (&shape_)[kStoredDims<Rank>]) : data(data_) {
     int64_t s = 1;
     for (int k = Rank - 1; k >= 0; --k) {
       shape[k] = shape_[k];
@@ -29,7 +30,8 @@ struct ArrayView {
       s *= shape_[k];
     }
   }
-  ArrayView(T* data_, const int64_t (&shape_)[Rank], const int64_t (&strides_)[Rank]) : data(data_) {
+  ArrayView(T* data_, const int64_t (&shape_)[kStoredDims<Rank>], const int64_t (&strides_)[kStoredDims<Rank>])
+      : data(data_) {
     for (int k = 0; k < Rank; ++k) {
       shape[k] = shape_[k];
       strides[k] = strides_[k];

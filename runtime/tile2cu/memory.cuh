@@ -370,9 +370,10 @@ TILE2CU_DEVICE void store(const Array<T, R, I>& a, const int64_t (&index)[R], co
   }
 }
 
-// Rank-0 access: `index` is an element index. Every thread gets the loaded value.
+// Rank-0 access: `index` is an element index (of a 0-d array: `{}`, one unused entry, see
+// kStoredDims). Every thread gets the loaded value.
 template <PaddingMode Pad = PaddingMode::Undetermined, class T, int R, class I>
-TILE2CU_DEVICE T load_scalar(const Array<T, R, I>& a, const int64_t (&index)[R]) {
+TILE2CU_DEVICE T load_scalar(const Array<T, R, I>& a, const int64_t (&index)[kStoredDims<R>]) {
   int64_t offset = 0;
   bool in = true;
 #pragma unroll
@@ -386,7 +387,7 @@ TILE2CU_DEVICE T load_scalar(const Array<T, R, I>& a, const int64_t (&index)[R])
 // One element; dropped when out of bounds. The generated code calls it inside once_per_block
 // (block_uniform.cuh), so a block stores it once.
 template <class T, int R, class I>
-TILE2CU_DEVICE void store_scalar(const Array<T, R, I>& a, const int64_t (&index)[R], id_t<T> value) {
+TILE2CU_DEVICE void store_scalar(const Array<T, R, I>& a, const int64_t (&index)[kStoredDims<R>], id_t<T> value) {
   int64_t offset = 0;
   bool in = true;
 #pragma unroll
