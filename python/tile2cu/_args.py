@@ -6,6 +6,7 @@ does no attribute probing."""
 from __future__ import annotations
 
 import ctypes
+import functools
 
 from . import _dtypes
 
@@ -25,6 +26,7 @@ class ArgError(Exception):
 # this runs on every launch.
 
 
+@functools.lru_cache(maxsize=1024)   # per shape: arrays without strides are read on every launch
 def _contiguous_strides(shape):
     strides, s = [], 1
     for d in reversed(shape):
@@ -64,18 +66,22 @@ def read_cai(obj):
         raise ArgError(TypeError, f"unsupported array dtype (typestr {cai['typestr']!r})")
     if cai.get("mask") is not None:
         raise ArgError(TypeError, "masked arrays are not supported")
-    shape = tuple(cai["shape"])
+    shape = cai["shape"]
+    if type(shape) is not tuple:
+        shape = tuple(shape)
     byte_strides = cai.get("strides")
     if byte_strides is None:
         strides = _contiguous_strides(shape)
     else:
+        itemsize = dt.itemsize
         strides = []
         for s in byte_strides:
-            if s % dt.itemsize:
+            if s % itemsize:
                 raise ArgError(TypeError, f"stride of {s} bytes is not a whole number of "
                                           f"{dt.name} elements")
-            strides.append(s // dt.itemsize)
-    return dt, shape, tuple(strides), cai["data"][0] or 0
+            strides.append(s // itemsize)
+        strides = tuple(strides)
+    return dt, shape, strides, cai["data"][0] or 0
 
 
 # ---- DLPack ------------------------------------------------------------------------------------

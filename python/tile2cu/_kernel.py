@@ -4,6 +4,8 @@ A launch binds the arguments into a key (per parameter: the Constant's value, th
 dtype, the array's dtype, rank and the facts the signature records) and looks it up in the
 kernel's table of loaded specializations. A miss derives the signature text, builds (or finds
 in the disk cache) the shared library and adds it; a hit is one dict lookup and one ctypes call.
+Warm launches do that in a function generated per argument types (_warm_launch), which falls
+back to the generic binding here for anything else.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import threading
 import types
 from pathlib import Path
 
-from . import _annotations, _args, _build, _device, _errors, _synthesize
+from . import _annotations, _args, _build, _call_abi, _device, _errors, _synthesize, _warm_launch
 from ._args import ARRAY, BOOL, FLOAT, INT, LIST, TUPLE, ArgError
 from ._dtypes import SIGNATURE_NAME, bool_, float32, int32, int64
 
@@ -78,6 +80,8 @@ class kernel:  # noqa: N801 - cuTile's name
         self._lock = threading.Lock()              # guards _key_locks
         self._key_locks: dict[tuple, threading.Lock] = {}
         self._module = None   # what _source() found, once
+        self._warm = {}   # argument types -> warm launcher (see _warm_launch)
+        self._warm_last = _warm_launch.always_miss   # the one the last launch used
 
     def replace_hints(self, **hints):
         return kernel(self._pyfunc, **{**self._options, **hints})
@@ -407,7 +411,7 @@ class _Spec:
         # tile2cu_<spec_name>; the kernel's own name could be escaped (`_private`, `kAdd`).
         spec_name = f"spec_{hashlib.sha256(signature.encode()).hexdigest()[:10]}"
         built = _build.build(source, name, spec_name, signature, _device.devices().archs,
-                             bound.argtypes, synthesized)
+                             _call_abi.entry_argtypes(bound.argtypes), synthesized)
         self = cls()
         self.entry, self.signature = built.entry, signature
         self.folder, self.cold_seconds = built.folder, built.cold_seconds
@@ -490,19 +494,35 @@ def launch(stream, grid, kernel_, args, /, *, programmatic_dependent_launch=Fals
             "programmatic_dependent_launch is not supported by tile2cu yet")
     try:
         gx, gy, gz = _grid(grid)
-        handle = _args.stream_handle(stream)
-        key, flat = _bind(kernel_, args, None)
+        handle = stream if type(stream) is int else _args.stream_handle(stream)
     except ArgError as e:
         raise e.kind(str(e)) from None
-    spec = kernel_._specs.get(key)
-    if spec is None:
-        try:
-            spec = kernel_._specialize(key, args)
-        except ArgError as e:
-            raise e.kind(str(e)) from None
-    rc = spec.entry(handle, gx, gy, gz, *flat)
+    rc = kernel_._warm_last(handle, gx, gy, gz, args)
+    if rc is _warm_launch.MISS:
+        rc = _launch_by_types(kernel_, handle, gx, gy, gz, args)
     if rc:
         raise _launch_error(rc, kernel_, args)
+
+
+def _launch_by_types(k, handle, gx, gy, gz, args):
+    """A launch the last call's warm launcher did not take: the one for these argument types,
+    else the generic path (which raises what is wrong with the arguments, or builds)."""
+    warm = _warm_launch.binder_for(k, args)
+    rc = warm(handle, gx, gy, gz, args)
+    if rc is not _warm_launch.MISS:
+        k._warm_last = warm
+        return rc
+    try:
+        key, flat = _bind(k, args, None)
+    except ArgError as e:
+        raise e.kind(str(e)) from None
+    spec = k._specs.get(key)
+    if spec is None:
+        try:
+            spec = k._specialize(key, args)
+        except ArgError as e:
+            raise e.kind(str(e)) from None
+    return spec.entry(handle, gx, gy, gz, *flat)
 
 
 def prepare(kernel_, args) -> None:
