@@ -17,7 +17,7 @@ bool is_power_of_two(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
 
 // cuTile functions that exist but belong to later work; calling one is a clear error.
 const std::set<std::string> kNotYet = {
-    "load_advanced_indexing", "store_advanced_indexing", "mma_scaled", "astile",
+    "load_advanced_indexing", "store_advanced_indexing", "mma_scaled",
     "assume_divisible_by", "grid_dependency_control_wait",
     "grid_dependency_control_launch_dependents", "Slice"};
 
@@ -411,6 +411,7 @@ Value KernelLowering::builtin_call(const std::string& name, CallArgs& args, Sour
       return reduction(op, args, range);
     if (op == "reduce" || op == "cumsum" || op == "cumprod" || op == "scan") return combining_op(op, args, range);
     if (is_shape_op(op)) return shape_op(op, args, range);
+    if (op == "astile") return astile(args, range);
     if (op == "reshape" || op == "expand_dims" || op == "broadcast_to") {
       Bound b(*this, op, args, {"x", op == "expand_dims" ? "axis" : "shape"}, {}, 2, range);
       CallArgs rest;

@@ -150,6 +150,8 @@ class KernelLowering {
   ir::Block combiner_region(const Value& func, DType dtype, SourceRange range, const std::string& fn);
   Value operator_function(const std::string& name, CallArgs& args, SourceRange range);  // operator.add, ...
   ir::Literal identity_literal(const Value& v, DType dtype, SourceRange range, const std::string& what) const;
+  // ct.astile: a scalar or a nested tuple of scalars as a tile (lower_astile.cpp).
+  Value astile(CallArgs& args, SourceRange range);
   // permute, transpose, cat, extract, insert, bitcast, pack_to_bytes, unpack_from_bytes (lower_shape_ops.cpp)
   static bool is_shape_op(const std::string& op);
   Value shape_op(const std::string& op, CallArgs& args, SourceRange range);
