@@ -72,7 +72,9 @@ TILE2CU_DEVICE Tile<T, L> scan(const Tile<T, L>& src, void* smem, const Op& op =
   T* buf = reinterpret_cast<T*>(bytes);
   T* warp_totals = reinterpret_cast<T*>(bytes + detail::align16(detail::scan_slot(L::kElems) * int(sizeof(T))));
   using WarpScan = cub::WarpScan<T, kWarpGroup>;
-  __shared__ typename WarpScan::TempStorage temp[kThreads / kWarpGroup];
+  // (At least one: a block of one thread, where a CTA runs several blocks, has a logical warp of
+  // two, cub's smallest, and never uses it.)
+  __shared__ typename WarpScan::TempStorage temp[kThreads / kWarpGroup > 0 ? kThreads / kWarpGroup : 1];
 
   detail::spill_padded(src, buf);
   L::sync();
