@@ -139,10 +139,8 @@ def test_float8_arrays(torch, cache_dir, dtype):
     assert torch.equal(y, x.float() * 3.0)
 
 
-# 0-d arrays: the runtime takes rank-0 Array and ArrayView since session 16 (unit test
-# ZeroDArrays.*, built with nvcc), not yet run on a GPU; until then this stays an expected
-# failure that may pass.
-@pytest.mark.xfail(strict=False, reason="0-d arrays build since session 16 but were not run on a GPU yet (issue 23, item 4)")
+# 0-d arrays: the runtime takes rank-0 Array and ArrayView (unit test ZeroDArrays.*); passed on
+# an H200 in session 17.
 @pytest.mark.parametrize("dtype", ["float8_e4m3fn", "float16"])
 def test_float8_and_zero_d_arrays(torch, cache_dir, dtype):
     import kernels
