@@ -14,12 +14,16 @@ from __future__ import annotations
 
 import ast
 import builtins
+import contextlib
+import dataclasses
 import enum
+import functools
 import hashlib
 import inspect
 import math
 import numbers
 import re
+import sys
 import textwrap
 import types
 from pathlib import Path
@@ -171,14 +175,48 @@ def _function_node(lines, fn):
     return node
 
 
+def _class_node(lines, cls):
+    try:
+        tree = ast.parse("\n".join(lines) + "\n")
+    except SyntaxError as e:
+        raise _unsupported(f"cannot read the source of class '{cls.__qualname__}': {e}") from None
+    node = tree.body[0] if tree.body else None
+    if not isinstance(node, ast.ClassDef):
+        raise _unsupported(f"cannot find the `class` statement of '{cls.__qualname__}' in its "
+                           "source")
+    return node
+
+
+def _user_class(cls) -> bool:
+    """A class defined in a Python file of the user's (not a library's or a builtin)."""
+    module = sys.modules.get(getattr(cls, "__module__", None) or "")
+    path = getattr(module, "__file__", None)
+    if not path or cls.__module__ == "builtins":
+        return False
+    return not any(Path(path).resolve().is_relative_to(Path(p).resolve())
+                   for p in _library_roots())
+
+
+@functools.lru_cache(maxsize=1)
+def _library_roots():
+    import sysconfig
+    roots = {sysconfig.get_paths()[k] for k in ("stdlib", "platstdlib", "purelib", "platlib")}
+    roots.add(str(Path(__file__).resolve().parent))   # tile2cu's own classes
+    return sorted(roots)
+
+
 # ---- the names a function uses ------------------------------------------------------------------
 
 def _used_names(node, skip_decorators):
-    """Names read in `node` (its signature and body) that are not bound inside it."""
+    """Names read in `node` (a function's signature and body, or a class's bases and body) that
+    are not bound inside it."""
     reads, bound = set(), set()
-    roots = [node.args, *node.body]
-    if node.returns is not None:
-        roots.append(node.returns)
+    if isinstance(node, ast.ClassDef):
+        roots = [*node.bases, *node.keywords, *node.body]
+    else:
+        roots = [node.args, *node.body]
+        if node.returns is not None:
+            roots.append(node.returns)
     if not skip_decorators:
         roots += node.decorator_list
     for root in roots:
@@ -195,7 +233,16 @@ def _used_names(node, skip_decorators):
 
 
 def _lookup(fn, name):
-    """(found, value) for `name` as `fn` sees it: its closure, then its globals."""
+    """(found, value) for `name` as `fn` sees it: its closure, then its globals. For a class:
+    the closures of its methods (a class defined in a function), then its module's globals."""
+    if isinstance(fn, type):
+        for member in vars(fn).values():
+            member = getattr(member, "__func__", member)   # staticmethod, classmethod
+            if isinstance(member, types.FunctionType) and name in member.__code__.co_freevars:
+                return _lookup(member, name)
+        module = sys.modules.get(fn.__module__)
+        namespace = vars(module) if module is not None else {}
+        return (True, namespace[name]) if name in namespace else (False, None)
     code = fn.__code__
     if fn.__closure__ and name in code.co_freevars:
         cell = fn.__closure__[code.co_freevars.index(name)]
@@ -297,15 +344,25 @@ class _Environment:
             if self._claim(name, value, where):
                 self.lines.append(f"{name} = {path}")
             return
-        target = getattr(value, "__tile_function__", value)
+        target = _helper_source_function(value)
         if isinstance(target, types.FunctionType):
             self._bind_function(name, value, target, fn, depth, where)
+            return
+        if isinstance(value, type) and _user_class(value):
+            self._bind_class(name, value, depth, where)
+            return
+        if isinstance(value, enum.Enum) and _user_class(type(value)):
+            # A member of the user's enum: the class by its source, the name bound to the member
+            cls = type(value)
+            self._bind_class(cls.__name__, cls, depth, where)
+            if self._claim(name, value, where):
+                self.late_lines.append(f"{name} = {self.helper_functions[id(cls)]}.{value.name}")
             return
         raise _unsupported(
             f"the kernel uses the captured variable {where}, a {type(value).__name__} value "
             f"({_short_repr(value)}) that tile2cu cannot write into the module it compiles: "
             "kernels may capture bool, int, float, str, None, dtypes, enums, tuples of these, "
-            "modules and Python functions with source")
+            "modules, and Python functions and classes (dataclasses, enums) with source")
 
     def _bind_function(self, name, value, target, fn, depth, where):
         if target.__name__ == "<lambda>":
@@ -328,6 +385,28 @@ class _Environment:
             self.helpers.append((path, first, lines))
             self.bind_uses(node, target, depth + 1)
         if name != defined and self._claim(name, value, where):
+            self.late_lines.append(f"{name} = {defined}")
+
+    def _bind_class(self, name, cls, depth, where):
+        """A class of the user's (a frozen dataclass, an enum) written from its source after the
+        kernel, below the classes and functions it uses: the transpiler evaluates module-level
+        statements in order, so bases and decorators must exist first."""
+        defined = self.helper_functions.get(id(cls))
+        if defined is None:
+            if len(self.helper_functions) >= MAX_HELPERS or depth >= MAX_DEPTH:
+                raise _unsupported(f"{where}: the kernel pulls in more than {MAX_HELPERS} "
+                                   f"functions or classes, or {MAX_DEPTH} levels of them; "
+                                   "tile2cu compiles such kernels from a module-level @ct.kernel")
+            defined = cls.__name__
+            if not self._claim(defined, cls, where):
+                self.helper_functions[id(cls)] = defined
+                return
+            self.helper_functions[id(cls)] = defined
+            path, first, lines = _source_lines(cls, f"class '{cls.__qualname__}'")
+            node = _class_node(lines, cls)
+            self.bind_uses(node, cls, depth + 1)
+            self.helpers.append((path, first, lines))
+        if name != defined and self._claim(name, cls, where):
             self.late_lines.append(f"{name} = {defined}")
 
     def _lambda_text(self, target, depth):
@@ -365,7 +444,7 @@ class _Environment:
         import operator
         # Library modules only: a function of the user's own modules is compiled from its
         # source, since the transpiler would not find those modules beside the synthesized file.
-        for module in (cutile, math, operator):
+        for module in (cutile, math, operator, contextlib, enum, dataclasses):
             for attr, held in vars(module).items():
                 if attr.startswith("__"):
                     continue
@@ -375,6 +454,28 @@ class _Environment:
                     return (f"{self._import_alias(module, _alias_hint(module))}.{attr}."
                             f"{value.name}")
         return None
+
+
+@contextlib.contextmanager
+def _generator_for_its_wrapper():
+    yield
+
+
+# The code of the function @contextlib.contextmanager returns: its `__wrapped__` is the user's
+# generator, whose source (decorator included) the transpiler inlines at each `with`.
+_CONTEXTMANAGER_WRAPPER_CODE = _generator_for_its_wrapper.__code__
+
+
+def _helper_source_function(value):
+    """The function whose source stands for helper `value`: the user's function behind a
+    @ct.function or @contextlib.contextmanager wrapper (whose names it looks up in its own
+    globals, not the wrapper's), else `value` itself."""
+    inner = getattr(value, "__tile_function__", None)
+    if inner is not None:
+        return inner
+    if getattr(value, "__code__", None) is _CONTEXTMANAGER_WRAPPER_CODE:
+        return getattr(value, "__wrapped__", value)
+    return value
 
 
 def _alias_hint(module):

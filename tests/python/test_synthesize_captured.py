@@ -1,0 +1,127 @@
+"""Kernels defined inside functions that use module-level helpers and classes of their file as
+cuTile's tests write them: @contextlib.contextmanager generators, Enum / IntEnum classes and
+their members (also captured from the enclosing function), frozen dataclasses. The launcher
+writes them into the synthesized module from their source; these tests transpile (no nvcc, no
+GPU) and look at the module and the errors."""
+
+import contextlib
+import enum
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+import pytest
+
+import tile2cu.cutile as ct
+from tile2cu import _errors
+from test_synthesize import transpile
+
+
+def append(x, val):
+    i = ct.gather(x, 0) + 1
+    ct.scatter(x, 0, i)
+    ct.scatter(x, i, val)
+
+
+@contextmanager
+def bracket(x, start_val, end_val):
+    append(x, start_val)
+    yield start_val
+    append(x, end_val)
+
+
+@contextlib.contextmanager
+def bracket_dotted(x):
+    append(x, 1)
+    yield 1
+
+
+class Color(enum.Enum):
+    RED = 0
+    GREEN = 1
+
+
+class Priority(enum.IntEnum):
+    LOW = 0
+    HIGH = 2
+
+
+@dataclass(frozen=True)
+class Scale:
+    factor: int
+
+    def times(self, v):
+        return v * self.factor
+
+
+def test_contextmanager_helper_is_written_from_its_generator(cache_dir, tmp_path, fake_array):
+    @ct.kernel
+    def kern(x):
+        with bracket(x, 20, 30) as val:
+            ct.static_assert(val == 20)
+            append(x, 40)
+        with bracket_dotted(x) as one:
+            ct.static_assert(one == 1)
+
+    text = kern._source()[1].text
+    assert "@contextmanager\ndef bracket(" in text and "def append(" in text
+    assert "@contextlib.contextmanager\ndef bracket_dotted(" in text
+    assert "contextmanager = tile2cu_contextlib.contextmanager" in text
+    assert "tile2cu_spec_test" in transpile(kern, (fake_array((10,), "<i4"),), tmp_path)
+
+
+def test_enum_classes_and_members(cache_dir, tmp_path, fake_array):
+    captured = Color.GREEN
+
+    @ct.kernel
+    def kern(out):
+        if Color(0) == Color.RED and Priority.LOW < Priority.HIGH and captured.name == "GREEN":
+            ct.scatter(out, (), 1)
+
+    text = kern._source()[1].text
+    assert "class Color(enum.Enum):" in text and "class Priority(enum.IntEnum):" in text
+    assert "captured = Color.GREEN" in text
+    assert "tile2cu_spec_test" in transpile(kern, (fake_array((), "<i4"),), tmp_path)
+
+
+@pytest.mark.parametrize("value", [99, "foo"])
+def test_invalid_enum_value_is_cutiles_value_error(cache_dir, tmp_path, fake_array, value):
+    @ct.kernel
+    def kern(out):
+        _ = Color(value)
+        ct.scatter(out, (), 0)
+
+    with pytest.raises(ct.TileValueError, match="is not a valid Color"):
+        transpile(kern, (fake_array((), "<i4"),), tmp_path)
+
+
+def test_enum_ordering_is_cutiles_type_error(cache_dir, tmp_path, fake_array):
+    @ct.kernel
+    def kern(out):
+        if Color.RED < Color.GREEN:
+            ct.scatter(out, (), 1)
+
+    with pytest.raises(ct.TileTypeError):
+        transpile(kern, (fake_array((), "<i4"),), tmp_path)
+
+
+def test_frozen_dataclass_with_a_method(cache_dir, tmp_path, fake_array):
+    @ct.kernel
+    def kern(out):
+        ct.scatter(out, (), Scale(3).times(2))
+
+    text = kern._source()[1].text
+    assert "@dataclass(frozen=True)\nclass Scale:" in text
+    assert "dataclass = tile2cu_dataclasses.dataclass" in text
+    assert "tile2cu_spec_test" in transpile(kern, (fake_array((), "<i4"),), tmp_path)
+
+
+def test_library_classes_are_still_refused(cache_dir):
+    import collections
+    counter = collections.Counter
+
+    @ct.kernel
+    def kern(out):
+        counter()
+
+    with pytest.raises(_errors.TileUnsupportedFeatureError, match="'counter'"):
+        kern._source()
