@@ -81,10 +81,15 @@ class Run:
 
 
 def read(path: Path) -> Run:
+    return read_all([path])
+
+
+def read_all(paths: list[Path]) -> Run:
+    """One Run from the results of runs over disjoint test files (their collected counts add)."""
     run = Run()
-    if not path.is_file():
-        return run
-    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+    lines = [line for path in paths if path.is_file()
+             for line in path.read_text(encoding="utf-8", errors="replace").splitlines()]
+    for line in lines:
         try:
             rec = json.loads(line)
         except ValueError:

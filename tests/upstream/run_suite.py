@@ -86,8 +86,12 @@ def parse_args(argv):
     p.add_argument("--cache-dir", type=Path, default=None,
                    help="kernel cache shared by all workers (default: $TILE2CU_CACHE_DIR, else out/upstream-kernel-cache)")
     p.add_argument("--scope", type=Path, default=scope.LIST_FILE, help="the out-of-scope list")
-    p.add_argument("--summarize", type=Path, metavar="RESULTS",
-                   help="only print the summary of an earlier run's results.jsonl")
+    p.add_argument("--files", nargs="+", metavar="GLOB",
+                   help="run only the test files matching these patterns (test_[a-f]*.py, ...): a "
+                        "suite too long for one budget is run in parts over disjoint files")
+    p.add_argument("--summarize", type=Path, nargs="+", metavar="RESULTS",
+                   help="only print the summary of earlier runs' results.jsonl (several: runs "
+                        "over disjoint files, summarized as one)")
     args = p.parse_args(argv)
     if args.summarize is None and args.upstream is None:
         p.error("UPSTREAM_DIR is required (or --summarize RESULTS)")
@@ -125,7 +129,12 @@ def pytest_command(args, test_dir: Path, results_file: Path, jobs: int, extra) -
     addopts = "--strict-markers"
     if has_module("pytest_benchmark"):
         addopts += " --benchmark-sort=name"     # as cuTile's pytest.ini has it
-    cmd = [sys.executable, "-m", "pytest", str(test_dir),
+    targets = [str(test_dir)]
+    if args.files:
+        targets = sorted({str(f) for pattern in args.files for f in test_dir.glob(pattern)})
+        if not targets:
+            fail(f"--files {' '.join(args.files)}: no file of {test_dir} matches")
+    cmd = [sys.executable, "-m", "pytest", *targets,
            "-p", "tile2cu_conformance", "-p", "no:cacheprovider",
            "-o", f"addopts={addopts}",
            # cuTile's pytest.ini collects bench_*.py too; the suite is test_*.py.
@@ -194,16 +203,17 @@ def run_pytest(cmd, env, cwd: Path, log: Path, results_file: Path, budget: float
     return code, cut
 
 
-def summarize(results_file: Path, scope_file: Path, whole_run: bool) -> str:
+def summarize(results_files: list[Path], scope_file: Path, whole_run: bool) -> str:
     entries = scope.load(scope_file) if whole_run else None
-    return results.summary(results.read(results_file), entries)
+    return results.summary(results.read_all(results_files), entries)
 
 
 def main(argv) -> int:
     args, extra = parse_args(argv)
     if args.summarize is not None:
-        if not args.summarize.is_file():
-            fail(f"{args.summarize}: no such results file")
+        for path in args.summarize:
+            if not path.is_file():
+                fail(f"{path}: no such results file")
         print(summarize(args.summarize, args.scope, whole_run=False))
         return 0
 
@@ -240,7 +250,7 @@ def main(argv) -> int:
 
     code, cut = run_pytest(cmd, env, upstream if test_dir != upstream else test_dir.parent, log,
                            results_file, args.budget)
-    table = summarize(results_file, args.scope, whole_run=not (args.keyword or extra or cut))
+    table = summarize([results_file], args.scope, whole_run=not (args.keyword or args.files or extra or cut))
     header = f"pytest exit status {code}" + (" (cut short by --budget)" if cut else "")
     (out / "summary.md").write_text(f"{header}\n\n{table}\n", encoding="utf-8")
     print()
