@@ -321,6 +321,8 @@ class _Environment:
             found, value = _lookup(fn, name)
             if not found:
                 continue   # a builtin, or undefined: the transpiler says which, with a location
+            if isinstance(value, types.ModuleType):
+                value = _numpy_in_place_of(value, _attributes_read(node, name))
             self.bind(name, value, fn, depth)
 
     def bind(self, name, value, fn, depth):
@@ -476,6 +478,42 @@ def _helper_source_function(value):
     if getattr(value, "__code__", None) is _CONTEXTMANAGER_WRAPPER_CODE:
         return getattr(value, "__wrapped__", value)
     return value
+
+
+# Array libraries that re-export NumPy's scalar types and constants under NumPy's names (CuPy's
+# `cp.float32` is `numpy.float32`). The transpiler knows NumPy, not them; where a kernel reads
+# only such names from one, the synthesized module imports NumPy under its name.
+_NUMPY_MIRRORS = ("cupy",)
+
+
+def _numpy_in_place_of(module, attributes):
+    """numpy, where `module` is an array library whose `attributes` (those the code reads) are
+    NumPy's very objects (or equal numbers); else `module` itself."""
+    if module.__name__ not in _NUMPY_MIRRORS or not attributes:   # None or empty
+        return module
+    import numpy
+    missing = object()
+    for attr in attributes:
+        ours, theirs = getattr(module, attr, missing), getattr(numpy, attr, missing)
+        same = ours is theirs or (isinstance(ours, float) and type(ours) is type(theirs)
+                                  and (ours == theirs or (math.isnan(ours) and math.isnan(theirs))))
+        if ours is missing or not same:
+            return module
+    return numpy
+
+
+def _attributes_read(node, name):
+    """The attributes read as `name.attr` in `node`, or None where `name` is also used otherwise
+    (passed on whole, so what is read from it is unknown)."""
+    attrs, attribute_uses, uses = set(), 0, 0
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name) \
+                and sub.value.id == name:
+            attrs.add(sub.attr)
+            attribute_uses += 1
+        elif isinstance(sub, ast.Name) and sub.id == name:
+            uses += 1
+    return attrs if uses == attribute_uses else None
 
 
 def _alias_hint(module):

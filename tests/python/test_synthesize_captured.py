@@ -125,3 +125,43 @@ def test_library_classes_are_still_refused(cache_dir):
 
     with pytest.raises(_errors.TileUnsupportedFeatureError, match="'counter'"):
         kern._source()
+
+
+def _cupy_like():
+    """A module as CuPy is to a kernel: NumPy's scalar types and constants under NumPy's names."""
+    import types
+
+    numpy = pytest.importorskip("numpy")
+    module = types.ModuleType("cupy")
+    module.float16, module.int8, module.bool_ = numpy.float16, numpy.int8, numpy.bool_
+    module.inf = numpy.inf
+    module.asarray = lambda x: x   # a function of its own: not NumPy's
+    return module
+
+
+FULL_FROM_VALUE_CALL = """
+def full_value_call(x, TILE: ct.Constant[int]):
+    tx = ct.full((TILE,), {value}, {dtype})
+    ct.store(x, index=(ct.bid(0),), tile=tx)"""
+
+
+@pytest.mark.parametrize("value, dtype, typestr", [
+    ("cp.float16(1.5)", "cp.float16", "<f2"), ("cp.int8(1)", "cp.int8", "|i1"),
+    ("cp.bool_(1)", "cp.bool_", "|b1"), ("cp.inf", "cp.float16", "<f2")])
+def test_cupy_dtypes_and_constants_are_numpys(cache_dir, tmp_path, fake_array, value, dtype,
+                                              typestr):
+    from test_synthesize import jit_kernel
+    k = jit_kernel("full_value_call", FULL_FROM_VALUE_CALL.format(value=value, dtype=dtype),
+                   tmp_path, {"cp": _cupy_like()})
+    assert "import numpy as cp" in k._source()[1].text
+    assert "tile2cu_spec_test" in transpile(k, (fake_array((256,), typestr), 128), tmp_path)
+
+
+def test_cupy_functions_of_its_own_stay_cupy(cache_dir, tmp_path, fake_array):
+    from test_synthesize import jit_kernel
+    k = jit_kernel("full_value_call",
+                   FULL_FROM_VALUE_CALL.format(value="cp.asarray(1.0)", dtype="cp.float16"),
+                   tmp_path, {"cp": _cupy_like()})
+    assert "import cupy as cp" in k._source()[1].text
+    with pytest.raises(_errors.TileUnsupportedFeatureError, match="module 'cupy'"):
+        transpile(k, (fake_array((256,), "<f2"), 128), tmp_path)
