@@ -228,11 +228,15 @@ def _build_locked(root, folder, key, tool, nvcc, source_path, kernel_name, spec_
         try:
             _transpile(tool, source_path, kernel_name, spec_name, signature, tmp / "gen",
                        synthesized)
+            transpiled = time.perf_counter()
             _compile(nvcc, tmp / "gen" / (source_path.stem + ".cu"), archs, tmp / "lib.so")
+            compiled = time.perf_counter()
             meta = {"kernel": kernel_name, "signature": signature, "spec": spec_name,
                     "entry": f"tile2cu_{spec_name}", "source": str(source_path),
                     "archs": list(archs), "tool": str(tool), "nvcc": str(nvcc),
-                    "seconds": round(time.perf_counter() - start, 3)}
+                    "seconds": round(compiled - start, 3),
+                    "transpile_seconds": round(transpiled - start, 3),
+                    "nvcc_seconds": round(compiled - transpiled, 3)}
             (tmp / "meta.json").write_text(json.dumps(meta, indent=1) + "\n")
             try:
                 os.rename(tmp, folder)   # atomic: readers see the whole entry or none
