@@ -23,8 +23,19 @@ class ArrayAnnotation:
     signature; `index_dtype=ct.int64` asks for 64-bit shapes and strides."""
 
     def __init__(self, *, static_shape_dims=(), static_stride_dims=(), index_dtype=None):
-        self.static_shape_dims = tuple(static_shape_dims)
-        self.static_stride_dims = tuple(static_stride_dims)
+        if index_dtype is not None and _dtypes.from_foreign(index_dtype) not in (_dtypes.int32,
+                                                                                 _dtypes.int64):
+            raise ValueError(f"`index_dtype` must be int32 or int64, got {index_dtype}")
+        # Checked here, as cuTile does, so a bad annotation fails where the kernel is written.
+        for field, dims in (("static_shape_dims", static_shape_dims),
+                            ("static_stride_dims", static_stride_dims)):
+            if not isinstance(dims, tuple):
+                raise TypeError(f"`{field}` must be a tuple of integers")
+            for i, dim in enumerate(dims):
+                if isinstance(dim, bool) or not isinstance(dim, int):
+                    raise TypeError(f"Element #{i} of `{field}` must be int, got {dim}")
+        self.static_shape_dims = static_shape_dims
+        self.static_stride_dims = static_stride_dims
         self.index_dtype = index_dtype
 
     def __repr__(self) -> str:

@@ -109,3 +109,19 @@ def devices() -> Devices:
             if _devices is None:
                 _devices = _query()
     return _devices
+
+
+_CAPTURE_STATUS_NONE = 0   # CU_STREAM_CAPTURE_STATUS_NONE; ACTIVE and INVALIDATED are captures
+
+
+def stream_is_capturing(handle: int) -> bool:
+    """Whether stream `handle` is recording a CUDA graph (cuStreamIsCapturing); False where the
+    driver cannot say (no driver: nothing launches either)."""
+    try:
+        cuda, _ = _driver()
+    except RuntimeError:
+        return False
+    status = ctypes.c_int(_CAPTURE_STATUS_NONE)
+    if cuda.cuStreamIsCapturing(ctypes.c_void_p(handle), ctypes.byref(status)) != 0:
+        return False
+    return status.value != _CAPTURE_STATUS_NONE

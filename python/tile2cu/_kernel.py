@@ -325,19 +325,33 @@ def _array_facts(dtype, shape, strides, ptr, annotation, where):
             raise ArgError(_errors.TileUnsupportedFeatureError,
                            f"{where}: 64-bit array indexing (IndexedWithInt64) is not "
                            "supported by tile2cu yet")
-        if ann.static_stride_dims:
+        dims = _static_axes("static_shape_dims", ann.static_shape_dims, len(shape), where)
+        stride_dims = _static_axes("static_stride_dims", ann.static_stride_dims, len(shape),
+                                   where)
+        if stride_dims:
+            listed = ", ".join(f"dim {d} = {strides[d]}" for d in sorted(stride_dims))
             raise ArgError(_errors.TileUnsupportedFeatureError,
-                           f"{where}: static_stride_dims are not supported by tile2cu "
-                           "yet")
-        for d in ann.static_shape_dims:
-            if not -len(shape) <= d < len(shape):
-                raise ArgError(TypeError, f"{where}: static_shape_dims names dim {d} "
-                                          f"of a rank-{len(shape)} array")
-        dims = {d % len(shape) for d in ann.static_shape_dims}
+                           f"{where}: static_stride_dims ({listed}) are not supported by "
+                           "tile2cu yet: its signatures cannot make a stride a compile-time "
+                           "constant")
         static = tuple(shape[d] if d in dims else None for d in range(len(shape)))
         if 0 in static:
             raise ArgError(ValueError, f"{where}: a static dim cannot be 0")
     return (ptr % 16 == 0, bool(strides) and strides[-1] == 1, static)
+
+
+def _static_axes(field, axes, rank, where):
+    """The axes an ArrayAnnotation field lists, made non-negative; cuTile's errors for an axis
+    out of range or listed twice."""
+    seen = set()
+    for axis in axes:
+        if not -rank <= axis < rank:
+            raise ArgError(ValueError, f"{where}: {field} contains axis {axis} but array rank "
+                                       f"is {rank}")
+        if axis % rank in seen:
+            raise ArgError(ValueError, f"{where}: {field} contains duplicate axis {axis}")
+        seen.add(axis % rank)
+    return seen
 
 
 def _list_arg(items, info, i):
@@ -437,8 +451,10 @@ def _grid(grid):
         elif isinstance(grid, (tuple, list)):
             grid = tuple(grid)
         else:
-            raise TypeError(f"grid must be a tuple of 1 to 3 ints, got {type(grid).__name__}")
+            raise TypeError(f"grid must be a tuple of at most 3 ints, got {type(grid).__name__}")
     n = len(grid)
+    if n == 0:   # as cuTile: an empty grid is one block
+        return 1, 1, 1
     if n == 3:
         gx, gy, gz = grid
     elif n == 1:
@@ -446,7 +462,7 @@ def _grid(grid):
     elif n == 2:
         gx, gy, gz = grid[0], grid[1], 1
     else:
-        raise ValueError(f"grid must have 1 to 3 dimensions, got {n}")
+        raise ValueError(f"grid must have at most 3 dimensions, got {n}")
     for axis, (g, limit) in enumerate(zip((gx, gy, gz), _max_grid)):
         if type(g) is not int:
             if isinstance(g, bool) or not isinstance(g, int):
@@ -473,6 +489,11 @@ _CUDA_ERRORS = {1: "cudaErrorInvalidValue", 2: "cudaErrorMemoryAllocation",
 def _launch_error(rc, k, args):
     name = _CUDA_ERRORS.get(rc, f"CUDA error {rc}")
     if rc == 1:
+        too_big = _int32_overflow(k, args)
+        if too_big is not None:   # as cuTile, which raises OverflowError converting the value
+            return OverflowError(f"{too_big} does not fit in int32: tile2cu's kernels index "
+                                 "arrays with int32 (64-bit indexing, ct.IndexedWithInt64, is "
+                                 "not supported by tile2cu yet)")
         # The generated launcher answers cudaErrorInvalidValue for several causes; name them all.
         return ValueError(f"{name}: {k._pyfunc.__name__}'s launcher refused the launch: an array's "
                           f"shape or stride does not fit in int32 (tile2cu's kernels index with "
@@ -481,6 +502,31 @@ def _launch_error(rc, k, args):
     if rc == 9:
         return ValueError(f"{name}: the grid was rejected by the kernel's launcher")
     return RuntimeError(f"launching {k._pyfunc.__name__} failed: {name}")
+
+
+def _int32_overflow(k, args):
+    """Which array argument's shape or stride exceeds int32, named, or None. Asked only after
+    the generated launcher refused a launch (it checks the same), so launches pay nothing."""
+    def arrays(value, where):
+        kind, reader = _args.kind_of(value)
+        if kind == ARRAY:
+            yield where, value, reader
+        elif kind in (TUPLE, LIST):
+            for n, item in enumerate(value):
+                yield from arrays(item, f"{where}, item {n}")
+
+    for i, (info, value) in enumerate(zip(k._params, args)):
+        if info.constant:
+            continue
+        for where, array, reader in arrays(value, _where(i, info)):
+            try:
+                _, shape, strides, _ = reader(array)
+            except ArgError:
+                continue
+            for what, values in (("shape", shape), ("strides", strides)):
+                if any(not _args.INT32_MIN <= v <= _args.INT32_MAX for v in values):
+                    return f"{where}: {what} {tuple(values)}"
+    return None
 
 
 def launch(stream, grid, kernel_, args, /, *, programmatic_dependent_launch=False):
@@ -522,6 +568,11 @@ def _launch_by_types(k, handle, gx, gy, gz, args):
             spec = k._specialize(key, args)
         except ArgError as e:
             raise e.kind(str(e)) from None
+    if any(isinstance(v, ctypes.Array) for v in flat) and _device.stream_is_capturing(handle):
+        # The launcher copies a list's table of pointers from host memory freed when it returns:
+        # a graph would replay that copy from freed memory. cuTile refuses lists here too.
+        raise RuntimeError("List argument in CUDAGraph isn't supported yet (tile2cu copies the "
+                           "list's table from host memory at each launch)")
     return spec.entry(handle, gx, gy, gz, *flat)
 
 

@@ -49,10 +49,10 @@ def test_launch_wants_a_kernel():
 @pytest.mark.parametrize("grid,kind,text", [
     ((2**24,), ValueError, "exceeds 24-bit limit"),
     ((0,), ValueError, "must be positive"),
-    ((1, 1, 1, 1), ValueError, "1 to 3 dimensions"),
+    ((1, 1, 1, 1), ValueError, "at most 3 dimensions"),
     ((1.5,), TypeError, "must be an int"),
     ((1, 70000), ValueError, "device's maximum"),
-    ("8", TypeError, "tuple of 1 to 3 ints"),
+    ("8", TypeError, "tuple of at most 3 ints"),
 ])
 def test_grid_validation(monkeypatch, grid, kind, text):
     monkeypatch.setattr(_kernel, "_max_grid", (2**31 - 1, 65535, 65535))
