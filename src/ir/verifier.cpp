@@ -302,12 +302,24 @@ class Verifier {
     if (op.kind != OpKind::Scatter) expect(op.results.size() == 1 && type(op.results[0]).dtype == a.dtype, op, "result of the array dtype");
   }
 
-  void terminator(const Block& b, OpKind kind, size_t operands, const Op& parent) {
-    // A region may also end in break/continue/return (then nothing is yielded).
-    if (b.ops.empty()) error(parent, "empty region");
+  // Whether control never reaches the end of `b`: it ends in break/continue/return, or in an
+  // if all of whose branches leave that way (`if c: break` / `else: continue` in a loop body).
+  static bool always_leaves(const Block& b) {
+    if (b.ops.empty()) return false;
     const Op& last = b.ops.back();
     if (last.kind == OpKind::Break || last.kind == OpKind::Continue || last.kind == OpKind::Return)
-      return;
+      return true;
+    if (last.kind != OpKind::If) return false;
+    for (const Block& r : last.regions)
+      if (!always_leaves(r)) return false;
+    return true;
+  }
+
+  void terminator(const Block& b, OpKind kind, size_t operands, const Op& parent) {
+    // A region that always leaves by a jump yields nothing.
+    if (b.ops.empty()) error(parent, "empty region");
+    if (always_leaves(b)) return;
+    const Op& last = b.ops.back();
     if (last.kind != kind) error(parent, fmt::format("region must end in {}", op_kind_name(kind)));
     if (last.operands.size() != operands) error(parent, "terminator operand count");
   }
