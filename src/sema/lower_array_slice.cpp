@@ -28,8 +28,9 @@ Value KernelLowering::array_slice(int source, CallArgs& args, SourceRange range)
   Bound b(*this, "slice", args, {"axis", "start", "stop"}, {}, 3, range);
   const ir::ArrayParam& src = fn_.arrays[source];
   const int64_t axis_arg = const_int(b.at("axis"), b.range_of("axis"), b.what("axis"));
+  // cuTile's text, the stray closing quote included (its tests match it), as for every axis check.
   if (axis_arg < -src.rank || axis_arg >= src.rank)
-    error(ErrorKind::Type, b.range_of("axis"), fmt::format("Axis {} is out of range for rank {}", axis_arg, src.rank));
+    error(ErrorKind::Type, b.range_of("axis"), fmt::format("Axis {} is out of range for rank {}'", axis_arg, src.rank));
   const int axis = static_cast<int>(axis_arg < 0 ? axis_arg + src.rank : axis_arg);
   std::optional<int64_t> start, stop;
   ir::ValueId start_id = slice_bound(b.at("start"), b.range_of("start"), "start", &start);

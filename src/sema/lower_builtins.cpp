@@ -150,7 +150,7 @@ Value KernelLowering::builtin_call(const std::string& name, CallArgs& args, Sour
     for (int i = 0; i < rank; ++i) {
       int64_t a = axes[i] < 0 ? axes[i] + rank : axes[i];
       if (a < 0 || a >= rank)
-        error(ErrorKind::Type, b.range_of("order"), fmt::format("Axis {} is out of range for rank {}", axes[i], rank));
+        error(ErrorKind::Type, b.range_of("order"), fmt::format("Axis {} is out of range for rank {}'", axes[i], rank));
       if (seen[a]) error(ErrorKind::Type, b.range_of("order"), "Axis order must be a permutation of the array's axes");
       seen[a] = true;
       order[i] = static_cast<int>(a);
@@ -250,7 +250,7 @@ Value KernelLowering::builtin_call(const std::string& name, CallArgs& args, Sour
       const ir::ArrayParam& p = fn_.arrays[a->param];
       int64_t axis = const_int(b.at("axis"), b.range_of("axis"), b.what("axis"));
       if (axis < 0) axis += p.rank;
-      if (axis < 0 || axis >= p.rank) error(ErrorKind::Type, b.range_of("axis"), fmt::format("Axis {} is out of range for rank {}", axis, p.rank));
+      if (axis < 0 || axis >= p.rank) error(ErrorKind::Type, b.range_of("axis"), fmt::format("Axis {} is out of range for rank {}'", axis, p.rank));
       ir::Shape shape = tile_shape_arg(b.at("shape"), b.range_of("shape"), b.what("shape"));
       if (static_cast<int>(shape.size()) != p.rank)
         error(ErrorKind::Type, b.range_of("shape"), fmt::format("Expected shape length to be {}, got {}", p.rank, shape.size()));
@@ -422,9 +422,9 @@ Value KernelLowering::builtin_call(const std::string& name, CallArgs& args, Sour
         const ir::ValueId id = to_runtime(x, b.range_of("x"));
         ir::TileType t = type_of(id);
         int64_t rank = static_cast<int64_t>(t.shape.size());
-        int64_t axis = const_int(b.at("axis"), b.range_of("axis"), b.what("axis"));
-        if (axis < 0) axis += rank + 1;
-        if (axis < 0 || axis > rank) error(ErrorKind::Type, b.range_of("axis"), fmt::format("Axis {} is out of range for rank {}", axis, rank + 1));
+        const int64_t axis_arg = const_int(b.at("axis"), b.range_of("axis"), b.what("axis"));
+        int64_t axis = axis_arg < 0 ? axis_arg + rank + 1 : axis_arg;
+        if (axis < 0 || axis > rank) error(ErrorKind::Type, b.range_of("axis"), fmt::format("Axis {} is out of range for rank {}'", axis_arg, rank + 1));
         ir::Shape shape = t.shape;
         shape.insert(shape.begin() + axis, 1);
         ir::Op o = make_op(ir::OpKind::Reshape, {id});
@@ -653,20 +653,25 @@ Value KernelLowering::builtin_call(const std::string& name, CallArgs& args, Sour
   error(ErrorKind::UnsupportedFeature, range, fmt::format("{}() is not supported in device code", fn));
 }
 
-// divmod(x, y) and ct.divmod(x, y): (x // y, x % y) with Python's floor semantics, for integers
-// scalars or tiles (cuTile implements no float form).
+// divmod(x, y) and ct.divmod(x, y): (x // y, x % y) with Python's floor semantics, for integer
+// scalars or tiles. As in cuTile, two Python numbers fold (floats too), while a typed operand
+// of float dtype, or one that makes the operands float, is refused: there is no float form.
 Value KernelLowering::divmod_pair(CallArgs& args, SourceRange range, const std::string& what) {
   if (args.positional.size() != 2 || !args.keywords.empty())
     error(ErrorKind::Type, range, fmt::format("{}() takes two positional arguments", what));
+  bool any_float = false;
   for (size_t k = 0; k < 2; ++k) {
     const Value& v = args.positional[k];
     auto dt = value_dtype(v);
-    if (!dt || !is_integer(*dt) || v.is<LooseFloat>())
+    if (!dt)
       error(ErrorKind::Type, args.positional_ranges[k],
-            fmt::format("{}() takes integers (cuTile has no float form), got {}", what, describe(v)));
+            fmt::format("{}() takes numbers or tiles, got {}", what, describe(v)));
+    any_float |= is_float(*dt) || v.is<LooseFloat>();
   }
   const Value& x = args.positional[0];
   const Value& y = args.positional[1];
+  if (any_float && !(x.is_loose() && y.is_loose()))
+    error(ErrorKind::Type, range, "divmod() is not implemented for floating point values");
   return make(TupleValue{{binary(ast::BinaryOp::FloorDiv, x, y, range), binary(ast::BinaryOp::Mod, x, y, range)}});
 }
 
@@ -696,7 +701,7 @@ Value KernelLowering::reduction(const std::string& op, CallArgs& args, SourceRan
     for (int64_t a : const_int_tuple(*axis, b.range_of("axis"), b.what("axis"))) {
       int64_t norm = a < 0 ? a + rank : a;
       if (norm < 0 || norm >= rank)
-        error(ErrorKind::Type, b.range_of("axis"), fmt::format("Axis {} is out of range for rank {}", a, rank));
+        error(ErrorKind::Type, b.range_of("axis"), fmt::format("Axis {} is out of range for rank {}'", a, rank));
       if (std::find(axes.begin(), axes.end(), norm) != axes.end())
         error(ErrorKind::Type, b.range_of("axis"), fmt::format("Repeated reduction axis {}", a));
       axes.push_back(static_cast<int>(norm));
@@ -782,7 +787,7 @@ Value KernelLowering::method_call(const Value& self, const std::string& name, Ca
     ir::ValueId id = to_runtime(self, range);
     ir::TileType t = type_of(id);
     if (ir::shape_elements(t.shape) != 1)
-      error(ErrorKind::Type, range, fmt::format("item() needs a tile of one element, got shape {}", ir::shape_string(t.shape)));
+      error(ErrorKind::Type, range, fmt::format("Cannot reshape {} to ()", ir::shape_string(t.shape)));  // cuTile's item() reshapes
     if (t.is_scalar()) return make(Runtime{id});
     if (auto it = splats_.find(id); it != splats_.end()) return make(Runtime{it->second});
     ir::Op o = make_op(ir::OpKind::Reshape, {id});

@@ -29,7 +29,7 @@ int single_axis(KernelLowering& k, const Value& v, SourceRange range, const std:
   int64_t a = k.const_int(v, range, what);
   int64_t norm = a < 0 ? a + rank : a;
   if (norm < 0 || norm >= rank)
-    k.error(ErrorKind::Type, range, fmt::format("Axis {} is out of range for rank {}", a, rank));
+    k.error(ErrorKind::Type, range, fmt::format("Axis {} is out of range for rank {}'", a, rank));
   return static_cast<int>(norm);
 }
 

@@ -213,14 +213,15 @@ Value KernelLowering::binary(ast::BinaryOp op, const Value& lhs, const Value& rh
   if (is_bitwise || is_shift) {
     for (const Value* v : {&lhs, &rhs}) {
       auto dt = value_dtype(*v);
-      if (is_float(*dt) && is_shift)
-        error(ErrorKind::Type, range, fmt::format("Bitwise shift requires integer operands, got {}", describe(*v)));
+      // cuTile's words, naming the side and its dtype.
+      if (is_shift && (is_float(*dt) || (*dt == DType::Bool && !v->is_loose())))
+        error(ErrorKind::Type, range,
+              fmt::format("Bitwise shift requires an integer for {} side, got: {}",
+                          v == &lhs ? "left-hand" : "right-hand", dtype_name(*dt)));
       if (is_float(*dt))
         error(ErrorKind::Type, range,
               fmt::format("Bitwise operations require integers or booleans, got {}; use an explicit bitcast",
                           describe(*v)));
-      if (is_shift && *dt == DType::Bool && !v->is_loose())
-        error(ErrorKind::Type, range, "Bitwise shift requires an integer, got bool");
     }
     if (is_bitwise && lhs.is<Runtime>() && rhs.is<Runtime>() && *da != *db)
       error(ErrorKind::Type, range,

@@ -2,6 +2,7 @@
 // bitcast, pack_to_bytes, unpack_from_bytes. (reshape, expand_dims, broadcast_to and item are
 // in lower_builtins.cpp.)
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <numeric>
 
@@ -71,12 +72,18 @@ Value KernelLowering::shape_op(const std::string& op, CallArgs& args, SourceRang
     return std::make_pair(items, ids);
   };
   // Constant grid indices must lie inside the grid (cuTile checks them at compile time).
-  auto check_grid = [&](const Bound& b, const std::vector<Value>& items, const ir::Shape& grid) {
+  // A constant index outside the grid of sub-tiles, in cuTile's words ("result" for extract,
+  // "value" for insert; a scalar part is a shape of ones there).
+  auto check_grid = [&](const Bound& b, const std::vector<Value>& items, const ir::Shape& grid,
+                        const ir::Shape& tile_shape, ir::Shape part_shape, const char* part_noun) {
+    if (part_shape.empty()) part_shape.assign(tile_shape.size(), 1);
     for (size_t d = 0; d < items.size(); ++d)
       if (auto* i = items[d].as<LooseInt>(); i && (i->value < 0 || i->value >= grid[d]))
         error(ErrorKind::Type, b.range_of("index"),
-              fmt::format("Index {} is out of range [0, {}) along axis {}", ast::int128_to_string(i->value),
-                          static_cast<long long>(grid[d]), d));
+              fmt::format("Index {} out of bounds at dimension #{}: valid range is [0, {}) in tile space "
+                          "(input shape {}, {} shape {})",
+                          ast::int128_to_string(i->value), d, static_cast<long long>(grid[d]),
+                          ir::shape_string(tile_shape), part_noun, ir::shape_string(part_shape)));
   };
 
   if (op == "permute") {
@@ -117,7 +124,7 @@ Value KernelLowering::shape_op(const std::string& op, CallArgs& args, SourceRang
         int64_t a = const_int(*b.get(n), b.range_of(n), b.what(n));
         int64_t norm = a < 0 ? a + rank : a;
         if (norm < 0 || norm >= rank)
-          error(ErrorKind::Type, b.range_of(n), fmt::format("Axis {} is out of range for rank {}", a, rank));
+          error(ErrorKind::Type, b.range_of(n), fmt::format("Axis {} is out of range for rank {}'", a, rank));
         (std::string(n) == "axis0" ? a0 : a1) = static_cast<int>(norm);
       }
     } else if (rank != 2) {
@@ -136,35 +143,36 @@ Value KernelLowering::shape_op(const std::string& op, CallArgs& args, SourceRang
     if (tiles->items.size() == 1) return tiles->items[0];
     if (tiles->items.size() != 2)
       error(ErrorKind::Type, b.range_of("tiles"),
-            fmt::format("cat() joins a pair of tiles, got {}", tiles->items.size()));
+            fmt::format("cat() supports at most 2 tiles, got {}", tiles->items.size()));
     std::vector<ir::ValueId> ids;
     for (const Value& v : tiles->items) {
       if (!v.is<Runtime>() || type_of(v.as<Runtime>()->id).is_scalar())
         error(ErrorKind::Type, b.range_of("tiles"), fmt::format("cat() joins tiles, got {}", describe(v)));
       ids.push_back(v.as<Runtime>()->id);
     }
+    // cuTile's checks in cuTile's order (rank, then dtype), with its words.
     const ir::TileType &ta = type_of(ids[0]), &tb = type_of(ids[1]);
-    if (ta.dtype != tb.dtype)
-      error(ErrorKind::Type, b.range_of("tiles"),
-            fmt::format("cat() needs tiles of one dtype, got {} and {}", dtype_name(ta.dtype), dtype_name(tb.dtype)));
     if (ta.shape.size() != tb.shape.size())
       error(ErrorKind::Type, b.range_of("tiles"),
-            fmt::format("cat() needs tiles of one rank, got {} and {}", ir::shape_string(ta.shape), ir::shape_string(tb.shape)));
+            fmt::format("Expected tiles to have the same rank: {} != {}", ta.shape.size(), tb.shape.size()));
+    if (ta.dtype != tb.dtype)
+      error(ErrorKind::Type, b.range_of("tiles"),
+            fmt::format("Expected tiles to have the same dtype: {} != {}", dtype_name(ta.dtype), dtype_name(tb.dtype)));
     const int rank = static_cast<int>(ta.shape.size());
     int64_t a = const_int(b.at("axis"), b.range_of("axis"), b.what("axis"));
     int64_t axis = a < 0 ? a + rank : a;
     if (axis < 0 || axis >= rank)
-      error(ErrorKind::Type, b.range_of("axis"), fmt::format("Axis {} is out of range for rank {}", a, rank));
+      error(ErrorKind::Type, b.range_of("axis"), fmt::format("Axis {} is out of range for rank {}'", a, rank));
     ir::Shape shape = ta.shape;
     for (int d = 0; d < rank; ++d)
       if (d != axis && ta.shape[d] != tb.shape[d])
         error(ErrorKind::Type, b.range_of("tiles"),
-              fmt::format("cat() along axis {}: shapes {} and {} differ on axis {}", axis, ir::shape_string(ta.shape),
-                          ir::shape_string(tb.shape), d));
+              fmt::format("Expected tiles to have the same shape for non axis dimensions, got {} and {}",
+                          ir::shape_string(ta.shape), ir::shape_string(tb.shape)));
     shape[axis] = ta.shape[axis] + tb.shape[axis];
     if (!is_pow2(shape[axis]))
       error(ErrorKind::Type, b.range_of("tiles"),
-            fmt::format("cat() would give shape {}, whose dims are not all powers of two", ir::shape_string(shape)));
+            fmt::format("Result tile shape must be power of 2, got: [{}]", fmt::join(shape, ", ")));
     ir::Op o = make_op(ir::OpKind::Cat, ids);
     o.axis = static_cast<int>(axis);
     return make(Runtime{emit1(std::move(o), {ta.dtype, shape})});
@@ -187,7 +195,7 @@ Value KernelLowering::shape_op(const std::string& op, CallArgs& args, SourceRang
       grid[d] = t.shape[d] / shape[d];
     }
     auto [items, ids] = grid_index(b, t.shape.size());
-    check_grid(b, items, grid);
+    check_grid(b, items, grid, t.shape, shape, "result");
     if (!element && shape == t.shape) return make(Runtime{x});
     ids.insert(ids.begin(), x);
     return make(Runtime{emit1(make_op(ir::OpKind::Extract, ids), {t.dtype, shape})});
@@ -218,7 +226,7 @@ Value KernelLowering::shape_op(const std::string& op, CallArgs& args, SourceRang
       grid[d] = t.shape[d] / vshape[d];
     }
     auto [items, ids] = grid_index(b, t.shape.size());
-    check_grid(b, items, grid);
+    check_grid(b, items, grid, t.shape, vshape, "value");
     if (vshape == t.shape) return make(Runtime{value});
     ids.insert(ids.begin(), {x, value});
     return make(Runtime{emit1(make_op(ir::OpKind::Insert, ids), t)});

@@ -330,7 +330,7 @@ void KernelLowering::item_assignment(const ast::Subscript& target, SourceRange r
     error(ErrorKind::Type, range, fmt::format("'{}' object does not support item assignment", d->cls->name));
   }
   if (base.is<ArrayValue>())
-    error(ErrorKind::Type, range, "Arrays are not directly subscriptable. Use store() or scatter() instead.");
+    error(ErrorKind::Type, range, "Arrays do not support item assignment. Use store() or scatter() instead.");
   error(ErrorKind::Type, range, "Tiles are immutable: item assignment is not supported.");
 }
 

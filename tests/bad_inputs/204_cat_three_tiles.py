@@ -1,6 +1,6 @@
-# case: cat joins a pair of tiles
+# case: cat joins at most two tiles
 # sig: a=float32[?, ?], b=float32[?, ?], TILE=16
-# expect: 11:16: TileTypeError: cat() joins a pair of tiles, got 3
+# expect: 11:16: TileTypeError: cat() supports at most 2 tiles, got 3
 import cuda.tile as ct
 
 

@@ -1,6 +1,6 @@
 # case: a constant extract index outside the grid of sub-tiles
 # sig: a=float32[?, ?], b=float32[?, ?], TILE=16
-# expect: 11:23: TileTypeError: Index 2 is out of range [0, 2) along axis 0
+# expect: 11:23: TileTypeError: Index 2 out of bounds at dimension #0: valid range is [0, 2)
 import cuda.tile as ct
 
 

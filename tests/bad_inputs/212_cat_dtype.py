@@ -1,6 +1,6 @@
 # case: cat of tiles of different dtypes
 # sig: a=float32[?, ?], b=float32[?, ?], TILE=16
-# expect: 11:16: TileTypeError: one dtype
+# expect: 11:16: TileTypeError: Expected tiles to have the same dtype: float32 != float16
 import cuda.tile as ct
 
 

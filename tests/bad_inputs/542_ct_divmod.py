@@ -1,6 +1,6 @@
 # case: ct.divmod is for integers only (cuTile has no float form): a float tile is a type error
 # sig: a=float32[?], b=float32[?], TILE=16
-# expect: 9:22: TileTypeError: ct.divmod() takes integers (cuTile has no float form), got Tile[float32,(16,)]
+# expect: 9:12: TileTypeError: divmod() is not implemented for floating point values
 import cuda.tile as ct
 
 
