@@ -236,12 +236,25 @@ Value KernelLowering::builtin_call(const std::string& name, CallArgs& args, Sour
         if (((a + d - 1) % d != 0) && ((a + d - 1 < 0) != (d < 0))) --q;
         return make(LooseInt{q});
       }
-      auto dt = promote_for_binary(value_dtype(x), x.is_loose(), value_dtype(y), y.is_loose());
-      if (!dt || !is_integer(*dt) || !value_shape(x).empty() || !value_shape(y).empty())
-        error(ErrorKind::Type, range, "cdiv() takes two integer scalars");
-      ir::Op o = make_op(ir::OpKind::Binary, {to_runtime_as(x, *dt, b.range_of("x")), to_runtime_as(y, *dt, b.range_of("y"))});
+      // Scalars or tiles, promoted and broadcast as for `//`; the quotient rounds toward +inf
+      // (cuTile: a signed or unsigned integer division with that rounding).
+      auto dx = value_dtype(x), dy = value_dtype(y);
+      if (!dx || !dy)
+        error(ErrorKind::Type, range, fmt::format("cdiv() takes integer scalars or tiles, got {} and {}", describe(x), describe(y)));
+      auto dt = promote_for_binary(dx, x.is_loose(), dy, y.is_loose());
+      if (!dt)
+        error(ErrorKind::Type, range,
+              fmt::format("Implicit promotion of {} and {} is not supported; use astype() to convert explicitly",
+                          dtype_name(*dx), dtype_name(*dy)));
+      if (*dt == DType::Bool)
+        error(ErrorKind::Type, range, "Binary arithmetic op `cdiv` does not support bool, please cast bool to int");
+      if (!is_integer(*dt))
+        error(ErrorKind::Type, range, fmt::format("cdiv() takes integer scalars or tiles, got {}", dtype_name(*dt)));
+      const ir::Shape shape = broadcast_shape(value_shape(x), value_shape(y), range);
+      ir::Op o = make_op(ir::OpKind::Binary, {broadcast(to_runtime_as(x, *dt, b.range_of("x")), shape, range),
+                                              broadcast(to_runtime_as(y, *dt, b.range_of("y")), shape, range)});
       o.binary = ir::BinaryKind::CeilDiv;
-      return make(Runtime{emit1(std::move(o), {*dt, {}})});
+      return make(Runtime{emit1(std::move(o), {*dt, shape})});
     }
     if (op == "num_tiles") {
       Bound b(*this, op, args, {"array", "axis", "shape", "order"}, {}, 3, range);
