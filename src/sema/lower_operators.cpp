@@ -122,6 +122,22 @@ Value KernelLowering::binary(ast::BinaryOp op, const Value& lhs, const Value& rh
       return make_tuple(std::move(items), range);
     }
   }
+  // `tuple * n` and `n * tuple` inside ct.static_eval, which evaluates host Python: the tuple
+  // repeated (empty for n <= 0), e.g. ct.static_eval((0,) * len(shape)). cuTile's tile code has
+  // no such operator outside static_eval.
+  if (static_eval_depth_ > 0 && op == ast::BinaryOp::Mul) {
+    const TupleValue* t = lhs.as<TupleValue>() ? lhs.as<TupleValue>() : rhs.as<TupleValue>();
+    const LooseInt* n = lhs.as<LooseInt>() ? lhs.as<LooseInt>() : rhs.as<LooseInt>();
+    if (t && n) {
+      // Past the tuple size limit make_tuple refuses it; the copies stop there, so a huge count
+      // builds no huge vector.
+      constexpr size_t kCap = 4097;
+      std::vector<Value> items;
+      for (__int128 k = 0; k < n->value && (k == 0 || items.size() < kCap); ++k)
+        items.insert(items.end(), t->items.begin(), t->items.end());
+      return make_tuple(std::move(items), range);
+    }
+  }
   if (auto* a = lhs.as<StrValue>(); a && op == ast::BinaryOp::Add)
     if (auto* b = rhs.as<StrValue>()) return make(StrValue{a->value + b->value});  // messages
   // A string joined to an f-string stays a formatted string (cuTile's string_concat).

@@ -78,6 +78,20 @@ TEST(Meta, StaticEvalFoldsAndSelects) {
   EXPECT_EQ(ops_of_kind(fn, ir::OpKind::Binary).size(), 1u);
 }
 
+// Tuple repetition is host Python (cuTile's test_astile.py::test_astile_shape indexes with
+// ct.static_eval((0,) * len(shape))); tile code outside static_eval has no such operator.
+TEST(Meta, StaticEvalRepeatsTuples) {
+  ir::Function fn = compile_kernel(kernel("    n = ct.static_eval((0,) * 2 + 3 * (TILE,) + (1,) * -1)\n"
+                                          "    ct.static_assert(n == (0, 0, 64, 64, 64))\n"
+                                          "    b = ct.bid(0)\n"
+                                          "    ct.store(y, index=ct.static_eval((b,) * 1), tile=t)\n"),
+                                   kSig);
+  EXPECT_EQ(ops_of_kind(fn, ir::OpKind::Store).size(), 1u);
+  EXPECT_KERNEL_ERROR(kernel("    n = ct.static_eval((0,) * 5000)\n"), kSig, ErrorKind::StaticEval,
+                      "a tuple of more than 4096 values");
+  EXPECT_KERNEL_ERROR(kernel("    n = (0,) * 2\n"), kSig, ErrorKind::Type, "unsupported operand types for *");
+}
+
 TEST(Meta, StaticEvalCannotRunTileOperations) {
   EXPECT_KERNEL_ERROR(kernel("    n = ct.static_eval(x.shape[0])\n"), kSig, ErrorKind::StaticEval,
                       "cannot contain the tile operation 'array_dim'");
