@@ -10,6 +10,7 @@
 #include "emit/emit_gemm.hpp"
 #include "emit/kernel_body.hpp"
 #include "emit/layout_plan.hpp"
+#include "emit/runtime_includes.hpp"
 #include "emit/templates.hpp"
 #include "emit/tensor_maps.hpp"
 #include "support/c_text.hpp"
@@ -482,11 +483,15 @@ EmittedFiles emit_cuda(const std::vector<ir::Function>& python_specs, const Emit
     declarations += fmt::format("\n// Dispatches on dtypes and ranks to one of the launchers above.\ncudaError_t launch_{}({});\n",
                                 k, wrap(dispatcher_params(*list[0])));
   }
+  std::string runtime_include_lines;
+  for (const std::string& header : runtime_includes(body + dispatchers))
+    runtime_include_lines += fmt::format("#include <{}>\n", header);
   EmittedFiles files;
   files.cu = restore_line_numbers(render("cu_file", {{"version", TILE2CU_VERSION},
                                 {"source", comment_safe(options.source_name)},
                                 {"spec_list", fmt::format("{}", fmt::join(names, ", "))},
                                 {"header", options.header_name},
+                                {"runtime_includes", runtime_include_lines},
                                 {"specializations", body},
                                 {"dispatcher", dispatchers}}),
                                   options.cu_name);

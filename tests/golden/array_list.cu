@@ -2,7 +2,15 @@
 // Specializations: grouped_axpy_f32, grouped_axpy_bf16.
 #include "array_list.cuh"
 
-#include <tile2cu/tile2cu.cuh>
+// The parts of the runtime (tile2cu/tile2cu.cuh) that this file uses.
+#include <tile2cu/array.cuh>
+#include <tile2cu/array_list.cuh>
+#include <tile2cu/elementwise.cuh>
+#include <tile2cu/host.hpp>
+#include <tile2cu/layout.cuh>
+#include <tile2cu/memory.cuh>
+#include <tile2cu/tile.cuh>
+#include <tile2cu/types.cuh>
 
 // ---- grouped_axpy_f32: grouped_axpy(xs=list[float32[?]], ys=list[float32[?]], outs=list[float32[?]], alpha=float32, TILE=1024) ----
 namespace grouped_axpy_f32 {

@@ -2,7 +2,18 @@
 // Specializations: atomic_mix_i32, atomic_mix_i64.
 #include "atomic_mix.cuh"
 
-#include <tile2cu/tile2cu.cuh>
+// The parts of the runtime (tile2cu/tile2cu.cuh) that this file uses.
+#include <tile2cu/array.cuh>
+#include <tile2cu/atomic.cuh>
+#include <tile2cu/dispatch.hpp>
+#include <tile2cu/divide.cuh>
+#include <tile2cu/elementwise.cuh>
+#include <tile2cu/gather.cuh>
+#include <tile2cu/host.hpp>
+#include <tile2cu/layout.cuh>
+#include <tile2cu/memory.cuh>
+#include <tile2cu/tile.cuh>
+#include <tile2cu/types.cuh>
 
 // ---- atomic_mix_i32: atomic_mix(x=int32[?], bins=int64[?], vmax=int32[?], vmin=int32[?], vand=int32[?], vor=int32[?], vxor=int32[?], slots=int32[?], old_slots=int32[?], flags=int32[?], old_flags=int32[?], TILE=256) ----
 namespace atomic_mix_i32 {

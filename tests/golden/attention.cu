@@ -2,7 +2,19 @@
 // Specializations: attention_bf16_d64, attention_bf16_d64_causal, attention_bf16_d128, attention_bf16_d128_causal, attention_f16_d64, attention_f16_d64_causal, attention_f16_d128, attention_f16_d128_causal.
 #include "attention.cuh"
 
-#include <tile2cu/tile2cu.cuh>
+// The parts of the runtime (tile2cu/tile2cu.cuh) that this file uses.
+#include <tile2cu/array.cuh>
+#include <tile2cu/attention_pipeline.cuh>
+#include <tile2cu/broadcast.cuh>
+#include <tile2cu/dispatch.hpp>
+#include <tile2cu/divide.cuh>
+#include <tile2cu/elementwise.cuh>
+#include <tile2cu/host.hpp>
+#include <tile2cu/layout.cuh>
+#include <tile2cu/memory.cuh>
+#include <tile2cu/tile.cuh>
+#include <tile2cu/tma.cuh>
+#include <tile2cu/types.cuh>
 
 // ---- attention_bf16_d64: attention_fwd(Q=bfloat16[?, ?, 64], K=bfloat16[?, ?, 64], V=bfloat16[?, ?, 64], O=bfloat16[?, ?, 64], scale=float32, BM=128, BN=64, D=64, CAUSAL=False) ----
 namespace attention_bf16_d64 {

@@ -2,7 +2,16 @@
 // Specializations: batched_affine_f32, batched_affine_bf16.
 #include "batched_affine.cuh"
 
-#include <tile2cu/tile2cu.cuh>
+// The parts of the runtime (tile2cu/tile2cu.cuh) that this file uses.
+#include <tile2cu/array.cuh>
+#include <tile2cu/broadcast_load.cuh>
+#include <tile2cu/dispatch.hpp>
+#include <tile2cu/elementwise.cuh>
+#include <tile2cu/host.hpp>
+#include <tile2cu/layout.cuh>
+#include <tile2cu/memory.cuh>
+#include <tile2cu/tile.cuh>
+#include <tile2cu/types.cuh>
 
 // ---- batched_affine_f32: batched_affine(x=float32[?, ?, ?], gamma=float32[?], beta=float32[?, ?], y=float32[?, ?, ?], TM=16, TN=128) ----
 namespace batched_affine_f32 {

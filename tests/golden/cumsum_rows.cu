@@ -2,7 +2,18 @@
 // Specializations: cumsum_rows_f32, cumsum_rows_i32, cumsum_rows_f32_32k.
 #include "cumsum_rows.cuh"
 
-#include <tile2cu/tile2cu.cuh>
+// The parts of the runtime (tile2cu/tile2cu.cuh) that this file uses.
+#include <tile2cu/array.cuh>
+#include <tile2cu/broadcast.cuh>
+#include <tile2cu/dispatch.hpp>
+#include <tile2cu/elementwise.cuh>
+#include <tile2cu/host.hpp>
+#include <tile2cu/layout.cuh>
+#include <tile2cu/memory.cuh>
+#include <tile2cu/scan.cuh>
+#include <tile2cu/shape.cuh>
+#include <tile2cu/tile.cuh>
+#include <tile2cu/types.cuh>
 
 // ---- cumsum_rows_f32: cumsum_rows(x=float32[?, ?], y=float32[?, ?], TILE=4096) ----
 namespace cumsum_rows_f32 {

@@ -2,7 +2,17 @@
 // Specializations: embedding_bf16, embedding_f32.
 #include "embedding.cuh"
 
-#include <tile2cu/tile2cu.cuh>
+// The parts of the runtime (tile2cu/tile2cu.cuh) that this file uses.
+#include <tile2cu/array.cuh>
+#include <tile2cu/broadcast.cuh>
+#include <tile2cu/dispatch.hpp>
+#include <tile2cu/elementwise.cuh>
+#include <tile2cu/gather.cuh>
+#include <tile2cu/host.hpp>
+#include <tile2cu/layout.cuh>
+#include <tile2cu/memory.cuh>
+#include <tile2cu/tile.cuh>
+#include <tile2cu/types.cuh>
 
 // ---- embedding_bf16: embedding(ids=int64[?], table=bfloat16[?, ?], out=bfloat16[?, ?], pad_id=int64, TT=8, TD=256) ----
 namespace embedding_bf16 {

@@ -2,7 +2,16 @@
 // Specializations: fused_bf16, fused_f16, fused_bf16_c, fused_f32.
 #include "fused_exp_mul_add.cuh"
 
-#include <tile2cu/tile2cu.cuh>
+// The parts of the runtime (tile2cu/tile2cu.cuh) that this file uses.
+#include <tile2cu/array.cuh>
+#include <tile2cu/dispatch.hpp>
+#include <tile2cu/elementwise.cuh>
+#include <tile2cu/host.hpp>
+#include <tile2cu/layout.cuh>
+#include <tile2cu/math.cuh>
+#include <tile2cu/memory.cuh>
+#include <tile2cu/tile.cuh>
+#include <tile2cu/types.cuh>
 
 // ---- fused_bf16: fused_exp_mul_add(a=bfloat16[?], b=bfloat16[?], c=bfloat16[?], y=bfloat16[?], TILE=2048) ----
 namespace fused_bf16 {

@@ -2,7 +2,16 @@
 // Specializations: gelu_f32, gelu_f16, gelu_bf16, gelu_f64.
 #include "gelu_helper.cuh"
 
-#include <tile2cu/tile2cu.cuh>
+// The parts of the runtime (tile2cu/tile2cu.cuh) that this file uses.
+#include <tile2cu/array.cuh>
+#include <tile2cu/dispatch.hpp>
+#include <tile2cu/elementwise.cuh>
+#include <tile2cu/host.hpp>
+#include <tile2cu/layout.cuh>
+#include <tile2cu/math.cuh>
+#include <tile2cu/memory.cuh>
+#include <tile2cu/tile.cuh>
+#include <tile2cu/types.cuh>
 
 // ---- gelu_f32: gelu(x=float32[?], y=float32[?], TILE=1024) ----
 namespace gelu_f32 {

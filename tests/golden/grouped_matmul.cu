@@ -2,7 +2,16 @@
 // Specializations: grouped_matmul_bf16, grouped_matmul_f16, grouped_matmul_bf16_wide.
 #include "grouped_matmul.cuh"
 
-#include <tile2cu/tile2cu.cuh>
+// The parts of the runtime (tile2cu/tile2cu.cuh) that this file uses.
+#include <tile2cu/array.cuh>
+#include <tile2cu/array_list.cuh>
+#include <tile2cu/elementwise.cuh>
+#include <tile2cu/gemm_pipeline.cuh>
+#include <tile2cu/host.hpp>
+#include <tile2cu/layout.cuh>
+#include <tile2cu/memory.cuh>
+#include <tile2cu/tile.cuh>
+#include <tile2cu/types.cuh>
 
 // ---- grouped_matmul_bf16: grouped_matmul(As=list[bfloat16[?, ?]], Bs=list[bfloat16[?, ?]], Cs=list[bfloat16[?, ?]], BM=128, BN=128, BK=64) ----
 namespace grouped_matmul_bf16 {

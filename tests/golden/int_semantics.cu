@@ -2,7 +2,16 @@
 // Specializations: int_semantics_i32, int_semantics_i32_t128, int_semantics_i64.
 #include "int_semantics.cuh"
 
-#include <tile2cu/tile2cu.cuh>
+// The parts of the runtime (tile2cu/tile2cu.cuh) that this file uses.
+#include <tile2cu/array.cuh>
+#include <tile2cu/dispatch.hpp>
+#include <tile2cu/divide.cuh>
+#include <tile2cu/elementwise.cuh>
+#include <tile2cu/host.hpp>
+#include <tile2cu/layout.cuh>
+#include <tile2cu/memory.cuh>
+#include <tile2cu/tile.cuh>
+#include <tile2cu/types.cuh>
 
 // ---- int_semantics_i32: int_semantics(a=int32[?], b=int32[?], s=int8[?], quot=int32[?], rem=int32[?], lit=int32[?], bits=int32[?], small=int8[?], flags=int32[?], minmax=int32[?], TILE=1024) ----
 namespace int_semantics_i32 {

@@ -2,7 +2,22 @@
 // Specializations: layer_norm_fwd_bf16, layer_norm_fwd_f32, layer_norm_bwd_dx_f32, layer_norm_bwd_dx_bf16, layer_norm_bwd_dwdb_f32.
 #include "layer_norm.cuh"
 
-#include <tile2cu/tile2cu.cuh>
+// The parts of the runtime (tile2cu/tile2cu.cuh) that this file uses.
+#include <tile2cu/array.cuh>
+#include <tile2cu/atomic.cuh>
+#include <tile2cu/block_uniform.cuh>
+#include <tile2cu/broadcast.cuh>
+#include <tile2cu/dispatch.hpp>
+#include <tile2cu/divide.cuh>
+#include <tile2cu/elementwise.cuh>
+#include <tile2cu/gather.cuh>
+#include <tile2cu/host.hpp>
+#include <tile2cu/layout.cuh>
+#include <tile2cu/math.cuh>
+#include <tile2cu/memory.cuh>
+#include <tile2cu/reduce.cuh>
+#include <tile2cu/tile.cuh>
+#include <tile2cu/types.cuh>
 
 // ---- layer_norm_fwd_bf16: layer_norm_fwd(x=bfloat16[?, ?], w=bfloat16[?], b=bfloat16[?], y=bfloat16[?, ?], mean_out=float32[?], rstd_out=float32[?], eps=float32, TN=8192) ----
 namespace layer_norm_fwd_bf16 {

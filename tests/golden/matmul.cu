@@ -2,7 +2,19 @@
 // Specializations: matmul_bf16, matmul_f16, matmul_tf32, matmul_tf32_256, matmul_tf32_256x128, matmul_bf16_128, accumulate_bf16, accumulate_tf32_256x128, linear_bf16, persistent_bf16, batched_f16, splitk_partial_bf16, splitk_reduce_bf16.
 #include "matmul.cuh"
 
-#include <tile2cu/tile2cu.cuh>
+// The parts of the runtime (tile2cu/tile2cu.cuh) that this file uses.
+#include <tile2cu/array.cuh>
+#include <tile2cu/broadcast.cuh>
+#include <tile2cu/dispatch.hpp>
+#include <tile2cu/elementwise.cuh>
+#include <tile2cu/gemm_pipeline.cuh>
+#include <tile2cu/host.hpp>
+#include <tile2cu/layout.cuh>
+#include <tile2cu/memory.cuh>
+#include <tile2cu/reduce.cuh>
+#include <tile2cu/tile.cuh>
+#include <tile2cu/tma.cuh>
+#include <tile2cu/types.cuh>
 
 // ---- matmul_bf16: matmul(A=bfloat16[?, ?], B=bfloat16[?, ?], C=bfloat16[?, ?], BM=128, BN=256, BK=64, GROUP=8, TF32=False) ----
 namespace matmul_bf16 {

@@ -2,7 +2,18 @@
 // Specializations: mma_f16_f32, mma_f16_f16, mma_bf16_f32, mma_tf32_f32, mma_f32_f32, mma_f64_f64, mma_i8_i32, mma_u8_i8_i32, mma_e4m3_f32, mma_e5m2_f16, mma_i8_u8_i32, mma_e4m3_f16, mma_e5m2_f32, mma_i8_i32_k16, matmul_f16, matmul_i8, batched_bf16, transposed_f16, broadcast_batch_f16, transpose_operand_bf16.
 #include "mma_dtypes.cuh"
 
-#include <tile2cu/tile2cu.cuh>
+// The parts of the runtime (tile2cu/tile2cu.cuh) that this file uses.
+#include <tile2cu/array.cuh>
+#include <tile2cu/broadcast.cuh>
+#include <tile2cu/dispatch.hpp>
+#include <tile2cu/elementwise.cuh>
+#include <tile2cu/host.hpp>
+#include <tile2cu/layout.cuh>
+#include <tile2cu/memory.cuh>
+#include <tile2cu/mma.cuh>
+#include <tile2cu/shape.cuh>
+#include <tile2cu/tile.cuh>
+#include <tile2cu/types.cuh>
 
 // ---- mma_f16_f32: mma_tile(a=float16[?, ?], b=float16[?, ?], c=float32[?, ?], TM=64, TN=64, TK=64, TF32=False) ----
 namespace mma_f16_f32 {

@@ -2,7 +2,18 @@
 // Specializations: norm_activation_gelu_f32, norm_activation_relu_bf16, norm_activation_silu_f16.
 #include "norm_activation.cuh"
 
-#include <tile2cu/tile2cu.cuh>
+// The parts of the runtime (tile2cu/tile2cu.cuh) that this file uses.
+#include <tile2cu/array.cuh>
+#include <tile2cu/dispatch.hpp>
+#include <tile2cu/divide.cuh>
+#include <tile2cu/elementwise.cuh>
+#include <tile2cu/host.hpp>
+#include <tile2cu/layout.cuh>
+#include <tile2cu/math.cuh>
+#include <tile2cu/memory.cuh>
+#include <tile2cu/reduce.cuh>
+#include <tile2cu/tile.cuh>
+#include <tile2cu/types.cuh>
 
 // ---- norm_activation_gelu_f32: norm_activation(x=float32[?, ?], y=float32[?, ?], TN=1024, ACT=1) ----
 namespace norm_activation_gelu_f32 {

@@ -2,7 +2,19 @@
 // Specializations: online_softmax_f32, online_softmax_bf16.
 #include "online_softmax.cuh"
 
-#include <tile2cu/tile2cu.cuh>
+// The parts of the runtime (tile2cu/tile2cu.cuh) that this file uses.
+#include <tile2cu/array.cuh>
+#include <tile2cu/broadcast.cuh>
+#include <tile2cu/dispatch.hpp>
+#include <tile2cu/divide.cuh>
+#include <tile2cu/elementwise.cuh>
+#include <tile2cu/host.hpp>
+#include <tile2cu/layout.cuh>
+#include <tile2cu/math.cuh>
+#include <tile2cu/memory.cuh>
+#include <tile2cu/reduce.cuh>
+#include <tile2cu/tile.cuh>
+#include <tile2cu/types.cuh>
 
 // ---- online_softmax_f32: online_softmax(x=float32[?, ?], y=float32[?, ?], TN=256) ----
 namespace online_softmax_f32 {

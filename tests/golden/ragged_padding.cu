@@ -2,7 +2,15 @@
 // Specializations: pad_probe_f32, pad_probe_f16, pad_probe_bf16.
 #include "ragged_padding.cuh"
 
-#include <tile2cu/tile2cu.cuh>
+// The parts of the runtime (tile2cu/tile2cu.cuh) that this file uses.
+#include <tile2cu/array.cuh>
+#include <tile2cu/dispatch.hpp>
+#include <tile2cu/elementwise.cuh>
+#include <tile2cu/host.hpp>
+#include <tile2cu/layout.cuh>
+#include <tile2cu/memory.cuh>
+#include <tile2cu/tile.cuh>
+#include <tile2cu/types.cuh>
 
 // ---- pad_probe_f32: pad_probe(x=float32[?, ?], out_zero=float32[?, ?], out_negz=float32[?, ?], out_ninf=float32[?, ?], out_pinf=float32[?, ?], out_nan=float32[?, ?], xt=float32[?, ?], TM=32, TN=64) ----
 namespace pad_probe_f32 {

@@ -2,7 +2,19 @@
 // Specializations: segment_sum_f32, segment_sum_bf16, segment_center_f32, segment_center_bf16.
 #include "ragged_segments.cuh"
 
-#include <tile2cu/tile2cu.cuh>
+// The parts of the runtime (tile2cu/tile2cu.cuh) that this file uses.
+#include <tile2cu/array.cuh>
+#include <tile2cu/array_slice.cuh>
+#include <tile2cu/broadcast.cuh>
+#include <tile2cu/dispatch.hpp>
+#include <tile2cu/divide.cuh>
+#include <tile2cu/elementwise.cuh>
+#include <tile2cu/host.hpp>
+#include <tile2cu/layout.cuh>
+#include <tile2cu/memory.cuh>
+#include <tile2cu/reduce.cuh>
+#include <tile2cu/tile.cuh>
+#include <tile2cu/types.cuh>
 
 // ---- segment_sum_f32: segment_sum(X=float32[?, ?], offsets=int32[?], sums=float32[?, ?], TM=32, TN=64) ----
 namespace segment_sum_f32 {

@@ -2,7 +2,19 @@
 // Specializations: rms_norm_bf16, rms_norm_f32.
 #include "rms_norm.cuh"
 
-#include <tile2cu/tile2cu.cuh>
+// The parts of the runtime (tile2cu/tile2cu.cuh) that this file uses.
+#include <tile2cu/array.cuh>
+#include <tile2cu/broadcast.cuh>
+#include <tile2cu/dispatch.hpp>
+#include <tile2cu/divide.cuh>
+#include <tile2cu/elementwise.cuh>
+#include <tile2cu/host.hpp>
+#include <tile2cu/layout.cuh>
+#include <tile2cu/math.cuh>
+#include <tile2cu/memory.cuh>
+#include <tile2cu/reduce.cuh>
+#include <tile2cu/tile.cuh>
+#include <tile2cu/types.cuh>
 
 // ---- rms_norm_bf16: rms_norm(x=bfloat16[?, ?], w=bfloat16[?], y=bfloat16[?, ?], eps=float32, TN=8192) ----
 namespace rms_norm_bf16 {

@@ -2,7 +2,17 @@
 // Specializations: rope_f32, rope_bf16.
 #include "rope.cuh"
 
-#include <tile2cu/tile2cu.cuh>
+// The parts of the runtime (tile2cu/tile2cu.cuh) that this file uses.
+#include <tile2cu/array.cuh>
+#include <tile2cu/broadcast.cuh>
+#include <tile2cu/dispatch.hpp>
+#include <tile2cu/elementwise.cuh>
+#include <tile2cu/host.hpp>
+#include <tile2cu/layout.cuh>
+#include <tile2cu/memory.cuh>
+#include <tile2cu/shape.cuh>
+#include <tile2cu/tile.cuh>
+#include <tile2cu/types.cuh>
 
 // ---- rope_f32: rope(x=float32[?, ?, 128], cos=float32[?, 64], sin=float32[?, 64], y=float32[?, ?, 128], TS=32, D=128) ----
 namespace rope_f32 {

@@ -2,7 +2,16 @@
 // Specializations: row_bias_scale_f32, row_bias_scale_f16, row_bias_scale_bf16_f32.
 #include "row_bias_scale.cuh"
 
-#include <tile2cu/tile2cu.cuh>
+// The parts of the runtime (tile2cu/tile2cu.cuh) that this file uses.
+#include <tile2cu/array.cuh>
+#include <tile2cu/broadcast.cuh>
+#include <tile2cu/dispatch.hpp>
+#include <tile2cu/elementwise.cuh>
+#include <tile2cu/host.hpp>
+#include <tile2cu/layout.cuh>
+#include <tile2cu/memory.cuh>
+#include <tile2cu/tile.cuh>
+#include <tile2cu/types.cuh>
 
 // ---- row_bias_scale_f32: row_bias_scale(x=float32[?, ?], bias=float32[?], y=float32[?, ?], scale=float32, TM=32, TN=128) ----
 namespace row_bias_scale_f32 {

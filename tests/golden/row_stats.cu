@@ -2,7 +2,18 @@
 // Specializations: row_stats_f32, row_stats_i32.
 #include "row_stats.cuh"
 
-#include <tile2cu/tile2cu.cuh>
+// The parts of the runtime (tile2cu/tile2cu.cuh) that this file uses.
+#include <tile2cu/array.cuh>
+#include <tile2cu/block_uniform.cuh>
+#include <tile2cu/broadcast.cuh>
+#include <tile2cu/dispatch.hpp>
+#include <tile2cu/elementwise.cuh>
+#include <tile2cu/host.hpp>
+#include <tile2cu/layout.cuh>
+#include <tile2cu/memory.cuh>
+#include <tile2cu/reduce.cuh>
+#include <tile2cu/tile.cuh>
+#include <tile2cu/types.cuh>
 
 // ---- row_stats_f32: row_stats(x=float32[?, ?], total=float32[?], top1=int32[?, ?], col_min=float32[?, ?], row_max=float32[?], col_low=int32[?, ?], col_prod=float32[?, ?], TM=16, TN=64) ----
 namespace row_stats_f32 {

@@ -2,7 +2,16 @@
 // Specializations: row_top1_f32, row_top1_f16.
 #include "row_top1.cuh"
 
-#include <tile2cu/tile2cu.cuh>
+// The parts of the runtime (tile2cu/tile2cu.cuh) that this file uses.
+#include <tile2cu/array.cuh>
+#include <tile2cu/dispatch.hpp>
+#include <tile2cu/elementwise.cuh>
+#include <tile2cu/host.hpp>
+#include <tile2cu/layout.cuh>
+#include <tile2cu/memory.cuh>
+#include <tile2cu/reduce.cuh>
+#include <tile2cu/tile.cuh>
+#include <tile2cu/types.cuh>
 
 // ---- row_top1_f32: row_top1(x=float32[?, ?], index=int32[?], value=float32[?], TN=8192) ----
 namespace row_top1_f32 {

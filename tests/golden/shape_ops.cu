@@ -2,7 +2,19 @@
 // Specializations: permute_3d_f32, scan_variants_f32, scan_variants_i32, bytes_views_f32, patch_f32, rank5_permute_f32, scratch_transpose_f32.
 #include "shape_ops.cuh"
 
-#include <tile2cu/tile2cu.cuh>
+// The parts of the runtime (tile2cu/tile2cu.cuh) that this file uses.
+#include <tile2cu/array.cuh>
+#include <tile2cu/broadcast.cuh>
+#include <tile2cu/dispatch.hpp>
+#include <tile2cu/divide.cuh>
+#include <tile2cu/elementwise.cuh>
+#include <tile2cu/host.hpp>
+#include <tile2cu/layout.cuh>
+#include <tile2cu/memory.cuh>
+#include <tile2cu/scan.cuh>
+#include <tile2cu/shape.cuh>
+#include <tile2cu/tile.cuh>
+#include <tile2cu/types.cuh>
 
 // ---- permute_3d_f32: permute_3d(x=float32[?, 8, 32], y=float32[32, ?, 8], TA=16, B=8, C=32) ----
 namespace permute_3d_f32 {

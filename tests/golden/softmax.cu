@@ -2,7 +2,18 @@
 // Specializations: softmax_bf16, softmax_f16, softmax_f32, softmax_fast_math_bf16, softmax_fast_math_f32.
 #include "softmax.cuh"
 
-#include <tile2cu/tile2cu.cuh>
+// The parts of the runtime (tile2cu/tile2cu.cuh) that this file uses.
+#include <tile2cu/array.cuh>
+#include <tile2cu/dispatch.hpp>
+#include <tile2cu/divide.cuh>
+#include <tile2cu/elementwise.cuh>
+#include <tile2cu/host.hpp>
+#include <tile2cu/layout.cuh>
+#include <tile2cu/math.cuh>
+#include <tile2cu/memory.cuh>
+#include <tile2cu/reduce.cuh>
+#include <tile2cu/tile.cuh>
+#include <tile2cu/types.cuh>
 
 // ---- softmax_bf16: softmax(x=bfloat16[?, ?], y=bfloat16[?, ?], TN=8192) ----
 namespace softmax_bf16 {

@@ -2,7 +2,21 @@
 // Specializations: splitk_atomic_bf16, splitk_atomic_epilogue_bf16, splitk_atomic_bf16_s8.
 #include "splitk_atomic.cuh"
 
-#include <tile2cu/tile2cu.cuh>
+// The parts of the runtime (tile2cu/tile2cu.cuh) that this file uses.
+#include <tile2cu/array.cuh>
+#include <tile2cu/atomic.cuh>
+#include <tile2cu/block_uniform.cuh>
+#include <tile2cu/broadcast.cuh>
+#include <tile2cu/dispatch.hpp>
+#include <tile2cu/elementwise.cuh>
+#include <tile2cu/gather.cuh>
+#include <tile2cu/gemm_pipeline.cuh>
+#include <tile2cu/host.hpp>
+#include <tile2cu/layout.cuh>
+#include <tile2cu/memory.cuh>
+#include <tile2cu/tile.cuh>
+#include <tile2cu/tma.cuh>
+#include <tile2cu/types.cuh>
 
 // ---- splitk_atomic_bf16: splitk_atomic(A=bfloat16[?, ?], B=bfloat16[?, ?], C=float32[?, ?], BM=128, BN=128, BK=64, SPLITS=4) ----
 namespace splitk_atomic_bf16 {

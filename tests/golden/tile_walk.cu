@@ -2,7 +2,15 @@
 // Specializations: tile_walk_f32, tile_walk_f16_f32.
 #include "tile_walk.cuh"
 
-#include <tile2cu/tile2cu.cuh>
+// The parts of the runtime (tile2cu/tile2cu.cuh) that this file uses.
+#include <tile2cu/array.cuh>
+#include <tile2cu/dispatch.hpp>
+#include <tile2cu/elementwise.cuh>
+#include <tile2cu/host.hpp>
+#include <tile2cu/layout.cuh>
+#include <tile2cu/memory.cuh>
+#include <tile2cu/tile.cuh>
+#include <tile2cu/types.cuh>
 
 // ---- tile_walk_f32: tile_walk(x=float32[?], y=float32[?], stop_tile=int32, TILE=512) ----
 namespace tile_walk_f32 {

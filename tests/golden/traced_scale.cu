@@ -2,7 +2,17 @@
 // Specializations: traced_scale_f32, traced_scale_f16.
 #include "traced_scale.cuh"
 
-#include <tile2cu/tile2cu.cuh>
+// The parts of the runtime (tile2cu/tile2cu.cuh) that this file uses.
+#include <tile2cu/array.cuh>
+#include <tile2cu/debug.cuh>
+#include <tile2cu/dispatch.hpp>
+#include <tile2cu/elementwise.cuh>
+#include <tile2cu/host.hpp>
+#include <tile2cu/layout.cuh>
+#include <tile2cu/memory.cuh>
+#include <tile2cu/reduce.cuh>
+#include <tile2cu/tile.cuh>
+#include <tile2cu/types.cuh>
 
 // ---- traced_scale_f32: traced_scale(x=float32[?], y=float32[?], TILE=1024) ----
 namespace traced_scale_f32 {

@@ -2,7 +2,16 @@
 // Specializations: transpose_f32, transpose_bf16, transpose_pipelined_f32_8.
 #include "transpose.cuh"
 
-#include <tile2cu/tile2cu.cuh>
+// The parts of the runtime (tile2cu/tile2cu.cuh) that this file uses.
+#include <tile2cu/array.cuh>
+#include <tile2cu/dispatch.hpp>
+#include <tile2cu/elementwise.cuh>
+#include <tile2cu/host.hpp>
+#include <tile2cu/layout.cuh>
+#include <tile2cu/memory.cuh>
+#include <tile2cu/shape.cuh>
+#include <tile2cu/tile.cuh>
+#include <tile2cu/types.cuh>
 
 // ---- transpose_f32: transpose(x=float32[?, ?], y=float32[?, ?], TM=64, TN=64) ----
 namespace transpose_f32 {

@@ -2,7 +2,16 @@
 // Specializations: unary_math_f32, unary_math_f16.
 #include "unary_math.cuh"
 
-#include <tile2cu/tile2cu.cuh>
+// The parts of the runtime (tile2cu/tile2cu.cuh) that this file uses.
+#include <tile2cu/array.cuh>
+#include <tile2cu/dispatch.hpp>
+#include <tile2cu/elementwise.cuh>
+#include <tile2cu/host.hpp>
+#include <tile2cu/layout.cuh>
+#include <tile2cu/math.cuh>
+#include <tile2cu/memory.cuh>
+#include <tile2cu/tile.cuh>
+#include <tile2cu/types.cuh>
 
 // ---- unary_math_f32: unary_math(x=float32[?], roots=float32[?], logs=float32[?], rounds=float32[?], TILE=1024) ----
 namespace unary_math_f32 {

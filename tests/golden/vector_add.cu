@@ -2,7 +2,15 @@
 // Specializations: vector_add_f32, vector_add_f32_c, vector_add_f16, vector_add_i32_t256.
 #include "vector_add.cuh"
 
-#include <tile2cu/tile2cu.cuh>
+// The parts of the runtime (tile2cu/tile2cu.cuh) that this file uses.
+#include <tile2cu/array.cuh>
+#include <tile2cu/dispatch.hpp>
+#include <tile2cu/elementwise.cuh>
+#include <tile2cu/host.hpp>
+#include <tile2cu/layout.cuh>
+#include <tile2cu/memory.cuh>
+#include <tile2cu/tile.cuh>
+#include <tile2cu/types.cuh>
 
 // ---- vector_add_f32: vector_add(a=float32[?], b=float32[?], c=float32[?], TILE=1024) ----
 namespace vector_add_f32 {
