@@ -26,6 +26,7 @@ import re
 import sys
 import textwrap
 import types
+import typing
 from pathlib import Path
 
 from . import _dtypes, _errors
@@ -353,18 +354,17 @@ class _Environment:
         if isinstance(value, type) and _user_class(value):
             self._bind_class(name, value, depth, where)
             return
-        if isinstance(value, enum.Enum) and _user_class(type(value)):
-            # A member of the user's enum: the class by its source, the name bound to the member
-            cls = type(value)
-            self._bind_class(cls.__name__, cls, depth, where)
+        text = self._instance_text(value, depth, where)
+        if text is not None:
             if self._claim(name, value, where):
-                self.late_lines.append(f"{name} = {self.helper_functions[id(cls)]}.{value.name}")
+                self.late_lines.append(f"{name} = {text}")
             return
         raise _unsupported(
             f"the kernel uses the captured variable {where}, a {type(value).__name__} value "
             f"({_short_repr(value)}) that tile2cu cannot write into the module it compiles: "
             "kernels may capture bool, int, float, str, None, dtypes, enums, tuples of these, "
-            "modules, and Python functions and classes (dataclasses, enums) with source")
+            "modules, Python functions and classes (dataclasses, enums) with source, and "
+            "frozen dataclass instances of such values")
 
     def _bind_function(self, name, value, target, fn, depth, where):
         if target.__name__ == "<lambda>":
@@ -388,6 +388,31 @@ class _Environment:
             self.bind_uses(node, target, depth + 1)
         if name != defined and self._claim(name, value, where):
             self.late_lines.append(f"{name} = {defined}")
+
+    def _instance_text(self, value, depth, where, nesting=0):
+        """Source for an instance of the user's classes, written after them: a member of the
+        user's enum (`Color.RED`), a frozen dataclass instance of such values and constants
+        (`Point(x=1, y=Color.RED)`); None for anything else."""
+        cls = type(value)
+        if nesting > MAX_DEPTH or not _user_class(cls):
+            return None
+        if isinstance(value, enum.Enum):
+            self._bind_class(cls.__name__, cls, depth, where)
+            return f"{self.helper_functions[id(cls)]}.{value.name}"
+        if not dataclasses.is_dataclass(value) or not cls.__dataclass_params__.frozen:
+            return None
+        fields = [f for f in dataclasses.fields(value) if f.init]
+        items = []
+        for f in fields:
+            item = getattr(value, f.name)
+            text = _literal(item)
+            if text is None:
+                text = self._instance_text(item, depth, where, nesting + 1)
+            if text is None:
+                return None
+            items.append(f"{f.name}={text}")
+        self._bind_class(cls.__name__, cls, depth, where)
+        return f"{self.helper_functions[id(cls)]}({', '.join(items)})"
 
     def _bind_class(self, name, cls, depth, where):
         """A class of the user's (a frozen dataclass, an enum) written from its source after the
@@ -446,7 +471,7 @@ class _Environment:
         import operator
         # Library modules only: a function of the user's own modules is compiled from its
         # source, since the transpiler would not find those modules beside the synthesized file.
-        for module in (cutile, math, operator, contextlib, enum, dataclasses):
+        for module in (cutile, math, operator, contextlib, enum, dataclasses, typing):
             for attr, held in vars(module).items():
                 if attr.startswith("__"):
                     continue

@@ -1,6 +1,7 @@
 """Kernels defined inside functions that use module-level helpers and classes of their file as
 cuTile's tests write them: @contextlib.contextmanager generators, Enum / IntEnum classes and
-their members (also captured from the enclosing function), frozen dataclasses. The launcher
+their members (also captured from the enclosing function), frozen dataclasses and captured
+instances of them; CuPy's NumPy names. The launcher
 writes them into the synthesized module from their source; these tests transpile (no nvcc, no
 GPU) and look at the module and the errors."""
 
@@ -8,6 +9,7 @@ import contextlib
 import enum
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Any
 
 import pytest
 
@@ -165,3 +167,51 @@ def test_cupy_functions_of_its_own_stay_cupy(cache_dir, tmp_path, fake_array):
     assert "import cupy as cp" in k._source()[1].text
     with pytest.raises(_errors.TileUnsupportedFeatureError, match="module 'cupy'"):
         transpile(k, (fake_array((256,), "<f2"), 128), tmp_path)
+
+
+@dataclass(frozen=True)
+class Pair:
+    first: int
+    second: Any = Color.GREEN
+
+
+def test_captured_frozen_dataclass_instances_are_written_as_calls(cache_dir, tmp_path,
+                                                                  fake_array):
+    captured = Pair(2, Pair(3))
+
+    @ct.kernel
+    def kern(out):
+        if captured.second.second == Color.GREEN:
+            ct.scatter(out, (), captured.first + captured.second.first)
+
+    text = kern._source()[1].text
+    assert ("captured = Pair(first=2, second=Pair(first=3, second=Color.GREEN))" in text)
+    assert "Any = tile2cu_typing.Any" in text
+    assert "tile2cu_spec_test" in transpile(kern, (fake_array((), "<i4"),), tmp_path)
+
+
+def test_dataclass_defined_in_the_enclosing_function(cache_dir, tmp_path, fake_array):
+    @dataclass(frozen=True)
+    class Selfish:
+        self: int
+
+    @ct.kernel
+    def kern(out):
+        ct.scatter(out, (), Selfish(12).self)
+
+    assert "class Selfish:" in kern._source()[1].text
+    assert "tile2cu_spec_test" in transpile(kern, (fake_array((), "<i4"),), tmp_path)
+
+
+def test_mutable_dataclass_instances_are_refused(cache_dir):
+    @dataclass
+    class Mutable:
+        n: int
+    captured = Mutable(1)
+
+    @ct.kernel
+    def kern(out):
+        ct.scatter(out, (), captured.n)
+
+    with pytest.raises(_errors.TileUnsupportedFeatureError, match="'captured'"):
+        kern._source()
