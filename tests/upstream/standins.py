@@ -10,12 +10,15 @@ one is used. Installed by the pytest plugin (tile2cu_conformance) before conftes
 
 from __future__ import annotations
 
+import importlib
 import importlib.abc
 import importlib.machinery
 import sys
 import types
 from dataclasses import dataclass
 from pathlib import Path
+
+import standins_internals
 
 
 def _alias_modules():
@@ -194,11 +197,20 @@ def install() -> list[str]:
     _compilation_names(sys.modules["cuda.tile.compilation"])
     _reexports(sys.modules["cuda.tile._bytecode"], sys.modules["cuda.tile._cext"],
                sys.modules["cuda.tile.compilation"], version_class)
+    _add(sys.modules["cuda.tile._bytecode"], "SimpleType", standins_internals.SimpleType)
+    _add(sys.modules["cuda.tile._compile"], "compile_tile", standins_internals.compile_tile)
     if not _installed:
+        extra = {}
         try:
             import cuda.tile._ir.typing_support  # noqa: F401 - the alias has it already
         except ImportError:
-            sys.meta_path.append(_ExtraModules(_ir_modules()))
+            extra.update(_ir_modules())
+        for name, module in standins_internals.modules().items():
+            try:
+                importlib.import_module(name)   # the alias has it already
+            except ImportError:
+                extra[name] = module
+        sys.meta_path.append(_ExtraModules(extra))
         _installed = True
     return [f"cuda.tile is {Path(ct.__file__).resolve()}",
             f"tile compiler: {sys.modules['cuda.tile._compile']._find_compiler_bin().path}"]
