@@ -354,6 +354,23 @@ Value KernelLowering::eval(const ast::ExprPtr& e) {
           if (constant) return eval(t ? node.then_value : node.else_value);
           Value a = eval(node.then_value);
           Value b = eval(node.else_value);
+          // cuTile makes a run-time conditional expression an if/else with one result, whose
+          // two sides must have one type, a Python number counting as its default dtype (no
+          // promotion, no broadcast); tile2cu then selects with ct.where.
+          auto result_type = [&](const Value& v) -> std::optional<ir::TileType> {
+            if (auto* rt = v.as<Runtime>()) return type_of(rt->id);
+            if (v.is_loose()) return ir::TileType{default_dtype(v, r), {}};
+            return std::nullopt;
+          };
+          auto type_text = [](const ir::TileType& t) {
+            return t.is_scalar() ? std::string(dtype_name(t.dtype))
+                                 : fmt::format("Tile[{},{}]", dtype_name(t.dtype), ir::shape_string(t.shape));
+          };
+          auto ta = result_type(a), tb = result_type(b);
+          if (ta && tb && *ta != *tb)
+            error(ErrorKind::Type, r,
+                  fmt::format("Type of the conditional expression depends on path taken: {} vs. {}",
+                              type_text(*ta), type_text(*tb)));
           CallArgs args;
           args.positional = {cond, a, b};
           args.positional_ranges = {node.cond->range, node.then_value->range, node.else_value->range};

@@ -79,5 +79,23 @@ TEST(UpstreamMessages, ExtractAndItem) {
                       "(input shape (4, 4), result shape (2, 4))");
 }
 
+// test_control_flow.py::TestIfCondtion::test_if_else_assignment_type_mismatch (and _match):
+// the two sides of a run-time conditional expression have one type, a Python number counting
+// as its default dtype.
+TEST(UpstreamMessages, ConditionalExpressionSidesShareOneType) {
+  const char* sig = "x=float32[?], c=int32";
+  const std::string pre =
+      "@ct.kernel\n"
+      "def k(x, c: int):\n"
+      "    t = ct.load(x, index=(0,), shape=(16,))\n";
+  compile_kernel(pre + "    d = c if c else 100\n    u = t if c else t * 2.0\n"
+                       "    ct.store(x, index=(0,), tile=u + d)\n", sig);
+  EXPECT_KERNEL_ERROR(pre + "    u = c if c else t - 1\n", sig, ErrorKind::Type,
+                      "Type of the conditional expression depends on path taken: int32 vs. Tile[float32,(16,)]");
+  EXPECT_KERNEL_ERROR(pre + "    u = t if c else 0.0\n", sig, ErrorKind::Type, "depends on path taken");
+  // A constant condition picks one side: the other is never typed.
+  compile_kernel(pre + "    u = t if True else 0.0\n    ct.store(x, index=(0,), tile=u)\n", sig);
+}
+
 }  // namespace
 }  // namespace tile2cu
