@@ -8,6 +8,7 @@
 #include "sema/bound_args.hpp"
 #include "sema/lowering.hpp"
 #include "sema/python_builtins.hpp"
+#include "sema/python_numbers.hpp"
 
 namespace tile2cu::sema {
 
@@ -643,10 +644,13 @@ Value KernelLowering::builtin_call(const std::string& name, CallArgs& args, Sour
   if (fn == "int" || fn == "float" || fn == "bool") {
     if (args.positional.size() != 1) error(ErrorKind::Type, range, fmt::format("{}() takes one argument", fn));
     const Value& x = args.positional[0];
-    if (auto* s = x.as<StrValue>(); s && fn == "float") {
-      if (s->value == "inf" || s->value == "+inf") return make(LooseFloat{INFINITY});
-      if (s->value == "-inf") return make(LooseFloat{-INFINITY});
-      if (s->value == "nan") return make(LooseFloat{NAN});
+    if (auto* s = x.as<StrValue>(); s && fn != "bool") {  // Python's float("-inf"), int("12")
+      if (fn == "float")
+        if (auto f = python_float_of_string(s->value)) return make(LooseFloat{*f});
+      if (fn == "int")
+        if (auto i = python_int_of_string(s->value)) return make(LooseInt{*i});
+      error(ErrorKind::Value, args.positional_ranges[0],
+            fmt::format("could not convert string to {}: '{}'", fn, s->value));
     }
     if (!x.is_loose())
       error(ErrorKind::Type, args.positional_ranges[0],

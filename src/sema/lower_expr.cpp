@@ -6,6 +6,7 @@
 
 #include "sema/lowering.hpp"
 #include "sema/python_builtins.hpp"
+#include "sema/python_numbers.hpp"
 
 namespace tile2cu::sema {
 
@@ -568,6 +569,19 @@ Value KernelLowering::call(const Value& callee, CallArgs args, SourceRange range
       __int128 wrapped = static_cast<__int128>(u);
       if (is_signed_integer(d->dtype) && (u >> (bits - 1)) & 1) wrapped -= static_cast<__int128>(1) << bits;
       return make(Runtime{constant(wrapped, d->dtype)});
+    }
+    if (auto* str = v.as<StrValue>()) {
+      // cuTile applies the dtype's Python type to a constant: float("-inf"), int("12").
+      if (is_float(d->dtype)) {
+        if (auto f = python_float_of_string(str->value)) return make(Runtime{to_runtime_as(make(LooseFloat{*f}), d->dtype, range)});
+      } else if (is_integer(d->dtype)) {
+        if (auto i = python_int_of_string(str->value)) {
+          CallArgs again = args;
+          again.positional[0] = make(LooseInt{*i});
+          return call(callee, std::move(again), range);  // wraps as an int constant does
+        }
+      }
+      error(ErrorKind::Type, range, fmt::format("Invalid argument type for {}", dtype_name(d->dtype)));
     }
     if (v.is_loose()) {
       if (is_integer(d->dtype) && v.is<LooseFloat>())
