@@ -16,7 +16,8 @@ class ComputeStatements:
         if a is None:
             return False
         op = self.rng.choice(ex.BINARY)
-        if self.chance(0.35):
+        # gpu_safe: integer // and % only by nonzero literals (division by zero is undefined)
+        if self.chance(0.35) or (self.gpu_safe and op in ("//", "%")):
             kind = self.rng.choice(("int", "int", "float", "bool"))
             result = ex.result_dtype(op, a.dtype, kind, b_literal=True)
             if result is None:
@@ -64,7 +65,8 @@ class ComputeStatements:
             target = self.rng.choice(dt.FLOATS)
         else:
             target = self.pick_dtype(restricted=dt.is_float(a.dtype) and self.chance(0.3))
-        self.bind(scope, "v", target, a.shape, self.tile_op("astype", a, f"ct.{target}", method_p=0.7))
+        method = self.chance(0.7)
+        self.bind(scope, "v", target, a.shape, self.cast_text(a.name, a.dtype, target, method))
         return True
 
     def gen_where(self, scope):
@@ -100,6 +102,8 @@ class ComputeStatements:
             kind = "float" if dt.is_float(dtype) else ("bool" if dtype == dt.BOOL else "int")
             fill = ex.literal(kind, dtype, "+", self.rng)
             scalar = self.typed(scope, lambda v: v.rank == 0 and v.dtype in dt.ARITHMETIC)
+            if scalar is not None and self.gpu_safe and dt.is_float(scalar.dtype) and not dt.is_float(dtype):
+                scalar = None  # a float fill converted to an integer may be out of range
             if scalar is not None and self.chance(0.3):
                 fill = scalar.name  # a runtime fill value, converted to dtype
             self.bind(scope, "v", dtype, shape, f"ct.full({shape_text(shape)}, {fill}, dtype=ct.{dtype})")

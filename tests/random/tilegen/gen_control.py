@@ -78,7 +78,7 @@ class ControlStatements:
         op = self.rng.choice(("+", "*", "max") if acc.dtype != dt.BOOL else ("|", "^"))
         rhs = ex.literal("int", acc.dtype, op, self.rng) if acc.dtype != dt.BOOL else "True"
         if v is not None:
-            rhs = v.name if v.dtype == acc.dtype else f"{v.name}.astype(ct.{acc.dtype})"
+            rhs = v.name if v.dtype == acc.dtype else self.cast_text(v.name, v.dtype, acc.dtype)
         text = f"max({acc.name}, {rhs})" if op == "max" else f"{acc.name} {op} {rhs}"
         self.k.emit(f"{acc.name} = {text}")
 
@@ -110,6 +110,8 @@ class ControlStatements:
             if arr is None:
                 return False
             bound = f"{arr}.shape[0] // 16"  # the tile count of a runtime extent
+            if self.gpu_safe:
+                bound = f"min({bound}, 4)"  # loop variables index tiles: at most MAX_INDEX
         self.k.emit(f"for {k} in range({bound}):")
         self.enter_block(scope, accs, k)
         return True

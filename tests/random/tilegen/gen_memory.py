@@ -37,10 +37,21 @@ class MemoryStatements:
                 axis = order[k] if order else k
                 dims[axis] = self.rng.randint(1, 3 * shape[k])
         quals = " align16 contiguous" if self.chance(0.1) else ""
+        sliced = None
+        if self.gpu_safe:  # decided before the name, so that static extents can allow for it
+            sliced = self.rng.randrange(rank) if self.chance(0.08) else None
+            for k in range(rank):
+                axis = order[k] if order else k
+                if dims[axis] != "?":
+                    dims[axis] = self.safe_extent(shape[k], axis == sliced)
         array = self.k.array("x", dtype, dims, quals)
-        if self.chance(0.08):
+        if self.gpu_safe:
+            for k in range(rank):
+                axis = order[k] if order else k
+                self.k.hint(array, axis, rank, f"t{shape[k]}" + ("s" if axis == sliced else ""))
+        if (self.chance(0.08) if not self.gpu_safe else sliced is not None):
             # a sub-array view along one axis, from a runtime start to the end (b.1)
-            axis = self.rng.randrange(rank)
+            axis = self.rng.randrange(rank) if sliced is None else sliced
             start = self.rng.choice(self.runtime_ints or ["0"])
             view = self.k.fresh("view")
             self.k.emit(f"{view} = {array}.slice({axis}, {start}, {array}.shape[{axis}])")
@@ -54,6 +65,8 @@ class MemoryStatements:
             args.append('order="F"' if order == [1, 0] and self.chance(0.3) else f"order={tuple(order)}")
         paddings = PADDINGS_FLOAT if dt.is_float(dtype) else PADDINGS_OTHER
         padding = self.rng.choice(paddings) if self.chance(0.7) else None
+        if self.gpu_safe and padding in (None, "UNDETERMINED"):
+            padding = self.rng.choice([p for p in paddings if p != "UNDETERMINED"])
         if padding:
             args.append(f"padding_mode=ct.PaddingMode.{padding}")
         if self.chance(0.05):
@@ -64,14 +77,21 @@ class MemoryStatements:
         out_dtype = out_dtype or value.dtype
         rank = max(value.rank, 1)
         dims = ["?" if not self.chance(0.1) else self.rng.randint(1, 64) for _ in range(rank)]
-        array = self.k.array("y", out_dtype, dims)
         index = [self.index_entry() for _ in range(rank)]
         index_text = f"({', '.join(index)}{',' if rank == 1 else ''})"
-        order = ""
+        order, perm = "", list(range(rank))
         if rank >= 2 and self.chance(0.15):
-            perm = list(range(rank))
             self.rng.shuffle(perm)
             order = f", order={tuple(perm)}"
+        tile_dims = value.shape or (1,)
+        if self.gpu_safe:  # tile axis k walks array axis perm[k]
+            for k in range(rank):
+                if dims[perm[k]] != "?":
+                    dims[perm[k]] = self.safe_extent(tile_dims[k])
+        array = self.k.array("y", out_dtype, dims)
+        if self.gpu_safe:
+            for k in range(rank):
+                self.k.hint(array, perm[k], rank, f"t{tile_dims[k]}")
         self.k.emit(f"ct.store({array}, index={index_text}, tile={value.name}{order})")
 
     def gen_store(self, scope):
@@ -85,14 +105,17 @@ class MemoryStatements:
         self.store(value, out)
         return True
 
-    def gather_index(self, scope, rank):
-        """Index tiles for a rank-1 or rank-2 gather/scatter and the shape they broadcast to."""
+    def gather_index(self, scope, rank, own_block=False):
+        """Index tiles for a rank-1 or rank-2 gather/scatter and the shape they broadcast to.
+        own_block: rows bid * N + arange(N), elements no other block of a 1-D grid reaches."""
         n0 = 2 ** self.rng.randint(0, 8)
         idx_dtype = self.rng.choice(("int32", "int32", "int64", "uint32", "int16"))
+        if own_block and idx_dtype not in dt.SIGNED:
+            idx_dtype = "int32"
         arange = f"ct.arange({n0}, dtype=ct.{idx_dtype})"
-        if idx_dtype in dt.SIGNED and self.runtime_ints and self.chance(0.8):
+        if own_block or (idx_dtype in dt.SIGNED and self.runtime_ints and self.chance(0.8)):
             # an int32 block offset promotes the index tile to at least int32
-            base = self.rng.choice(self.runtime_ints)
+            base = "bid" if own_block else self.rng.choice(self.runtime_ints)
             rows = self.bind(scope, "g", dt.promote("int32", idx_dtype), (n0,), f"{base} * {n0} + {arange}")
         else:
             rows = self.bind(scope, "g", idx_dtype, (n0,), arange)
@@ -101,6 +124,11 @@ class MemoryStatements:
         n1 = 2 ** self.rng.randint(0, 6)
         cols = self.bind(scope, "g", "int32", (n1,), f"ct.arange({n1}, dtype=ct.int32)")
         return f"({rows.name}[:, None], {cols.name}[None, :])", (n0, n1), rows
+
+    def index_hints(self, array, shape):
+        if self.gpu_safe:
+            for axis, n in enumerate(shape):
+                self.k.hint(array, axis, len(shape), f"g{n}")
 
     def mask_for(self, scope, shape, rows, rank):
         if self.chance(0.4):
@@ -118,6 +146,7 @@ class MemoryStatements:
         index, shape, rows = self.gather_index(scope, rank)
         if math.prod(shape) > self.cap:
             return False
+        self.index_hints(array, shape)
         args = [array, index]
         mask = self.mask_for(scope, shape, rows, rank)
         if mask:
@@ -135,6 +164,7 @@ class MemoryStatements:
         if value is None:
             return False
         array = self.k.array("y", value.dtype, ["?"] * rank)
+        self.index_hints(array, shape)
         args = [array, index, value.name]
         mask = self.mask_for(scope, shape, rows, rank)
         if mask:
@@ -157,7 +187,9 @@ class MemoryStatements:
         """An atomic read-modify-write at gathered indices; its old values become a value."""
         op = self.rng.choice(("add", "max", "min", "and", "or", "xor", "xchg", "cas"))
         dtypes = ATOMIC_DTYPES[op]
-        index, shape, _ = self.gather_index(scope, 1)
+        if self.gpu_safe and any(v in self.runtime_ints for v in ("bid1", "bid2")):
+            return False  # blocks sharing bid(0) would race on the same elements
+        index, shape, _ = self.gather_index(scope, 1, own_block=self.gpu_safe)
         if math.prod(shape) > self.cap:
             return False
         update = self.typed(scope, lambda v: v.dtype in dtypes and broadcast(v.shape, shape) == shape)
@@ -165,6 +197,7 @@ class MemoryStatements:
         kind = "float" if dt.is_float(dtype) else "int"
         update_text = update.name if update is not None else ex.literal(kind, dtype, "+", self.rng).lstrip("-")
         array = self.k.array("y", dtype, ["?"])
+        self.index_hints(array, shape)
         args = [array, index]
         if op == "cas":
             args.append(ex.literal(kind, dtype, "+", self.rng).lstrip("-"))

@@ -16,6 +16,8 @@ from .gen_control import ControlStatements
 from .gen_memory import MemoryStatements
 from .program import KernelBuilder, Scope, Value
 
+MAX_INDEX = 4  # gpu_safe: the largest tile index (bid < 3, loop variables < 5); reference/inputs.py
+
 
 @dataclass
 class GeneratedProgram:
@@ -25,8 +27,9 @@ class GeneratedProgram:
 
 
 class KernelGen(MemoryStatements, ComputeStatements, ControlStatements):
-    def __init__(self, rng, name, cap):
+    def __init__(self, rng, name, cap, gpu_safe=False):
         self.rng = rng
+        self.gpu_safe = gpu_safe  # no undefined behaviour on the GPU (oracle 3; see generate())
         self.k = KernelBuilder(name)
         self.cap = cap            # most elements a tile of this kernel may have
         self.depth = 0            # nesting of loops / branches
@@ -83,6 +86,31 @@ class KernelGen(MemoryStatements, ComputeStatements, ControlStatements):
             return self.k.constant("T", d, "int")
         return str(d)
 
+    def safe_extent(self, tile_dim, sliced=False):
+        """A static extent every tile index up to MAX_INDEX reaches with at least one element."""
+        return MAX_INDEX * tile_dim + (MAX_INDEX if sliced else 0) + self.rng.randint(1, tile_dim)
+
+    def cast_text(self, name, src, dst, method=True):
+        """`name.astype(dst)`; in gpu_safe mode a float converted to an integer or a float8 is
+        first clamped into the target's range (out of range is undefined, b.7), NaN to the low end."""
+        text = f"{name}.astype(ct.{dst})" if method else f"ct.astype({name}, ct.{dst})"
+        if not self.gpu_safe or src not in dt.FLOATS + dt.RESTRICTED or src == "tfloat32":
+            return text
+        if dst in dt.INTEGERS:
+            bits = dt.BITS[dst]
+            if bits == 8:
+                lo, hi = dt.int_range(dst)
+            else:
+                lo, hi = (0, 2 ** (bits - 1)) if dst in dt.UNSIGNED else (-2 ** (bits - 2), 2 ** (bits - 2))
+            if src == "float16":
+                lo, hi = max(lo, -32768), min(hi, 32768)
+        elif dst in dt.RESTRICTED and src not in dt.RESTRICTED:
+            hi = 448 if dst == "float8_e4m3fn" else 57344
+            lo = -hi
+        else:
+            return text
+        return f"ct.minimum(ct.maximum({name}, {float(lo)!r}), {float(hi)!r}).astype(ct.{dst})"
+
     def shape_arg(self, shape):
         dims = [self.dim_text(d) for d in shape]
         return "(" + dims[0] + ",)" if len(dims) == 1 else "(" + ", ".join(dims) + ")"
@@ -118,13 +146,22 @@ class KernelGen(MemoryStatements, ComputeStatements, ControlStatements):
         return self.k
 
 
-def generate(seed, index, big_tiles=0.1):
-    """Program `index` of the run seeded `seed`: a module with one kernel, rk<index>."""
-    rng = random.Random(f"{seed}:{index}")
+def generate(seed, index, big_tiles=0.1, gpu_safe=False):
+    """Program `index` of the run seeded `seed`: a module with one kernel, rk<index>.
+
+    gpu_safe: a program whose results are defined for the inputs tests/random/reference/inputs.py
+    makes (oracle 3): every padding mode determined, integer // and % by nonzero literals only,
+    floats clamped before conversions to integers and float8, tile indices at most MAX_INDEX
+    (extent-derived loop bounds capped), atomics only on the block's own elements (bid * N +
+    arange(N), 1-D grids), and an `# extents:` header telling how each array axis is reached.
+    Its programs differ from the default mode's for the same seed."""
+    rng = random.Random(f"{seed}:{index}" + (":gpu" if gpu_safe else ""))
     cap = 32768 if rng.random() < big_tiles else 1024
-    k = KernelGen(rng, f"rk{index}", cap).kernel()
+    k = KernelGen(rng, f"rk{index}", cap, gpu_safe).kernel()
     sig = k.signature()
-    source = (f"# random kernel: seed {seed}, program {index} (tests/random/run_random.py)\n"
-              f"# sig: {sig}\n"
+    extents = f"# extents: {k.extents_header()}\n" if gpu_safe else ""
+    source = (f"# random kernel: seed {seed}, program {index}{' (gpu_safe)' if gpu_safe else ''} "
+              f"(tests/random/run_random.py)\n"
+              f"# sig: {sig}\n" + extents +
               "import cuda.tile as ct\n\n\n" + k.source())
     return GeneratedProgram(k.name, source, sig)

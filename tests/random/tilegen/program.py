@@ -74,6 +74,17 @@ class KernelBuilder:
     body: list = field(default_factory=list)        # (indent, text)
     indent: int = 1
     counters: dict = field(default_factory=dict)
+    extents: dict = field(default_factory=dict)    # array name -> per-axis hint (gpu_safe mode)
+
+    def hint(self, array, axis, rank, text):
+        """How the kernel reaches `axis` of `array` (t<N>, t<N>s or g<N>; reference/inputs.py)."""
+        hints = self.extents.setdefault(array, [None] * rank)
+        if hints[axis] is None or int(hints[axis].strip("tgs")) < int(text.strip("tgs")):
+            hints[axis] = text
+
+    def extents_header(self):
+        return " ".join(f"{name}=" + ",".join(h or "t1" for h in hints)
+                        for name, hints in self.extents.items())
 
     def fresh(self, prefix):
         n = self.counters.get(prefix, 0)

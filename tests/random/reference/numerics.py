@@ -1,0 +1,198 @@
+"""cuTile's dtypes in NumPy: storage, rounding into narrow floats, and the reference's two runs.
+
+Values live in NumPy arrays of a storage dtype: bool, the integer dtypes and float16/32/64 as
+themselves; bfloat16, tfloat32 and the float8 formats as float32 arrays holding only values the
+format can represent (so ml_dtypes is not needed). Float arithmetic is computed in float64 and
+rounded once into the result dtype, which is what a correctly rounded operation gives.
+
+The reference runs a kernel twice (interpreter.py): `exact` (every operation correctly rounded,
+reductions rounded once from an exact float64 sum) and `perturbed` (each inexact float result
+moved by one unit in the last place with a random sign, each reduction and mma moved by its error
+bound). Where the two runs agree the result does not depend on rounding; where they differ, their
+distance scales the tolerance (compare.py), and integer or bool outputs are not held to one value.
+"""
+import math
+
+import numpy as np
+
+
+class UndefinedBehaviour(Exception):
+    """The kernel does something whose result cuTile leaves undefined (integer division by zero,
+    an out-of-range float-to-int conversion, a tile entirely outside its array...): the case
+    cannot be compared and is counted as such."""
+
+
+class NotModelled(Exception):
+    """A construct the reference does not implement (a bug in the reference's coverage)."""
+
+
+SIGNED = ("int8", "int16", "int32", "int64")
+UNSIGNED = ("uint8", "uint16", "uint32", "uint64")
+INTEGERS = SIGNED + UNSIGNED
+FLOATS = ("float16", "bfloat16", "float32", "float64")
+RESTRICTED = ("tfloat32", "float8_e4m3fn", "float8_e5m2")
+ALL_FLOATS = FLOATS + RESTRICTED
+BOOL = "bool_"
+
+STORAGE = {BOOL: np.bool_, "float16": np.float16, "float32": np.float32, "float64": np.float64,
+           "bfloat16": np.float32, "tfloat32": np.float32, "float8_e4m3fn": np.float32,
+           "float8_e5m2": np.float32}
+STORAGE.update({d: getattr(np, d) for d in INTEGERS})
+
+# (explicit mantissa bits, lowest normal exponent, largest finite value, has infinities)
+FORMATS = {"float16": (10, -14, 65504.0, True), "bfloat16": (7, -126, 3.3895313892515355e38, True),
+           "float32": (23, -126, 3.4028234663852886e38, True), "float64": (52, -1022, 1.7976931348623157e308, True),
+           "tfloat32": (10, -126, 3.4028234663852886e38, True), "float8_e4m3fn": (3, -6, 448.0, False),
+           "float8_e5m2": (2, -14, 57344.0, True)}
+
+BITS = {BOOL: 8, "int8": 8, "int16": 16, "int32": 32, "int64": 64, "uint8": 8, "uint16": 16,
+        "uint32": 32, "uint64": 64, "float16": 16, "bfloat16": 16, "float32": 32, "float64": 64,
+        "tfloat32": 32, "float8_e4m3fn": 8, "float8_e5m2": 8}
+
+
+def is_float(dtype):
+    return dtype in ALL_FLOATS
+
+
+def is_int(dtype):
+    return dtype in INTEGERS
+
+
+def category(dtype):
+    return 0 if dtype == BOOL else (1 if dtype in INTEGERS else 2)
+
+
+def int_range(dtype):
+    bits = BITS[dtype]
+    if dtype in UNSIGNED:
+        return 0, 2 ** bits - 1
+    return -(2 ** (bits - 1)), 2 ** (bits - 1) - 1
+
+
+def unit_roundoff(dtype):
+    return 2.0 ** -(FORMATS[dtype][0] + 1)
+
+
+def _quantum(x, dtype):
+    """The spacing of `dtype`'s values at the magnitude of each x (subnormals included)."""
+    mant, emin, _, _ = FORMATS[dtype]
+    with np.errstate(all="ignore"):
+        _, e = np.frexp(np.where(np.isfinite(x) & (x != 0), x, 1.0))
+    return np.ldexp(1.0, np.maximum(e - 1, emin) - mant)
+
+
+def round_float(x, dtype, *, check_range=False):
+    """float64 values -> `dtype`'s storage, round to nearest even (overflow: inf where the format
+    has one; float8_e4m3fn has none, and an out-of-range conversion into it is undefined)."""
+    x = np.asarray(x, dtype=np.float64)
+    if dtype == "float64":
+        return x.copy()
+    if dtype in ("float32", "float16"):
+        with np.errstate(all="ignore"):
+            return x.astype(STORAGE[dtype])
+    mant, emin, biggest, has_inf = FORMATS[dtype]
+    q = _quantum(x, dtype)
+    with np.errstate(all="ignore"):
+        r = np.rint(x / q) * q
+    too_big = np.isfinite(x) & (np.abs(r) > biggest)
+    if too_big.any():
+        if not has_inf or check_range:
+            raise UndefinedBehaviour(f"conversion of {float(x[too_big].flat[0])!r} to {dtype} is out of range")
+        r = np.where(too_big, np.copysign(np.inf, x), r)
+    if not has_inf and np.isinf(x).any():
+        raise UndefinedBehaviour(f"conversion of an infinity to {dtype}")
+    return r.astype(np.float32)
+
+
+def to_float64(data):
+    return np.asarray(data, dtype=np.float64)
+
+
+def cast(data, src, dst):
+    """astype (b.7): NumPy storage of dtype src -> storage of dst."""
+    data = np.asarray(data)
+    if src == dst:
+        return data.copy()
+    if dst == BOOL:
+        return data != 0
+    if src == BOOL:
+        return data.astype(STORAGE[dst]) if not is_float(dst) else round_float(data.astype(np.float64), dst)
+    if is_float(dst):
+        if is_int(src) and BITS[src] == 64:
+            # exact integer -> nearest float64 -> dst can round twice; int64 values here are small
+            pass
+        return round_float(data.astype(np.float64), dst, check_range=dst.startswith("float8"))
+    if is_float(src):  # float -> integer: truncation, undefined when out of range
+        x = data.astype(np.float64)
+        lo, hi = int_range(dst)
+        with np.errstate(all="ignore"):
+            t = np.trunc(x)
+        bad = ~np.isfinite(t) | (t < lo) | (t > hi)
+        if bad.any():
+            raise UndefinedBehaviour(f"conversion of {float(x[bad].flat[0])!r} to {dst} is out of range")
+        if dst in ("int64", "uint64"):
+            return np.array([int(v) for v in t.flat], dtype=STORAGE[dst]).reshape(t.shape)
+        return t.astype(STORAGE[dst])
+    return data.astype(STORAGE[dst])  # integer -> integer wraps
+
+
+def wrap_int(values, dtype):
+    """Python-int or int64 results of integer arithmetic, wrapped into dtype (overflow wraps)."""
+    return np.asarray(values).astype(STORAGE[dtype])
+
+
+class Mode:
+    """Which of the two runs is in progress, and its random source for the perturbations."""
+
+    def __init__(self, name="exact", seed=0):
+        self.name = name
+        self.rng = np.random.default_rng(seed)
+
+    @property
+    def perturbed(self):
+        return self.name == "perturbed"
+
+    def signs(self, shape):
+        return self.rng.choice(np.array([-1.0, 1.0]), size=shape)
+
+
+MODE = Mode()
+
+
+def finish_float(exact64, dtype, *, inexact=None):
+    """A float operation's result: the float64 value rounded to dtype; in the perturbed run moved
+    by one unit in the last place where the rounding was inexact (`inexact` overrides that test,
+    e.g. True for transcendental functions, whose GPU versions are not correctly rounded)."""
+    r = round_float(exact64, dtype)
+    if not MODE.perturbed:
+        return r
+    r64 = r.astype(np.float64)
+    if inexact is None:
+        if dtype == "float64":  # no wider type to compare with: integers are taken as exact
+            inexact = np.isfinite(r64) & (r64 != np.round(r64))
+        else:
+            with np.errstate(all="ignore"):
+                inexact = np.isfinite(r64) & (r64 != np.asarray(exact64, dtype=np.float64))
+    inexact = np.broadcast_to(np.asarray(inexact) & np.isfinite(r64) & (r64 != 0), r64.shape)
+    if not inexact.any():
+        return r
+    moved = r64 + MODE.signs(r64.shape) * _quantum(r64, dtype)
+    return round_float(np.where(inexact, moved, r64), dtype)
+
+
+def perturb_by(r, dtype, bound):
+    """The perturbed run's version of a reduction's result: moved by its error bound (random sign)."""
+    if not MODE.perturbed:
+        return r
+    r64 = np.asarray(r, dtype=np.float64)
+    with np.errstate(all="ignore"):
+        moved = r64 + MODE.signs(r64.shape) * np.asarray(bound, dtype=np.float64)
+    return round_float(np.where(np.isfinite(r64) & np.isfinite(moved), moved, r64), dtype)
+
+
+def accumulation_depth(n):
+    """How many roundings one element of an n-term sum may see on the GPU: a tree of log2(n)
+    levels over per-thread sequential chunks, taken here as at most 16 long."""
+    if n <= 1:
+        return 1
+    return min(n - 1, math.ceil(math.log2(n)) + 16)
