@@ -1048,6 +1048,9 @@ std::string cpp_literal(const ir::Literal& lit, DType dtype) {
     if (dtype == DType::BFloat16) return fmt::format("__nv_bfloat16({})", text);
     return text;
   }
+  // tfloat32 is a struct around a float: a constant is a float rounded as astype() rounds it
+  // (an integer in its constructor would not compile).
+  if (dtype == DType::TFloat32) return fmt::format("convert<tfloat32>({})", cpp_literal(lit, DType::Float32));
   __int128 v = 0;
   if (auto* i = std::get_if<__int128>(&lit)) v = *i;
   else v = static_cast<__int128>(std::get<double>(lit));

@@ -58,6 +58,13 @@ TEST(CppLiteral, HalfPrecision) {
   EXPECT_EQ(lit(__int128(1), DType::BFloat16), "__nv_bfloat16(1.0f)");
 }
 
+// tfloat32 is a struct around a float: its constants are floats rounded by convert<> (an int in
+// its constructor did not compile: cuTile's test_astile.py::test_astile_tf32_f4_const[tf32]).
+TEST(CppLiteral, TFloat32) {
+  EXPECT_EQ(lit(__int128(0), DType::TFloat32), "convert<tfloat32>(0.0f)");
+  EXPECT_EQ(lit(1.5, DType::TFloat32), "convert<tfloat32>(1.5f)");
+}
+
 TEST(CppLiteral, InfinityAndNan) {
   EXPECT_EQ(lit(kInf, DType::Float32), "INFINITY");
   EXPECT_EQ(lit(-kInf, DType::Float32), "-INFINITY");
