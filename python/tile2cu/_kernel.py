@@ -211,6 +211,13 @@ _SCALAR_CTYPES = {"bool": ctypes.c_bool, "int8": ctypes.c_int8, "int16": ctypes.
                   "float64": ctypes.c_double}
 
 
+def _argument_count_message(expected: int, given: int) -> str:
+    """cuTile's text, singular and plural as English has them (its tests match it)."""
+    noun = "argument" if expected == 1 else "arguments"
+    verb = "was" if given == 1 else "were"
+    return f"Kernel expects {expected} {noun} but {given} {verb} given"
+
+
 def _bind(k: kernel, args, bound: _Bound | None):
     """(key, flat C arguments) for `args`; fills `bound` (the signature) when given."""
     params = k._params
@@ -219,7 +226,7 @@ def _bind(k: kernel, args, bound: _Bound | None):
             raise TypeError(f"launch: kernel arguments must be a tuple, got {type(args).__name__}")
         args = tuple(args)
     if len(args) != len(params):
-        raise TypeError(f"Kernel expects {len(params)} arguments but {len(args)} were given")
+        raise TypeError(_argument_count_message(len(params), len(args)))
     key, flat = [], []
     for i, (info, value) in enumerate(zip(params, args)):
         if info.constant:
@@ -470,8 +477,9 @@ def _grid(grid):
         if g < 1:
             raise ValueError(f"grid dimension {axis} must be positive, got {g}")
         if g > MAX_GRID_DIM:
-            raise ValueError(f"grid dimension {axis} is {g}, which exceeds 24-bit limit "
-                             f"({MAX_GRID_DIM})")
+            # cuTile's text (its tests match it)
+            raise ValueError(f"Grid[{axis}] exceeds 24-bit limit: max={MAX_GRID_DIM}, got={g}. "
+                             "Use multiple kernel launches for larger workloads.")
         if g > limit:
             raise ValueError(f"grid dimension {axis} is {g}, above the device's maximum {limit}")
     return gx, gy, gz

@@ -41,6 +41,25 @@ def test_kernels_are_not_called_directly():
         kernels.copy(1, 2, 3)
 
 
+@pytest.mark.parametrize("expected,given,text", [
+    (1, 2, "Kernel expects 1 argument but 2 were given"),
+    (2, 1, "Kernel expects 2 arguments but 1 was given"),
+    (2, 3, "Kernel expects 2 arguments but 3 were given"),
+])
+def test_argument_count_in_cutile_words(expected, given, text):
+    # cuTile's test_dispatcher.py::test_wrong_number_of_kernel_arguments matches these texts
+    assert _kernel._argument_count_message(expected, given) == text
+
+
+def test_grid_limit_in_cutile_words(monkeypatch):
+    # cuTile's test_dispatcher.py::test_max_grid_size_24bit matches this text
+    monkeypatch.setattr(_kernel, "_max_grid", (2**31 - 1, 65535, 65535))
+    with pytest.raises(ValueError) as e:
+        _kernel._grid((2**24, 1, 1))
+    assert str(e.value) == ("Grid[0] exceeds 24-bit limit: max=16777215, got=16777216. "
+                            "Use multiple kernel launches for larger workloads.")
+
+
 def test_launch_wants_a_kernel():
     with pytest.raises(TypeError, match="@ct.kernel"):
         ct.launch(0, (1,), lambda: None, ())
@@ -93,7 +112,7 @@ def test_streams():
 
 def test_launch_reports_argument_errors_with_cutile_classes(monkeypatch, fake_array):
     monkeypatch.setattr(_kernel, "_max_grid", (2**31 - 1, 65535, 65535))
-    with pytest.raises(TypeError, match="Kernel expects 3 arguments but 1 were given"):
+    with pytest.raises(TypeError, match="Kernel expects 3 arguments but 1 was given"):
         ct.launch(0, (1,), kernels.copy, (fake_array((8,)),))
     with pytest.raises(TypeError, match="item 0 of the list is None, not an array"):
         ct.launch(0, (1,), kernels.copy, (fake_array((8,)), [None], 4))
