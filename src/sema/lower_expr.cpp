@@ -552,8 +552,13 @@ Value KernelLowering::call(const Value& callee, CallArgs args, SourceRange range
   }
   if (auto* d = callee.as<DTypeValue>()) {
     // ct.float16(0.5): a strictly typed constant, or a cast of a runtime scalar.
-    if (args.positional.size() != 1 || !args.keywords.empty())
-      error(ErrorKind::Type, range, fmt::format("{}() takes exactly one argument", dtype_name(d->dtype)));
+    // cuTile's signature is (x=0, /): positional only, and ct.float32() is 0.
+    if (args.positional.size() > 1 || !args.keywords.empty())
+      error(ErrorKind::Type, range, fmt::format("{}() takes at most one positional argument", dtype_name(d->dtype)));
+    if (args.positional.empty()) {
+      args.positional.push_back(make(LooseInt{0}));
+      args.positional_ranges.push_back(range);
+    }
     const Value& v = args.positional[0];
     if (auto* r = v.as<Runtime>()) {
       if (!type_of(r->id).is_scalar())

@@ -52,5 +52,25 @@ TEST(PythonNumbers, DtypeConstructorsAndBuiltinsTakeStrings) {
   EXPECT_KERNEL_ERROR(pre + "    c = float(\"x\")\n", sig, ErrorKind::Value, "could not convert string to float: 'x'");
 }
 
+// cuTile's dtype constructors are (x=0, /): np.float32(), ct.int8() and cp.int8() are 0
+// (test_full.py::test_full_np_value_call[*-None-*], test_full_cutile_value_call[None-*]).
+TEST(PythonNumbers, DtypeConstructorsWithoutArgumentAreZero) {
+  const char* sig = "x=float32[?]";
+  const std::string pre = "import numpy as np\n@ct.kernel\ndef k(x):\n";
+  ir::Function fn = compile_kernel(
+      pre + "    t = ct.full((16,), np.float32(), ct.float32) + ct.float32()\n"
+            "    b = ct.full((16,), ct.bool_(), ct.bool_)\n"
+            "    ct.store(x, index=(0,), tile=t + ct.int8().astype(ct.float32) + b.astype(ct.float32))\n",
+      sig);
+  for (const ir::Op* op : ops_of_kind(fn, ir::OpKind::Constant)) {
+    if (auto* d = std::get_if<double>(&op->literal)) EXPECT_EQ(*d, 0.0) << ir::print_function(fn);
+    if (auto* i = std::get_if<__int128>(&op->literal)) EXPECT_EQ(*i, 0) << ir::print_function(fn);
+  }
+  EXPECT_KERNEL_ERROR(pre + "    c = ct.float32(1, 2)\n", sig, ErrorKind::Type,
+                      "float32() takes at most one positional argument");
+  EXPECT_KERNEL_ERROR(pre + "    c = ct.float32(x=1)\n", sig, ErrorKind::Type,
+                      "float32() takes at most one positional argument");
+}
+
 }  // namespace
 }  // namespace tile2cu
