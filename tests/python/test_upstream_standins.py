@@ -37,3 +37,18 @@ def test_internal_machinery_says_tile2cu_lacks_it():
             call()
     assert {"cuda.tile._ir.cast_ops", "cuda.tile._ir.ops", "cuda.tile._execution",
             "cuda.tile._bytecode.float"} <= set(internals.modules())
+
+
+def test_subprocesses_of_a_suite_run_get_the_stand_ins(tmp_path):
+    # test_assert.py runs its own file in a subprocess, which imports util.py, which imports
+    # cuda.tile._compile.get_sm_arch: only the pytest processes load the plugin, so the runner's
+    # PYTHONPATH (tests/upstream/sitecustomize.py) installs the stand-ins in every process.
+    import subprocess
+    import run_suite
+    probe = ("import cuda.tile as ct, tile2cu.cutile\n"
+             "from cuda.tile._compile import get_sm_arch\n"
+             "import cuda.tile._ir.cast_ops\n"
+             "assert ct is tile2cu.cutile\n")
+    env = run_suite.environment(tmp_path)
+    proc = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
