@@ -1,0 +1,269 @@
+"""Unit tests of the NumPy reference interpreter (tests/random/reference/), on small hand-written
+kernels whose results are worked out by hand in the comments. Run with pytest in an environment
+that has NumPy (run_gpu_oracle.py --venv makes one; CTest random_reference runs this file)."""
+import math
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import reference  # noqa: E402
+from reference import compare, interpreter, memory, numerics as nx  # noqa: E402
+from reference.tile import Tile, binary  # noqa: E402
+from tilegen.generator import generate  # noqa: E402
+
+
+def run(source, grid=(1, 1, 1), mode="exact", **args):
+    """Runs kernel `k` of `source`; arrays given as (dtype, values); returns the buffers."""
+    source = "import cuda.tile as ct\n\n" + source
+    bound = {}
+    for name, v in args.items():
+        if isinstance(v, tuple):
+            bound[name] = memory.make_buffer(np.array(v[1], dtype=nx.STORAGE[v[0]]), v[0])
+        else:
+            bound[name] = v
+    interpreter.run(source, "k", bound, grid, mode=mode)
+    return bound
+
+
+def t(values, dtype):
+    return Tile(np.array(values, dtype=nx.STORAGE[dtype]), dtype)
+
+
+# ---- promotion (b.5) -------------------------------------------------------------------------
+def test_literal_takes_the_typed_side_and_integers_wrap():
+    r = binary("+", t([127, -128], "int8"), 1)          # int8 + loose int stays int8, wraps
+    assert r.dtype == "int8" and r.data.tolist() == [-128, -127]
+
+
+def test_categories_and_table():
+    assert binary("*", t([3], "int32"), 0.5).dtype == "float32"     # int with float literal
+    assert binary("+", t([True], "bool_"), 1).dtype == "int32"       # bool with int literal
+    assert binary("+", t([1], "int16"), t([1.5], "float16")).dtype == "float16"
+    assert binary("+", t([1], "uint64"), t([1.5], "float16")).dtype == "float16"
+    assert binary("+", t([1], "bfloat16"), t([1.5], "float32")).dtype == "float32"
+    assert binary("/", t([7], "int64"), t([2], "int64")).dtype == "float32"
+    r = binary("*", t([1.0], "bfloat16"), 1e-5)                      # literal adapts: bf16
+    assert r.dtype == "bfloat16"
+
+
+def test_float16_rounds_after_each_operation():
+    # 2048 + 1 is not a float16 (spacing 2 there): ties to even -> 2048; then + 1 again -> 2048
+    k = """
+@ct.kernel
+def k(x, y):
+    v = ct.load(x, index=(0,), shape=(1,))
+    ct.store(y, index=(0,), tile=(v + 1.0) + 1.0)
+"""
+    out = run(k, x=("float16", [2048.0]), y=("float16", [0.0]))
+    assert out["y"].data.tolist() == [2048.0]
+
+
+# ---- integer division and modulo (c.4) --------------------------------------------------------
+def test_floor_division_and_modulo_of_negative_numbers():
+    a = t([-7, 7, -8, -7], "int32")
+    b = t([2, -2, 3, -2], "int32")
+    assert binary("//", a, b).data.tolist() == [-4, -4, -3, 3]     # rounds toward -inf
+    assert binary("%", a, b).data.tolist() == [1, -1, 1, -1]       # sign of the divisor
+    f = binary("%", t([-7.5, 7.5], "float32"), 2.0)
+    assert f.data.tolist() == [0.5, -0.5 + 2.0]
+
+
+def test_integer_division_by_zero_is_undefined():
+    with pytest.raises(nx.UndefinedBehaviour):
+        binary("//", t([1], "int32"), t([0], "int32"))
+
+
+def test_shifts_arithmetic_for_signed_logical_for_unsigned():
+    assert binary(">>", t([-16], "int8"), 2).data.tolist() == [-4]
+    assert binary(">>", t([240], "uint8"), 2).data.tolist() == [60]
+    assert binary("<<", t([64], "int8"), 1).data.tolist() == [-128]  # wraps
+
+
+# ---- loads: padding, ragged edges, order (b.8) ------------------------------------------------
+def test_ragged_load_pads_out_of_bounds_lanes():
+    # tile 1 of 4 over 5 elements: element 4, then three pads
+    k = """
+@ct.kernel
+def k(x, y, z):
+    ct.store(y, index=(0,), tile=ct.load(x, index=(1,), shape=(4,), padding_mode=ct.PaddingMode.NEG_INF))
+    ct.store(z, index=(0,), tile=ct.load(x, index=(1,), shape=(4,), padding_mode=ct.PaddingMode.ZERO))
+"""
+    out = run(k, x=("float32", [0, 1, 2, 3, 4]), y=("float32", [9] * 4), z=("float32", [9] * 4))
+    assert out["y"].data.tolist() == [4.0, -math.inf, -math.inf, -math.inf]
+    assert out["z"].data.tolist() == [4.0, 0.0, 0.0, 0.0]
+
+
+def test_load_with_order_reads_a_transposed_tile():
+    # order=(1, 0): tile axis 0 walks array axis 1, so t[u0, u1] = x[u1, u0]
+    k = """
+@ct.kernel
+def k(x, y):
+    ct.store(y, index=(0, 0), tile=ct.load(x, index=(0, 0), shape=(2, 2), order=(1, 0)))
+"""
+    out = run(k, x=("int32", [[1, 2], [3, 4]]), y=("int32", [[0, 0], [0, 0]]))
+    assert out["y"].data.tolist() == [[1, 3], [2, 4]]
+
+
+def test_slice_then_load_and_store_drops_out_of_bounds_lanes():
+    k = """
+@ct.kernel
+def k(x, y):
+    v = x.slice(0, 2, x.shape[0])
+    ct.store(y, index=(1,), tile=ct.load(v, index=(0,), shape=(4,), padding_mode=ct.PaddingMode.ZERO))
+"""
+    # the view is x[2:6] = [12, 13, 14, 15]; stored at y[4:8], of which only y[4], y[5] exist
+    out = run(k, x=("int16", [10, 11, 12, 13, 14, 15]), y=("int16", [0] * 6))
+    assert out["y"].data.tolist() == [0, 0, 0, 0, 12, 13]
+
+
+def test_tile_entirely_outside_is_undefined():
+    k = """
+@ct.kernel
+def k(x, y):
+    ct.store(y, index=(0,), tile=ct.load(x, index=(2,), shape=(4,), padding_mode=ct.PaddingMode.ZERO))
+"""
+    with pytest.raises(nx.UndefinedBehaviour):
+        run(k, x=("int32", [1] * 6), y=("int32", [0] * 4))
+
+
+# ---- reductions and scans (c.8, c.9) ----------------------------------------------------------
+def test_reductions():
+    from reference import reductions as r
+    assert r.sum_(t([100, 100], "int8")).data.item() == -56            # 200 wraps in int8
+    assert r.sum_(t([True, True, False], "bool_")).dtype == "int32"
+    assert r.argmax(t([1, 5, 5, 2], "int32")).data.item() == 1           # ties: smallest index
+    assert r.max_(t([1.0, math.nan, 3.0], "float32")).data.item() == 3.0  # NaN ignored
+    assert r.argmin(t([math.nan, 2.0, 1.0], "float32")).data.item() == 2
+    assert r.sum_(t([[1, 2], [3, 4]], "int32"), axis=0, keepdims=True).data.tolist() == [[4, 6]]
+    assert r.prod(t([[1, 2], [3, 4]], "float32"), axis=(0, 1)).data.item() == 24.0
+
+
+def test_scans_forward_and_reversed():
+    from reference import reductions as r
+    assert r.cumsum(t([1, 2, 3], "int32")).data.tolist() == [1, 3, 6]
+    assert r.cumsum(t([1, 2, 3], "int32"), reverse=True).data.tolist() == [6, 5, 3]
+    assert r.cumprod(t([[1, 2], [3, 4]], "float32"), axis=1).data.tolist() == [[1, 2], [3, 12]]
+    k = """
+@ct.kernel
+def k(x, y):
+    v = ct.load(x, index=(0,), shape=(4,))
+    ct.store(y, index=(0,), tile=ct.scan(v, 0, lambda p, q: ct.maximum(p, q), -128, reverse=True))
+"""
+    out = run(k, x=("int8", [1, 7, -3, 2]), y=("int8", [0] * 4))
+    assert out["y"].data.tolist() == [7, 7, 2, 2]
+
+
+# ---- gather / scatter (c.2.3) -----------------------------------------------------------------
+def test_gather_masks_and_bounds_give_the_padding():
+    k = """
+@ct.kernel
+def k(x, y):
+    i = ct.arange(4, dtype=ct.int32) - 1          # -1, 0, 1, 2: -1 is out of bounds
+    ct.store(y, index=(0,), tile=ct.gather(x, i, mask=i != 1, padding_value=-5))
+"""
+    out = run(k, x=("int32", [10, 11, 12]), y=("int32", [0] * 4))
+    assert out["y"].data.tolist() == [-5, 10, -5, 12]
+
+
+def test_scatter_skips_masked_and_out_of_bounds_lanes():
+    k = """
+@ct.kernel
+def k(y):
+    i = ct.arange(4, dtype=ct.int32) * 2          # 0, 2, 4, 6: 6 is out of bounds
+    ct.scatter(y, i, i + 100, mask=i != 2)
+"""
+    out = run(k, y=("int32", [0] * 5))
+    assert out["y"].data.tolist() == [100, 0, 0, 0, 104]
+
+
+def test_two_blocks_storing_different_values_make_the_element_racy():
+    k = """
+@ct.kernel
+def k(y):
+    ct.store(y, index=(0,), tile=ct.full((2,), ct.bid(0), dtype=ct.int32) + ct.arange(2, dtype=ct.int32) * 0)
+"""
+    out = run(k, grid=(2, 1, 1), y=("int32", [0, 0, 0]))
+    assert out["y"].racy.tolist() == [True, True, False]
+
+
+def test_atomic_add_returns_old_values_and_accumulates():
+    k = """
+@ct.kernel
+def k(y, z):
+    i = ct.arange(2, dtype=ct.int32)
+    old = ct.atomic_add(y, i, 5)
+    old = ct.atomic_add(y, i, 5)
+    ct.store(z, index=(0,), tile=old)
+"""
+    out = run(k, y=("int32", [1, 2]), z=("int32", [0, 0]))
+    assert out["y"].data.tolist() == [11, 12] and out["z"].data.tolist() == [6, 7]
+
+
+# ---- control flow, helpers, mma -----------------------------------------------------------------
+def test_loops_branches_and_helpers_run_as_python():
+    k = """
+def h(p):
+    return p * 2
+
+@ct.kernel
+def k(y, n):
+    acc = ct.zeros((2,), dtype=ct.int32)
+    for i in range(n):
+        if i % 2 == 1:
+            continue
+        acc = acc + h(i)
+    ct.store(y, index=(ct.bid(0),), tile=acc)
+"""
+    out = run(k, grid=(2, 1, 1), y=("int32", [0] * 4), n=interpreter.scalar(5, "int32"))
+    assert out["y"].data.tolist() == [12, 12, 12, 12]   # 2 * (0 + 2 + 4), in both blocks' tiles
+
+
+def test_mma_accumulates_exactly_and_int8_matmul_truncates():
+    from reference import mma
+    x = t([[1, 2], [3, 4]], "float16")
+    y = t([[5, 6], [7, 8]], "float16")
+    acc = t([[1, 1], [1, 1]], "float32")
+    assert mma.mma(x, y, acc).data.tolist() == [[20, 23], [44, 51]]
+    r = mma.matmul(t([[100, 100]], "int8"), t([[1], [1]], "int8"))   # 200 -> int8 -56
+    assert r.dtype == "int8" and r.data.tolist() == [[-56]]
+
+
+# ---- narrow floats ------------------------------------------------------------------------------
+def test_rounding_into_narrow_formats():
+    assert nx.round_float(0.3, "float8_e4m3fn").item() == 0.3125
+    assert nx.round_float(1 + 2 ** -8, "bfloat16").item() == 1.0             # tie: even
+    assert nx.round_float(1 + 3 * 2 ** -8, "bfloat16").item() == 1 + 2 ** -6
+    assert nx.round_float(1e6, "float8_e5m2").item() == math.inf
+    with pytest.raises(nx.UndefinedBehaviour):
+        nx.cast(np.array([500.0]), "float32", "float8_e4m3fn")
+    with pytest.raises(nx.UndefinedBehaviour):
+        nx.cast(np.array([-1.0], dtype=np.float32), "float32", "uint8")
+    assert nx.cast(np.array([-1.9], dtype=np.float32), "float32", "int8").tolist() == [-1]
+
+
+# ---- the comparison -----------------------------------------------------------------------------
+def test_compare_tolerance_scales_with_the_two_runs():
+    exact = np.array([1.0, 1.0, np.nan, 5.0], dtype=np.float32)
+    perturbed = np.array([1.0, 1.001, np.nan, 5.0], dtype=np.float32)
+    gpu = np.array([1.0, 1.005, np.nan, 5.1], dtype=np.float32)
+    bad, unstable, first = compare.compare_array("float32", gpu, exact, perturbed, np.zeros(4, bool))
+    assert bad == 1 and "(3,)" in first       # 1.005 is within 8 x 0.001; 5.1 is not
+    ints = compare.compare_array("int32", np.array([1, 7]), np.array([1, 2]), np.array([1, 3]),
+                                 np.zeros(2, bool))
+    assert ints[:2] == (0, 1)                 # element 1 depends on rounding: skipped
+
+
+# ---- the generator's gpu_safe programs ----------------------------------------------------------
+def test_gpu_safe_programs_run_in_the_reference_without_undefined_behaviour():
+    problems = []
+    for i in range(40):
+        g = generate(20260, i, gpu_safe=True)
+        case = reference.make_case(g.source, g.signature, i)
+        try:
+            reference.run_case(g.source, g.name, case)
+        except reference.UndefinedBehaviour as e:
+            problems.append(f"program {i}: {e}")
+    assert not problems
