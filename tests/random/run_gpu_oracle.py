@@ -222,6 +222,7 @@ def main():
     ap.add_argument("--arch", default="sm_90a")
     ap.add_argument("--nvcc", default=shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc")
     ap.add_argument("--keep", help="directory for the programs, libraries, cases and results")
+    ap.add_argument("--findings-dir", help="copy each finding's program (and its case) here, e.g. under $OUT")
     ap.add_argument("--cpu-check", action="store_true", help="everything but the GPU run")
     ap.add_argument("--no-build", action="store_true", help="with --cpu-check: no nvcc builds")
     ap.add_argument("--venv", help="where to make a NumPy environment when this Python has none")
@@ -325,6 +326,15 @@ def main():
         print(f"\nFINDING {p.name} (seed {seed} program {p.index}): {p.detail}\n  kept: {work / (p.name + '.py')}\n"
               f"  reproduce: python3 tests/random/run_gpu_oracle.py TILE2CU --seed {seed} --only {p.index} "
               f"--keep DIR{' --cpu-check' if not on_gpu else ''}")
+    if args.findings_dir and findings:
+        dest = pathlib.Path(args.findings_dir)
+        dest.mkdir(parents=True, exist_ok=True)
+        for p in findings:
+            for suffix in (".py", ".case.npz", ".gpu.npz"):
+                if (work / (p.name + suffix)).exists():
+                    shutil.copy(work / (p.name + suffix), dest)
+        (dest / "findings.txt").write_text("".join(f"seed {seed} program {p.index} {p.name}: {p.detail}\n"
+                                                   for p in findings))
     undefined = collections.Counter(p.detail.split(" of ")[0][:60] for p in programs if p.status == "undefined")
     for reason, n in undefined.most_common(8):
         print(f"undefined ({n}): {reason}")
