@@ -5,8 +5,9 @@
 #   - every macro the headers of a generated file define (nvcc -E -dM),
 #   - every name those headers declare at global scope (functions, types, variables,
 #     namespaces: blockIdx, dim3, int32_t, sinf, cudaMalloc, std, cuda, ...),
-#   - every name the runtime declares in namespace tile2cu, which generated code opens with
-#     `using namespace tile2cu` (load, store, Array, Tile, ...).
+# The names the runtime declares in namespace tile2cu (which generated code opens) are not here:
+# cpp_names.cpp takes them from src/emit/runtime_names.inc (scripts/runtime-names.py), the table
+# the include rule uses, which the ctest runtime_names_table keeps current.
 # Declared names are found by asking nvcc: each identifier of the preprocessed headers is
 # declared again, as a variable of a type of the probe's own, and those nvcc rejects are taken.
 # Names with a leading underscore or a double underscore are left out: the rule escapes them all.
@@ -70,7 +71,6 @@ declared() {
   { rejected "$1" "$2" 'namespace & {}'; rejected "$1" "$2" 'ReservedNameProbe &;'; } | plain
 }
 declared "" "" >"$work/global_names"
-declared "namespace tile2cu {" "}" >"$work/runtime_names"
 
 # A C++ array initializer, several names a line, each section under its comment.
 section() {
@@ -83,8 +83,6 @@ section() {
   section "C++20 keywords and alternative tokens." "$work/keyword_names"
   section "Macros the headers of a generated file define." "$work/macro_names"
   section "Names those headers declare at global scope." "$work/global_names"
-  section "Names the runtime declares in namespace tile2cu (generated code uses them unqualified)." \
-    "$work/runtime_names"
 } >"$out"
-wc -l "$work/keyword_names" "$work/macro_names" "$work/global_names" "$work/runtime_names" | sed '$d'
+wc -l "$work/keyword_names" "$work/macro_names" "$work/global_names" | sed '$d'
 echo "wrote $out"

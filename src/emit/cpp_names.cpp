@@ -1,5 +1,7 @@
 #include "emit/cpp_names.hpp"
 
+#include "emit/runtime_includes.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -12,7 +14,8 @@ namespace tile2cu {
 namespace {
 
 // Keywords, and the macros and declared names of the headers a generated file includes, as
-// scripts/reserved-cpp-names.sh found them in the toolkit.
+// scripts/reserved-cpp-names.sh found them in the toolkit. The runtime's own names come from
+// the table the include rule uses (is_runtime_name), which a test keeps current.
 const char* const kToolkitNames[] = {
 #include "emit/cpp_reserved_names.inc"
 };
@@ -102,9 +105,10 @@ bool is_reserved_cpp_name(std::string_view name) {
   static const std::set<std::string_view, std::less<>> names = [] {
     std::set<std::string_view, std::less<>> s(std::begin(kToolkitNames), std::end(kToolkitNames));
     s.insert(std::begin(kEmitterNames), std::end(kEmitterNames));
+    s.insert("detail");  // the runtime's inner namespace: declared, but selects no header
     return s;
   }();
-  return names.count(name) > 0;
+  return names.count(name) > 0 || is_runtime_name(name);
 }
 
 bool cpp_name_is_free(std::string_view name) {

@@ -115,16 +115,25 @@ void scan_names(std::string_view code, Use use) {
   }
 }
 
+// The entries of kRuntimeNames for `name` (one per header declaring it).
+std::pair<const RuntimeName*, const RuntimeName*> entries_of(std::string_view name) {
+  return std::equal_range(std::begin(kRuntimeNames), std::end(kRuntimeNames), RuntimeName{name, {}},
+                          [](const RuntimeName& a, const RuntimeName& b) { return a.name < b.name; });
+}
+
 }  // namespace
+
+bool is_runtime_name(std::string_view name) {
+  auto [first, last] = entries_of(name);
+  return first != last;
+}
 
 std::vector<std::string> runtime_includes(std::string_view code) {
   std::set<std::string_view> headers(std::begin(kCoreHeaders), std::end(kCoreHeaders));
   std::set<std::string, std::less<>> seen;
   scan_names(code, [&](std::string_view name) {
     if (!seen.emplace(name).second) return;
-    auto [first, last] = std::equal_range(
-        std::begin(kRuntimeNames), std::end(kRuntimeNames), RuntimeName{name, {}},
-        [](const RuntimeName& a, const RuntimeName& b) { return a.name < b.name; });
+    auto [first, last] = entries_of(name);
     for (auto it = first; it != last; ++it) headers.insert(it->header);
   });
   return {headers.begin(), headers.end()};

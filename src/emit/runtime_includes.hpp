@@ -20,4 +20,8 @@ namespace tile2cu {
 // scalar: divide.cuh). Python names never collide with runtime names (docs/naming.md).
 std::vector<std::string> runtime_includes(std::string_view code);
 
+// Whether the runtime declares `name` in namespace tile2cu (or defines it as a macro): generated
+// code opens that namespace, so a Python name must not keep such a name (cpp_names.cpp).
+bool is_runtime_name(std::string_view name);
+
 }  // namespace tile2cu
