@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdint>
 #include <functional>
@@ -268,12 +269,30 @@ class BodyEmitter {
         continue;
       size_t d = 0;
       while (d < region.ops.size() && &region.ops[d] != def_op_[y]) ++d;
-      bool old_read_later = false;
-      if (k < old_values.size())
-        for (size_t i = d + 1; i + 1 < region.ops.size(); ++i)
-          old_read_later |= uses_within(region.ops[i], old_values[k]);
-      if (!old_read_later) direct_assign_[y] = vars[k];
+      if (k >= old_values.size() || !old_value_read_after(region, d, old_values[k], y))
+        direct_assign_[y] = vars[k];
     }
+  }
+
+  // Whether ops after region.ops[d] (the yield's other operands included) read `old`, directly
+  // or through a pure value computed from it before d: such a value may be an expression
+  // written inline where it is used, so it reads the variable only then
+  // (`t = t[1], t[0] + t[1]`). Other ops' results are variables, computed where they stand.
+  bool old_value_read_after(const ir::Block& region, size_t d, ValueId old, ValueId yielded) const {
+    std::set<ValueId> reads_old{old};
+    auto reads = [&](const Op& op) {
+      for (ValueId v : reads_old)
+        if (uses_within(op, v)) return true;
+      return false;
+    };
+    for (size_t i = 0; i < d; ++i)
+      if (is_pure(region.ops[i]) && reads(region.ops[i]))
+        reads_old.insert(region.ops[i].results.begin(), region.ops[i].results.end());
+    for (size_t i = d + 1; i + 1 < region.ops.size(); ++i)
+      if (reads(region.ops[i])) return true;
+    for (ValueId v : region.ops.back().operands)
+      if (v != yielded && reads_old.count(v)) return true;
+    return false;
   }
 
   // ---- names ----
@@ -735,11 +754,36 @@ class BodyEmitter {
   struct LoopVars { std::vector<std::string> vars; };
   std::vector<LoopVars> loops_;
 
+  // Assigns as Python's `a, b = b, a` does: every value is read before any variable is
+  // written. A value whose expression names a variable assigned before it in this list is
+  // first computed into a temporary.
   void assign_all(const std::vector<std::string>& vars, const std::vector<ValueId>& values, int depth) {
+    std::vector<std::string> texts;
+    for (size_t k = 0; k < vars.size(); ++k) texts.push_back(expr(values[k]).text);
     for (size_t k = 0; k < vars.size(); ++k) {
-      const std::string& v = expr(values[k]).text;
-      if (v != vars[k]) line(depth, fmt::format("{} = {};", vars[k], v));
+      bool reads_assigned = false;
+      for (size_t j = 0; j < k && !reads_assigned; ++j)
+        reads_assigned = texts[j] != vars[j] && names_identifier(texts[k], vars[j]);
+      if (!reads_assigned || texts[k] == vars[k]) continue;
+      std::string temporary = fresh_name(vars[k] + "_next");
+      line(depth, fmt::format("const auto {} = {};", temporary, texts[k]));
+      texts[k] = temporary;
     }
+    for (size_t k = 0; k < vars.size(); ++k)
+      if (texts[k] != vars[k]) line(depth, fmt::format("{} = {};", vars[k], texts[k]));
+  }
+
+  // Whether C++ expression `text` has `name` as a whole identifier (not part of a longer one,
+  // nor a member after '.'). String literals are not skipped: naming a variable in one only
+  // costs a temporary.
+  static bool names_identifier(const std::string& text, const std::string& name) {
+    auto is_ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+    for (size_t at = text.find(name); at != std::string::npos; at = text.find(name, at + 1)) {
+      bool starts = at == 0 || (!is_ident(text[at - 1]) && text[at - 1] != '.');
+      bool ends = at + name.size() == text.size() || !is_ident(text[at + name.size()]);
+      if (starts && ends) return true;
+    }
+    return false;
   }
 
   // The regions of a loop (a while's condition, then its body) up to the closing brace; the
