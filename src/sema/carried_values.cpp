@@ -11,6 +11,21 @@
 
 namespace tile2cu::sema {
 
+namespace {
+
+using Names = std::shared_ptr<const std::map<std::string, Value>>;
+
+// A function's captured names or defaults: the same map, or the same names and values.
+bool same_names(const Names& a, const Names& b, bool (*same)(const Value&, const Value&)) {
+  if (a == b) return true;
+  if (!a || !b || a->size() != b->size()) return false;
+  for (auto x = a->begin(), y = b->begin(); x != a->end(); ++x, ++y)
+    if (x->first != y->first || !same(x->second, y->second)) return false;
+  return true;
+}
+
+}  // namespace
+
 bool same_value(const Value& a, const Value& b) {
   if (a.kind.index() != b.kind.index()) return false;
   if (auto* x = a.as<Runtime>()) return x->id == b.as<Runtime>()->id;
@@ -31,7 +46,13 @@ bool same_value(const Value& a, const Value& b) {
     return true;
   }
   if (auto* x = a.as<StrValue>()) return x->value == b.as<StrValue>()->value;
-  if (auto* x = a.as<FunctionValue>()) return x->def == b.as<FunctionValue>()->def;
+  if (auto* x = a.as<FunctionValue>()) {
+    auto* y = b.as<FunctionValue>();
+    bool same_self = x->bound_self == y->bound_self ||
+                     (x->bound_self && y->bound_self && same_value(*x->bound_self, *y->bound_self));
+    return x->def == y->def && same_self && same_names(x->closure, y->closure, same_value) &&
+           same_names(x->defaults, y->defaults, same_value);
+  }
   if (auto* x = a.as<BuiltinValue>()) return x->name == b.as<BuiltinValue>()->name;
   if (auto* x = a.as<ModuleValue>()) return x->path == b.as<ModuleValue>()->path;
   if (a.is<NoneValue>()) return true;
@@ -68,8 +89,14 @@ void collect_leaves(const Value& v, const std::string& name, std::vector<Value>&
   } else if (auto* d = v.as<DataclassValue>()) {
     for (size_t i = 0; i < d->fields.size(); ++i)
       collect_leaves(d->fields[i], fmt::format("{}_{}", name, d->cls->fields[i].name), leaves, names);
+  } else if (auto* f = v.as<FunctionValue>()) {  // a closure record: captured names, then defaults
+    for (const Names& m : {f->closure, f->defaults})
+      if (m)
+        for (const auto& [n, item] : *m) collect_leaves(item, fmt::format("{}_{}", name, n), leaves, names);
   }
 }
+
+Names rebuild_names(const Names& m, const std::vector<Value>& leaves, size_t& next);
 
 // `structure` with its leaves replaced, in order, by leaves[next...].
 Value rebuild(const Value& structure, const std::vector<Value>& leaves, size_t& next) {
@@ -84,12 +111,30 @@ Value rebuild(const Value& structure, const std::vector<Value>& leaves, size_t& 
     for (const Value& field : d->fields) out.fields.push_back(rebuild(field, leaves, next));
     return make(std::move(out));
   }
+  if (auto* f = structure.as<FunctionValue>()) {
+    FunctionValue out = *f;
+    out.closure = rebuild_names(f->closure, leaves, next);
+    out.defaults = rebuild_names(f->defaults, leaves, next);
+    return make(std::move(out));
+  }
   return structure;
+}
+
+Names rebuild_names(const Names& m, const std::vector<Value>& leaves, size_t& next) {
+  if (!m) return m;
+  std::map<std::string, Value> out;
+  for (const auto& [n, item] : *m) out[n] = rebuild(item, leaves, next);
+  return std::make_shared<const std::map<std::string, Value>>(std::move(out));
 }
 
 }  // namespace
 
 bool is_record(const Value& v) { return v.is<TupleValue>() || v.is<DataclassValue>(); }
+
+bool is_closure_record(const Value& v) {
+  auto* f = v.as<FunctionValue>();
+  return f && (f->closure || f->defaults);
+}
 
 bool same_structure(const Value& a, const Value& b) {
   if (is_leaf(a)) return is_leaf(b);
@@ -106,6 +151,11 @@ bool same_structure(const Value& a, const Value& b) {
     for (size_t i = 0; i < x->fields.size(); ++i)
       if (!same_structure(x->fields[i], y->fields[i])) return false;
     return true;
+  }
+  if (auto* x = a.as<FunctionValue>(); x && is_closure_record(a)) {
+    auto* y = b.as<FunctionValue>();
+    return y && x->def == y->def && x->bound_self == y->bound_self &&
+           same_names(x->closure, y->closure, same_structure) && same_names(x->defaults, y->defaults, same_structure);
   }
   return same_value(a, b);
 }

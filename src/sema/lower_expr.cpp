@@ -388,7 +388,7 @@ Value KernelLowering::eval(const ast::ExprPtr& e) {
           }
           error(ErrorKind::Syntax, r, "list displays are not supported in tile code; use a tuple");
         } else if constexpr (std::is_same_v<T, ast::Lambda>) {
-          return make(FunctionValue{node.def.get(), current_scope_, std::make_shared<const Env>(env_)});
+          return make_function(*node.def);
         } else if constexpr (std::is_same_v<T, ast::Starred>) {
           error(ErrorKind::Syntax, r, "a starred expression is only allowed in a call's arguments");
         } else if constexpr (std::is_same_v<T, ast::Slice> || std::is_same_v<T, ast::EllipsisLit>) {

@@ -92,6 +92,7 @@ KernelLowering::KernelLowering(const ModuleScope& scope, const KernelSignature& 
     : scope_(scope), current_scope_(&scope), sig_(sig),
       budget_(scope.budget ? scope.budget : std::make_shared<LoweringBudget>()) {
   if (scope.module) file_ = scope.module->file;
+  frame_id_ = new_frame_id();
 }
 
 // The file of the code being lowered: a helper imported from another module lies in that one.
@@ -449,7 +450,7 @@ Flow KernelLowering::exec(const ast::Stmt& s) {
   if (auto* w = s.as<ast::While>()) return exec_while(*w, r);
   if (auto* w = s.as<ast::With>()) return exec_with(*w, r);
   if (auto* def = s.as<ast::FunctionDef>()) {
-    env_[def->name] = make(FunctionValue{def, current_scope_, std::make_shared<const Env>(env_)});
+    env_[def->name] = make_function(*def);
     return Flow::Normal;
   }
   if (auto* u = s.as<ast::UnsupportedStmt>()) unsupported(r, u->what);
@@ -636,7 +637,9 @@ Flow KernelLowering::exec_runtime_if(ir::ValueId cond, const std::function<Flow(
         if (any->is_loose() || (live[0] && live[1] && !is_record(*any))) { env_[n] = *any; continue; }
       }
       bool numeric = (!live[0] || is_numeric(*vals[0])) && (!live[1] || is_numeric(*vals[1]));
-      bool records = (!live[0] || is_record(*vals[0])) && (!live[1] || is_record(*vals[1]));
+      // Closures of one def that captured different values merge as records (their captures).
+      auto record_like = [](const Value& v) { return is_record(v) || is_closure_record(v); };
+      bool records = (!live[0] || record_like(*vals[0])) && (!live[1] || record_like(*vals[1]));
       if (records && (!live[0] || !live[1] || same_structure(*vals[0], *vals[1])) && merge_records(n, n, vals)) continue;
       if (numeric && merge_records(n, n, vals)) continue;
       if (numeric || records || (vals[0] && is_record(*vals[0])) || (vals[1] && is_record(*vals[1])))
@@ -832,8 +835,10 @@ Value KernelLowering::call_function(const FunctionValue& f, CallArgs args, Sourc
   HelperFrame caller = enter_helper(f, bind_arguments(f, args, range), range);
   exec_body(f.def->body);
   Value result = return_value_ ? *return_value_ : make(NoneValue{});
-  leave_helper(std::move(caller));
-  return result;
+  uint64_t frame = frame_id_;
+  Env final_env = leave_helper(std::move(caller));
+  std::shared_ptr<const Env> shared;
+  return freeze_closures(result, frame, final_env, shared);
 }
 
 Env KernelLowering::bind_arguments(const FunctionValue& f, const CallArgs& passed, SourceRange range) {
@@ -876,8 +881,14 @@ Env KernelLowering::bind_arguments(const FunctionValue& f, const CallArgs& passe
     callee_env[name] = v;
     bound.insert(name);
   }
-  // Defaults are evaluated where the function was defined, as Python does at definition time:
-  // in its module, and for a nested def or lambda with the enclosing names it captured.
+  // A nested def's or lambda's defaults were evaluated at the def. A module-level function's
+  // are evaluated here, in its module, as Python did at definition time (they read constants).
+  if (f.defaults)
+    for (const auto& p : def.params)
+      if (!bound.count(p.name) && f.defaults->count(p.name)) {
+        callee_env[p.name] = f.defaults->at(p.name);
+        bound.insert(p.name);
+      }
   const ModuleScope* saved_scope = current_scope_;
   Env saved_env = std::move(env_);
   env_ = f.closure ? *f.closure : Env{};
@@ -893,7 +904,9 @@ Env KernelLowering::bind_arguments(const FunctionValue& f, const CallArgs& passe
   locals_ = std::move(caller_locals);
   env_ = std::move(saved_env);
   current_scope_ = saved_scope;
-  Env entry = f.closure ? *f.closure : Env{};
+  // Captured names as they are now while the call that ran the def is the caller (late
+  // binding); otherwise as they were at the def, or when that call returned.
+  Env entry = !f.closure ? Env{} : f.frame == frame_id_ ? env_ : *f.closure;
   for (auto& [name, v] : callee_env) entry[name] = std::move(v);
   return entry;
 }
@@ -913,7 +926,8 @@ KernelLowering::HelperFrame KernelLowering::enter_helper(const FunctionValue& f,
   check_syntax(def, context_manager);
   HelperFrame caller{current_scope_, std::move(env_), std::move(loops_), std::move(locals_),
                      return_value_, in_helper_, stmt_range_, std::move(with_bodies_),
-                     std::move(rest_), continuable_};
+                     std::move(rest_), continuable_, frame_id_};
+  frame_id_ = new_frame_id();
   rest_.clear();
   continuable_ = !context_manager;
   locals_ = function_locals(def);
@@ -938,6 +952,7 @@ Env KernelLowering::leave_helper(HelperFrame frame) {
   with_bodies_ = std::move(frame.with_bodies);
   rest_ = std::move(frame.rest);
   continuable_ = frame.continuable;
+  frame_id_ = frame.frame_id;
   --helper_depth_;
   call_stack_.pop_back();
   return helper_env;

@@ -248,6 +248,7 @@ class KernelLowering {
     std::vector<OpenWith> with_bodies;
     std::vector<std::pair<const ast::Body*, size_t>> rest;
     bool continuable;
+    uint64_t frame_id;
   };
   // The callee's names at entry: its closure, its arguments bound to its parameters, defaults.
   Env bind_arguments(const FunctionValue& f, const CallArgs& args, SourceRange range);
@@ -255,6 +256,14 @@ class KernelLowering {
                            bool context_manager = false);
   // Leaves the helper; returns the helper's names as they are now.
   Env leave_helper(HelperFrame frame);
+  static uint64_t new_frame_id();
+  // A nested def or lambda evaluated here: its closure, frame and defaults (closures.cpp).
+  Value make_function(const ast::FunctionDef& def);
+  // `v` with the functions that the call `frame` defined (also inside tuples and dataclass
+  // instances) bound to `final_env`, that call's names as it returns.
+  // `shared` holds final_env's copy once one is needed.
+  static Value freeze_closures(const Value& v, uint64_t frame, const Env& final_env,
+                               std::shared_ptr<const Env>& shared);
 
   // with over @contextlib.contextmanager helpers (lower_with.cpp)
   Flow exec_with(const ast::With& w, SourceRange range);
@@ -324,6 +333,9 @@ class KernelLowering {
   std::vector<CallFrame> call_stack_;
   std::shared_ptr<const SourceFile> file_;
   int helper_depth_ = 0;
+  // The inlined call being lowered, for nested defs' late binding: unique in the process, so
+  // a module-level lambda (made by another KernelLowering) never reads a kernel's names.
+  uint64_t frame_id_ = 0;
   long inlined_calls_ = 0;  // in this specialization, for kMaxInlinedCalls
   long rest_copies_ = 0;    // helper code lowered again after early returns, for kMaxRestCopies
   bool in_helper_ = false;
@@ -370,6 +382,9 @@ bool is_element_memory_op(const std::string& op);
 bool same_value(const Value& a, const Value& b);
 // A tuple or a dataclass instance: carried through control flow as its leaves.
 bool is_record(const Value& v);
+// A nested def or lambda with captured names or defaults: out of a run-time if, the captured
+// tiles and scalars are merged as a record's leaves (cuTile's frozen captures).
+bool is_closure_record(const Value& v);
 // Whether `b` keeps `a`'s structure: records of the same length and class, tiles and scalars
 // where `a` has them, the same compile-time values elsewhere.
 bool same_structure(const Value& a, const Value& b);

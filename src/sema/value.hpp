@@ -62,8 +62,14 @@ struct ModuleValue { std::string path; const ModuleScope* user = nullptr; };
 struct FunctionValue {
   const ast::FunctionDef* def;
   const ModuleScope* scope;
+  // A nested def or lambda: the names of its defining function, as they were at the def. While
+  // that call (`frame`) runs, a call reads them as they are then (Python's late binding); once
+  // it returned, as they were when it returned (the closure is replaced then).
   std::shared_ptr<const std::map<std::string, Value>> closure = nullptr;
   std::shared_ptr<const Value> bound_self = nullptr;
+  // A nested def's or lambda's default arguments, evaluated at the def as Python does.
+  std::shared_ptr<const std::map<std::string, Value>> defaults = nullptr;
+  uint64_t frame = 0;  // the inlined call that ran the def (0: module level)
 };
 struct BuiltinValue { std::string name; };     // "ct.load", "range", "math.sqrt", "ct.Constant"
 struct MethodValue { std::shared_ptr<const Value> self; std::string name; };  // t.astype, ...
