@@ -161,6 +161,8 @@ class ClassDefinition {
       std::string name = spelled_name(d);
       if (name == "property" && d->as<ast::Name>()) {
         info.properties.insert(fn.name);
+      } else if (is_builtin(try_eval(k_, d), "contextlib.contextmanager")) {
+        // Calling it makes a context manager: the module registers the def (module_scope.cpp).
       } else {
         info.attributes[fn.name] = make(PoisonValue{
             fmt::format("{}.{}: methods decorated with @{} are not supported yet by tile2cu", def_.name, fn.name,

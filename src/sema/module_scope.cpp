@@ -101,6 +101,7 @@ class ModuleEvaluator {
       try {
         KernelLowering lowering(*scope_, dummy_signature());
         bind(cls->name, define_class(lowering, *cls, scope_.get()), cls->name_range);
+        context_manager_methods(lowering, *cls);
       } catch (const CompileError&) {
         bind_error(cls->name, std::current_exception(), s.range);
       }
@@ -197,6 +198,22 @@ class ModuleEvaluator {
       scope_->kernels[def.name] = info;
     }
     (void)range;
+  }
+
+  // A class's methods decorated @contextlib.contextmanager: calling one on an instance makes
+  // a context manager, as calling such a module-level function does.
+  void context_manager_methods(KernelLowering& lowering, const ast::ClassDef& cls) {
+    for (const auto& s : cls.body) {
+      auto* def = s->as<ast::FunctionDef>();
+      if (!def) continue;
+      for (const auto& deco : def->decorators) {
+        if (deco->as<ast::Call>()) continue;
+        try {
+          if (is_context_manager_decorator(lowering.eval(deco))) scope_->context_managers.insert(def);
+        } catch (const CompileError&) {
+        }
+      }
+    }
   }
 
   void assign(const std::vector<ast::ExprPtr>& targets, const ast::ExprPtr& value,

@@ -117,6 +117,29 @@ def test_frozen_dataclass_with_a_method(cache_dir, tmp_path, fake_array):
     assert "tile2cu_spec_test" in transpile(kern, (fake_array((), "<i4"),), tmp_path)
 
 
+@dataclass(frozen=True)
+class WithBracket:
+    x: ct.Array
+
+    @contextmanager
+    def bracket(self, start_val, end_val):
+        append(self.x, start_val)
+        yield start_val
+        append(self.x, end_val)
+
+
+def test_dataclass_method_context_manager(cache_dir, tmp_path, fake_array):
+    # cuTile's test_contextlib_contextmanager.py::test_dataclass_method_context_manager
+    @ct.kernel
+    def kern(x):
+        obj = WithBracket(x)
+        with obj.bracket(20, 30) as val:
+            append(x, 40)
+            ct.static_assert(val == 20)
+
+    assert "tile2cu_spec_test" in transpile(kern, (fake_array((10,), "<i4"),), tmp_path)
+
+
 def test_library_classes_are_still_refused(cache_dir):
     import collections
     counter = collections.Counter

@@ -51,6 +51,26 @@ TEST(WithStatement, HelperRunsAroundTheBody) {
   EXPECT_EQ(prints(fn), (std::vector<std::string>{"enter outer\n", "body\n", "exit outer\n", "after\n"}));
 }
 
+// cuTile's test_contextlib_contextmanager.py::test_dataclass_method_context_manager: a method
+// of a frozen dataclass decorated @contextmanager, entered on an instance with arguments.
+TEST(WithStatement, DataclassMethodAsContextManager) {
+  ir::Function fn = compile_kernel(module("from dataclasses import dataclass\n"
+                                          "@dataclass(frozen=True)\n"
+                                          "class Scope:\n"
+                                          "    name: str\n"
+                                          "    @contextmanager\n"
+                                          "    def enter(self, start, end):\n"
+                                          "        print('enter', self.name, start)\n"
+                                          "        yield start\n"
+                                          "        print('exit', self.name, end)\n",
+                                          "    with Scope('s').enter(20, 30) as v:\n"
+                                          "        ct.static_assert(v == 20)\n"
+                                          "        print('body')\n"
+                                          "    print('after')\n"),
+                                   kSig);
+  EXPECT_EQ(prints(fn), (std::vector<std::string>{"enter s 20\n", "body\n", "exit s 30\n", "after\n"}));
+}
+
 TEST(WithStatement, ItemsEnterInOrderAndLeaveInReverse) {
   ir::Function fn = compile_kernel(module(kRegion,
                                           "    with region('a'), tile_of(x, bid, TILE) as (t, i), region('b') as none:\n"
