@@ -80,11 +80,14 @@ class kernel:  # noqa: N801 - cuTile's name
         self._lock = threading.Lock()              # guards _key_locks
         self._key_locks: dict[tuple, threading.Lock] = {}
         self._module = None   # what _source() found, once
+        self._hints_of = None   # the kernel whose replace_hints made this one
         self._warm = {}   # argument types -> warm launcher (see _warm_launch)
         self._warm_last = _warm_launch.always_miss   # the one the last launch used
 
     def replace_hints(self, **hints):
-        return kernel(self._pyfunc, **{**self._options, **hints})
+        replaced = kernel(self._pyfunc, **{**self._options, **hints})
+        replaced._hints_of = self
+        return replaced
 
     def __call__(self, *args, **kwargs):
         raise TypeError("Tile kernels cannot be called directly. Use cuda.tile.launch() instead.")
@@ -117,6 +120,8 @@ class kernel:  # noqa: N801 - cuTile's name
         """(file to transpile, the Synthesized module it holds or None): the kernel's own file
         where the transpiler finds the kernel there, else a module synthesized from the
         kernel's source and the values its names stand for (see _synthesize)."""
+        if self._same_as_base():
+            return self._hints_of._source()
         if self._module is None:
             fn = self._pyfunc
             try:
@@ -124,7 +129,13 @@ class kernel:  # noqa: N801 - cuTile's name
             except TypeError:
                 path = None
             path = Path(path).resolve() if path and Path(path).is_file() else None
-            if _synthesize.file_serves(fn, path):
+            # A kernel with other hints than its base is found in the file only by the name a
+            # top-level `k2 = k.replace_hints(...)` gives it; else its module is synthesized with
+            # its own hints.
+            bound_as = None
+            if self._hints_of is not None:
+                bound_as = self._global_name() or "<not bound at the top level>"
+            if _synthesize.file_serves(fn, path, bound_as):
                 self._module = (path, None)
             else:
                 synthesized = _synthesize.synthesize(fn, self._options)
@@ -134,15 +145,31 @@ class kernel:  # noqa: N801 - cuTile's name
     def _name_in_module(self):
         """The name the transpiler knows this kernel by: the decorated function's, or the name a
         functional-form `k = ct.kernel(f)` bound it to."""
+        if self._same_as_base():
+            return self._hints_of._name_in_module()
         if self._source()[1] is not None:
             return self._pyfunc.__name__   # the synthesized module decorates the def itself
+        return self._global_name() or self._pyfunc.__name__
+
+    def _same_as_base(self):
+        """A replace_hints kernel whose hints make the same code as its base's is built as its
+        base is: the same hints (the tuner without `hints_fn`), or only another num_ctas, which
+        tile2cu checks and then ignores (docs/coverage.md)."""
+        if self._hints_of is None:
+            return False
+        def code_hints(options):
+            return {k: v for k, v in options.items() if k != "num_ctas"}
+        return code_hints(self._options) == code_hints(self._hints_of._options)
+
+    def _global_name(self):
+        """The name this kernel object goes by in its function's module, or None."""
         g = self._pyfunc.__globals__
         if g.get(self._pyfunc.__name__) is self:
             return self._pyfunc.__name__
         for name, value in g.items():
             if value is self:
                 return name
-        return self._pyfunc.__name__
+        return None
 
 
 def function(func=None, /, *, host=False, tile=True):

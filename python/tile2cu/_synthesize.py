@@ -39,9 +39,12 @@ _KERNEL_DECORATOR_NAMES = ("kernel",)
 
 # ---- does the kernel's file serve as it is? ----------------------------------------------------
 
-def file_serves(fn: types.FunctionType, path: Path | None) -> bool:
+def file_serves(fn: types.FunctionType, path: Path | None, bound_as: str | None = None) -> bool:
     """True when the transpiler finds `fn` in its own file as it stands: a top-level function of
-    the module the file defines, decorated `@...kernel` or bound by `k = ...kernel(fn, ...)`."""
+    the module the file defines, decorated `@...kernel` or bound by `k = ...kernel(fn, ...)`.
+    `bound_as`: the name a `k.replace_hints(...)` kernel is launched by, which must then be bound
+    at the top level too (`k2 = k.replace_hints(...)`; one bound inside `if __name__ ==
+    "__main__":` or a function is not a name the transpiler sees)."""
     if path is None or "<locals>" in fn.__qualname__ or fn.__name__ == "<lambda>":
         return False
     module_file = fn.__globals__.get("__file__")
@@ -50,6 +53,11 @@ def file_serves(fn: types.FunctionType, path: Path | None) -> bool:
     try:
         tree = ast.parse(path.read_bytes())
     except (OSError, SyntaxError, ValueError):
+        return False
+    if bound_as is not None and not any(
+            isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == bound_as
+                                                 for t in node.targets)
+            for node in tree.body):
         return False
     for node in tree.body:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == fn.__name__:

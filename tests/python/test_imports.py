@@ -84,3 +84,34 @@ def test_cutile_fused_moe_imports_swizzle_2d(tmp_path):
     assert "// num_bid_in_group = GROUP_SIZE_M * num_bid_n" in cu   # matmul.py's helper, inlined
     assert (UPSTREAM_TESTS / "kernels" / "matmul.py").resolve() in _build.helper_modules(
         src, src.read_bytes())
+
+
+def test_replace_hints_bound_under_main_is_synthesized(tmp_path):
+    # cuTile's samples/AttentionFMHA.py: `tuned_kernel = fmha_kernel.replace_hints(...)` inside
+    # `if __name__ == "__main__":`, a name the transpiler does not see at the top level: the
+    # kernel is built from a synthesized module, with the replaced hints.
+    import importlib.util
+    src = tmp_path / "main_hints.py"
+    src.write_text(textwrap.dedent("""\
+        import cuda.tile as ct
+
+        @ct.kernel(occupancy=2)
+        def k(x, TILE: ct.Constant[int]):
+            t = ct.load(x, index=(ct.bid(0),), shape=(TILE,))
+            ct.store(x, index=(ct.bid(0),), tile=t * 2)
+
+        if __name__ == "__main__":
+            tuned = k.replace_hints(occupancy=4)
+        """))
+    spec = importlib.util.spec_from_file_location("__main__", src)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    tuned = module.tuned
+    path, synthesized = tuned._source()
+    assert synthesized is not None and tuned._name_in_module() == "k"
+    cu = transpile(path, "k", "x=float32[?], TILE=256", tmp_path / "gen")
+    assert "__launch_bounds__(kThreads, 4) k(" in cu
+    assert module.k._source()[1] is None   # the decorated kernel itself still uses its file
+    # Hints that make the same code (only num_ctas, which tile2cu ignores) reuse the base's build.
+    same = module.k.replace_hints(num_ctas=2)
+    assert same._source() == module.k._source() and same._name_in_module() == "k"
