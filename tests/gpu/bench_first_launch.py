@@ -103,6 +103,9 @@ def bench_programs(upstream: Path, only: str | None, timeout: float) -> tuple[li
                                 "build_s": e["seconds"]})
         print(f"{path.name:28} cold {cold:6.2f} s  warm {warm:6.2f} s  {len(entries)} kernels"
               + ("" if ok else f"  FAILED: {tail}"), flush=True)
+        for e in entries:
+            print(f"    {e['spec']:40} transpile {e.get('transpile_seconds')} s  nvcc {e.get('nvcc_seconds')} s",
+                  flush=True)
     return program_rows, kernel_rows
 
 
