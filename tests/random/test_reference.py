@@ -189,6 +189,29 @@ def k(y):
     assert out["y"].racy.tolist() == [True, True, False]
 
 
+def test_race_between_blocks_counts_each_blocks_last_value():
+    # As in seed 20261127 program 500: block 0 stores 0 then 1, block 1 stores 1 then 2 at one
+    # element. Block 1's first store equals what block 0 left, but the two blocks' last values
+    # (1 and 2) differ, so the GPU may keep either (it kept 1; the run order here gives 2).
+    k = """
+@ct.kernel
+def k(y):
+    b = ct.bid(0)
+    for v in range(b, b + 2):
+        ct.store(y, index=(0,), tile=ct.full((1,), v, dtype=ct.int32))
+"""
+    out = run(k, grid=(2, 1, 1), y=("int32", [0]))
+    assert out["y"].data.tolist() == [2] and out["y"].racy.tolist() == [True]
+    same = """
+@ct.kernel
+def k(y):
+    ct.store(y, index=(0,), tile=ct.full((1,), ct.bid(0), dtype=ct.int32))
+    ct.store(y, index=(0,), tile=ct.full((1,), 7, dtype=ct.int32))
+"""
+    out = run(same, grid=(2, 1, 1), y=("int32", [0]))
+    assert out["y"].racy.tolist() == [False]   # every block leaves 7
+
+
 def test_atomic_add_returns_old_values_and_accumulates():
     k = """
 @ct.kernel

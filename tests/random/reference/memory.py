@@ -1,9 +1,10 @@
 """Arrays of the reference and cuTile's memory operations on them (c.2).
 
 An Array is a view (per-axis start and extent) of a host NumPy buffer. Every element written
-remembers the block that wrote it last and which operation did: a second block writing another
-value, or one scatter writing two values to one element, makes the element *racy* (the GPU may
-keep either), and compare.py skips it. An atomic on an element another block's atomic touched
+remembers the block that wrote it last and which operation did. Blocks run concurrently on the
+GPU, so an element may end with the *last* value any block wrote there: when two blocks' last
+values differ (whatever the values written in between), or one scatter writes two values to one
+element, the element is *racy* (the GPU may keep either), and compare.py skips it. An atomic on an element another block's atomic touched
 is order-dependent (its old values and, for xchg/cas and float add, the final value): the case
 is then undefined here, not compared."""
 import numpy as np
@@ -23,8 +24,34 @@ class Buffer:
         self.dtype = dtype
         self.writer = np.full(data.shape, -1, dtype=np.int64)   # block that wrote last
         self.write_op = np.full(data.shape, -1, dtype=np.int64)  # operation that wrote last
-        self.racy = np.zeros(data.shape, dtype=bool)
+        self._racy = np.zeros(data.shape, dtype=bool)
         self.atomic_block = np.full(data.shape, -1, dtype=np.int64)
+        # the last value the blocks before the current writer left (all equal, or _racy is set)
+        self.earlier_last = np.zeros_like(data)
+        self.has_earlier = np.zeros(data.shape, dtype=bool)
+
+    @property
+    def racy(self):
+        """Elements whose final value depends on the blocks' order: the last values two blocks
+        left differ (the current writer's last value is the element's value now)."""
+        return self._racy | (self.has_earlier & ~_same(self.earlier_last, self.data))
+
+    def note_writer(self, positions, block):
+        """Before `block` writes at positions: a block taking over an element from another one
+        leaves that block's last value behind; it is compared with the other blocks' last ones."""
+        writer = self.writer[positions]
+        handover = (writer >= 0) & (writer != block)
+        if not handover.any():
+            return
+        pos = tuple(p[handover] for p in positions)
+        left = self.data[pos]
+        self._racy[pos] |= self.has_earlier[pos] & ~_same(self.earlier_last[pos], left)
+        self.earlier_last[pos] = left
+        self.has_earlier[pos] = True
+
+
+def _same(a, b):
+    return (a == b) | (_isnan(a) & _isnan(b))
 
 
 class Context:
@@ -137,10 +164,6 @@ def _write(buffer, positions, values):
     if positions[0].size == 0:
         return
     data = buffer.data
-    old = data[positions]
-    writer = buffer.writer[positions]
-    same = (old == values) | (_isnan(old) & _isnan(values))
-    other_block = (writer >= 0) & (writer != CTX.block) & ~same
     flat = np.ravel_multi_index(positions, data.shape)
     uniq, first, counts = np.unique(flat, return_index=True, return_counts=True)
     if (counts > 1).any():  # one scatter writing one element twice: the GPU keeps either value
@@ -148,8 +171,8 @@ def _write(buffer, positions, values):
         for f in dup:
             vals = values[flat == f]
             if not (np.all(vals == vals[0]) or np.all(_isnan(vals))):
-                buffer.racy.flat[f] = True
-    buffer.racy[positions] |= other_block
+                buffer._racy.flat[f] = True
+    buffer.note_writer(positions, CTX.block)
     data[positions] = values
     buffer.writer[positions] = CTX.block
     buffer.write_op[positions] = op
@@ -249,6 +272,7 @@ def atomic(kind, array, indices, update, expected=None, *, check_bounds=True, me
         where = tuple(p[lane] for p in flat_pos)
         cur = buf.data[where]
         old[lane] = cur
+        buf.note_writer(tuple(np.array([w]) for w in where), CTX.block)
         buf.data[where] = _rmw(kind, cur, upd[lane], None if exp is None else exp[lane], d)
         buf.writer[where] = CTX.block
     return Tile(old.reshape(shape), d)
