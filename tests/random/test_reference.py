@@ -141,6 +141,28 @@ def test_reductions():
     assert r.prod(t([[1, 2], [3, 4]], "float32"), axis=(0, 1)).data.item() == 24.0
 
 
+def test_max_of_only_nans_may_be_the_identity():
+    # seed 20261127 program 1789: ct.max over a column of NaNs (log of -inf padding) gave -inf on
+    # the GPU: a reduction may fold in its identity, and maxNum(-inf, NaN) is -inf
+    k = """
+@ct.kernel
+def k(x, y, z):
+    v = ct.load(x, index=(0, 0), shape=(2, 2))
+    ct.store(y, index=(0,), tile=ct.max(v, axis=0))
+    ct.store(z, index=(0,), tile=ct.min(v, axis=0))
+"""
+    nan = float("nan")
+    for mode, expect_max, expect_min in (("exact", nan, nan), ("perturbed", -math.inf, math.inf)):
+        out = run(k, mode=mode, x=("float32", [[nan, 1.0], [nan, nan]]), y=("float32", [0, 0]),
+                  z=("float32", [0, 0]))
+        assert out["y"].data[1] == 1.0 and out["z"].data[1] == 1.0
+        assert np.array_equal(out["y"].data[:1], [expect_max], equal_nan=True)
+        assert np.array_equal(out["z"].data[:1], [expect_min], equal_nan=True)
+    bad, unstable, _ = compare.compare_array("float32", np.array([-np.inf]), np.array([nan]),
+                                             np.array([-np.inf]), np.zeros(1, bool))
+    assert (bad, unstable) == (0, 1)
+
+
 def test_scans_forward_and_reversed():
     from reference import reductions as r
     assert r.cumsum(t([1, 2, 3], "int32")).data.tolist() == [1, 3, 6]
