@@ -289,6 +289,26 @@ def test_rounding_into_narrow_formats():
     assert nx.cast(np.array([-1.9], dtype=np.float32), "float32", "int8").tolist() == [-1]
 
 
+def test_directed_rounding_overflows_to_the_largest_finite_value():
+    # seed 20261127 program 1642: ct.cumprod(..., rounding_mode=RP) of float32 products beyond
+    # -FLT_MAX gave -FLT_MAX on the GPU, as IEEE rounding toward +inf does
+    big = 3e38
+    assert nx.round_float(-2 * big, "float32", rounding_mode="RP").item() == -nx.FORMATS["float32"][2]
+    assert nx.round_float(2 * big, "float32", rounding_mode="RP").item() == math.inf
+    assert nx.round_float(2 * big, "bfloat16", rounding_mode="RZ").item() == nx.FORMATS["bfloat16"][2]
+    assert nx.round_float(-7e4, "float16", rounding_mode="RM").item() == -math.inf
+    k = """
+@ct.kernel
+def k(x, y, z):
+    v = ct.load(x, index=(0,), shape=(2,))
+    ct.store(y, index=(0,), tile=ct.cumprod(v, axis=0, rounding_mode=ct.RoundingMode.RP))
+    ct.store(z, index=(0,), tile=ct.mul(v, v, rounding_mode=ct.RoundingMode.RZ))
+"""
+    out = run(k, x=("float32", [-big, 10.0]), y=("float32", [0, 0]), z=("float32", [0, 0]))
+    fmax = nx.FORMATS["float32"][2]
+    assert out["y"].data.tolist()[1] == -fmax and out["z"].data.tolist() == [fmax, 100.0]
+
+
 # ---- the comparison -----------------------------------------------------------------------------
 def test_compare_tolerance_scales_with_the_two_runs():
     exact = np.array([1.0, 1.0, np.nan, 5.0], dtype=np.float32)

@@ -1,8 +1,9 @@
 """The stand-in for `cuda.tile` that a kernel's source runs against in the reference.
 
-Every name the generator writes (tilegen/) is here with cuTile's semantics; rounding modes and
-flush_to_zero are accepted and ignored (a directed rounding or a flushed subnormal differs from
-round-to-nearest by at most one unit in the last place, inside the comparison's tolerance)."""
+Every name the generator writes (tilegen/) is here with cuTile's semantics; flush_to_zero is
+accepted and ignored, and a directed rounding mode is taken as round-to-nearest (at most one unit
+in the last place away, inside the comparison's tolerance) except where a result overflows
+(numerics.round_float)."""
 import types
 
 import numpy as np
@@ -99,8 +100,8 @@ def _atomic(kind):
 
 
 def _binary(op):
-    def fn(x, y, **_options):  # rounding_mode / flush_to_zero / propagate_nan: see the docstring
-        return binary(op, x, y)
+    def fn(x, y, rounding_mode=None, **_options):  # flush_to_zero / propagate_nan: see the docstring
+        return binary(op, x, y, rounding_mode=rounding_mode)
     return fn
 
 

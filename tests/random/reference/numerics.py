@@ -81,15 +81,36 @@ def _quantum(x, dtype):
     return np.ldexp(1.0, np.maximum(e - 1, emin) - mant)
 
 
-def round_float(x, dtype, *, check_range=False):
+def round_float(x, dtype, *, check_range=False, rounding_mode=None):
     """float64 values -> `dtype`'s storage, round to nearest even (overflow: inf where the format
-    has one; float8_e4m3fn has none, and an out-of-range conversion into it is undefined)."""
+    has one; float8_e4m3fn has none, and an out-of-range conversion into it is undefined).
+    A directed `rounding_mode` (RZ, RM, RP) is taken as nearest, at most an ulp away, except at
+    overflow, where it decides between infinity and the largest finite value."""
     x = np.asarray(x, dtype=np.float64)
     if dtype == "float64":
         return x.copy()
     if dtype in ("float32", "float16"):
         with np.errstate(all="ignore"):
-            return x.astype(STORAGE[dtype])
+            return _directed_overflow(x.astype(STORAGE[dtype]), x, dtype, rounding_mode)
+    return _directed_overflow(_round_narrow(x, dtype, check_range), x, dtype, rounding_mode)
+
+
+def _directed_overflow(r, x, dtype, rounding_mode):
+    """IEEE directed rounding of a finite value beyond the format: RZ gives the largest finite
+    value of its sign, RP does so for negative values (-inf is below them), RM for positive ones
+    (seed 20261127 program 1642: cumprod with RP overflowing to -FLT_MAX on the GPU)."""
+    name = getattr(rounding_mode, "name", rounding_mode)
+    if name not in ("RZ", "RM", "RP"):
+        return r
+    biggest = FORMATS[dtype][2]
+    over = np.isinf(r) & np.isfinite(x)
+    to_max = over & (((x > 0) & (name in ("RZ", "RM"))) | ((x < 0) & (name in ("RZ", "RP"))))
+    if not to_max.any():
+        return r
+    return np.where(to_max, np.copysign(biggest, x), r).astype(r.dtype)
+
+
+def _round_narrow(x, dtype, check_range):
     mant, emin, biggest, has_inf = FORMATS[dtype]
     q = _quantum(x, dtype)
     with np.errstate(all="ignore"):
@@ -159,11 +180,11 @@ class Mode:
 MODE = Mode()
 
 
-def finish_float(exact64, dtype, *, inexact=None):
+def finish_float(exact64, dtype, *, inexact=None, rounding_mode=None):
     """A float operation's result: the float64 value rounded to dtype; in the perturbed run moved
     by one unit in the last place where the rounding was inexact (`inexact` overrides that test,
     e.g. True for transcendental functions, whose GPU versions are not correctly rounded)."""
-    r = round_float(exact64, dtype)
+    r = round_float(exact64, dtype, rounding_mode=rounding_mode)
     if not MODE.perturbed:
         return r
     r64 = r.astype(np.float64)
@@ -177,17 +198,18 @@ def finish_float(exact64, dtype, *, inexact=None):
     if not inexact.any():
         return r
     moved = r64 + MODE.signs(r64.shape) * _quantum(r64, dtype)
-    return round_float(np.where(inexact, moved, r64), dtype)
+    return round_float(np.where(inexact, moved, r64), dtype, rounding_mode=rounding_mode)
 
 
-def perturb_by(r, dtype, bound):
+def perturb_by(r, dtype, bound, rounding_mode=None):
     """The perturbed run's version of a reduction's result: moved by its error bound (random sign)."""
     if not MODE.perturbed:
         return r
     r64 = np.asarray(r, dtype=np.float64)
     with np.errstate(all="ignore"):
         moved = r64 + MODE.signs(r64.shape) * np.asarray(bound, dtype=np.float64)
-    return round_float(np.where(np.isfinite(r64) & np.isfinite(moved), moved, r64), dtype)
+    return round_float(np.where(np.isfinite(r64) & np.isfinite(moved), moved, r64), dtype,
+                       rounding_mode=rounding_mode)
 
 
 def accumulation_depth(n):

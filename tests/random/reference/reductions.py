@@ -37,7 +37,8 @@ def sum_(x, axis=None, *, keepdims=False, rounding_mode=None, flush_to_zero=Fals
             s = v.sum(axis=axes, keepdims=keepdims)
             bound = np.abs(v).sum(axis=axes, keepdims=keepdims) * \
                 nx.accumulation_depth(_count(x, axes)) * nx.unit_roundoff(x.dtype)
-        return Tile(nx.perturb_by(nx.round_float(s, x.dtype), x.dtype, bound), x.dtype)
+        return Tile(nx.perturb_by(nx.round_float(s, x.dtype, rounding_mode=rounding_mode), x.dtype, bound,
+                                  rounding_mode=rounding_mode), x.dtype)
     return Tile(np.sum(x.data, axis=axes, keepdims=keepdims, dtype=x.data.dtype), x.dtype)
 
 
@@ -49,7 +50,8 @@ def prod(x, axis=None, *, keepdims=False, rounding_mode=None, flush_to_zero=Fals
         with np.errstate(all="ignore"):
             p = v.prod(axis=axes, keepdims=keepdims)
             bound = np.abs(p) * _count(x, axes) * nx.unit_roundoff(x.dtype)
-        return Tile(nx.perturb_by(nx.round_float(p, x.dtype), x.dtype, bound), x.dtype)
+        return Tile(nx.perturb_by(nx.round_float(p, x.dtype, rounding_mode=rounding_mode), x.dtype, bound,
+                                  rounding_mode=rounding_mode), x.dtype)
     with np.errstate(all="ignore"):
         return Tile(np.prod(x.data, axis=axes, keepdims=keepdims, dtype=x.data.dtype), x.dtype)
 
@@ -121,7 +123,7 @@ def _combine(func, a, b, dtype):
 
 
 # ---- scans ------------------------------------------------------------------------------------
-def _scan_float(x, axis, reverse, kind):
+def _scan_float(x, axis, reverse, kind, rounding_mode=None):
     v = x.as_float64()
     if reverse:
         v = np.flip(v, axis)
@@ -137,7 +139,8 @@ def _scan_float(x, axis, reverse, kind):
         shape[axis] = -1
         depth = np.array([nx.accumulation_depth(int(k)) for k in n]).reshape(shape)
         bound = mag * depth * nx.unit_roundoff(x.dtype)
-    out = nx.perturb_by(nx.round_float(r, x.dtype), x.dtype, bound)
+    out = nx.perturb_by(nx.round_float(r, x.dtype, rounding_mode=rounding_mode), x.dtype, bound,
+                        rounding_mode=rounding_mode)
     return np.flip(out, axis) if reverse else out
 
 
@@ -152,7 +155,7 @@ def cumsum(x, axis=0, *, reverse=False, rounding_mode=None, flush_to_zero=False)
     x = _input(x)
     axis = axis % x.ndim
     if nx.is_float(x.dtype):
-        return Tile(_scan_float(x, axis, reverse, "sum"), x.dtype)
+        return Tile(_scan_float(x, axis, reverse, "sum", rounding_mode), x.dtype)
     return Tile(_scan_int(x, axis, reverse, np.cumsum), x.dtype)
 
 
@@ -160,7 +163,7 @@ def cumprod(x, axis=0, *, reverse=False, rounding_mode=None, flush_to_zero=False
     x = _input(x)
     axis = axis % x.ndim
     if nx.is_float(x.dtype):
-        return Tile(_scan_float(x, axis, reverse, "prod"), x.dtype)
+        return Tile(_scan_float(x, axis, reverse, "prod", rounding_mode), x.dtype)
     return Tile(_scan_int(x, axis, reverse, np.cumprod), x.dtype)
 
 

@@ -212,7 +212,7 @@ COMPARE = {"<": np.less, "<=": np.less_equal, ">": np.greater, ">=": np.greater_
            "==": np.equal, "!=": np.not_equal}
 
 
-def binary(op, a, b):
+def binary(op, a, b, rounding_mode=None):
     # Loose literals keep Python semantics between themselves (b.5 rule 1).
     if not isinstance(a, Tile) and not isinstance(b, Tile):
         return _python_binary(op, a, b)
@@ -238,9 +238,9 @@ def binary(op, a, b):
         if op == "/":
             r = p if nx.is_float(p) else "float32"
             xf, yf = nx.cast(x, p, r).astype(np.float64), nx.cast(y, p, r).astype(np.float64)
-            return Tile(nx.finish_float(xf / yf, r), r)
+            return Tile(nx.finish_float(xf / yf, r, rounding_mode=rounding_mode), r)
         if nx.is_float(p):
-            return Tile(_float_binary(op, x.astype(np.float64), y.astype(np.float64), p), p)
+            return Tile(_float_binary(op, x.astype(np.float64), y.astype(np.float64), p, rounding_mode), p)
         if p == BOOL:
             raise nx.NotModelled(f"arithmetic {op} on bool")
         return Tile(_int_binary(op, x, y, p), p)
@@ -260,13 +260,13 @@ def _python_binary(op, a, b):
     return fns[op](a, b)
 
 
-def _float_binary(op, x, y, dtype):
+def _float_binary(op, x, y, dtype, rounding_mode=None):
     if op == "+":
-        return nx.finish_float(x + y, dtype)
+        return nx.finish_float(x + y, dtype, rounding_mode=rounding_mode)
     if op == "-":
-        return nx.finish_float(x - y, dtype)
+        return nx.finish_float(x - y, dtype, rounding_mode=rounding_mode)
     if op == "*":
-        return nx.finish_float(x * y, dtype)
+        return nx.finish_float(x * y, dtype, rounding_mode=rounding_mode)
     if op == "//":
         q = nx.round_float(x / y, dtype).astype(np.float64)  # floor(x / y), the quotient rounded
         return nx.finish_float(np.floor(q), dtype)
