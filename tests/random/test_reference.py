@@ -179,6 +179,35 @@ def k(x, y):
 
 
 # ---- gather / scatter (c.2.3) -----------------------------------------------------------------
+def test_perturbed_accumulations_run_in_the_dtype_and_move_one_way_per_site():
+    # As in seed 20261127 program 24: a float16 cumprod whose prefix passes 65504 and comes back
+    # below it (164000, 82000, 61500): rounding once from float64 gives a finite last element,
+    # any float16 evaluation in order inf (the GPU's did). The perturbed run shows the overflow.
+    k = """
+@ct.kernel
+def k(x, y):
+    v = ct.load(x, index=(0,), shape=(4,))
+    ct.store(y, index=(0,), tile=ct.cumprod(v, axis=0))
+"""
+    args = dict(x=("float16", [-4000.0, -41.0, 0.5, 0.75]), y=("float16", [0] * 4))
+    exact = run(k, **args)["y"].data.astype(float).tolist()
+    perturbed = run(k, mode="perturbed", **args)["y"].data.astype(float).tolist()
+    assert exact[2:] == [np.inf, 61504.0] and perturbed[2:] == [np.inf, np.inf]
+    # a GEMM-style loop: three mma at one line of the kernel move the same way, bounds adding up
+    loop = """
+@ct.kernel
+def k(a, b, y):
+    acc = ct.zeros((1, 1), dtype=ct.float32)
+    for i in range(3):
+        acc = ct.mma(ct.load(a, index=(0, 0), shape=(1, 2)), ct.load(b, index=(0, 0), shape=(2, 1)), acc)
+    ct.store(y, index=(0, 0), tile=acc)
+"""
+    args = dict(a=("float32", [[1.0, 1.0]]), b=("float32", [[1.0], [1.0]]), y=("float32", [[0.0]]))
+    moved = run(loop, mode="perturbed", **args)["y"].data.item() - 6.0
+    one_bound = 2 * nx.accumulation_depth(3) * nx.unit_roundoff("float32")
+    assert abs(moved) > 5 * one_bound     # bounds of 2, 4 and 6: 12 x the first call's
+
+
 def test_gather_masks_and_bounds_give_the_padding():
     k = """
 @ct.kernel

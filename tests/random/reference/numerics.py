@@ -168,6 +168,7 @@ class Mode:
     def __init__(self, name="exact", seed=0):
         self.name = name
         self.rng = np.random.default_rng(seed)
+        self.site_signs = {}
 
     @property
     def perturbed(self):
@@ -175,6 +176,17 @@ class Mode:
 
     def signs(self, shape):
         return self.rng.choice(np.array([-1.0, 1.0]), size=shape)
+
+    def site_sign(self):
+        """+1 or -1, drawn on the first call from a line of the kernel's source and kept."""
+        import sys
+        frame = sys._getframe(1)
+        while frame is not None and not frame.f_code.co_filename.startswith("<"):
+            frame = frame.f_back
+        site = (frame.f_code.co_filename, frame.f_lineno) if frame is not None else None
+        if site not in self.site_signs:
+            self.site_signs[site] = float(self.rng.choice([-1.0, 1.0]))
+        return self.site_signs[site]
 
 
 MODE = Mode()
@@ -202,13 +214,24 @@ def finish_float(exact64, dtype, *, inexact=None, rounding_mode=None):
 
 
 def perturb_by(r, dtype, bound, rounding_mode=None):
-    """The perturbed run's version of a reduction's result: moved by its error bound (random sign)."""
+    """The perturbed run's version of an accumulation's result (a reduction, scan or mma): moved
+    by its error bound. The direction is drawn once per call site of the kernel and kept, so an
+    accumulator carried through a loop (a GEMM main loop) sees its bounds add up, as a GPU's
+    systematic accumulation error (tensor cores truncate the aligned products) does, instead of
+    cancelling at random. A result whose bound reaches past the largest finite value may
+    overflow on the GPU: the perturbed run gives the overflow (inf, or the largest finite value
+    under a directed rounding_mode)."""
     if not MODE.perturbed:
         return r
     r64 = np.asarray(r, dtype=np.float64)
+    bound = np.asarray(bound, dtype=np.float64)
     with np.errstate(all="ignore"):
-        moved = r64 + MODE.signs(r64.shape) * np.asarray(bound, dtype=np.float64)
-    return round_float(np.where(np.isfinite(r64) & np.isfinite(moved), moved, r64), dtype,
+        moved = r64 + MODE.site_sign() * bound
+        overflow_at = FORMATS[dtype][2] + _quantum(np.float64(FORMATS[dtype][2]), dtype) / 2
+        reaches = np.isfinite(r64) & (np.abs(r64) + bound >= overflow_at)
+        if FORMATS[dtype][3]:
+            moved = np.where(reaches, np.copysign(2 * overflow_at, r64), moved)
+    return round_float(np.where(np.isfinite(r64) & ~np.isnan(moved), moved, r64), dtype,
                        rounding_mode=rounding_mode)
 
 

@@ -1,8 +1,11 @@
 """Reductions and scans (c.8, c.9): result dtype = input dtype (bool -> int32), no widening.
 
 Integer sums and products wrap, in any order the same. Float sums and products are computed
-exactly in float64 and rounded once; the perturbed run moves them by the bound of a GPU's
-reassociated accumulation (numerics.accumulation_depth roundings of the partial sums)."""
+exactly in float64 and rounded once in the exact run. The perturbed run accumulates in the
+dtype, one element after the other (one order the GPU may take: it shows intermediate overflow
+and underflow, which rounding once from float64 hides: seed 20261127 programs 24, 1211), then
+moves the result by the bound of a GPU's reassociated accumulation
+(numerics.accumulation_depth roundings of the partial sums; numerics.perturb_by)."""
 import numpy as np
 
 from . import numerics as nx
@@ -28,17 +31,41 @@ def _count(t, axes):
     return n
 
 
+def _sequential(v, axis, dtype, kind, rounding_mode):
+    """Running sums or products of float64 values v along axis, each step rounded into dtype."""
+    moved = np.moveaxis(v, axis, 0)
+    out = np.empty(moved.shape, dtype=nx.STORAGE[dtype])
+    acc = None
+    with np.errstate(all="ignore"):
+        for i in range(moved.shape[0]):
+            step = moved[i] if acc is None else (acc + moved[i] if kind == "sum" else acc * moved[i])
+            out[i] = nx.round_float(step, dtype, rounding_mode=rounding_mode)
+            acc = out[i].astype(np.float64)
+    return np.moveaxis(out, 0, axis)
+
+
+def _reduce_float(x, axes, keepdims, kind, rounding_mode):
+    v = x.as_float64()
+    with np.errstate(all="ignore"):
+        exact = v.sum(axis=axes, keepdims=keepdims) if kind == "sum" else v.prod(axis=axes, keepdims=keepdims)
+        n = _count(x, axes)
+        if kind == "sum":
+            bound = np.abs(v).sum(axis=axes, keepdims=keepdims) * nx.accumulation_depth(n) * nx.unit_roundoff(x.dtype)
+        else:
+            bound = np.abs(exact) * n * nx.unit_roundoff(x.dtype)
+    if not nx.MODE.perturbed:
+        return Tile(nx.round_float(exact, x.dtype, rounding_mode=rounding_mode), x.dtype)
+    rest = [a for a in range(v.ndim) if a not in axes]
+    flat = np.transpose(v, rest + list(axes)).reshape([v.shape[a] for a in rest] + [n])
+    seq = _sequential(flat, -1, x.dtype, kind, rounding_mode)[..., -1].reshape(np.shape(exact))
+    return Tile(nx.perturb_by(seq, x.dtype, bound, rounding_mode=rounding_mode), x.dtype)
+
+
 def sum_(x, axis=None, *, keepdims=False, rounding_mode=None, flush_to_zero=False):
     x = _input(x)
     axes = _axes(x, axis)
     if nx.is_float(x.dtype):
-        v = x.as_float64()
-        with np.errstate(all="ignore"):
-            s = v.sum(axis=axes, keepdims=keepdims)
-            bound = np.abs(v).sum(axis=axes, keepdims=keepdims) * \
-                nx.accumulation_depth(_count(x, axes)) * nx.unit_roundoff(x.dtype)
-        return Tile(nx.perturb_by(nx.round_float(s, x.dtype, rounding_mode=rounding_mode), x.dtype, bound,
-                                  rounding_mode=rounding_mode), x.dtype)
+        return _reduce_float(x, axes, keepdims, "sum", rounding_mode)
     return Tile(np.sum(x.data, axis=axes, keepdims=keepdims, dtype=x.data.dtype), x.dtype)
 
 
@@ -46,12 +73,7 @@ def prod(x, axis=None, *, keepdims=False, rounding_mode=None, flush_to_zero=Fals
     x = _input(x)
     axes = _axes(x, axis)
     if nx.is_float(x.dtype):
-        v = x.as_float64()
-        with np.errstate(all="ignore"):
-            p = v.prod(axis=axes, keepdims=keepdims)
-            bound = np.abs(p) * _count(x, axes) * nx.unit_roundoff(x.dtype)
-        return Tile(nx.perturb_by(nx.round_float(p, x.dtype, rounding_mode=rounding_mode), x.dtype, bound,
-                                  rounding_mode=rounding_mode), x.dtype)
+        return _reduce_float(x, axes, keepdims, "prod", rounding_mode)
     with np.errstate(all="ignore"):
         return Tile(np.prod(x.data, axis=axes, keepdims=keepdims, dtype=x.data.dtype), x.dtype)
 
@@ -139,8 +161,11 @@ def _scan_float(x, axis, reverse, kind, rounding_mode=None):
         shape[axis] = -1
         depth = np.array([nx.accumulation_depth(int(k)) for k in n]).reshape(shape)
         bound = mag * depth * nx.unit_roundoff(x.dtype)
-    out = nx.perturb_by(nx.round_float(r, x.dtype, rounding_mode=rounding_mode), x.dtype, bound,
-                        rounding_mode=rounding_mode)
+    if nx.MODE.perturbed:
+        out = nx.perturb_by(_sequential(v, axis, x.dtype, kind, rounding_mode), x.dtype, bound,
+                            rounding_mode=rounding_mode)
+    else:
+        out = nx.round_float(r, x.dtype, rounding_mode=rounding_mode)
     return np.flip(out, axis) if reverse else out
 
 
