@@ -338,6 +338,21 @@ def k(x, y, z):
     assert out["y"].data.tolist()[1] == -fmax and out["z"].data.tolist() == [fmax, 100.0]
 
 
+def test_math_functions_move_by_their_documented_ulp_bound():
+    # seed 20261127 program 640: tanhf (2 ulp in the CUDA Math API) then + 1.0 rounded the GPU's
+    # result one ulp of 1.36 away; a one-ulp perturbation of tanh was absorbed by that rounding
+    assert nx.math_ulps("tanh", "float32") == 2 and nx.math_ulps("tan", "float32") == 4
+    assert nx.math_ulps("exp", "float16") == 1
+    x = np.array([0.37803], dtype=np.float64)
+    exact = nx.round_float(np.tanh(x), "float32").astype(float)
+    nx.MODE.__init__("perturbed", 3)
+    try:
+        moved = nx.finish_float(np.tanh(x), "float32", inexact=True, ulps=2).astype(float)
+    finally:
+        nx.MODE.__init__("exact", 0)
+    assert abs(moved - exact).item() == 2 * 2.0 ** -25   # two ulps at 0.36
+
+
 # ---- the comparison -----------------------------------------------------------------------------
 def test_compare_tolerance_scales_with_the_two_runs():
     exact = np.array([1.0, 1.0, np.nan, 5.0], dtype=np.float32)

@@ -192,10 +192,11 @@ class Mode:
 MODE = Mode()
 
 
-def finish_float(exact64, dtype, *, inexact=None, rounding_mode=None):
+def finish_float(exact64, dtype, *, inexact=None, rounding_mode=None, ulps=1):
     """A float operation's result: the float64 value rounded to dtype; in the perturbed run moved
-    by one unit in the last place where the rounding was inexact (`inexact` overrides that test,
-    e.g. True for transcendental functions, whose GPU versions are not correctly rounded)."""
+    by `ulps` units in the last place where the rounding was inexact (`inexact` overrides that
+    test, e.g. True for transcendental functions, whose GPU versions are not correctly rounded and
+    move by their documented error bound: MATH_ULPS)."""
     r = round_float(exact64, dtype, rounding_mode=rounding_mode)
     if not MODE.perturbed:
         return r
@@ -209,8 +210,23 @@ def finish_float(exact64, dtype, *, inexact=None, rounding_mode=None):
     inexact = np.broadcast_to(np.asarray(inexact) & np.isfinite(r64) & (r64 != 0), r64.shape)
     if not inexact.any():
         return r
-    moved = r64 + MODE.signs(r64.shape) * _quantum(r64, dtype)
+    moved = r64 + MODE.signs(r64.shape) * ulps * _quantum(r64, dtype)
     return round_float(np.where(inexact, moved, r64), dtype, rounding_mode=rounding_mode)
+
+
+# Maximum errors in ulps of the CUDA Math API's functions (CUDA C++ Programming Guide, "Mathematical
+# Functions": single and double precision tables), full-range, without -use_fast_math; what
+# tile2cu's runtime calls for each ct function. float16/bfloat16 go through float: 1 ulp.
+MATH_ULPS = {
+    "float32": {"exp": 2, "exp2": 2, "log": 1, "log2": 1, "sin": 2, "cos": 2, "tan": 4, "sinh": 3,
+                "cosh": 2, "tanh": 2, "rsqrt": 2, "sqrt": 0, "pow": 4},
+    "float64": {"exp": 1, "exp2": 1, "log": 1, "log2": 1, "sin": 2, "cos": 2, "tan": 2, "sinh": 2,
+                "cosh": 1, "tanh": 1, "rsqrt": 1, "sqrt": 0, "pow": 2},
+}
+
+
+def math_ulps(fn, dtype):
+    return MATH_ULPS.get(dtype, {}).get(fn, 1)
 
 
 def perturb_by(r, dtype, bound, rounding_mode=None):

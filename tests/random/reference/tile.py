@@ -275,7 +275,7 @@ def _float_binary(op, x, y, dtype, rounding_mode=None):
         r = np.where((r != 0) & ((r < 0) != (y < 0)), r + y, r)
         return nx.finish_float(r, dtype)
     if op == "**":
-        return nx.finish_float(np.power(x, y), dtype, inexact=True)
+        return nx.finish_float(np.power(x, y), dtype, inexact=True, ulps=nx.math_ulps("pow", dtype))
     raise nx.NotModelled(f"float operator {op}")
 
 
@@ -322,7 +322,8 @@ def unary(op, t):
             r = d if nx.is_float(d) else "float32"
             v = nx.cast(t.data, d, r).astype(np.float64)
             exact = op in ("sqrt",)
-            return Tile(nx.finish_float(MATH[op](v), r, inexact=None if exact else True), r)
+            return Tile(nx.finish_float(MATH[op](v), r, inexact=None if exact else True,
+                                        ulps=max(1, nx.math_ulps(op, r))), r)
         if op in ("floor", "ceil"):
             return Tile(getattr(np, op)(t.data), d)
         if op == "abs":
