@@ -139,10 +139,7 @@ def build_batch(tool, nvcc, arch, work, number, programs):
     pending = list(programs)
     for attempt in range(2):
         stem = work / f"batch{number}_{attempt}"
-        module, sigs = oracle.batch_module([(p.name, p.source, p.sig) for p in pending])
-        stem.with_suffix(".py").write_text(module)
-        stem.with_suffix(".sigs").write_text(sigs)
-        outcome = oracle.transpile(tool, stem.with_suffix(".py"), None, stem.with_suffix(".cu"))
+        outcome = oracle.transpile_batch(tool, stem, pending)
         if outcome.kind != "ok":
             for p in pending:
                 p.status, p.detail = "finding", f"batch transpile {outcome.kind}: {outcome.error_class} {outcome.message}"

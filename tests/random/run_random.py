@@ -110,10 +110,7 @@ def build_batches(tool, nvcc, programs, work, batch_size, deadline, log):
             if not pending:
                 break
             stem = work / f"batch{b // batch_size}_{attempt}"
-            module, sigs = oracle.batch_module([(p.name, p.source, p.sig) for p in pending])
-            stem.with_suffix(".py").write_text(module)
-            stem.with_suffix(".sigs").write_text(sigs)
-            outcome = oracle.transpile(tool, stem.with_suffix(".py"), None, stem.with_suffix(".cu"))
+            outcome = oracle.transpile_batch(tool, stem, pending)
             if outcome.kind != "ok":
                 for p in pending:
                     p.build_errors = [f"batch transpile {outcome.kind}: {outcome.error_class} {outcome.message}"]

@@ -69,6 +69,15 @@ def batch_module(programs):
     return "\n".join(source), "\n".join(sigs) + "\n"
 
 
+def transpile_batch(tool, stem, programs):
+    """Writes a batch's module (stem.py) and signatures (stem.sigs) for `programs` (each with
+    name, source and sig) and transpiles it into stem.cu: the outcome."""
+    module, sigs = batch_module([(p.name, p.source, p.sig) for p in programs])
+    stem.with_suffix(".py").write_text(module)
+    stem.with_suffix(".sigs").write_text(sigs)
+    return transpile(tool, stem.with_suffix(".py"), None, stem.with_suffix(".cu"))
+
+
 def nvcc_build(nvcc, runtime_dir, cu_path, obj_path, timeout_s=1800):
     cmd = [nvcc, *NVCC_FLAGS, "-I", str(runtime_dir), "-c", str(cu_path), "-o", str(obj_path)]
     try:
