@@ -342,8 +342,9 @@ def _scalar_dtype(kind, info, value, i):
 
 
 def _array_facts(dtype, shape, strides, ptr, annotation, where):
-    """(align16, contiguous, static dims) as the signature records them, or the reason the
-    array cannot be passed."""
+    """(align16, contiguous, static) as the signature records them, or the reason the array
+    cannot be passed. `static` is () without an annotation, else (dims, strides): the shape
+    and stride values of the annotated axes, None elsewhere (strides () when none listed)."""
     if dtype not in SIGNATURE_NAME:
         raise ArgError(_errors.TileUnsupportedFeatureError,
                        f"{where}: arrays of {dtype.name} are not supported by "
@@ -362,15 +363,17 @@ def _array_facts(dtype, shape, strides, ptr, annotation, where):
         dims = _static_axes("static_shape_dims", ann.static_shape_dims, len(shape), where)
         stride_dims = _static_axes("static_stride_dims", ann.static_stride_dims, len(shape),
                                    where)
-        if stride_dims:
-            listed = ", ".join(f"dim {d} = {strides[d]}" for d in sorted(stride_dims))
-            raise ArgError(_errors.TileUnsupportedFeatureError,
-                           f"{where}: static_stride_dims ({listed}) are not supported by "
-                           "tile2cu yet: its signatures cannot make a stride a compile-time "
-                           "constant")
-        static = tuple(shape[d] if d in dims else None for d in range(len(shape)))
-        if 0 in static:
+        static_dims = tuple(shape[d] if d in dims else None for d in range(len(shape)))
+        if 0 in static_dims:
             raise ArgError(ValueError, f"{where}: a static dim cannot be 0")
+        static_strides = ()
+        if stride_dims:
+            static_strides = tuple(strides[d] if d in stride_dims else None
+                                   for d in range(len(shape)))
+            # cuTile's rule: once strides are listed, a unit last stride is no longer inferred
+            # (it is a fact only where listed), so arrays differing there share a kernel.
+            return (ptr % 16 == 0, False, (static_dims, static_strides))
+        static = (static_dims, static_strides)
     return (ptr % 16 == 0, bool(strides) and strides[-1] == 1, static)
 
 
@@ -432,8 +435,12 @@ def _list_constraint(key):
 
 def _array_constraint(dtype, shape, facts):
     aligned, contiguous, static = facts
-    dims = [str(d) if static and static[k] is not None else "?" for k, d in enumerate(shape)]
+    static_dims, static_strides = static or ((), ())
+    dims = [str(d) if static_dims and static_dims[k] is not None else "?"
+            for k, d in enumerate(shape)]
     text = f"{SIGNATURE_NAME[dtype]}[{', '.join(dims)}]"
+    if static_strides:
+        text += f" strides({', '.join('?' if s is None else str(s) for s in static_strides)})"
     return text + (" align16" if aligned else "") + (" contiguous" if contiguous else "")
 
 

@@ -131,6 +131,13 @@ HostInterface host_interface(const ir::Function& fn, const LayoutPlan& plan) {
       h.checks += fmt::format("  if (reinterpret_cast<uintptr_t>({}.data) % 16 != 0) return cudaErrorMisalignedAddress;\n", a.name);
     if (a.contiguous)
       h.checks += fmt::format("  if ({}.strides[{}] != 1) return cudaErrorInvalidValue;\n", a.name, a.rank - 1);
+    // A static stride: the launch must have it, and the kernel addresses with the constant.
+    std::vector<std::string> view_strides = strides;
+    for (int d = 0; d < static_cast<int>(a.static_strides.size()); ++d) {
+      if (!a.static_strides[d]) continue;
+      h.checks += fmt::format("  if ({}.strides[{}] != {}) return cudaErrorInvalidValue;\n", a.name, d, *a.static_strides[d]);
+      view_strides[d] = std::to_string(*a.static_strides[d]);
+    }
     std::vector<std::string> kgroup{fmt::format("{}* {}_data", t, a.name)}, agroup{dev + ".data"};
     for (const auto& n : shape) kgroup.push_back("int32_t " + n);
     for (const auto& n : strides) kgroup.push_back("int32_t " + n);
@@ -140,7 +147,7 @@ HostInterface host_interface(const ir::Function& fn, const LayoutPlan& plan) {
     kargs.push_back(fmt::format("{}", fmt::join(agroup, ", ")));
     if (referenced[static_cast<size_t>(i)])
       h.prologue += fmt::format("  const Array<{}, {}> {}{{{}_data, {{{}}}, {{{}}}}};\n", t, a.rank, a.name, a.name,
-                                fmt::join(shape, ", "), fmt::join(strides, ", "));
+                                fmt::join(shape, ", "), fmt::join(view_strides, ", "));
   }
   if (any_list) upload_list_tables(h);
   for (const TensorMapParam& p : tensor_map_params(fn)) {

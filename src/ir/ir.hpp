@@ -53,6 +53,8 @@ struct ArrayParam {
   // Array.slice (spec b.1): a view of the entry `slice_of`, narrowed along one axis, defined by
   // an ArraySlice op. Same dtype, rank and strides; no copy.
   int slice_of = -1;
+  // Strides the signature makes compile-time constants (`strides(10, ?)`): empty, or size rank.
+  std::vector<std::optional<int64_t>> static_strides;
 };
 
 struct ScalarParam {

@@ -31,8 +31,11 @@ class Printer {
         const ArrayParam& a = fn_.arrays[i];
         std::vector<std::string> dims;
         for (const auto& d : a.static_dims) dims.push_back(d ? std::to_string(*d) : "?");
-        out_ += fmt::format("  param {}: {}array<{}, [{}]>{}{}{}{}\n", a.name, a.is_list ? "list<" : "",
+        std::vector<std::string> strides;
+        for (const auto& s : a.static_strides) strides.push_back(s ? std::to_string(*s) : "?");
+        out_ += fmt::format("  param {}: {}array<{}, [{}]>{}{}{}{}{}\n", a.name, a.is_list ? "list<" : "",
                             dtype_short_name(a.dtype), fmt::join(dims, ", "), a.is_list ? ">" : "",
+                            strides.empty() ? "" : fmt::format(" strides({})", fmt::join(strides, ", ")),
                             a.aligned16 ? " align16" : "", a.contiguous ? " contiguous" : "",
                             a.written ? " written" : "");
       } else {

@@ -135,7 +135,22 @@ Value KernelLowering::attribute(const Value& base, const std::string& attr, Sour
           items.push_back(make(LooseInt{*p.static_dims[d]}));
           continue;
         }
-        ir::Op op = make_op(shape ? ir::OpKind::ArrayDim : ir::OpKind::ArrayStride);
+        if (!shape && !p.static_strides.empty() && p.static_strides[d]) {  // strides(...) in the signature
+          items.push_back(make(LooseInt{*p.static_strides[d]}));
+          continue;
+        }
+        ir::OpKind kind = shape ? ir::OpKind::ArrayDim : ir::OpKind::ArrayStride;
+        if (static_eval_depth_ > 0) {
+          // ct.static_eval(x.strides[0]) with only stride 0 static: a run-time item is an
+          // error only where it is picked (subscript) or returned (static_eval).
+          items.push_back(make(PoisonValue{
+              fmt::format("ct.{}() is evaluated at compile time and cannot contain the tile operation '{}': "
+                          "only constants, tuples and arithmetic on values already computed are allowed",
+                          static_eval_what_, ir::op_kind_name(kind)),
+              ErrorKind::StaticEval}));
+          continue;
+        }
+        ir::Op op = make_op(kind);
         op.param = a->param;
         op.dim = d;
         items.push_back(make(Runtime{emit1(std::move(op), {DType::Int32, {}})}));
@@ -478,7 +493,10 @@ Value KernelLowering::subscript(const Value& base, const ast::ExprPtr& index, So
     int64_t n = static_cast<int64_t>(t->items.size());
     if (i < -n || i >= n)
       error(ErrorKind::Type, index->range, fmt::format("tuple index {} out of range for length {}", i, n));
-    return t->items[i < 0 ? i + n : i];
+    const Value& item = t->items[i < 0 ? i + n : i];
+    if (auto* p = item.as<PoisonValue>())  // see attribute(): reported at the static_eval, as its other errors
+      error(p->kind, p->kind == ErrorKind::StaticEval && static_eval_depth_ > 0 ? static_eval_range_ : range, p->message);
+    return item;
   }
   if (base.is<ArrayValue>())
     error(ErrorKind::Type, range, "Arrays are not directly subscriptable. Use load() or gather() instead.");

@@ -143,6 +143,9 @@ Value KernelLowering::static_eval(const ast::ExprPtr& e, SourceRange range, cons
   };
   try {
     Value v = eval(e);
+    if (auto* t = v.as<TupleValue>())  // x.shape with a run-time dim: see attribute()
+      for (const Value& item : t->items)
+        if (auto* p = item.as<PoisonValue>()) error(p->kind, range, p->message);
     restore();
     return v;
   } catch (const CompileError& inner) {

@@ -1114,6 +1114,9 @@ Value KernelLowering::parameter_value(const std::string& name, const Constraint&
   }
   if (auto* lc = std::get_if<ListConstraint>(&c)) {
     const ArrayConstraint& e = lc->element;
+    if (!e.strides.empty())
+      error(ErrorKind::UnsupportedFeature, range,
+            fmt::format("static strides of a list's items (parameter '{}') are not supported by tile2cu yet", name));
     ir::ArrayParam a{name, e.dtype, static_cast<int>(e.dims.size()), e.dims, e.aligned16, e.contiguous, false};
     a.is_list = true;
     fn_.arrays.push_back(a);
@@ -1122,6 +1125,7 @@ Value KernelLowering::parameter_value(const std::string& name, const Constraint&
   }
   if (auto* ac = std::get_if<ArrayConstraint>(&c)) {
     ir::ArrayParam a{name, ac->dtype, static_cast<int>(ac->dims.size()), ac->dims, ac->aligned16, ac->contiguous, false};
+    a.static_strides = ac->strides;
     fn_.arrays.push_back(a);
     fn_.param_order.emplace_back(true, static_cast<int>(fn_.arrays.size() - 1));
     return make(ArrayValue{static_cast<int>(fn_.arrays.size() - 1)});

@@ -213,12 +213,50 @@ class SignatureParser {
       std::string flag = identifier_or_empty();
       if (flag == "align16") a.aligned16 = true;
       else if (flag == "contiguous") a.contiguous = true;
+      else if (flag == "strides" && a.strides.empty()) parse_strides(a);
       else {
         pos_ = at;
         break;
       }
     }
+    if (a.contiguous && !a.strides.empty() && a.strides.back() && *a.strides.back() != 1)
+      error(fmt::format("contiguous (last stride 1) contradicts strides(...) giving the last stride {}",
+                        *a.strides.back()));
     return a;
+  }
+
+  // strides(s0, s1, ...): one per dim, each ? or an integer >= 0 (0: a broadcast axis).
+  void parse_strides(ArrayConstraint& a) {
+    skip_space();
+    expect('(');
+    size_t open = pos_;
+    skip_space();
+    while (peek() != ')') {
+      skip_space();
+      if (peek() == '?') {
+        ++pos_;
+        a.strides.push_back(std::nullopt);
+      } else if (!std::isdigit(static_cast<unsigned char>(peek()))) {
+        error(peek() == '\0' ? "expected ')' to close the strides" : "a stride is ? or an integer from 0 to 2147483647");
+      } else {
+        size_t at = pos_;
+        ConstantLiteral lit = parse_literal();
+        auto* v = std::get_if<__int128>(&lit.value);
+        if (!v || *v < 0 || *v > INT32_MAX) {  // kernels index with int32
+          pos_ = at;
+          error("a stride is ? or an integer from 0 to 2147483647");
+        }
+        a.strides.push_back(static_cast<int64_t>(*v));
+      }
+      skip_space();
+      if (peek() == ',') ++pos_;
+      else if (peek() != ')') error("expected ',' or ')'");
+    }
+    ++pos_;
+    if (a.strides.size() != a.dims.size()) {
+      pos_ = open;
+      error(fmt::format("strides(...) gives {} strides for an array of rank {}", a.strides.size(), a.dims.size()));
+    }
   }
 
   // (item, ...): a tuple of constants is one constant; with an array, scalar or list in it (at
@@ -372,9 +410,11 @@ std::string constant_literal_string(const ConstantLiteral& c) {
 namespace {
 
 std::string array_constraint_string(const ArrayConstraint& a) {
-  std::vector<std::string> dims;
+  std::vector<std::string> dims, strides;
   for (const auto& d : a.dims) dims.push_back(d ? std::to_string(*d) : "?");
-  return fmt::format("{}[{}]{}{}", dtype_name(a.dtype), fmt::join(dims, ", "),
+  for (const auto& s : a.strides) strides.push_back(s ? std::to_string(*s) : "?");
+  return fmt::format("{}[{}]{}{}{}", dtype_name(a.dtype), fmt::join(dims, ", "),
+                     strides.empty() ? "" : fmt::format(" strides({})", fmt::join(strides, ", ")),
                      a.aligned16 ? " align16" : "", a.contiguous ? " contiguous" : "");
 }
 

@@ -3,7 +3,9 @@
 //
 //   [spec_name =] kernel(param=constraint, ...)      or, with --kernel given:  param=constraint, ...
 //
-//   array     dtype[d0, d1, ...] [align16] [contiguous]   each d is ? (dynamic) or an integer
+//   array     dtype[d0, d1, ...] [strides(s0, s1, ...)] [align16] [contiguous]
+//             each d is ? (dynamic) or a positive integer; each s ? or an integer >= 0 (a
+//             static stride, in elements: cuTile's ArrayAnnotation(static_stride_dims=...))
 //   scalar    dtype                                        float32, int32, bool, ...
 //   constant  a literal: 1024, -3, 0.5, True, (64, 128)
 //   list      list[<array>]                                a list of arrays of one dtype and rank
@@ -29,6 +31,7 @@ struct ArrayConstraint {
   std::vector<std::optional<int64_t>> dims;  // rank = dims.size()
   bool aligned16 = false;
   bool contiguous = false;
+  std::vector<std::optional<int64_t>> strides;  // empty, or one per dim: static strides
 };
 struct ScalarConstraint { DType dtype; };
 // A list of arrays (cuTile's ListAnnotation): every item has the element's dtype, rank and facts;

@@ -65,11 +65,29 @@ def test_static_axis_out_of_range_or_twice(entry, field):
     assert not entry.calls
 
 
-def test_static_strides_are_refused_naming_them(entry):
-    x = FakeDeviceArray((4, 8), strides=(40, 4))
-    with pytest.raises(ct.TileUnsupportedFeatureError,
-                       match=r"static_stride_dims \(dim 0 = 10\) are not supported"):
-        ct.launch(0, (1,), _annotated(static_stride_dims=(0,)), (x, x))
+def test_static_strides_go_into_the_signature_and_key(entry, monkeypatch):
+    # cuTile's test_array.py::test_static_stride_*: the annotated axes' strides (in elements)
+    # at launch become `strides(...)` of the signature; once one is listed, a unit last stride
+    # is no longer inferred (`contiguous`), so arrays differing only there share a kernel.
+    signatures = []
+    build = _build.build
+
+    def recording_build(source_path, kernel_name, spec_name, signature, *rest, **kw):
+        signatures.append(signature)
+        return build(source_path, kernel_name, spec_name, signature, *rest, **kw)
+    monkeypatch.setattr(_build, "build", recording_build)
+    k = _annotated(static_stride_dims=(0,))
+    out = FakeDeviceArray((4, 8))
+    ct.launch(0, (1,), k, (FakeDeviceArray((4, 8), strides=(40, 4)), out))
+    assert "x=float32[?, ?] strides(10, ?) align16" in signatures[-1]
+    ct.launch(0, (1,), k, (FakeDeviceArray((4, 8), strides=(40, 8)), out))   # inner stride 2
+    assert len(signatures) == 1
+    ct.launch(0, (1,), k, (FakeDeviceArray((4, 8), strides=(48, 4)), out))
+    assert "strides(12, ?)" in signatures[-1] and len(signatures) == 2
+    both = _annotated(static_shape_dims=(1,), static_stride_dims=(-1, 0))
+    ct.launch(0, (1,), both, (FakeDeviceArray((4, 8), strides=(4, 0)), out))   # broadcast axis
+    assert "x=float32[?, 8] strides(1, 0) align16" in signatures[-1]
+    assert len(entry.calls) == 4
 
 
 def test_strides_beyond_int32_are_overflow_errors(entry):
@@ -108,3 +126,23 @@ def test_lists_of_arrays_in_a_graph_capture_are_refused(entry, monkeypatch):
     assert len(entry.calls) == 2
     x = FakeDeviceArray((64,))
     ct.launch(7, (1,), fresh(kernels.copy), (x, x, 64))   # no list: captured as any launch
+
+
+def test_static_strides_transpile_to_constants(cache_dir, tmp_path, fake_array):
+    # The transpiler side (real binary): x.strides[k] of an annotated axis is a compile-time
+    # constant (static_eval, static_assert) and the kernel addresses with it.
+    from test_synthesize import transpile
+
+    def copy_static_strided(x: Annotated[ct.Array, ct.ArrayAnnotation(static_stride_dims=(0,))],
+                            out):
+        row_stride = ct.static_eval(x.strides[0])
+        ct.static_assert(row_stride == 10)
+        ct.store(out, (0, 0), ct.load(x, (0, 0), (4, 8)))
+    k = ct.kernel(copy_static_strided)
+    cu = transpile(k, (fake_array((4, 8), "<f2", strides=(20, 2)), fake_array((4, 8), "<f2")),
+                   tmp_path)
+    assert "x{x_data, {x_shape_0, x_shape_1}, {10, x_stride_1}}" in cu
+    assert "if (x.strides[0] != 10) return cudaErrorInvalidValue;" in cu
+    with pytest.raises(ct.TileStaticAssertionError):
+        transpile(k, (fake_array((4, 8), "<f2", strides=(24, 2)), fake_array((4, 8), "<f2")),
+                  tmp_path)
