@@ -3,6 +3,7 @@ import TileTypeError`, `from cuda.tile._numeric_semantics import RoundingMode as
 cuTile's own tests do). Each holds only names that are plain aliases of tile2cu's own."""
 
 import enum
+import os
 import types
 
 from . import _device, _dtypes, _enums, _errors
@@ -41,7 +42,17 @@ def _max_supported_bytecode_version(temp_dir: str, allow_dev: bool = False) -> B
     # cuTile asks tileiras which bytecode it reads. tile2cu reads none; it answers the first
     # version, which has none of the later features (block-scaled mma from 13.3), so programs
     # that check before using one say they skip it instead of failing later.
-    return BytecodeVersion.V_13_1
+    # TILE2CU_BYTECODE_VERSION (e.g. 13.4) answers another: cuTile's test suite gates about a
+    # third of its tests on the version, and tests/upstream/run_suite.py runs them with the
+    # version of the cuTile it measures against, so that a missing feature fails, not skips.
+    text = os.environ.get("TILE2CU_BYTECODE_VERSION")
+    if not text:
+        return BytecodeVersion.V_13_1
+    try:
+        return BytecodeVersion["V_" + text.replace(".", "_")]
+    except KeyError:
+        known = ", ".join(v.name[2:].replace("_", ".") for v in BytecodeVersion)
+        raise ValueError(f"TILE2CU_BYTECODE_VERSION={text}: expected one of {known}") from None
 
 
 bytecode = _module("cuda.tile._bytecode", "Bytecode versions.")

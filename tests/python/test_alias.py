@@ -6,6 +6,8 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
+
 from conftest import PACKAGE_PATH
 
 SCRIPT = """
@@ -140,6 +142,18 @@ assert _get_max_supported_bytecode_version("/tmp", allow_dev=False) < BytecodeVe
 assert callable(get_compute_capability)
 print("private imports ok")
 """
+
+
+def test_bytecode_version_answer_can_be_set(tmp_path, monkeypatch):
+    # Conservative by default; cuTile's test suite runs with the reference's version (13.4).
+    from tile2cu import _private_modules as pm
+    monkeypatch.delenv("TILE2CU_BYTECODE_VERSION", raising=False)
+    assert pm._max_supported_bytecode_version("/tmp") == pm.BytecodeVersion.V_13_1
+    monkeypatch.setenv("TILE2CU_BYTECODE_VERSION", "13.4")
+    assert pm._max_supported_bytecode_version("/tmp") == pm.BytecodeVersion.V_13_4
+    monkeypatch.setenv("TILE2CU_BYTECODE_VERSION", "12.9")
+    with pytest.raises(ValueError, match="expected one of 13.1, 13.2"):
+        pm._max_supported_bytecode_version("/tmp")
 
 
 def test_private_modules_block_scaled_sample_imports(tmp_path):

@@ -89,6 +89,10 @@ def parse_args(argv):
     p.add_argument("--files", nargs="+", metavar="GLOB",
                    help="run only the test files matching these patterns (test_[a-f]*.py, ...): a "
                         "suite too long for one budget is run in parts over disjoint files")
+    p.add_argument("--bytecode-version", default="13.4", metavar="X.Y",
+                   help="the Tile IR bytecode version cuda.tile answers (TILE2CU_BYTECODE_VERSION): "
+                        "cuTile's tests of later features skip below theirs. Default 13.4, the "
+                        "tileiras of the cuTile tile2cu is compared with (docs/cutile-reference.md)")
     p.add_argument("--summarize", type=Path, nargs="+", metavar="RESULTS",
                    help="only print the summary of earlier runs' results.jsonl (several: runs "
                         "over disjoint files, summarized as one)")
@@ -110,8 +114,9 @@ def jobs_count(text: str) -> int:
     return n
 
 
-def environment(cache_dir: Path) -> dict:
+def environment(cache_dir: Path, bytecode_version: str) -> dict:
     env = dict(os.environ)
+    env["TILE2CU_BYTECODE_VERSION"] = bytecode_version
     path = [str(HERE), str(REPO / "python" / "tile2cu" / "_site"), str(REPO / "python")]
     path += [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
     env["PYTHONPATH"] = os.pathsep.join(dict.fromkeys(path))
@@ -235,7 +240,7 @@ def main(argv) -> int:
     cache_dir.mkdir(parents=True, exist_ok=True)
     results_file, log = out / "results.jsonl", out / "pytest.log"
     results_file.unlink(missing_ok=True)
-    env = environment(cache_dir)
+    env = environment(cache_dir, args.bytecode_version)
     cmd, notes = pytest_command(args, test_dir, results_file, jobs, extra)
 
     print(f"cuTile suite:  {test_dir}")
