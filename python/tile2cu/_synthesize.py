@@ -350,6 +350,12 @@ class _Environment:
             if self._claim(name, value, where) and name != value.__name__:
                 self.lines.append(f"{name} = {value.__name__}")
             return
+        # Before the library path, which would read Annotated[ct.float16, ...] as its dtype.
+        text = self._annotation_text(value)
+        if text is not None:
+            if self._claim(name, value, where):
+                self.lines.append(f"{name} = {text}")
+            return
         path = self._library_path(value)
         if path is not None:
             if self._claim(name, value, where):
@@ -465,6 +471,26 @@ class _Environment:
             if ok:
                 self.bind(name, value, target, depth + 1)
         return ast.unparse(found[0])
+
+    def _annotation_text(self, value):
+        """Source for a typing alias of a parameter annotation the kernel's signature names
+        (`ConstInt = ct.Constant[int]` at a test file's top level), so the transpiler resolves
+        the annotation as it would in the user's file; None for anything else. Only
+        `ct.Constant[T]` is built here (T a builtin type or one the library path finds); other
+        aliases of cuda.tile (`ct.ScalarInt64`) are its own objects, found by the library path."""
+        from ._annotations import ConstantAnnotation
+        if typing.get_origin(value) is not typing.Annotated:
+            return None
+        inner, *metadata = typing.get_args(value)
+        if len(metadata) != 1 or type(metadata[0]) is not ConstantAnnotation:
+            return None
+        if _is_builtin(inner) and isinstance(inner, type):
+            inner_text = inner.__name__
+        else:
+            inner_text = self._library_path(inner)
+        if inner_text is None:
+            return None
+        return f"{self.tile_alias()}.Constant[{inner_text}]"
 
     def _library_path(self, value):
         """`alias.attr` (or `alias.Enum.member`) for a value a known module holds."""

@@ -9,7 +9,7 @@ import contextlib
 import enum
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any
 
 import pytest
 
@@ -237,4 +237,34 @@ def test_mutable_dataclass_instances_are_refused(cache_dir):
         ct.scatter(out, (), captured.n)
 
     with pytest.raises(_errors.TileUnsupportedFeatureError, match="'captured'"):
+        kern._source()
+
+
+# Module-level aliases of annotations, as test_tiled_view.py writes `ConstInt = ct.Constant[int]`.
+ConstInt = ct.Constant[int]
+ConstBool = ct.Constant[bool]
+ConstF16 = ct.Constant[ct.float16]
+Tagged = Annotated[int, "a tag"]
+
+
+def test_constant_annotation_aliases_are_written(cache_dir, tmp_path, fake_array):
+    @ct.kernel
+    def kern(out, n: ConstInt, flag: ConstBool, half: ConstF16):
+        ct.static_assert(n == 4)
+        if flag:
+            ct.scatter(out, (), n)
+
+    text = kern._source()[1].text
+    assert "ConstInt = tile2cu_ct.Constant[int]" in text
+    assert "ConstBool = tile2cu_ct.Constant[bool]" in text
+    assert "ConstF16 = tile2cu_ct.Constant[tile2cu_ct.float16]" in text
+    assert "tile2cu_spec_test" in transpile(kern, (fake_array((), "<i4"), 4, True, 1.5), tmp_path)
+
+
+def test_other_annotated_aliases_are_still_refused(cache_dir):
+    @ct.kernel
+    def kern(out, n: Tagged):
+        ct.scatter(out, (), n)
+
+    with pytest.raises(_errors.TileUnsupportedFeatureError, match="'Tagged'"):
         kern._source()
