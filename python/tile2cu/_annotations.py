@@ -89,7 +89,8 @@ IndexedWithInt64 = Annotated[Array, ArrayAnnotation(index_dtype=_dtypes.int64)]
 class ParamInfo:
     """What a kernel parameter's annotation says about it."""
 
-    __slots__ = ("name", "constant", "scalar_dtype", "array_annotation", "list_annotation")
+    __slots__ = ("name", "constant", "scalar_dtype", "array_annotation", "list_annotation",
+                 "items", "constant_with_scalar")
 
     def __init__(self, name):
         self.name = name
@@ -97,6 +98,10 @@ class ParamInfo:
         self.scalar_dtype = None       # from ScalarAnnotation (ct.ScalarInt64)
         self.array_annotation = None   # ArrayAnnotation
         self.list_annotation = None    # ListAnnotation
+        self.items = None              # `tuple[A, B]`: a ParamInfo per item (same name)
+        # ct.Constant[tuple[ct.ScalarInt64, int]]: cuTile refuses it at launch (a constant has
+        # no run-time dtype to choose), so the launcher does too.
+        self.constant_with_scalar = False
 
 
 def _metadata(annotation):
@@ -127,16 +132,44 @@ def parameter_infos(fn) -> tuple[list[ParamInfo], str | None]:
         if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
             variadic = variadic or p.name
             continue
-        info = ParamInfo(p.name)
         ann = _resolve(p.annotation, fn.__globals__) if p.annotation is not p.empty else None
-        for meta in _metadata(ann):
-            if isinstance(meta, ConstantAnnotation):
-                info.constant = True
-            elif isinstance(meta, ScalarAnnotation):
-                info.scalar_dtype = _dtypes.from_foreign(meta.dtype)
-            elif isinstance(meta, ArrayAnnotation):
-                info.array_annotation = meta
-            elif isinstance(meta, ListAnnotation):
-                info.list_annotation = meta
-        infos.append(info)
+        infos.append(_info(p.name, ann))
     return infos, variadic
+
+
+MAX_TUPLE_ANNOTATION_DEPTH = 16
+
+
+def _info(name, ann, depth=0):
+    """What annotation `ann` says; a `tuple[A, B]` (fixed length) also per item."""
+    info = ParamInfo(name)
+    for meta in _metadata(ann):
+        if isinstance(meta, ConstantAnnotation):
+            info.constant = True
+        elif isinstance(meta, ScalarAnnotation):
+            info.scalar_dtype = _dtypes.from_foreign(meta.dtype)
+        elif isinstance(meta, ArrayAnnotation) and depth == 0:
+            # Not read inside tuples (as before items were read at all): an item's
+            # IndexedWithInt64 would refuse arrays that int32 indexing serves, and its static
+            # dims have no place in the signature's tuples.
+            info.array_annotation = meta
+        elif isinstance(meta, ListAnnotation):
+            info.list_annotation = meta
+    if typing.get_origin(ann) is Annotated:
+        ann = typing.get_args(ann)[0]
+    if info.constant:
+        info.constant_with_scalar = _holds_scalar_annotation(ann, depth)
+    elif typing.get_origin(ann) is tuple and depth < MAX_TUPLE_ANNOTATION_DEPTH:
+        items = typing.get_args(ann)
+        if Ellipsis not in items and items != ((),):   # tuple[int, ...] has no fixed length
+            info.items = tuple(_info(name, item, depth + 1) for item in items)
+    return info
+
+
+def _holds_scalar_annotation(ann, depth):
+    if depth > MAX_TUPLE_ANNOTATION_DEPTH:
+        return False
+    if any(isinstance(meta, ScalarAnnotation) for meta in _metadata(ann)):
+        return True
+    return any(_holds_scalar_annotation(item, depth + 1) for item in typing.get_args(ann)
+               if item is not Ellipsis)

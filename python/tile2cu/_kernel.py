@@ -257,6 +257,9 @@ def _bind(k: kernel, args, bound: _Bound | None):
     key, flat = [], []
     for i, (info, value) in enumerate(zip(params, args)):
         if info.constant:
+            if info.constant_with_scalar:
+                raise ArgError(TypeError, f"{_where(i, info)}: Constant annotation cannot be "
+                                          "combined with ScalarAnnotation/ScalarInt64")
             ck = _const_key(value, _where(i, info))
             key.append(ck)
             if bound is not None:
@@ -312,10 +315,15 @@ def _bind_value(value, info, i, key, flat, bound):
     if kind == TUPLE:
         if not value:
             raise ArgError(TypeError, f"{_where(i, info)}: an empty tuple holds nothing to pass")
+        if info.items is not None and len(info.items) != len(value):
+            raise ArgError(TypeError, f"{_where(i, info)}: Received a tuple of length "
+                                      f"{len(value)} for a parameter annotated as a tuple of "
+                                      f"length {len(info.items)}")
         items = []
         key.append(("tuple", len(value)))
-        for item in value:
-            items.append(_bind_value(item, info, i, key, flat, bound))
+        for n, item in enumerate(value):
+            item_info = info if info.items is None else info.items[n]
+            items.append(_bind_value(item, item_info, i, key, flat, bound))
         if bound is None:
             return None
         return f"({items[0]},)" if len(items) == 1 else f"({', '.join(items)})"
