@@ -48,7 +48,9 @@ def test_subprocesses_of_a_suite_run_get_the_stand_ins(tmp_path):
     probe = ("import cuda.tile as ct, tile2cu.cutile\n"
              "from cuda.tile._compile import get_sm_arch\n"
              "import cuda.tile._ir.cast_ops\n"
-             "assert ct is tile2cu.cutile\n")
-    env = run_suite.environment(tmp_path)
+             "from cuda.tile._compile import _get_max_supported_bytecode_version as version\n"
+             "assert ct is tile2cu.cutile\n"
+             "assert version('/tmp') == 130400, version('/tmp')\n")   # the suite's answer
+    env = run_suite.environment(tmp_path, "13.4")
     proc = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
