@@ -11,7 +11,7 @@ import kernels
 import tile2cu.cutile as ct
 from conftest import nvcc_available
 from tile2cu import _build, _kernel
-from tile2cu.tune import _tune, exhaustive_search
+from tile2cu.tune import _tune, _tune_utils, exhaustive_search
 
 
 @pytest.fixture
@@ -95,10 +95,23 @@ def test_hints_and_kernel_factories(fake_timer):
     assert used[2]._pyfunc is kernels.axpy._pyfunc and used[2]._options["occupancy"] == 8
 
 
-def test_a_per_launch_time_limit_is_refused_not_ignored(fake_timer):
-    fake_timer({1: [1.0]})
-    with pytest.raises(ValueError, match="single_run_timeout_sec=2.0: tile2cu cannot"):
-        search([1], single_run_timeout_sec=2.0)
+def test_a_launch_past_the_time_limit_is_a_failed_configuration(fake_timer, monkeypatch):
+    # The first run of each configuration goes through benchmark_with_timeout (a separate
+    # process, test_tune_timeout.py); one that times out is skipped as cuTile skips it.
+    fake_timer({1: [1.0], 2: [0.5], 3: [2.0]})
+    limited = []
+
+    def benchmark_with_timeout(stream, grid, kernel, args, timeout_sec):
+        limited.append((args[-1], timeout_sec))
+        if args[-1] == 2:
+            raise _tune_utils.TileLaunchTimeoutError("CUDA kernel launch exceeded timeout")
+        return 1.0, None
+    monkeypatch.setattr(_tune, "benchmark_with_timeout", benchmark_with_timeout)
+    result = search([1, 2, 3], single_run_timeout_sec=2.0)
+    assert limited == [(1, 2.0), (2, 2.0), (3, 2.0)]
+    assert result.best.config == 1 and len(result.successes) == 2
+    (cfg, kind, message), = result.failures
+    assert (cfg, kind) == (2, _tune_utils.TileLaunchTimeoutError) and "exceeded" in message
 
 
 def test_configurations_build_at_once(monkeypatch):

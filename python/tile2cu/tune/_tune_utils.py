@@ -3,7 +3,8 @@ replaces `_benchmark` in tests finds it here)."""
 
 from __future__ import annotations
 
-from .. import _errors, _events, _kernel
+from .. import _events, _kernel
+from . import _ipc
 from .._args import ArgError
 
 
@@ -19,10 +20,24 @@ def _benchmark(stream, grid, kernel, pyargs) -> float:
         raise e.kind(str(e)) from None
 
 
+def _export_ipc_benchmark_payload(stream, grid, kernel, pyargs):
+    """What the separate process needs to launch `kernel` (its specialization built here), or
+    None where the arguments cannot be shared with it (memory without a CUDA IPC handle)."""
+    return _ipc.export_payload(stream, grid, kernel, pyargs)
+
+
 def benchmark_with_timeout(stream, grid, kernel, pyargs, timeout_sec: float):
-    """cuTile runs a launch with a wall-time limit in a worker process that maps the arrays
-    through CUDA IPC, so that a kernel which never ends does not hang the tuning process.
-    tile2cu has no such worker yet, and a limit it could not enforce would be a false promise."""
-    raise _errors.TileUnsupportedFeatureError(
-        f"single_run_timeout_sec={timeout_sec}: tile2cu cannot time a launch in a separate process "
-        "yet; tune without a per-launch time limit (single_run_timeout_sec=None)")
+    """(GPU microseconds, wall seconds of the worker) of one launch run, as cuTile runs it, in
+    a separate process that maps the arrays through CUDA IPC and is killed after `timeout_sec`
+    seconds (TileLaunchTimeoutError), so that a kernel which never ends does not hang the
+    tuner. Where the arguments cannot be shared, the launch runs here without a limit, as in
+    cuTile: (GPU microseconds, None)."""
+    payload = _export_ipc_benchmark_payload(stream, grid, kernel, pyargs)
+    if payload is None:
+        return _benchmark(stream, grid, kernel, pyargs), None
+    try:
+        return _ipc.run(payload, timeout_sec)
+    except _ipc.LaunchTimeout:
+        raise TileLaunchTimeoutError(
+            f"CUDA kernel launch exceeded timeout of {timeout_sec} s (run in a separate "
+            "process, which was killed)") from None
