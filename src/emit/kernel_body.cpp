@@ -630,7 +630,7 @@ class BodyEmitter {
   // a sum, prod, max, min, cumsum or cumprod with rounding or flush-to-zero options the op so
   // rounded: {"[](float a, float b) { return add_rz(a, b); }", "0.0f"}.
   std::pair<std::string, std::string> fold_with(const Op& op) {
-    if (!op.regions.empty()) return {combiner_lambda(op), identity(op)};
+    if (!op.regions.empty()) return {combiner_lambda(op, reads_from_outside(op.regions[0]) ? "&" : ""), identity(op)};
     struct Fold { const char* function; double identity; };
     static const std::map<ir::BinaryKind, Fold> kFolds = {
         {ir::BinaryKind::Add, {"add", 0.0}}, {ir::BinaryKind::Mul, {"mul", 1.0}},
@@ -640,6 +640,24 @@ class BodyEmitter {
     return {fmt::format("[]({0} a, {0} b) {{ return {1}(a, b); }}", dtype_cpp_name(dtype),
                         with_math_options(fold.function, op)),
             cpp_literal(fold.identity, dtype)};
+  }
+
+  // Whether a region reads a value defined around it (a combiner capturing a kernel variable,
+  // `lambda a, b: (a + b) % modulo`): its lambda must capture, or nvcc rejects the name.
+  static bool reads_from_outside(const ir::Block& region) {
+    std::set<ValueId> inside(region.args.begin(), region.args.end());
+    bool outside = false;
+    auto walk = [&](auto& self, const ir::Block& b) -> void {
+      for (ValueId a : b.args) inside.insert(a);
+      for (const Op& op : b.ops) {
+        for (ValueId v : op.operands)
+          if (!inside.count(v)) outside = true;
+        for (const ir::Block& r : op.regions) self(self, r);
+        for (ValueId v : op.results) inside.insert(v);
+      }
+    };
+    walk(walk, region);
+    return outside;
   }
 
   // A combiner region as a C++ lambda: "[](float a, float b) { return a + b; }", or one line per

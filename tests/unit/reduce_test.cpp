@@ -6,6 +6,7 @@
 #include "frontend/parser.hpp"
 #include "ir/printer.hpp"
 #include "ir/verifier.hpp"
+#include "nvcc_compile.hpp"
 #include "sema/sema.hpp"
 #include "support/diagnostic.hpp"
 #include "tile2cu/tile2cu.hpp"
@@ -99,6 +100,28 @@ TEST(Reduce, EmitsRuntimeCallsWithTheDestinationLayout) {
   EXPECT_NE(r.cu.find("reduce_sum<Axes<1>, Layout_16x1>(t, smem)"), std::string::npos) << r.cu;
   EXPECT_NE(r.cu.find("reduce_max<Axes<0, 1>>(t, smem)"), std::string::npos) << r.cu;
   EXPECT_NE(r.cu.find("__shared__ alignas(16) unsigned char smem["), std::string::npos) << r.cu;
+}
+
+// test_reduction.py::test_custom_reduction_with_capture: a combiner reading a kernel variable
+// becomes a lambda that captures it (a capture-less one is C++ nvcc rejects).
+TEST(Reduce, CombinerReadingAKernelVariableCaptures) {
+  TranspileOptions options;
+  options.signatures = {"x=int32[?, ?], p=int32[], y=int32[?]"};
+  options.header_name = "k.cuh";
+  const std::string source =
+      "import cuda.tile as ct\n"
+      "@ct.kernel\n"
+      "def k(x, p, y):\n"
+      "    modulo = ct.gather(p, ())\n"
+      "    t = ct.load(x, (0, 0), (16, 16))\n"
+      "    ct.store(y, (0,), ct.reduce(t, -1, lambda a, b: (a + b) % modulo, 0))\n"
+      "    ct.store(y, (0,), ct.reduce(t, -1, lambda a, b: a + b, 0))\n";
+  TranspileResult r = transpile("k.py", source, options);
+  ASSERT_TRUE(r.ok) << r.diagnostics;
+  EXPECT_NE(r.cu.find("[&](int32_t a, int32_t b) { return mod(a + b, modulo); }"), std::string::npos) << r.cu;
+  EXPECT_NE(r.cu.find("[](int32_t a_2, int32_t b_2) { return a_2 + b_2; }"), std::string::npos) << r.cu;
+  if (!testing::have_nvcc()) GTEST_SKIP() << "no nvcc";
+  EXPECT_EQ(testing::nvcc_compile(r.cu, r.cuh, "k.cuh", "sm_90a"), 0) << r.cu;
 }
 
 }  // namespace
