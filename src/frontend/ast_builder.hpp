@@ -78,6 +78,7 @@ class Lowerer {
   // expressions (build_expr.cpp)
   ast::ExprPtr lower_expr(TSNode node);
   ast::ExprPtr lower_lambda(TSNode node);
+  ast::ExprPtr lower_generator(TSNode node);
   ast::ExprPtr lower_required(TSNode node, string_view field);
   ast::ExprPtr lower_integer(TSNode node);
   ast::ExprPtr lower_float(TSNode node);

@@ -118,6 +118,7 @@ ast::ExprPtr Lowerer::lower_expr(TSNode node) {
     return expr(ast::Starred{lower_expr(value[0])}, r);
   }
   if (t == "lambda") return lower_lambda(node);
+  if (t == "generator_expression") return lower_generator(node);
   if (t == "yield") {
     std::vector<TSNode> value = named_children_of(node);
     if (value.size() > 1 || has_anonymous_child(node, "from"))
@@ -261,7 +262,7 @@ ast::ExprPtr Lowerer::lower_call(TSNode node) {
   auto arguments = field_of(node, "arguments");
   if (!arguments) src_.error(node, "invalid syntax");
   if (is_type(*arguments, "generator_expression")) {
-    call.args.push_back(lower_expr(*arguments));  // f(x for x in y): kept as Unsupported
+    call.args.push_back(lower_expr(*arguments));  // f(x for x in y): see lower_generator
     return expr(std::move(call), src_.range(node));
   }
   for (TSNode arg : named_children_of(*arguments)) {
@@ -394,6 +395,87 @@ ast::ExprPtr Lowerer::lower_lambda(TSNode node) {
   ast::ExprPtr value = lower_expr(*body);
   def->body.push_back(stmt(ast::Return{value}, value->range));
   return expr(ast::Lambda{std::move(def)}, r);
+}
+
+// A generator expression, which cuTile unrolls at compile time into a tuple (its loops are
+// ct.static_iter ones), becomes what Python scopes it as: a call of a function "<genexpr>"
+// whose parameter ".0" takes the first iterable, evaluated outside (with ct.static_eval, for
+// a ct.static_iter one), and whose body collects
+// the elements. `tuple(e for t1 in ct.static_iter(i1) if c for t2 in ct.static_iter(i2))`:
+//     def <genexpr>(.0):
+//         <genexpr result> = ()
+//         for t1 in ct.static_iter(.0):
+//             if c:
+//                 for t2 in ct.static_iter(i2):
+//                     <genexpr result> = <genexpr result> + (e,)
+//         return <genexpr result>
+// The loop variables stay local to it and lambdas made in it see their final values, as in Python.
+ast::ExprPtr Lowerer::lower_generator(TSNode node) {
+  SourceRange r = src_.range(node);
+  auto body = field_of(node, "body");
+  if (!body) src_.error(node, "invalid syntax");
+  ast::ExprPtr element = lower_expr(*body);
+  struct Clause { ast::ExprPtr target, iter, cond; SourceRange range; };
+  std::vector<Clause> clauses;
+  for (TSNode child : named_children_of(node)) {
+    string_view t = type_of(child);
+    if (t == "for_in_clause") {
+      if (has_anonymous_child(child, "async")) return expr(ast::UnsupportedExpr{"async generator expression"}, r);
+      auto left = field_of(child, "left");
+      if (!left) src_.error(child, "invalid syntax");
+      clauses.push_back({lower_target(*left), lower_required(child, "right"), nullptr, src_.range(child)});
+    } else if (t == "if_clause") {
+      std::vector<TSNode> cond = named_children_of(child);
+      if (cond.size() != 1) src_.error(child, "invalid syntax");
+      clauses.push_back({nullptr, nullptr, lower_expr(cond[0]), src_.range(child)});
+    }
+  }
+  if (clauses.empty() || !clauses[0].iter) src_.error(node, "invalid syntax");
+  const std::string result = "<genexpr result>", first = ".0";
+  auto name = [&](const std::string& id, SourceRange at) { return expr(ast::Name{id}, at); };
+  SourceRange at = element->range;
+  ast::Body inner;
+  inner.push_back(stmt(ast::Assign{{name(result, at)},
+                                   expr(ast::Binary{ast::BinaryOp::Add, name(result, at),
+                                                    expr(ast::TupleExpr{{element}}, at)}, at)}, at));
+  ast::ExprPtr first_iterable;
+  for (size_t k = clauses.size(); k-- > 0;) {
+    Clause& c = clauses[k];
+    if (c.cond) {
+      ast::If test;
+      test.branches.push_back({c.cond, std::move(inner), c.range});
+      inner = {stmt(std::move(test), c.range)};
+      continue;
+    }
+    ast::ExprPtr iter = c.iter;
+    if (k == 0) {  // ct.static_iter(i1): i1 is evaluated outside, the static_iter stays inside
+      const auto* call = iter->as<ast::Call>();
+      if (call && call->args.size() == 1 && call->keywords.empty() && !call->args[0]->as<ast::Starred>()) {
+        // Outside, i1 is evaluated at compile time as static_iter would: ct.static_eval(i1).
+        first_iterable = call->args[0];
+        if (const auto* attr = call->func->as<ast::Attribute>(); attr && attr->attr == "static_iter")
+          first_iterable = expr(ast::Call{expr(ast::Attribute{attr->value, "static_eval"}, call->func->range),
+                                          {call->args[0]}, {}},
+                                call->args[0]->range);
+        iter = expr(ast::Call{call->func, {name(first, call->args[0]->range)}, {}}, iter->range);
+      } else {
+        first_iterable = iter;
+        iter = name(first, iter->range);
+      }
+    }
+    inner = {stmt(ast::For{c.target, iter, std::move(inner), {}}, c.range)};
+  }
+  auto def = std::make_shared<ast::FunctionDef>();
+  def->name = "<genexpr>";
+  def->name_range = r;
+  ast::Param param;
+  param.name = first;
+  param.range = first_iterable->range;
+  def->params.push_back(std::move(param));
+  def->body.push_back(stmt(ast::Assign{{name(result, r)}, expr(ast::TupleExpr{}, r)}, r));
+  for (auto& s : inner) def->body.push_back(s);
+  def->body.push_back(stmt(ast::Return{name(result, r)}, r));
+  return expr(ast::Call{expr(ast::Lambda{std::move(def)}, r), {first_iterable}, {}}, r);
 }
 
 }  // namespace tile2cu::frontend_detail

@@ -662,6 +662,14 @@ Value KernelLowering::builtin_call(const std::string& name, CallArgs& args, Sour
     bool constant = false;
     return make(LooseBool{truth(x, range, &constant)});
   }
+  if (fn == "tuple") {  // tuple() and tuple(t): what a tuple comprehension is written with
+    if (!args.keywords.empty() || args.positional.size() > 1 ||
+        (args.positional.size() == 1 && !args.positional[0].is<TupleValue>()))
+      error(ErrorKind::Type, range,
+            fmt::format("tuple() in tile code takes a tuple or a tuple comprehension{}",
+                        args.positional.size() == 1 ? ", got " + describe(args.positional[0]) : std::string()));
+    return args.positional.empty() ? make(TupleValue{}) : args.positional[0];
+  }
   if (fn == "range")
     error(ErrorKind::Syntax, range, "range() can only be used as the iterable of a for loop");
   if (unsupported_python_builtin(fn) == PythonBuiltin::Type)

@@ -642,7 +642,9 @@ Flow KernelLowering::exec_runtime_if(ir::ValueId cond, const std::function<Flow(
       bool records = (!live[0] || record_like(*vals[0])) && (!live[1] || record_like(*vals[1]));
       if (records && (!live[0] || !live[1] || same_structure(*vals[0], *vals[1])) && merge_records(n, n, vals)) continue;
       if (numeric && merge_records(n, n, vals)) continue;
-      if (numeric || records || (vals[0] && is_record(*vals[0])) || (vals[1] && is_record(*vals[1])))
+      if (n == "<genexpr result>")  // a tuple comprehension's `if` (frontend's lower_generator)
+        env_[n] = make(PoisonValue{"Tuple comprehension if-conditions must be statically known"});
+      else if (numeric || records || (vals[0] && is_record(*vals[0])) || (vals[1] && is_record(*vals[1])))
         env_[n] = make(PoisonValue{fmt::format("Type of `{}` depends on path taken: {} vs {}", n,
                                                live[0] ? describe_carried(*vals[0]) : "",
                                                live[1] ? describe_carried(*vals[1]) : "")});
@@ -907,6 +909,12 @@ Env KernelLowering::bind_arguments(const FunctionValue& f, const CallArgs& passe
   // Captured names as they are now while the call that ran the def is the caller (late
   // binding); otherwise as they were at the def, or when that call returned.
   Env entry = !f.closure ? Env{} : f.frame == frame_id_ ? env_ : *f.closure;
+  // A name the function assigns is local everywhere in it (Python), so a captured value of that
+  // name is hidden: reading it before the assignment is an error (a tuple comprehension's
+  // `for n in ct.static_iter(range(n))` after its first loop), not the outer value.
+  if (f.closure)
+    for (const std::string& local : function_locals(def))
+      if (!callee_env.count(local)) entry.erase(local);
   for (auto& [name, v] : callee_env) entry[name] = std::move(v);
   return entry;
 }
