@@ -56,8 +56,8 @@ int64_t KernelLowering::const_int(const Value& v, SourceRange range, const std::
   }
   if (auto* b = v.as<LooseBool>()) return b->value;
   error(ErrorKind::Type, range,
-        fmt::format("Invalid {}: Expected a constant integer, but given value is {}", what,
-                    v.is<Runtime>() ? "not constant" : describe(v)));
+        fmt::format("Invalid {}: Expected an integer constant, but given value {}", what,
+                    v.is<Runtime>() ? "is not constant" : "has type " + describe(v)));
 }
 
 bool KernelLowering::const_bool(const Value& v, SourceRange range, const std::string& what) const {
@@ -152,7 +152,9 @@ Value KernelLowering::builtin_call(const std::string& name, CallArgs& args, Sour
       int64_t a = axes[i] < 0 ? axes[i] + rank : axes[i];
       if (a < 0 || a >= rank)
         error(ErrorKind::Type, b.range_of("order"), fmt::format("Axis {} is out of range for rank {}'", axes[i], rank));
-      if (seen[a]) error(ErrorKind::Type, b.range_of("order"), "Axis order must be a permutation of the array's axes");
+      if (seen[a])
+        error(ErrorKind::Type, b.range_of("order"),
+              fmt::format("Axis order must be a permutation, but axis {} is used at least twice", a));
       seen[a] = true;
       order[i] = static_cast<int>(a);
     }
@@ -368,7 +370,7 @@ Value KernelLowering::builtin_call(const std::string& name, CallArgs& args, Sour
       Bound b(*this, op, args, {"size"}, {"dtype", "start", "step"}, 1, range);
       int64_t size = const_int(b.at("size"), b.range_of("size"), b.what("size"));
       if (!is_power_of_two(size))
-        error(ErrorKind::Type, b.range_of("size"), fmt::format("arange size {} is not a power of two", size));
+        error(ErrorKind::Type, b.range_of("size"), fmt::format("Invalid argument \"size\" of arange(): Result tile shape must be power of 2, got {}", size));
       if (!b.get("dtype")) error(ErrorKind::Type, range, "arange() missing required keyword argument 'dtype'");
       DType dt = const_dtype(b.at("dtype"), b.range_of("dtype"), b.what("dtype"));
       Value start = b.get("start") ? *b.get("start") : make(LooseInt{0});
@@ -794,7 +796,7 @@ Value KernelLowering::method_call(const Value& self, const std::string& name, Ca
     int64_t known = 1, minus = -1;
     for (size_t i = 0; i < shape.size(); ++i) {
       if (shape[i] == -1) {
-        if (minus >= 0) error(ErrorKind::Type, b.range_of("shape"), "reshape() accepts at most one -1");
+        if (minus >= 0) error(ErrorKind::Type, b.range_of("shape"), "reshape(): Only one dimension can be -1");
         minus = static_cast<int64_t>(i);
       } else known *= shape[i];
     }

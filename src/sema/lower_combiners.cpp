@@ -13,16 +13,27 @@ namespace tile2cu::sema {
 
 namespace {
 
-// What a combiner may not contain (cuTile raises TileSyntaxError for these).
-bool allowed_in_combiner(const ir::Op& op) {
+// Why a combiner may not contain an op, in cuTile's words (it raises TileSyntaxError), or
+// nullptr when it may. `body` is "reduction" or "scan".
+std::string forbidden_in_combiner(const ir::Op& op, const std::string& body) {
   switch (op.kind) {
-    case ir::OpKind::For: case ir::OpKind::While: case ir::OpKind::If: case ir::OpKind::Load:
-    case ir::OpKind::Store: case ir::OpKind::Reduce: case ir::OpKind::Scan: case ir::OpKind::Return:
-      return false;
+    case ir::OpKind::For: case ir::OpKind::While:
+      return fmt::format("Loops inside {} body are not supported", body);
+    case ir::OpKind::If: case ir::OpKind::Return:
+      return fmt::format("Branching inside {} body is not supported", body);
+    case ir::OpKind::Load: case ir::OpKind::Store: case ir::OpKind::Gather: case ir::OpKind::Scatter:
+    case ir::OpKind::Atomic: case ir::OpKind::Print: case ir::OpKind::Assert:
+      return fmt::format("Operations with memory effects are not supported inside {} body", body);
+    case ir::OpKind::Reduce: case ir::OpKind::Scan:
+      return "Nested scan/reduction is not supported";
     default:
-      return true;
+      return {};
   }
 }
+
+// How many combiners are being lowered around the current call: a reduce or scan inside one is
+// refused even where it folds away (a scan over one element emits no op to find afterwards).
+thread_local int combiner_depth = 0;
 
 // A reduction or scan axis: a constant int in [-rank, rank).
 int single_axis(KernelLowering& k, const Value& v, SourceRange range, const std::string& what, int rank) {
@@ -35,18 +46,24 @@ int single_axis(KernelLowering& k, const Value& v, SourceRange range, const std:
 
 }  // namespace
 
-// The binary functions of Python's operator module (operator.add is the usual ct.reduce combiner).
+// The binary functions and comparisons of Python's operator module (operator.add is the usual
+// ct.reduce combiner).
 Value KernelLowering::operator_function(const std::string& name, CallArgs& args, SourceRange range) {
   static const std::map<std::string, ast::BinaryOp> kBinary = {
       {"add", ast::BinaryOp::Add},          {"sub", ast::BinaryOp::Sub},       {"mul", ast::BinaryOp::Mul},
       {"truediv", ast::BinaryOp::Div},      {"floordiv", ast::BinaryOp::FloorDiv}, {"mod", ast::BinaryOp::Mod},
       {"pow", ast::BinaryOp::Pow},          {"and_", ast::BinaryOp::BitAnd},   {"or_", ast::BinaryOp::BitOr},
       {"xor", ast::BinaryOp::BitXor},       {"lshift", ast::BinaryOp::LShift}, {"rshift", ast::BinaryOp::RShift}};
+  static const std::map<std::string, ast::CompareOp> kCompare = {
+      {"lt", ast::CompareOp::Lt}, {"le", ast::CompareOp::Le}, {"eq", ast::CompareOp::Eq},
+      {"ne", ast::CompareOp::NotEq}, {"gt", ast::CompareOp::Gt}, {"ge", ast::CompareOp::Ge}};
   auto it = kBinary.find(name);
-  if (it == kBinary.end())
+  auto comparison = kCompare.find(name);
+  if (it == kBinary.end() && comparison == kCompare.end())
     error(ErrorKind::UnsupportedFeature, range, fmt::format("operator.{}() is not supported in tile code yet", name));
   if (args.positional.size() != 2 || !args.keywords.empty())
     error(ErrorKind::Type, range, fmt::format("operator.{}() takes exactly two positional arguments", name));
+  if (comparison != kCompare.end()) return compare(comparison->second, args.positional[0], args.positional[1], range);
   return binary(it->second, args.positional[0], args.positional[1], range);
 }
 
@@ -87,19 +104,20 @@ ir::Block KernelLowering::combiner_region(const Value& func, DType dtype, Source
     call_args.positional_ranges.push_back(range);
   }
   blocks_.push_back(&region);
+  ++combiner_depth;
   Value result;
   try {
     result = call(func, std::move(call_args), range);
   } catch (...) {
     blocks_.pop_back();
+    --combiner_depth;
     throw;
   }
   blocks_.pop_back();
+  --combiner_depth;
+  const std::string body = fn == "ct.reduce" ? "reduction" : "scan";
   for (const ir::Op& op : region.ops)
-    if (!allowed_in_combiner(op))
-      error(ErrorKind::Syntax, range,
-            fmt::format("the combiner of {}() may not contain loops, branches, memory operations or nested "
-                        "reduce/scan (found {})", fn, ir::op_kind_name(op.kind)));
+    if (std::string why = forbidden_in_combiner(op, body); !why.empty()) error(ErrorKind::Syntax, range, why);
   auto dt = value_dtype(result);
   if (!dt || !value_shape(result).empty())
     error(ErrorKind::Type, range,
@@ -122,11 +140,13 @@ Value KernelLowering::combining_op(const std::string& op, CallArgs& args, Source
   std::vector<std::string> keywords = {is_reduce ? "keepdims" : "reverse"};
   if (!custom) keywords.insert(keywords.end(), {"rounding_mode", "flush_to_zero"});
   Bound b(*this, op, args, positional, keywords, custom ? 4 : 1, range);
+  if (combiner_depth > 0) error(ErrorKind::Syntax, range, "Nested scan/reduction is not supported");
   if (b.at("x").is<TupleValue>())
     error(ErrorKind::UnsupportedFeature, b.range_of("x"),
           fmt::format("ct.{}() over a tuple of tiles is not supported yet by tile2cu", op));
   ir::ValueId x = to_runtime(b.at("x"), b.range_of("x"));
   if (type_of(x).dtype == DType::Bool) x = convert(x, DType::Int32);  // as cuTile: bool counts as int32
+  require_arithmetic(type_of(x).dtype, b.range_of("x"), "ct." + op + "()");
   const ir::TileType t = type_of(x);
   const int rank = static_cast<int>(t.shape.size());
   Value axis_value = b.get("axis") ? b.at("axis") : make(LooseInt{0});

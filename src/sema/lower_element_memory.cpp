@@ -136,7 +136,7 @@ Value KernelLowering::element_memory(const std::string& op, CallArgs& args, Sour
     if (!m || m->is<NoneValue>()) return constant(true, DType::Bool);
     auto dt = value_dtype(*m);
     if (!dt || *dt != DType::Bool)
-      error(ErrorKind::Type, b.range_of("mask"), fmt::format("Invalid argument \"mask\" of {}(): Expected a bool tile, got {}", op, describe(*m)));
+      error(ErrorKind::Type, b.range_of("mask"), fmt::format("Invalid argument \"mask\" of {}(): Expected a boolean tile, got {}", op, describe(*m)));
     return to_access_shape(to_runtime_as(*m, DType::Bool, b.range_of("mask")), ix.shape, b.range_of("mask"));
   };
 

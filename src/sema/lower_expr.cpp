@@ -247,7 +247,7 @@ DType KernelLowering::default_dtype(const Value& v, SourceRange range) const {
     if (integer_fits(DType::Int32, i->value)) return DType::Int32;
     if (integer_fits(DType::Int64, i->value)) return DType::Int64;
     if (integer_fits(DType::UInt64, i->value)) return DType::UInt64;
-    error(ErrorKind::Value, range, "Integer constant is out of range of every integer dtype");
+    error(ErrorKind::Value, range, "Integer constant is out of range of any supported integer type");
   }
   if (v.is<LooseFloat>()) return DType::Float32;
   if (v.is<LooseBool>()) return DType::Bool;
@@ -289,7 +289,7 @@ Value KernelLowering::eval(const ast::ExprPtr& e) {
             if (auto* star = a->template as<ast::Starred>()) {
               Value t = eval(star->value);
               auto* tuple = t.template as<TupleValue>();
-              if (!tuple) error(ErrorKind::Type, a->range, "only a tuple can be unpacked with *");
+              if (!tuple) error(ErrorKind::Type, a->range, fmt::format("Expected a tuple after *, got {}", describe(t)));
               for (const auto& item : tuple->items) {
                 args.positional.push_back(item);
                 args.positional_ranges.push_back(a->range);
@@ -489,6 +489,13 @@ Value KernelLowering::subscript(const Value& base, const ast::ExprPtr& index, So
       return make(TupleValue{std::move(items)});
     }
     Value iv = eval(index);
+    if (!iv.is<LooseInt>() && !iv.is<LooseBool>()) {  // cuTile's words for each kind of bad index
+      auto dt = value_dtype(iv);
+      bool runtime_integer = iv.is<Runtime>() && value_shape(iv).empty() && dt && (is_integer(*dt) || *dt == DType::Bool);
+      error(ErrorKind::Type, index->range,
+            runtime_integer ? std::string("Tuple indices must be constant, but given value is not constant")
+                            : fmt::format("Tuple indices must be integers or slices, not {}", describe(iv)));
+    }
     int64_t i = const_int(iv, index->range, "tuple index");
     int64_t n = static_cast<int64_t>(t->items.size());
     if (i < -n || i >= n)
@@ -534,7 +541,8 @@ Value KernelLowering::subscript(const Value& base, const ast::ExprPtr& index, So
     }
     if (real_axes > t.shape.size() || (!ellipsis && real_axes != t.shape.size() && real_axes != 0))
       error(ErrorKind::Type, range,
-            fmt::format("too many or too few ':' entries for a tile of rank {}", t.shape.size()));
+            fmt::format("Directly indexing a tile is not supported: a subscript of a tile of rank {} names every "
+                        "axis with ':' or uses '...' (got {} ':' entries)", t.shape.size(), real_axes));
     ir::Shape shape;
     size_t axis = 0;
     size_t fill = t.shape.size() - real_axes;
@@ -556,7 +564,15 @@ Value KernelLowering::subscript(const Value& base, const ast::ExprPtr& index, So
 
 Value KernelLowering::call(const Value& callee, CallArgs args, SourceRange range) {
   if (auto* b = callee.as<BuiltinValue>()) return builtin_call(b->name, args, range);
-  if (auto* f = callee.as<FunctionValue>()) return call_function(*f, std::move(args), range);
+  if (auto* f = callee.as<FunctionValue>()) {
+    // As cuTile: a static evaluation runs host Python, where module-level functions exist but
+    // the kernel's own nested defs and lambdas do not.
+    if (static_eval_depth_ > 0 && f->frame != 0 && !f->bound_self)
+      error(ErrorKind::StaticEval, range,
+            fmt::format("{}() cannot be called inside ct.{}(): it is defined inside the kernel", f->def->name,
+                        static_eval_what_));
+    return call_function(*f, std::move(args), range);
+  }
   if (auto* m = callee.as<MethodValue>()) return method_call(*m->self, m->name, args, range);
   if (auto* e = callee.as<EnumClassValue>()) return construct_enum(*e, args, range);
   if (auto* c = callee.as<ClassValue>()) return construct_dataclass(*c, args, range);

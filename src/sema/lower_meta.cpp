@@ -98,6 +98,22 @@ std::string python_repr(const Value& v) {
   return python_str(v);
 }
 
+namespace {
+// The name a call spells its callee with: "static_eval" for ct.static_eval(...) and for
+// static_eval(...) after a from-import; "f" for f = ct.static_eval; f(...).
+std::string spelled_name(const ast::Call& call) {
+  if (auto* n = call.func->as<ast::Name>()) return n->id;
+  if (auto* a = call.func->as<ast::Attribute>()) return a->attr;
+  return {};
+}
+
+// cuTile's words for an unrolled iterable past the limit (test_static_iter.py).
+std::string max_items_message(const char* what) {
+  return fmt::format("Maximum number of iterations ({}) has been reached while unpacking the {}() iterable",
+                     kMaxStaticIterItems, what);
+}
+}  // namespace
+
 bool KernelLowering::is_constant(const Value& v) const {
   if (v.is_loose() || v.is<NoneValue>() || v.is<StrValue>() || v.is<DTypeValue>() ||
       v.is<EnumValue>() || v.is<EnumClassValue>() || v.is<ClassValue>() || v.is<ModuleValue>() ||
@@ -150,8 +166,9 @@ Value KernelLowering::static_eval(const ast::ExprPtr& e, SourceRange range, cons
     return v;
   } catch (const CompileError& inner) {
     restore();
+    // A syntax error (an undefined name, a construct outside tile code) stays one, as in cuTile.
     if (inner.kind() == ErrorKind::StaticEval || inner.kind() == ErrorKind::StaticAssertion ||
-        inner.kind() == ErrorKind::Recursion)
+        inner.kind() == ErrorKind::Recursion || inner.kind() == ErrorKind::Syntax)
       throw;
     // Whatever went wrong inside is, as in cuTile, an error of the static evaluation.
     const auto& frames = inner.frames();
@@ -166,11 +183,21 @@ Value KernelLowering::static_eval(const ast::ExprPtr& e, SourceRange range, cons
 
 std::optional<Value> KernelLowering::meta_call(const std::string& name, const ast::Call& call,
                                                SourceRange range) {
+  // cuTile recognises its compile-time functions by their name at the call, not through a variable.
+  for (const char* meta : {"ct.static_eval", "ct.static_assert", "ct.static_iter"})
+    if (name == meta && spelled_name(call) != name.substr(3))
+      error(ErrorKind::Syntax, call.func->range, fmt::format("{}() must be used directly by name", name.substr(3)));
   auto one_positional = [&](size_t max_args) {
     if (!call.keywords.empty())
       error(ErrorKind::Type, call.keywords[0].range, fmt::format("{}() takes positional arguments only", name));
     for (const auto& a : call.args)
       if (a->as<ast::Starred>()) error(ErrorKind::Syntax, a->range, fmt::format("{}() does not take *args", name));
+    // cuTile's words (a TileSyntaxError) for its own two compile-time functions.
+    if (name == "ct.static_eval" && call.args.size() != 1)
+      error(ErrorKind::Syntax, range, fmt::format("static_eval() expects a single expression, got {} arguments", call.args.size()));
+    if (name == "ct.static_assert" && (call.args.empty() || call.args.size() > 2))
+      error(ErrorKind::Syntax, range,
+            fmt::format("static_assert(cond, msg=None, /) expects one or two positional arguments, got {}", call.args.size()));
     if (call.args.empty() || call.args.size() > max_args)
       error(ErrorKind::Type, range,
             fmt::format("{}() takes {} positional argument{}, got {}", name,
@@ -184,12 +211,12 @@ std::optional<Value> KernelLowering::meta_call(const std::string& name, const as
     one_positional(2);
     Value cond = static_eval(call.args[0], call.args[0]->range, "static_assert");
     if (!is_constant(cond))
-      error(ErrorKind::StaticEval, call.args[0]->range,
-            fmt::format("ct.static_assert(): the condition must be a compile-time constant, got {}", describe(cond)));
+      error(ErrorKind::Type, call.args[0]->range,
+            fmt::format("static_assert() condition must be a compile-time constant, got {}", describe(cond)));
     auto* b = cond.as<LooseBool>();
     if (!b)
       error(ErrorKind::Type, call.args[0]->range,
-            fmt::format("ct.static_assert(): the condition must be a bool, got {}", describe(cond)));
+            fmt::format("static_assert() condition must be a boolean, got {}", describe(cond)));
     if (b->value) return make(NoneValue{});
     std::string message = "Static assertion failed";
     if (call.args.size() == 2) {
@@ -197,7 +224,8 @@ std::optional<Value> KernelLowering::meta_call(const std::string& name, const as
       if (!is_constant(msg))
         error(ErrorKind::StaticEval, call.args[1]->range,
               fmt::format("ct.static_assert(): the message must be a compile-time constant, got {}", describe(msg)));
-      if (!msg.is<NoneValue>()) message += ": " + python_str(msg);
+      // As cuTile: an empty message adds nothing ("Static assertion failed" ends the line).
+      if (!msg.is<NoneValue>() && !python_str(msg).empty()) message += ": " + python_str(msg);
     }
     error(ErrorKind::StaticAssertion, range, message);
   }
@@ -210,7 +238,7 @@ std::optional<Value> KernelLowering::meta_call(const std::string& name, const as
     return v;
   }
   if (name == "ct.static_iter")
-    error(ErrorKind::Syntax, range, "ct.static_iter() can only be the iterable of a for loop");
+    error(ErrorKind::Syntax, range, "static_iter() is only allowed as iterable in a `for` loop");
   if ((name == "str" || name == "repr") && call.args.size() == 1 && call.keywords.empty()) {
     Value v = eval(call.args[0]);
     // The user's __str__ (else __repr__, as Python falls back) or __repr__.
@@ -245,14 +273,17 @@ std::optional<Value> KernelLowering::meta_call(const std::string& name, const as
     for (size_t i = 0; i < args.size(); ++i) {
       if (!args[i].is<LooseInt>())
         error(ErrorKind::StaticEval, call.args[i]->range,
-              fmt::format("range() inside ct.{}() needs compile-time integers, got {}", static_eval_what_, describe(args[i])));
+              fmt::format("range() inside ct.{}() needs compile-time integers{}, got {}", static_eval_what_,
+                          args[i].is<Runtime>() ? ": Symbolic tile has no concrete value and thus cannot be "
+                                                  "converted to an integer" : "",
+                          describe(args[i])));
       n.push_back(const_int(args[i], call.args[i]->range, "a range bound"));
     }
     int64_t lo = n.size() >= 2 ? n[0] : 0, hi = n.size() >= 2 ? n[1] : n[0], step = n.size() == 3 ? n[2] : 1;
     if (step == 0) error(ErrorKind::StaticEval, call.args.back()->range, "range() arg 3 must not be zero");
     for (int64_t i = lo; step > 0 ? i < hi : i > hi; i += step) {
       if (items.size() > kMaxStaticIterItems)
-        error(ErrorKind::StaticEval, range, fmt::format("range() inside ct.{}() has more than {} items", static_eval_what_, kMaxStaticIterItems));
+        error(ErrorKind::StaticEval, range, max_items_message(static_eval_what_));
       items.push_back(make(LooseInt{i}));
     }
   } else if (name == "enumerate") {
@@ -278,12 +309,15 @@ std::optional<Value> KernelLowering::meta_call(const std::string& name, const as
 }
 
 Flow KernelLowering::exec_static_iter(const ast::For& f, const ast::Call& call, SourceRange range) {
+  if (spelled_name(call) != "static_iter")
+    error(ErrorKind::Syntax, call.func->range, "static_iter() must be used directly by name");
   if (call.args.size() != 1 || !call.keywords.empty())
     error(ErrorKind::Type, call.func->range, "ct.static_iter() takes exactly one argument");
   if (const ast::Stmt* jump = forbidden_jump(f.body, false))
     error(ErrorKind::Syntax, jump->range,
-          fmt::format("'{}' is not supported inside a ct.static_iter() loop",
-                      jump->as<ast::Return>() ? "return" : jump->as<ast::Break>() ? "break" : "continue"));
+          jump->as<ast::Return>() ? "Returning from a for loop is not supported"
+          : jump->as<ast::Break>() ? "Break in a for loop with static_iter() is not supported"
+                                   : "Continue in a for loop with static_iter() is not supported");
   Value iterable = static_eval(call.args[0], call.args[0]->range, "static_iter");
   auto* tuple = iterable.as<TupleValue>();
   if (!tuple)
@@ -291,7 +325,7 @@ Flow KernelLowering::exec_static_iter(const ast::For& f, const ast::Call& call, 
           fmt::format("ct.static_iter() needs a tuple, list or range of values known at compile time, got {}", describe(iterable)));
   if (tuple->items.size() > kMaxStaticIterItems)
     error(ErrorKind::StaticEval, call.args[0]->range,
-          fmt::format("ct.static_iter() would unroll {} items; at most {} are allowed", tuple->items.size(), kMaxStaticIterItems));
+          max_items_message("static_iter"));
   const std::vector<Value> items = tuple->items;
   // Unrolled: each item binds the target and the body is lowered again, so every iteration
   // may see values of different types (that is the point of static_iter).

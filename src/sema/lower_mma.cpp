@@ -61,16 +61,16 @@ ir::ValueId KernelLowering::mma(ir::ValueId x, ir::ValueId y, ir::ValueId acc, c
                   (tx.dtype == DType::UInt8 && ty.dtype == DType::Int8);
   if (tx.dtype != ty.dtype && !int8_mix)
     error(ErrorKind::Type, r.call,
-          fmt::format("mma(): operand dtypes {} and {} differ; mma does not promote (only int8 with uint8 "
-                      "may mix): convert one with astype()", dtype_name(tx.dtype), dtype_name(ty.dtype)));
+          fmt::format("mma(): x and y must have the same dtype, got {} and {} (only int8 with uint8 may mix; "
+                      "mma does not promote): convert one with astype()", dtype_name(tx.dtype), dtype_name(ty.dtype)));
   std::vector<DType> accs = allowed_accumulators(tx.dtype);
   if (accs.empty())
     error(ErrorKind::Type, r.x,
-          fmt::format("mma(): operand dtype {} has no matrix multiply; expected one of {}",
+          fmt::format("mma(): Unsupported input dtype {}; expected one of {}",
                       dtype_name(tx.dtype), kMmaOperandDtypes));
   if (std::find(accs.begin(), accs.end(), tacc.dtype) == accs.end())
     error(ErrorKind::Type, r.acc,
-          fmt::format("mma(): acc dtype {} is not allowed for {} operands; expected {}",
+          fmt::format("mma(): Unsupported acc dtype {} for {} operands; expected {}",
                       dtype_name(tacc.dtype), dtype_name(tx.dtype), dtype_list(accs)));
   // Shapes: [..., M, K] x [..., K, N] -> [..., M, N]; batch dims broadcast; acc matches exactly.
   const size_t rx = tx.shape.size(), ry = ty.shape.size();
@@ -115,7 +115,7 @@ Value KernelLowering::mma_call(const Value& x, const Value& y, const Value& acc,
     DType d = type_of(xv).dtype;
     if (d != DType::Float8E4M3FN && d != DType::Float8E5M2)
       error(ErrorKind::Type, r.call,
-            fmt::format("mma(): use_fast_acc=True is only valid for float8 operands, got {}", dtype_name(d)));
+            fmt::format("mma(): use_fast_acc is only supported for fp8 operands (float8_e4m3fn, float8_e5m2), got {}", dtype_name(d)));
     // On fp8 it only permits a faster, less precise accumulation; tile2cu keeps the precise one.
   }
   return make(Runtime{mma(xv, yv, av, r)});
@@ -130,12 +130,12 @@ Value KernelLowering::matmul(const Value& x, const Value& y, const MmaRanges& r)
   auto promoted = promote_for_binary(type_of(xv).dtype, false, type_of(yv).dtype, false);
   if (!promoted)
     error(ErrorKind::Type, r.call,
-          fmt::format("matmul(): implicit promotion of {} and {} is not supported; use astype() to convert explicitly",
+          fmt::format("matmul(): Implicit promotion of {} and {} is not supported; use astype() to convert explicitly",
                       dtype_name(type_of(xv).dtype), dtype_name(type_of(yv).dtype)));
   std::vector<DType> accs = allowed_accumulators(*promoted);
   if (accs.empty())
     error(ErrorKind::Type, r.call,
-          fmt::format("matmul(): operand dtype {} has no matrix multiply; expected one of {}",
+          fmt::format("matmul(): Unsupported input dtype {}; expected one of {}",
                       dtype_name(*promoted), kMmaOperandDtypes));
   xv = convert(xv, *promoted);
   yv = convert(yv, *promoted);

@@ -274,18 +274,33 @@ Value KernelLowering::compare(ast::CompareOp op, const Value& lhs, const Value& 
     bool same = lhs.is<NoneValue>() && rhs.is<NoneValue>();
     return make(LooseBool{op == CompareOp::Is ? same : !same});
   }
+  // Compares pairs with `pair_op` and joins the answers with and (`all`) or or: pairs known at
+  // compile time decide or drop out, run-time scalars are joined with & or | on the GPU.
+  auto join_pairs = [&](CompareOp pair_op, bool all, const std::vector<std::pair<Value, Value>>& pairs) -> Value {
+    std::optional<Value> joined;
+    for (const auto& [x, y] : pairs) {
+      Value answer = compare(pair_op, x, y, range);
+      bool constant = false;
+      bool v = truth(answer, range, &constant);
+      if (constant) {
+        if (v != all) return make(LooseBool{v});
+        continue;
+      }
+      joined = joined ? binary(all ? ast::BinaryOp::BitAnd : ast::BinaryOp::BitOr, *joined, answer, range) : answer;
+    }
+    return joined ? *joined : make(LooseBool{all});
+  };
   if (op == CompareOp::In || op == CompareOp::NotIn) {
     auto* t = rhs.as<TupleValue>();
     if (!t) error(ErrorKind::Type, range, "'in' needs a tuple on its right");
-    bool found = false;
-    for (const auto& item : t->items) {
-      Value eq = compare(CompareOp::Eq, lhs, item, range);
-      bool constant = false;
-      bool v = truth(eq, range, &constant);
-      if (!constant) error(ErrorKind::Type, range, "'in' needs compile-time constant values");
-      found |= v;
-    }
-    return make(LooseBool{op == CompareOp::In ? found : !found});
+    std::vector<std::pair<Value, Value>> pairs;
+    for (const Value& v : t->items) pairs.emplace_back(lhs, v);
+    for (const Value& v : t->items)
+      for (const Value* side : {&lhs, &v})
+        if (side->is<Runtime>() && !value_shape(*side).empty())
+          error(ErrorKind::Type, range, fmt::format("'in' requires scalar operands, got {}", describe(*side)));
+    if (op == CompareOp::In) return join_pairs(CompareOp::Eq, false, pairs);
+    return join_pairs(CompareOp::NotEq, true, pairs);
   }
   auto fold = [&](int c) -> Value {  // c: <0, 0, >0
     switch (op) {
@@ -318,15 +333,26 @@ Value KernelLowering::compare(ast::CompareOp op, const Value& lhs, const Value& 
   }
   if (auto* a = lhs.as<TupleValue>()) {
     auto* b = rhs.as<TupleValue>();
-    if (!equality || !b) error(ErrorKind::Type, range, "tuples only compare with == and != against tuples");
+    if (!equality)
+      error(ErrorKind::Type, range, fmt::format("Operator '{}' is not supported for tuples", ast::compare_op_token(op)));
+    if (!b)
+      error(ErrorKind::Type, range,
+            fmt::format("Comparing a tuple with {} is not supported for tuples (only == and != against a tuple)",
+                        describe(rhs)));
+    // cuTile compares tuples of scalars (constant or run-time) item by item.
+    for (const auto* items : {&a->items, &b->items})
+      for (const Value& v : *items) {
+        if (v.is<Runtime>() && !value_shape(v).empty())
+          error(ErrorKind::Type, range,
+                fmt::format("Tuple comparison is not supported for non-scalar elements, got {}", describe(v)));
+        if (v.is<ArrayValue>() || v.is<ListValue>())
+          error(ErrorKind::Type, range,
+                fmt::format("Tuple comparison is not supported for elements of type {}", describe(v)));
+      }
     if (a->items.size() != b->items.size()) return fold(1);
-    for (size_t i = 0; i < a->items.size(); ++i) {
-      bool constant = false;
-      bool same = truth(compare(CompareOp::Eq, a->items[i], b->items[i], range), range, &constant);
-      if (!constant) error(ErrorKind::Type, range, "tuple comparison needs compile-time constant elements");
-      if (!same) return fold(1);
-    }
-    return fold(0);
+    std::vector<std::pair<Value, Value>> pairs;
+    for (size_t i = 0; i < a->items.size(); ++i) pairs.emplace_back(a->items[i], b->items[i]);
+    return op == CompareOp::Eq ? join_pairs(CompareOp::Eq, true, pairs) : join_pairs(CompareOp::NotEq, false, pairs);
   }
   if (lhs.is_loose() && rhs.is_loose()) {
     if (!lhs.is<LooseFloat>() && !rhs.is<LooseFloat>()) {

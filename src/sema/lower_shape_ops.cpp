@@ -112,10 +112,10 @@ Value KernelLowering::shape_op(const std::string& op, CallArgs& args, SourceRang
     ir::ValueId x = tile_operand(b, "x", false);
     const int rank = static_cast<int>(type_of(x).shape.size());
     if (rank < 2)
-      error(ErrorKind::Type, b.range_of("x"), fmt::format("transpose() needs a tile of rank 2 or more, got {}", describe(b.at("x"))));
+      error(ErrorKind::Type, b.range_of("x"), fmt::format("Cannot transpose a tile with fewer than 2 dimensions, got {}", describe(b.at("x"))));
     auto given = [&](const char* n) { return b.get(n) && !b.get(n)->is<NoneValue>(); };
     if (given("axis0") != given("axis1"))
-      error(ErrorKind::Type, range, "transpose(): give both axis0 and axis1, or neither");
+      error(ErrorKind::Type, range, "transpose(): transpose axes must either both be specified or both be None");
     std::vector<int> order(rank);
     std::iota(order.begin(), order.end(), 0);
     int a0 = 0, a1 = 1;

@@ -1,6 +1,6 @@
 # case: arange size 10 is not a power of two
 # sig: a=float32[?], b=float32[?], TILE=16
-# expect: 11:19: TileTypeError: power of two
+# expect: 11:19: TileTypeError: Result tile shape must be power of 2
 import cuda.tile as ct
 
 

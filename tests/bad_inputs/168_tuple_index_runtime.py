@@ -1,6 +1,6 @@
 # case: a tuple indexed by a runtime value (indices must be constant)
 # sig: a=float32[?], b=float32[?], TILE=16
-# expect: 12:15: TileTypeError: Expected a constant integer, but given value is not constant
+# expect: 12:15: TileTypeError: Tuple indices must be constant
 import cuda.tile as ct
 
 

@@ -1,6 +1,6 @@
 # case: a reduce combiner may not contain a loop
 # sig: a=float32[?, ?], b=float32[?], TILE=16
-# expect: 17:25: TileSyntaxError: may not contain loops
+# expect: 17:25: TileSyntaxError: Loops inside reduction body are not supported
 import cuda.tile as ct
 
 

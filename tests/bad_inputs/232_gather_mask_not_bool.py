@@ -1,6 +1,6 @@
 # case: the mask must be bool
 # sig: a=float32[?], b=float32[?], TILE=16
-# expect: 10:28: TileTypeError: Invalid argument "mask" of gather(): Expected a bool tile
+# expect: 10:28: TileTypeError: Invalid argument "mask" of gather(): Expected a boolean tile
 import cuda.tile as ct
 
 

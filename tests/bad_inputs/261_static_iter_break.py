@@ -1,6 +1,6 @@
 # case: break inside a ct.static_iter loop (the loop is unrolled at compile time)
 # sig: a=float32[?], b=float32[?], TILE=16
-# expect: 13:13: TileSyntaxError: 'break' is not supported inside a ct.static_iter() loop
+# expect: 13:13: TileSyntaxError: Break in a for loop with static_iter() is not supported
 import cuda.tile as ct
 
 

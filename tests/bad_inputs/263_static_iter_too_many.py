@@ -1,6 +1,6 @@
 # case: ct.static_iter unrolls at most 1000 items
 # sig: a=float32[?], b=float32[?], TILE=16
-# expect: 11:29: TileStaticEvalError: range() inside ct.static_iter() has more than 1000 items
+# expect: 11:29: TileStaticEvalError: Maximum number of iterations (1000) has been reached while unpacking the static_iter() iterable
 import cuda.tile as ct
 
 

@@ -1,6 +1,6 @@
 # case: mma operand dtypes differ
 # sig: a=float16[?, ?], b=bfloat16[?, ?], c=float32[?, ?]
-# expect: 12:36: TileTypeError: mma(): operand dtypes float16 and bfloat16 differ
+# expect: 12:36: TileTypeError: mma(): x and y must have the same dtype, got float16 and bfloat16
 import cuda.tile as ct
 
 

@@ -1,6 +1,6 @@
 # case: mma acc dtype not allowed
 # sig: a=bfloat16[?, ?], b=bfloat16[?, ?], c=float16[?, ?]
-# expect: 12:49: TileTypeError: mma(): acc dtype float16 is not allowed for bfloat16 operands; expected float32
+# expect: 12:49: TileTypeError: mma(): Unsupported acc dtype float16 for bfloat16 operands; expected float32
 import cuda.tile as ct
 
 

@@ -1,6 +1,6 @@
 # case: matmul int32 operands
 # sig: a=int32[?, ?], b=int32[?, ?], c=int32[?, ?]
-# expect: 12:36: TileTypeError: matmul(): operand dtype int32 has no matrix multiply
+# expect: 12:36: TileTypeError: matmul(): Unsupported input dtype int32
 import cuda.tile as ct
 
 

@@ -1,6 +1,6 @@
 # case: use fast acc not fp8
 # sig: a=float16[?, ?], b=float16[?, ?], c=float32[?, ?]
-# expect: 12:36: TileTypeError: mma(): use_fast_acc=True is only valid for float8 operands, got float16
+# expect: 12:36: TileTypeError: mma(): use_fast_acc is only supported for fp8 operands (float8_e4m3fn, float8_e5m2), got float16
 import cuda.tile as ct
 
 

@@ -1,6 +1,6 @@
 # case: mma int8 float acc
 # sig: a=int8[?, ?], b=int8[?, ?], c=float32[?, ?]
-# expect: 12:49: TileTypeError: mma(): acc dtype float32 is not allowed for int8 operands; expected int32
+# expect: 12:49: TileTypeError: mma(): Unsupported acc dtype float32 for int8 operands; expected int32
 import cuda.tile as ct
 
 

@@ -1,6 +1,6 @@
 # case: matmul promotion f16 bf16
 # sig: a=float16[?, ?], b=bfloat16[?, ?], c=float32[?, ?]
-# expect: 12:36: TileTypeError: matmul(): implicit promotion of float16 and bfloat16 is not supported
+# expect: 12:36: TileTypeError: matmul(): Implicit promotion of float16 and bfloat16 is not supported
 import cuda.tile as ct
 
 

@@ -102,7 +102,7 @@ TEST(ArraySlice, ConstantViolationsAreCompileErrors) {
   };
   EXPECT_KERNEL_ERROR(body("x.slice(2, 0, 4)"), sig, ErrorKind::Type, "Axis 2 is out of range for rank 2");
   EXPECT_KERNEL_ERROR(body("x.slice(-3, 0, 4)"), sig, ErrorKind::Type, "Axis -3 is out of range for rank 2");
-  EXPECT_KERNEL_ERROR(body("x.slice(s, 0, 4)"), sig, ErrorKind::Type, "Expected a constant integer");
+  EXPECT_KERNEL_ERROR(body("x.slice(s, 0, 4)"), sig, ErrorKind::Type, "Expected an integer constant");
   EXPECT_KERNEL_ERROR(body("x.slice(0, -1, 4)"), sig, ErrorKind::Type, "Slice start must be non-negative");
   EXPECT_KERNEL_ERROR(body("x.slice(0, s, -1)"), sig, ErrorKind::Type, "Slice stop must be non-negative");
   EXPECT_KERNEL_ERROR(body("x.slice(0, 5, 3)"), sig, ErrorKind::Type,

@@ -59,7 +59,7 @@ TEST(TupleComprehension, CuTilesErrors) {
   // test_tuple_comprehension_second_iter_uses_own_induction_var: n is local to the comprehension.
   EXPECT_KERNEL_ERROR(kernel("    n = 4\n"
                              "    t = tuple(i for i in ct.static_iter(range(3)) for n in ct.static_iter(range(n)))\n"),
-                      kSig, ErrorKind::StaticEval, "Undefined variable n");
+                      kSig, ErrorKind::Syntax, "Undefined variable n");
   // test_tuple_comprehension_dynamic_if
   EXPECT_KERNEL_ERROR(kernel("    c = ct.bid(0) > 0\n"
                              "    t = tuple(v for v in ct.static_iter((1, 2)) if c)\n"

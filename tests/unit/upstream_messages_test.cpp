@@ -97,5 +97,129 @@ TEST(UpstreamMessages, ConditionalExpressionSidesShareOneType) {
   compile_kernel(pre + "    u = t if True else 0.0\n    ct.store(x, index=(0,), tile=u)\n", sig);
 }
 
+// Issue 23, round of cuTile test files g-z: each names its upstream test.
+TEST(UpstreamMessages, TilesTuplesAndShapes) {
+  // test_load_store.py::test_load_invalid_axis_order_with_repeating_axis
+  EXPECT_KERNEL_ERROR("@ct.kernel\ndef k(x):\n    t = ct.load(x, index=(0, 1), shape=(16, 16), order=(1, 1))\n",
+                      "x=float32[?, ?]", ErrorKind::Type,
+                      "Axis order must be a permutation, but axis 1 is used at least twice");
+  // test_gather_scatter.py::test_mask_type_error
+  EXPECT_KERNEL_ERROR(kernel("    g = ct.gather(x, i, mask=i)\n"), kSig1d, ErrorKind::Type, "Expected a boolean tile");
+  // test_generate.py::test_arange_invalid_size, test_arange_reject_dynamic_size
+  EXPECT_KERNEL_ERROR(kernel("    r = ct.arange(3, dtype=ct.int32)\n"), kSig1d, ErrorKind::Type,
+                      "Result tile shape must be power of 2");
+  EXPECT_KERNEL_ERROR(kernel("    r = ct.arange(ct.bid(0), dtype=ct.int32)\n"), kSig1d, ErrorKind::Type,
+                      "Expected an integer constant");
+  // test_scan.py::test_custom_scan_none_axis
+  EXPECT_KERNEL_ERROR(kernel("    r = ct.scan(i, axis=None, func=lambda p, q: p + q, identity=0)\n"), kSig1d,
+                      ErrorKind::Type, "Expected an integer constant, but given value has type None");
+  // test_reshape.py::test_reshape_more_than_one_negative_one, test_invalid_new_axis_indexing[tx[:]]
+  EXPECT_KERNEL_ERROR(kernel("    r = ct.reshape(a, (-1, -1))\n"), kSig1d, ErrorKind::Type, "Only one dimension can be -1");
+  EXPECT_KERNEL_ERROR(kernel("    b = ct.reshape(a, (4, 4))\n    r = b[:]\n"), kSig1d, ErrorKind::Type,
+                      "Directly indexing a tile is not supported");
+  // test_transpose.py::test_transpose_1d, test_transpose_2d_single_axis
+  EXPECT_KERNEL_ERROR(kernel("    r = ct.transpose(a)\n"), kSig1d, ErrorKind::Type,
+                      "Cannot transpose a tile with fewer than 2 dimensions");
+  EXPECT_KERNEL_ERROR(kernel("    r = ct.transpose(ct.reshape(a, (4, 4)), axis0=0)\n"), kSig1d, ErrorKind::Type,
+                      "transpose axes must either both be specified or both be None");
+  // test_tuple.py::test_tuple_getitem_noninteger, _nonscalar, _nonconstant, _nontile
+  EXPECT_KERNEL_ERROR(kernel("    t = (1, 2, 3)\n    r = t[1.0]\n"), kSig1d, ErrorKind::Type,
+                      "Tuple indices must be integers or slices");
+  EXPECT_KERNEL_ERROR(kernel("    t = (1, 2, 3)\n    r = t[i]\n"), kSig1d, ErrorKind::Type,
+                      "Tuple indices must be integers or slices");
+  EXPECT_KERNEL_ERROR(kernel("    t = (1, 2, 3)\n    r = t[ct.bid(0)]\n"), kSig1d, ErrorKind::Type,
+                      "Tuple indices must be constant");
+  EXPECT_KERNEL_ERROR(kernel("    t = (1, 2, 3)\n    r = t[(4, 5)]\n"), kSig1d, ErrorKind::Type,
+                      "Tuple indices must be integers or slices");
+  // test_tuple.py::test_pass_non_tuple_starred, test_element_in_tuple_tensor_raises,
+  // test_tuple_compare_nd_tile_error, _unsupported_op, _array_element_error
+  EXPECT_KERNEL_ERROR(kernel("    r = max(*a)\n"), kSig1d, ErrorKind::Type, "Expected a tuple after *");
+  EXPECT_KERNEL_ERROR(kernel("    r = 2 in (1, a, 2)\n"), kSig1d, ErrorKind::Type, "'in' requires scalar operands");
+  EXPECT_KERNEL_ERROR(kernel("    r = (a,) == (a,)\n"), kSig1d, ErrorKind::Type, "not supported for non-scalar elements");
+  EXPECT_KERNEL_ERROR(kernel("    r = (1, 2) < (3, 4)\n"), kSig1d, ErrorKind::Type, "not supported for tuples");
+  EXPECT_KERNEL_ERROR(kernel("    r = (x,) == (y,)\n"), kSig1d, ErrorKind::Type, "not supported for elements of type");
+}
+
+TEST(UpstreamMessages, MmaDtypes) {  // test_mma.py::test_mma_dtype_error, test_matmul_dtype_error, fast acc
+  const std::string sig = "x=float16[?, ?], y=bfloat16[?, ?], z=int16[?, ?]";
+  auto body = [](const std::string& line) {
+    return "@ct.kernel\ndef k(x, y, z):\n"
+           "    a = ct.load(x, index=(0, 0), shape=(16, 16))\n"
+           "    b = ct.load(y, index=(0, 0), shape=(16, 16))\n"
+           "    c = ct.load(z, index=(0, 0), shape=(16, 16))\n" + line;
+  };
+  EXPECT_KERNEL_ERROR(body("    r = ct.mma(a, b, ct.zeros((16, 16), dtype=ct.float32))\n"), sig, ErrorKind::Type,
+                      "x and y must have the same dtype");
+  EXPECT_KERNEL_ERROR(body("    r = ct.mma(c, c, ct.zeros((16, 16), dtype=ct.float32))\n"), sig, ErrorKind::Type,
+                      "Unsupported input dtype");
+  EXPECT_KERNEL_ERROR(body("    r = ct.mma(b, b, ct.zeros((16, 16), dtype=ct.float16))\n"), sig, ErrorKind::Type,
+                      "Unsupported acc dtype");
+  EXPECT_KERNEL_ERROR(body("    r = ct.matmul(a, b)\n"), sig, ErrorKind::Type,
+                      "Implicit promotion of float16 and bfloat16 is not supported");
+  EXPECT_KERNEL_ERROR(body("    r = ct.matmul(c, c)\n"), sig, ErrorKind::Type, "Unsupported input dtype");
+  EXPECT_KERNEL_ERROR(body("    r = ct.mma(a, a, ct.zeros((16, 16), dtype=ct.float32), use_fast_acc=True)\n"), sig,
+                      ErrorKind::Type, "use_fast_acc is only supported for fp8");
+}
+
+TEST(UpstreamMessages, CombinerBodies) {  // test_reduction.py, test_scan.py: *_not_supported, restricted dtype
+  const char* sig = "x=int32[?, ?], y=int32[?], z=float8_e4m3fn[?]";
+  auto body = [](const std::string& f, const std::string& op) {
+    return "@ct.kernel\ndef k(x, y, z):\n"
+           "    def f(a, b):\n" + f +
+           "    t = ct.load(x, (0, 0), (16, 16))\n"
+           "    r = " + op + "\n";
+  };
+  const std::string reduce = "ct.reduce(t, -1, f, 0)", scan = "ct.scan(t, axis=1, func=f, identity=0)";
+  EXPECT_KERNEL_ERROR(body("        ct.printf('%d %d', a, b)\n        return a + b\n", reduce), sig, ErrorKind::Syntax,
+                      "Operations with memory effects are not supported inside reduction body");
+  EXPECT_KERNEL_ERROR(body("        return ct.load(x, (a, b), (1, 1)).item()\n", scan), sig, ErrorKind::Syntax,
+                      "Operations with memory effects are not supported inside scan body");
+  EXPECT_KERNEL_ERROR(body("        for i in range(3):\n            a = a + b\n        return a\n", reduce), sig,
+                      ErrorKind::Syntax, "Loops inside reduction body are not supported");
+  EXPECT_KERNEL_ERROR(body("        if a > 0:\n            b = b + 1\n        return a + b\n", reduce), sig,
+                      ErrorKind::Syntax, "Branching inside reduction body is not supported");
+  EXPECT_KERNEL_ERROR(body("        s = ct.scan(ct.full((1,), 1, dtype=ct.int32), axis=0, func=lambda u, v: u + v, identity=0)\n"
+                           "        return a + b + s.item()\n", scan),
+                      sig, ErrorKind::Syntax, "Nested scan/reduction is not supported");
+  EXPECT_KERNEL_ERROR("@ct.kernel\ndef k(x, y, z):\n    r = ct.cumsum(ct.load(z, (0,), (16,)), axis=0)\n", sig,
+                      ErrorKind::Type, "Non-arithmetic dtype float8_e4m3fn is unsupported");
+}
+
+TEST(UpstreamMessages, StaticEvalAssertAndIter) {  // test_static_eval.py, test_static_assert.py, test_static_iter.py
+  // test_static_eval_allow_pure_expressions_binary_op[eq|ge|gt|le|lt|ne]: run-time operands
+  compile_kernel(kernel("    p = ct.bid(0) + 15\n    q = ct.bid(1) + 4\n    r = ct.static_eval(operator.ge(p, q))\n"
+                        "    ct.scatter(z, (), r)\n").insert(0, "import operator\n"),
+                 "x=float32[?], y=int32[?], z=int32[]");
+  // test_closure
+  EXPECT_KERNEL_ERROR(kernel("    def f(n):\n        return n + 1\n    r = ct.static_eval(f(3))\n"), kSig1d,
+                      ErrorKind::StaticEval, "cannot be called inside ct.static_eval()");
+  // test_static_eval_error_when_called_indirectly, test_static_iter_called_indirectly
+  EXPECT_KERNEL_ERROR(kernel("    f = ct.static_eval\n    r = f(1 * 2)\n"), kSig1d, ErrorKind::Syntax,
+                      "static_eval() must be used directly");
+  EXPECT_KERNEL_ERROR(kernel("    f = ct.static_iter\n    for s in f(range(3)):\n        pass\n"), kSig1d,
+                      ErrorKind::Syntax, "static_iter() must be used directly by name");
+  // test_static_assert_empty_string_message: nothing after the words
+  testing::CompileFailure empty = testing::compile_kernel_failure(kernel("    ct.static_assert(False, '')\n"), kSig1d);
+  EXPECT_EQ(empty.message, "Static assertion failed");
+  // test_static_assert_error_when_condition_is_not_constant, _too_many_args
+  EXPECT_KERNEL_ERROR(kernel("    c = ct.bid(0) > 2\n    ct.static_assert(c)\n"), kSig1d, ErrorKind::Type,
+                      "static_assert() condition must be a compile-time constant");
+  EXPECT_KERNEL_ERROR(kernel("    ct.static_assert(True, 'm', 123)\n"), kSig1d, ErrorKind::Syntax,
+                      "static_assert(cond, msg=None, /) expects one or two positional arguments");
+  // test_static_iter_continue_not_allowed, test_static_iter_dynamic_bound
+  EXPECT_KERNEL_ERROR(kernel("    for s in ct.static_iter((1, 2)):\n        continue\n"), kSig1d, ErrorKind::Syntax,
+                      "Continue in a for loop with static_iter() is not supported");
+  EXPECT_KERNEL_ERROR(kernel("    n = ct.bid(0)\n    for s in ct.static_iter(range(n)):\n        pass\n"), kSig1d,
+                      ErrorKind::StaticEval, "Symbolic tile has no concrete value and thus cannot be converted to an integer");
+}
+
+TEST(UpstreamMessages, TupleComparesRunTimeScalars) {  // test_tuple.py::test_tuple_compare_0d_tiles_eq
+  ir::Function fn = compile_kernel(kernel("    p = ct.bid(0)\n    q = ct.bid(1)\n"
+                                          "    if (p, q) == (0, 0):\n        ct.scatter(z, (), 1)\n"
+                                          "    if p in (1, q, 3):\n        ct.scatter(z, (), 2)\n"),
+                                   "x=float32[?], y=int32[?], z=int32[]");
+  EXPECT_EQ(ops_of_kind(fn, ir::OpKind::If).size(), 2u);
+}
+
 }  // namespace
 }  // namespace tile2cu
