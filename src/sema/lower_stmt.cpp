@@ -143,12 +143,11 @@ void KernelLowering::guard_stack(SourceRange range) const {
 void KernelLowering::unsupported(SourceRange range, const std::string& what) const {
   // Constructs real cuTile accepts but tile2cu does not handle yet, as opposed to Python that
   // is outside the tile language altogether.
-  static const char* kNotYet[] = {"generator expression",
-                                  "** unpacking", "**kwargs at a call site"};
+  static const char* kNotYet[] = {"** unpacking", "**kwargs at a call site"};
   for (const char* w : kNotYet)
     if (what == w)
       error(ErrorKind::UnsupportedFeature, range, fmt::format("{} is not supported yet by tile2cu", what));
-  error(ErrorKind::Syntax, range, fmt::format("unsupported construct in tile code: {}", what));
+  error(ErrorKind::Syntax, range, fmt::format("Unsupported syntax: {}", what));
 }
 
 ir::Op KernelLowering::make_op(ir::OpKind kind, std::vector<ir::ValueId> operands) const {
@@ -212,7 +211,7 @@ void KernelLowering::check_syntax(const ast::FunctionDef& def, bool context_mana
       if constexpr (std::is_same_v<T, ast::UnsupportedExpr>) unsupported(e->range, n.what);
       else if constexpr (std::is_same_v<T, ast::FString>) fstring(n.pieces);
       else if constexpr (std::is_same_v<T, ast::Yield>) {
-        if (!context_manager) error(ErrorKind::Syntax, e->range, "unsupported construct in tile code: yield (only a @contextlib.contextmanager helper may yield)");
+        if (!context_manager) error(ErrorKind::Syntax, e->range, "Unsupported syntax: yield (only a @contextlib.contextmanager helper may yield)");
         expr(n.value);
       }
       else if constexpr (std::is_same_v<T, ast::Attribute>) expr(n.value);

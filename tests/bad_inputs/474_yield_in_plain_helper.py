@@ -1,6 +1,6 @@
 # case: yield in a helper that is no contextmanager
 # sig: a=float32[?], b=float32[?], TILE=16
-# expect: 8:5: TileSyntaxError: unsupported construct in tile code: yield (only a @contextlib.contextmanager helper may yield)
+# expect: 8:5: TileSyntaxError: Unsupported syntax: yield (only a @contextlib.contextmanager helper may yield)
 import cuda.tile as ct
 
 

@@ -131,8 +131,8 @@ TEST(WithStatement, RejectionsKeepCuTilesClasses) {
   EXPECT_KERNEL_ERROR(module("@contextmanager\ndef ret():\n    yield\n    return\n", "    with ret():\n        pass\n"),
                       kSig, ErrorKind::Syntax, "Returning from a generator-based context manager is not supported");
   EXPECT_KERNEL_ERROR(module("def gen():\n    yield 1\n", "    g = gen()\n"), kSig, ErrorKind::Syntax,
-                      "unsupported construct in tile code: yield");
-  EXPECT_KERNEL_ERROR(module("", "    yield bid\n"), kSig, ErrorKind::Syntax, "unsupported construct in tile code: yield");
+                      "Unsupported syntax: yield");
+  EXPECT_KERNEL_ERROR(module("", "    yield bid\n"), kSig, ErrorKind::Syntax, "Unsupported syntax: yield");
 }
 
 // The ops of a block (not of nested regions) as a compact trace: prints by their text, jumps
