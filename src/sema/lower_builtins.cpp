@@ -118,7 +118,28 @@ void KernelLowering::check_tile_size(const ir::Shape& shape, SourceRange range) 
 
 // ---- builtins ------------------------------------------------------------------------------
 
+namespace {
+// ct functions that touch memory, read the launch or make or combine tiles: cuTile refuses a
+// call of one inside ct.static_eval / static_assert / static_iter's iterable, naming it.
+bool runs_tile_code(const std::string& fn) {
+  static const std::set<std::string> kNames = {
+      "load", "store", "gather", "scatter", "printf", "print", "assert_", "ones", "zeros", "full",
+      "arange", "bid", "num_blocks", "num_tiles", "mma", "matmul", "reduce", "scan", "cumsum",
+      "cumprod", "sum", "prod", "max", "min", "argmax", "argmin"};
+  return kNames.count(fn) || fn.rfind("atomic", 0) == 0;
+}
+
+std::string called_inside_static_message(const std::string& fn, const char* what) {
+  return fmt::format("{}() cannot be called inside {}: ct.{}() is evaluated at compile time and cannot contain "
+                     "the tile operation '{}'",
+                     fn, std::string(what) == "static_iter" ? "static_iter() iterable" : fmt::format("ct.{}()", what),
+                     what, fn);
+}
+}  // namespace
+
 Value KernelLowering::builtin_call(const std::string& name, CallArgs& args, SourceRange range) {
+  if (static_eval_depth_ > 0 && name.rfind("ct.", 0) == 0 && runs_tile_code(name.substr(3)))
+    error(ErrorKind::StaticEval, range, called_inside_static_message(name.substr(3), static_eval_what_));
   if (auto v = debug_call(name, args, range)) return *v;
   if (name == "dataclasses.replace") return dataclass_replace(args, range);
   auto runtime_int = [&](const Value& v, SourceRange r, const std::string& what) -> ir::ValueId {
@@ -769,7 +790,10 @@ Value KernelLowering::reduction(const std::string& op, CallArgs& args, SourceRan
 }
 
 Value KernelLowering::method_call(const Value& self, const std::string& name, CallArgs& args, SourceRange range) {
-  if (auto* a = self.as<ArrayValue>()) return array_slice(a->param, args, range);  // the one Array method
+  if (auto* a = self.as<ArrayValue>()) {  // the one Array method
+    if (static_eval_depth_ > 0) error(ErrorKind::StaticEval, range, called_inside_static_message(name, static_eval_what_));
+    return array_slice(a->param, args, range);
+  }
   if (name == "astype") {
     Bound b(*this, "astype", args, {"dtype"}, {"rounding_mode"}, 1, range);
     DType dt = const_dtype(b.at("dtype"), b.range_of("dtype"), b.what("dtype"));

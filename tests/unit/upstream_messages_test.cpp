@@ -221,5 +221,21 @@ TEST(UpstreamMessages, TupleComparesRunTimeScalars) {  // test_tuple.py::test_tu
   EXPECT_EQ(ops_of_kind(fn, ir::OpKind::If).size(), 2u);
 }
 
+// test_static_eval.py::test_static_eval_error_when_calling_bound_method, _calling_tile_func;
+// test_static_iter.py::test_static_iter_tile_ops_not_allowed_in_iterable;
+// test_static_assert.py::test_static_assert_error_when_calling_tile_func
+TEST(UpstreamMessages, TileFunctionsInsideStaticEvaluation) {
+  EXPECT_KERNEL_ERROR(kernel("    ct.static_eval(x.slice(0, 1, 2))\n"), kSig1d, ErrorKind::StaticEval,
+                      "slice() cannot be called inside ct.static_eval()");
+  EXPECT_KERNEL_ERROR(kernel("    ct.static_eval(ct.scatter(y, (0,), i))\n"), kSig1d, ErrorKind::StaticEval,
+                      "scatter() cannot be called inside ct.static_eval()");
+  EXPECT_KERNEL_ERROR(kernel("    for s in ct.static_iter(ct.ones((4,), dtype=ct.int32)):\n        pass\n"), kSig1d,
+                      ErrorKind::StaticEval, "ones() cannot be called inside static_iter() iterable");
+  EXPECT_KERNEL_ERROR(kernel("    ct.static_assert(ct.ones((4,), dtype=ct.int32).dtype == ct.int32)\n"), kSig1d,
+                      ErrorKind::StaticEval, "ones() cannot be called inside ct.static_assert()");
+  // Pure functions stay allowed (test_static_eval_allow_pure_expressions_binary_op[minimum]).
+  compile_kernel(kernel("    r = ct.static_eval(ct.minimum(i, 3))\n"), kSig1d);
+}
+
 }  // namespace
 }  // namespace tile2cu
