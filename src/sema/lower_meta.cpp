@@ -172,8 +172,12 @@ Value KernelLowering::static_eval(const ast::ExprPtr& e, SourceRange range, cons
       throw;
     // Whatever went wrong inside is, as in cuTile, an error of the static evaluation.
     const auto& frames = inner.frames();
+    // Python's ZeroDivisionError, named as cuTile does for an exception of the host evaluation.
+    const std::string& m = inner.message();
+    const bool by_zero = inner.kind() == ErrorKind::Value && m.size() >= 7 && m.compare(m.size() - 7, 7, "by zero") == 0;
     CompileError wrapped(ErrorKind::StaticEval,
-                         fmt::format("ct.{}() could not evaluate its argument: {}", what, inner.message()),
+                         by_zero ? fmt::format("Exception was raised inside {}() (ZeroDivisionError: {})", what, m)
+                                 : fmt::format("ct.{}() could not evaluate its argument: {}", what, m),
                          frames.empty() ? current_file() : frames[0].file, frames.empty() ? range : frames[0].range);
     if (!frames.empty()) wrapped.set_function_of_innermost(frames[0].function);
     for (size_t i = 1; i < frames.size(); ++i) wrapped.add_caller_frame(frames[i]);

@@ -233,6 +233,9 @@ TEST(UpstreamMessages, TileFunctionsInsideStaticEvaluation) {
                       ErrorKind::StaticEval, "ones() cannot be called inside static_iter() iterable");
   EXPECT_KERNEL_ERROR(kernel("    ct.static_assert(ct.ones((4,), dtype=ct.int32).dtype == ct.int32)\n"), kSig1d,
                       ErrorKind::StaticEval, "ones() cannot be called inside ct.static_assert()");
+  // test_static_eval.py::test_exception_raised_inside_static_eval
+  EXPECT_KERNEL_ERROR(kernel("    n = 0\n    ct.static_eval(1 // n)\n"), kSig1d, ErrorKind::StaticEval,
+                      "Exception was raised inside static_eval() (ZeroDivisionError: integer division by zero)");
   // Pure functions stay allowed (test_static_eval_allow_pure_expressions_binary_op[minimum]).
   compile_kernel(kernel("    r = ct.static_eval(ct.minimum(i, 3))\n"), kSig1d);
 }
