@@ -181,8 +181,10 @@ def function(func=None, /, *, host=False, tile=True):
 
         @functools.wraps(f)
         def tile_only(*args, **kwargs):
-            raise RuntimeError(f"'{f.__name__}' is a tile function: it can only be called from "
-                               "tile code (a kernel or another tile function)")
+            # cuTile's words first (its test_helper_function.py matches them).
+            raise RuntimeError(f"Device functions can only be called from device code. "
+                               f"'{f.__name__}' is a tile function: call it from a kernel or "
+                               "another tile function")
         tile_only.__tile_function__ = f
         return tile_only
     return decorate if func is None else decorate(func)
