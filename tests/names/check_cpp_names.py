@@ -30,6 +30,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 TABLE = ROOT / "src" / "emit" / "cpp_reserved_names.inc"
+RUNTIME_TABLE = ROOT / "src" / "emit" / "runtime_names.inc"
 
 # The emitter's own names (cuda_emitter.cpp, kernel_body.cpp and the templates) and instances
 # of the patterns it derives names by.
@@ -53,7 +54,8 @@ NOT_NAMES = set(keyword.kwlist) | {"ct", "range"}
 
 
 def table_sections():
-    """The .inc's sections in order: keywords, macros, global names, the runtime's names."""
+    """The toolkit table's sections in order (keywords, macros, global names), then the
+    runtime's names from the include rule's table (runtime_names.inc), less its operators."""
     sections = []
     for line in TABLE.read_text().splitlines():
         if line.startswith("// "):
@@ -61,7 +63,8 @@ def table_sections():
                 sections.append([])
         elif sections:
             sections[-1] += re.findall(r'"([^"]+)"', line)
-    return sections
+    runtime = re.findall(r'^\{"([A-Za-z_][A-Za-z0-9_]*)",', RUNTIME_TABLE.read_text(), re.MULTILINE)
+    return sections + [list(dict.fromkeys(runtime)) + ["detail"]]
 
 
 def universe():
