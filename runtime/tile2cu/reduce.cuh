@@ -40,13 +40,13 @@ struct Indexed {
 namespace detail {
 
 template <class T>
-TILE2CU_DEVICE T lowest() {
+TILE2CU_HD T lowest() {
   if constexpr (is_float_v<T>) return -infinity<T>();
   else if constexpr (std::is_same_v<T, bool>) return false;
   else return cuda::std::numeric_limits<T>::lowest();
 }
 template <class T>
-TILE2CU_DEVICE T highest() {
+TILE2CU_HD T highest() {
   if constexpr (is_float_v<T>) return infinity<T>();
   else if constexpr (std::is_same_v<T, bool>) return true;
   else return cuda::std::numeric_limits<T>::max();
@@ -79,14 +79,19 @@ struct MinOp {
     else return minimum(a, b);
   }
 };
-// Ties go to the smaller index. NaN loses, unless PropagateNan, when the first NaN wins.
+// Ties go to the smaller index. NaN loses, unless PropagateNan, when the first NaN wins. The
+// identity (index kNone: no element) loses to every element, a NaN included, so an all-NaN row
+// gives its first index as in cuTile (test_reduce_argmaxmin_nan), not kNone.
 template <bool Greater, bool PropagateNan>
 struct ArgOp {
-  template <class V> TILE2CU_DEVICE static V identity() {
+  static constexpr int32_t kNone = INT32_MAX;
+  template <class V> TILE2CU_HD static V identity() {
     using T = decltype(V::value);
-    return V{Greater ? detail::lowest<T>() : detail::highest<T>(), INT32_MAX};
+    return V{Greater ? detail::lowest<T>() : detail::highest<T>(), kNone};
   }
-  template <class V> TILE2CU_DEVICE static V combine(V a, V b) {
+  template <class V> TILE2CU_HD static V combine(V a, V b) {
+    if (a.index == kNone) return b;
+    if (b.index == kNone) return a;
     const bool a_nan = isnan(a.value), b_nan = isnan(b.value);
     if (a_nan || b_nan) {
       if (a_nan && b_nan) return a.index <= b.index ? a : b;

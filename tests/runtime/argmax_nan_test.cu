@@ -1,0 +1,65 @@
+// Host check of argmax/argmin's combiner (reduce.cuh ArgOp) on NaN rows: folded from its identity
+// in several orders, as the GPU's reduction folds it, it must give cuTile's answers for the rows
+// of cuTile's test_reduction.py::test_reduce_argmaxmin_nan. Before, an all-NaN row kept the
+// identity's index (2147483647 where cuTile gives 0: random kernels, seed 20261128 program 2335).
+// Run by tests/runtime/run_host_test.sh (ctest runtime_argmax_nan).
+#include <tile2cu/tile2cu.cuh>
+
+#include <cmath>
+#include <cstdio>
+
+static int failed = 0;
+
+template <class Op>
+static int fold(const float* row, int n, int order) {
+  using V = tile2cu::Indexed<float>;
+  V acc[8];
+  for (int i = 0; i < n; ++i) acc[i] = V{row[i], i};
+  if (order == 0) {  // left to right from the identity
+    V r = Op::template identity<V>();
+    for (int i = 0; i < n; ++i) r = Op::combine(r, acc[i]);
+    return r.index;
+  }
+  if (order == 1) {  // right to left, the identity last
+    V r = acc[n - 1];
+    for (int i = n - 2; i >= 0; --i) r = Op::combine(acc[i], r);
+    return Op::combine(r, Op::template identity<V>()).index;
+  }
+  // a tree with an identity in every leaf pair
+  for (int w = n; w > 1; w /= 2)
+    for (int i = 0; i < w / 2; ++i)
+      acc[i] = Op::combine(Op::combine(acc[2 * i], Op::template identity<V>()), acc[2 * i + 1]);
+  return acc[0].index;
+}
+
+template <class Op>
+static void check(const char* name, const int (&want)[5]) {
+  const float nan = NAN, inf = INFINITY;
+  const float rows[5][8] = {{3.0f, 0.0f, 4.0f, 1.5f, 5.0f, 9.0f, 2.0f, 6.0f},
+                            {3.0f, inf, nan, 1.5f, 5.0f, -2.0f, 2.0f, 6.0f},
+                            {nan, nan, 7.0f, 1.0f, nan, 8.0f, nan, 0.5f},
+                            {5.0f, -3.0f, 2.0f, nan, 4.0f, 0.0f, -inf, 1.0f},
+                            {nan, nan, nan, nan, nan, nan, nan, nan}};
+  for (int r = 0; r < 5; ++r)
+    for (int order = 0; order < 3; ++order) {
+      const int got = fold<Op>(rows[r], 8, order);
+      if (got != want[r]) {
+        ++failed;
+        std::printf("FAIL %s row %d order %d: %d, cuTile %d\n", name, r, order, got, want[r]);
+      }
+    }
+}
+
+int main() {
+  using tile2cu::ArgOp;
+  check<ArgOp<true, false>>("argmax", {5, 1, 5, 0, 0});
+  check<ArgOp<false, false>>("argmin", {1, 5, 7, 6, 0});
+  check<ArgOp<true, true>>("argmax propagate_nan", {5, 2, 0, 3, 0});
+  check<ArgOp<false, true>>("argmin propagate_nan", {1, 2, 0, 3, 0});
+  // -inf against a NaN and the identity: the element wins (cuTile ignores the NaN).
+  const float edge[2] = {NAN, -INFINITY};
+  const int got = fold<ArgOp<true, false>>(edge, 2, 0);
+  if (got != 1) ++failed, std::printf("FAIL argmax [nan, -inf]: %d, want 1\n", got);
+  std::printf("%s\n", failed ? "FAILED" : "argmax/argmin NaN rows: ok");
+  return failed ? 1 : 0;
+}
