@@ -163,6 +163,91 @@ def k(x, y, z):
     assert (bad, unstable) == (0, 1)
 
 
+def test_argmax_and_argmin_ignore_nans_as_cutile():
+    # cuTile's test_reduction.py::test_reduce_argmaxmin_nan rows (propagate_nan=False); the last,
+    # all NaN, gives 0 (tile2cu gave 2147483647 there: seed 20261128 program 2335)
+    from reference import reductions as r
+    nan, inf = math.nan, math.inf
+    x = t([[3.0, 0.0, 4.0, 1.5, 5.0, 9.0, 2.0, 6.0], [3.0, inf, nan, 1.5, 5.0, -2.0, 2.0, 6.0],
+           [nan, nan, 7.0, 1.0, nan, 8.0, nan, 0.5], [5.0, -3.0, 2.0, nan, 4.0, 0.0, -inf, 1.0],
+           [nan] * 8], "float32")
+    assert r.argmax(x, axis=1).data.tolist() == [5, 1, 5, 0, 0]
+    assert r.argmin(x, axis=1).data.tolist() == [1, 5, 7, 6, 0]
+    assert r.argmax(t([nan, -inf], "float16")).data.item() == 1      # the NaN does not tie with -inf
+    assert r.argmax(x, axis=1, keepdims=True).data.shape == (5, 1)
+    assert r.argmax(x).data.item() == 9                                # flat index of the inf
+
+
+def test_custom_combiners_take_another_order_and_identities_when_perturbed():
+    # seed 20261128 programs 584, 1977: a max scan whose prefix is all NaN gives -inf on the GPU
+    # (the identity folded in: maximum(-inf, NaN) is -inf); Tile IR allows it, so the perturbed
+    # run folds identities in and compare.py counts the element unstable
+    k = """
+@ct.kernel
+def k(x, y, z):
+    v = ct.load(x, index=(0,), shape=(4,))
+    ct.store(y, index=(0,), tile=ct.scan(v, 0, lambda p, q: ct.maximum(p, q), float("-inf")))
+    ct.store(z, index=(0,), tile=ct.reduce(v[None, :], 1, lambda p, q: ct.maximum(p, q), float("-inf")))
+"""
+    nan = float("nan")
+    args = dict(x=("float32", [nan, nan, 2.0, 1.0]), y=("float32", [0] * 4), z=("float32", [0]))
+    exact, perturbed = run(k, **args), run(k, mode="perturbed", **args)
+    assert np.array_equal(exact["y"].data, [nan, nan, 2.0, 2.0], equal_nan=True)
+    assert perturbed["y"].data.tolist() == [-math.inf, -math.inf, 2.0, 2.0]
+    assert exact["z"].data.tolist() == [2.0] == perturbed["z"].data.tolist()
+    # programs 2168, 2744: a bfloat16 sum by p + q, rounded in a tree on the GPU. 256 + 1 + 1 is
+    # 256 left to right in bfloat16 (8 significant bits), 258 pairwise: the runs differ by 2
+    s = """
+@ct.kernel
+def k(x, y):
+    v = ct.load(x, index=(0,), shape=(4,))
+    ct.store(y, index=(0,), tile=ct.reduce(v, 0, lambda p, q: p + q, 0)[None])
+"""
+    args = dict(x=("bfloat16", [256.0, 1.0, 1.0, 0.0]), y=("bfloat16", [0]))
+    assert run(s, **args)["y"].data.tolist() == [256.0]
+    assert abs(run(s, mode="perturbed", **args)["y"].data.item() - 256.0) >= 2.0
+
+
+def test_perturbed_accumulation_ends_a_bound_away_from_the_exact_value():
+    # seed 20261128 program 2035: a bfloat16 cumprod, -1.3125 * 1.09375 * 48.25 = -69.27, is
+    # -69.5 rounded once and -69.0 in order; moving -69.0 by the bound (0.54) toward -69.5 landed
+    # on the exact value, so the exp2 after it looked insensitive (the GPU's 2^-69 was "wrong").
+    from reference import reductions as r
+    v = t([-1.3125, 1.09375, 48.25], "bfloat16")
+    e = r.cumprod(v, reverse=True).data.astype(float)
+    assert e[0] == -69.5
+    for seed in range(8):   # both site directions
+        nx.MODE.__init__("perturbed", seed)
+        try:
+            p = r.cumprod(v, reverse=True).data.astype(float)
+        finally:
+            nx.MODE.__init__("exact", 0)
+        assert abs(p[0] - e[0]) >= 0.5   # at least the bound (0.54), rounded to bfloat16's 0.5
+
+
+def test_partial_results_that_overflow_in_some_order_make_the_element_unstable():
+    from reference import reductions as r
+
+    def both(fn, values, dtype):
+        nx.MODE.__init__("perturbed", 1)
+        try:
+            p = fn(t(values, dtype)).data.astype(float)
+        finally:
+            nx.MODE.__init__("exact", 0)
+        return fn(t(values, dtype)).data.astype(float), p
+    # program 2202: positives and negatives each overflow float16: inf - inf = NaN in some order
+    e, p = both(r.sum_, [40000.0, 40000.0, -40000.0, -40000.0], "float16")
+    assert e == 0.0 and np.isnan(p)
+    # program 2958: a product whose large factors overflow together: inf in some order
+    e, p = both(lambda x: r.cumprod(x, reverse=True), [300.0, 300.0, 1e-3, 1e-3], "float16")
+    assert e[0] == pytest.approx(0.09, rel=1e-2) and np.isinf(p[0]) and p[3] != 0.0
+    e, p = both(r.prod, [300.0, 300.0, 1e-3, 1e-3], "float16")
+    assert np.isinf(p) and not np.isinf(e)
+    # and where the small ones underflow to zero together, 0 is a result (float16: 6e-8 and less)
+    e, p = both(r.prod, [1e-4, 1e-4, 100.0, 100.0], "float16")
+    assert e == pytest.approx(1e-4, rel=1e-2) and p == 0.0
+
+
 def test_scans_forward_and_reversed():
     from reference import reductions as r
     assert r.cumsum(t([1, 2, 3], "int32")).data.tolist() == [1, 3, 6]

@@ -21,7 +21,7 @@ def mma(x, y, acc, *, use_fast_acc=False):
         bound = mag * (nx.accumulation_depth(k + 1) * nx.unit_roundoff(acc.dtype))
         if x.dtype == "tfloat32":  # the operands' rounding (ties may go either way)
             bound = bound + mag * 2 * nx.unit_roundoff("tfloat32")
-        out = nx.perturb_by(nx.round_float(r, acc.dtype), acc.dtype, bound)
+        out = nx.perturb_by(nx.round_float(r, acc.dtype), acc.dtype, bound, exact=r)
         return Tile(np.broadcast_to(out, np.broadcast_shapes(out.shape, acc.shape)), acc.dtype)
     a = x.data.astype(np.int64)
     b = y.data.astype(np.int64)

@@ -169,13 +169,31 @@ class Mode:
         self.name = name
         self.rng = np.random.default_rng(seed)
         self.site_signs = {}
+        self.fixed_sign = None
 
     @property
     def perturbed(self):
         return self.name == "perturbed"
 
     def signs(self, shape):
+        if self.fixed_sign is not None:
+            return np.full(shape, self.fixed_sign)
         return self.rng.choice(np.array([-1.0, 1.0]), size=shape)
+
+    def systematic(self, sign):
+        """A context in which every rounding moves the same way (a custom combiner's steps: its
+        error grows with the number of steps, as an accumulation's bound does, instead of
+        cancelling at random: seed 20261128 program 976, a float64 scan by p + q 3 ulps off)."""
+        import contextlib
+
+        @contextlib.contextmanager
+        def scope():
+            saved, self.fixed_sign = self.fixed_sign, sign
+            try:
+                yield
+            finally:
+                self.fixed_sign = saved
+        return scope()
 
     def site_sign(self):
         """+1 or -1, drawn on the first call from a line of the kernel's source and kept."""
@@ -229,19 +247,28 @@ def math_ulps(fn, dtype):
     return MATH_ULPS.get(dtype, {}).get(fn, 1)
 
 
-def perturb_by(r, dtype, bound, rounding_mode=None):
+def perturb_by(r, dtype, bound, rounding_mode=None, exact=None):
     """The perturbed run's version of an accumulation's result (a reduction, scan or mma): moved
     by its error bound. The direction is drawn once per call site of the kernel and kept, so an
     accumulator carried through a loop (a GEMM main loop) sees its bounds add up, as a GPU's
     systematic accumulation error (tensor cores truncate the aligned products) does, instead of
     cancelling at random. A result whose bound reaches past the largest finite value may
     overflow on the GPU: the perturbed run gives the overflow (inf, or the largest finite value
-    under a directed rounding_mode)."""
+    under a directed rounding_mode).
+
+    `exact` (float64), when given, is the exact run's value: r (an order the GPU may take) moves
+    so that it ends at least `bound` away from it in the site's direction. Moving r itself by the
+    bound may cancel r's own rounding and land back on the exact value, which hides the
+    result's sensitivity from compare.py (seed 20261128 programs 7, 443, 2035: a 1-ulp float16
+    cumsum, a bfloat16 cumprod feeding exp2)."""
     if not MODE.perturbed:
         return r
     r64 = np.asarray(r, dtype=np.float64)
     bound = np.asarray(bound, dtype=np.float64)
     with np.errstate(all="ignore"):
+        if exact is not None:
+            gap = np.abs(r64 - np.asarray(exact, dtype=np.float64))
+            bound = bound + np.where(np.isfinite(gap), gap, 0.0)
         moved = r64 + MODE.site_sign() * bound
         overflow_at = FORMATS[dtype][2] + _quantum(np.float64(FORMATS[dtype][2]), dtype) / 2
         reaches = np.isfinite(r64) & (np.abs(r64) + bound >= overflow_at)
@@ -249,6 +276,17 @@ def perturb_by(r, dtype, bound, rounding_mode=None):
             moved = np.where(reaches, np.copysign(2 * overflow_at, r64), moved)
     return round_float(np.where(np.isfinite(r64) & ~np.isnan(moved), moved, r64), dtype,
                        rounding_mode=rounding_mode)
+
+
+def overflow_threshold(dtype):
+    """The smallest magnitude that rounds to infinity in dtype (round to nearest)."""
+    biggest = FORMATS[dtype][2]
+    return biggest + float(_quantum(np.float64(biggest), dtype)) / 2
+
+
+def smallest_subnormal(dtype):
+    mant, emin, _, _ = FORMATS[dtype]
+    return 2.0 ** (emin - mant)
 
 
 def accumulation_depth(n):
