@@ -120,6 +120,7 @@ def reference_job(args):
         arrays = {f"in_{n}": a for n, (_, a) in case.arrays.items()}
         arrays.update({f"exact_{n}": a for n, a in expected.exact.items()})
         arrays.update({f"perturbed_{n}": a for n, a in expected.perturbed.items()})
+        arrays.update({f"mirrored_{n}": a for n, a in expected.mirrored.items()})
         arrays.update({f"racy_{n}": a for n, a in expected.racy.items()})
         np.savez(save_to, meta=np.array(json.dumps(meta)), **arrays)
     return "ok", "", time.monotonic() - started
@@ -199,7 +200,8 @@ def judge(p, work):
     problems, unstable = [], 0
     for n in meta["outputs"]:
         bad, shaky, first = compare.compare_array(sig[n][1], gpu[f"out_{n}"], case[f"exact_{n}"],
-                                                  case[f"perturbed_{n}"], case[f"racy_{n}"])
+                                                  case[f"perturbed_{n}"], case[f"racy_{n}"],
+                                                  case[f"mirrored_{n}"] if f"mirrored_{n}" in case else None)
         unstable += shaky
         if bad:
             problems.append(f"{n}: {bad} element(s) differ, first {first}")

@@ -225,6 +225,45 @@ def test_perturbed_accumulation_ends_a_bound_away_from_the_exact_value():
         assert abs(p[0] - e[0]) >= 0.5   # at least the bound (0.54), rounded to bfloat16's 0.5
 
 
+def test_the_mirrored_run_moves_every_rounding_the_other_way():
+    # seed 20261128 program 157: an mma result of exactly 15101 truncated to int32; the GPU's
+    # (15100.99..., within the mma's bound) gave 15100. The perturbed run moved the result up
+    # only; its mirror image moves it down, so the truncation shows as unstable.
+    k = """
+@ct.kernel
+def k(a, b, y):
+    acc = ct.mma(ct.load(a, index=(0, 0), shape=(1, 2)), ct.load(b, index=(0, 0), shape=(2, 1)),
+                 ct.zeros((1, 1), dtype=ct.float32))
+    ct.store(y, index=(0, 0), tile=acc.astype(ct.int32))
+"""
+    args = dict(a=("float32", [[100.0, 1.0]]), b=("float32", [[151.0], [1.0]]), y=("int32", [[0]]))
+    runs = {m: run(k, mode=m, **args)["y"].data.item() for m in ("exact", "perturbed", "mirrored")}
+    assert runs["exact"] == 15101 and sorted([runs["perturbed"], runs["mirrored"]]) == [15100, 15101]
+    bad, unstable, _ = compare.compare_array("int32", np.array([15100]), np.array([15101]), np.array([15101]),
+                                             np.zeros(1, bool), np.array([15100]))
+    assert (bad, unstable) == (0, 1)
+
+
+def test_math_function_errors_go_one_way_per_line():
+    # seed 20261128 program 2759: sin(a) + sin(b) for two values of one binade; random signs per
+    # element (+2 and -2 ulps) gave the exact sum back, where the GPU's was 4 ulps off
+    k = """
+@ct.kernel
+def k(x, y):
+    v = ct.sin(ct.load(x, index=(0,), shape=(2,)))
+    ct.store(y, index=(0,), tile=ct.sum(v, axis=0, keepdims=True))
+"""
+    args = dict(x=("float32", [2.0, 4.0]), y=("float32", [0.0]))   # sin: 0.909, -0.757
+    e = run(k, **args)["y"].data.item()
+    for seed in range(4):
+        source = "import cuda.tile as ct\n\n" + k
+        for mode in ("perturbed", "mirrored"):
+            y = memory.make_buffer(np.zeros(1, dtype=np.float32), "float32")
+            interpreter.run(source, "k", {"x": memory.make_buffer(np.array([2.0, 4.0], np.float32), "float32"), "y": y},
+                            (1, 1, 1), mode=mode, seed=seed)
+            assert abs(y.data.item() - e) >= 2 * 2.0 ** -24   # 2 + 2 ulps of [0.5, 1), less the sum's bound
+
+
 def test_partial_results_that_overflow_in_some_order_make_the_element_unstable():
     from reference import reductions as r
 

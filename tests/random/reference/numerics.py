@@ -173,12 +173,21 @@ class Mode:
 
     @property
     def perturbed(self):
-        return self.name == "perturbed"
+        """The perturbed run, or its mirror image: the same random draws with every sign turned
+        (a rounding that moves up in one moves down in the other), so a discontinuous op (a
+        float-to-int conversion, floor, %) sees its input moved both ways (seed 20261128 program
+        157: an mma result of 15101.0 truncated to 15100 on the GPU, 15101 in the run that
+        moved it up)."""
+        return self.name in ("perturbed", "mirrored")
+
+    @property
+    def direction(self):
+        return -1.0 if self.name == "mirrored" else 1.0
 
     def signs(self, shape):
         if self.fixed_sign is not None:
             return np.full(shape, self.fixed_sign)
-        return self.rng.choice(np.array([-1.0, 1.0]), size=shape)
+        return self.direction * self.rng.choice(np.array([-1.0, 1.0]), size=shape)
 
     def systematic(self, sign):
         """A context in which every rounding moves the same way (a custom combiner's steps: its
@@ -204,17 +213,22 @@ class Mode:
         site = (frame.f_code.co_filename, frame.f_lineno) if frame is not None else None
         if site not in self.site_signs:
             self.site_signs[site] = float(self.rng.choice([-1.0, 1.0]))
-        return self.site_signs[site]
+        return self.direction * self.site_signs[site]
 
 
 MODE = Mode()
 
 
-def finish_float(exact64, dtype, *, inexact=None, rounding_mode=None, ulps=1):
+def finish_float(exact64, dtype, *, inexact=None, rounding_mode=None, ulps=1, systematic=False):
     """A float operation's result: the float64 value rounded to dtype; in the perturbed run moved
     by `ulps` units in the last place where the rounding was inexact (`inexact` overrides that
     test, e.g. True for transcendental functions, whose GPU versions are not correctly rounded and
-    move by their documented error bound: MATH_ULPS)."""
+    move by their documented error bound: MATH_ULPS). A rounding goes either way, element by
+    element; a `systematic` error (a math function's: the GPU really is off by up to its bound)
+    goes the site's way for every element, to the edge of the bound (and the other edge in the
+    mirrored run), so that a sum of such results sees the errors add up instead of cancelling
+    (seed 20261128 program 2759: sin(a) + sin(b) 4 ulps off on the GPU, the perturbed run's +2
+    and -2 ulps on two values of one binade giving back the exact sum)."""
     r = round_float(exact64, dtype, rounding_mode=rounding_mode)
     if not MODE.perturbed:
         return r
@@ -228,7 +242,8 @@ def finish_float(exact64, dtype, *, inexact=None, rounding_mode=None, ulps=1):
     inexact = np.broadcast_to(np.asarray(inexact) & np.isfinite(r64) & (r64 != 0), r64.shape)
     if not inexact.any():
         return r
-    moved = r64 + MODE.signs(r64.shape) * ulps * _quantum(r64, dtype)
+    signs = np.full(r64.shape, MODE.site_sign()) if systematic and MODE.fixed_sign is None else MODE.signs(r64.shape)
+    moved = r64 + signs * ulps * _quantum(r64, dtype)
     return round_float(np.where(inexact, moved, r64), dtype, rounding_mode=rounding_mode)
 
 

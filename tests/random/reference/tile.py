@@ -275,7 +275,7 @@ def _float_binary(op, x, y, dtype, rounding_mode=None):
         r = np.where((r != 0) & ((r < 0) != (y < 0)), r + y, r)
         return nx.finish_float(r, dtype)
     if op == "**":
-        return nx.finish_float(np.power(x, y), dtype, inexact=True, ulps=nx.math_ulps("pow", dtype))
+        return nx.finish_float(np.power(x, y), dtype, inexact=True, ulps=nx.math_ulps("pow", dtype), systematic=True)
     raise nx.NotModelled(f"float operator {op}")
 
 
@@ -323,7 +323,7 @@ def unary(op, t):
             v = nx.cast(t.data, d, r).astype(np.float64)
             exact = op in ("sqrt",)
             return Tile(nx.finish_float(MATH[op](v), r, inexact=None if exact else True,
-                                        ulps=max(1, nx.math_ulps(op, r))), r)
+                                        ulps=max(1, nx.math_ulps(op, r)), systematic=not exact), r)
         if op in ("floor", "ceil"):
             return Tile(getattr(np, op)(t.data), d)
         if op == "abs":
