@@ -31,12 +31,14 @@ import json
 import os
 import pathlib
 import random
+import re
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
 import traceback
+import zlib
 
 HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -45,6 +47,7 @@ from tilegen import oracle  # noqa: E402
 from tilegen.generator import generate  # noqa: E402
 
 REQUIREMENTS = HERE / "reference" / "requirements.txt"
+REGRESSIONS = HERE / "regressions"
 
 
 # ---- environment -------------------------------------------------------------------------------
@@ -88,14 +91,30 @@ def gpu_available():
 
 # ---- programs ----------------------------------------------------------------------------------
 class Program:
-    def __init__(self, seed, index):
-        g = generate(seed, index, gpu_safe=True)
-        self.index, self.name, self.source, self.sig = index, g.name, g.source, g.signature
-        self.case_seed = seed * 1_000_003 + index
+    def __init__(self, seed, index, regression=None):
+        if regression is None:
+            g = generate(seed, index, gpu_safe=True)
+            self.index, self.name, self.source, self.sig = index, g.name, g.source, g.signature
+            self.case_seed = seed * 1_000_003 + index
+            self.origin = f"seed {seed} program {index}"
+        else:
+            self.index, self.source = None, regression.read_text()
+            self.name = re.search(r"^@ct\.kernel\s*\ndef (\w+)\(", self.source, re.M).group(1)
+            self.sig = re.search(r"^# sig: (.*)$", self.source, re.M).group(1).strip()
+            self.case_seed = zlib.crc32(self.name.encode())
+            self.origin = str(regression.relative_to(ROOT))
         self.status = "generated"   # -> transpiled / built / matched / mismatched / undefined / finding
         self.detail = ""
         self.library = None
         self.params = None
+
+
+def gpu_regressions():
+    """The shrunk programs of regressions/ that carry an `# extents:` header (how make_case
+    reaches each array): results a GPU run once got wrong, replayed before the generated
+    programs of every run (argmax_of_nan_row.py: seed 20261128 program 2335)."""
+    return [Program(None, None, path) for path in sorted(REGRESSIONS.glob("*.py"))
+            if re.search(r"^# extents: ", path.read_text(), re.M)]
 
 
 def reference_job(args):
@@ -225,6 +244,8 @@ def main():
     ap.add_argument("--cpu-check", action="store_true", help="everything but the GPU run")
     ap.add_argument("--no-build", action="store_true", help="with --cpu-check: no nvcc builds")
     ap.add_argument("--venv", help="where to make a NumPy environment when this Python has none")
+    ap.add_argument("--no-regressions", action="store_true",
+                    help="skip the regressions/ programs with an `# extents:` header (run first by default)")
     ap.add_argument("--unit-tests", action="store_true",
                     help="first run the reference's own tests (pytest test_reference.py)")
     args = ap.parse_args()
@@ -252,7 +273,8 @@ def main():
     print(f"gpu oracle: seed {seed}, {len(indices)} programs, {'GPU' if on_gpu else 'CPU check'}"
           f"{'' if build else ', no builds'} (reproduce: {reproduce})", flush=True)
 
-    programs = [Program(seed, i) for i in indices]
+    replayed = [] if args.no_regressions or args.only is not None else gpu_regressions()
+    programs = replayed + [Program(seed, i) for i in indices]
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         def transpile(p):
             path = work / f"{p.name}.py"
@@ -307,7 +329,8 @@ def main():
         print(f"GPU runs and comparisons: {time.monotonic() - t0:.0f} s", flush=True)
 
     counts = collections.Counter(p.status for p in programs)
-    table = [("generated", len(programs)), ("transpiled", len(accepted)),
+    table = [("generated", len(programs) - len(replayed)), ("regressions replayed (counted below too)", len(replayed)),
+             ("transpiled", len(accepted)),
              ("refused (documented)", counts["refused"])]
     if build:
         table.append(("built", sum(p.library is not None for p in accepted)))
@@ -322,8 +345,9 @@ def main():
         print(f"| {label} | {n} |")
     findings = [p for p in programs if p.status in ("mismatched", "finding")]
     for p in findings:
-        print(f"\nFINDING {p.name} (seed {seed} program {p.index}): {p.detail}\n  kept: {work / (p.name + '.py')}\n"
-              f"  reproduce: python3 tests/random/run_gpu_oracle.py TILE2CU --seed {seed} --only {p.index} "
+        again = f"--seed {seed} --only {p.index}" if p.index is not None else "--count 0"
+        print(f"\nFINDING {p.name} ({p.origin}): {p.detail}\n  kept: {work / (p.name + '.py')}\n"
+              f"  reproduce: python3 tests/random/run_gpu_oracle.py TILE2CU {again} "
               f"--keep DIR{' --cpu-check' if not on_gpu else ''}")
     if args.findings_dir and findings:
         dest = pathlib.Path(args.findings_dir)
@@ -332,7 +356,7 @@ def main():
             for suffix in (".py", ".case.npz", ".gpu.npz"):
                 if (work / (p.name + suffix)).exists():
                     shutil.copy(work / (p.name + suffix), dest)
-        (dest / "findings.txt").write_text("".join(f"seed {seed} program {p.index} {p.name}: {p.detail}\n"
+        (dest / "findings.txt").write_text("".join(f"{p.origin} {p.name}: {p.detail}\n"
                                                    for p in findings))
     undefined = collections.Counter(p.detail.split(" of ")[0][:60] for p in programs if p.status == "undefined")
     for reason, n in undefined.most_common(8):
