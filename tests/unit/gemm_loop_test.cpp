@@ -60,6 +60,20 @@ TEST(GemmLoop, PlainLoopBecomesOneOp) {
   EXPECT_NE(ir.find("gemm_loop A shape=(128, 32) x B shape=(32, 128) stages=4"), std::string::npos) << ir;
 }
 
+// cuTile's BatchMatMul sample loads K in steps of 128 at 16 bits: two rows of 128 bytes, one stage
+// of which would not leave room for two. The main loop takes 64-wide steps over the same K range.
+TEST(GemmLoop, WideKStepRunsAsLineWideSteps) {
+  ir::Function fn = gemm_kernel(
+      "        a = ct.load(A, index=(row, k), shape=(128, 128), padding_mode=ct.PaddingMode.ZERO)\n"
+      "        b = ct.load(B, index=(k, col), shape=(128, 128), padding_mode=ct.PaddingMode.ZERO)\n"
+      "        acc = ct.mma(a, b, acc)\n");
+  EXPECT_FALSE(has_op(fn.body, ir::OpKind::For));
+  std::string ir = ir::print_function(fn);
+  EXPECT_NE(ir.find("gemm_loop A shape=(128, 64) x B shape=(64, 128)"), std::string::npos) << ir;
+  EXPECT_NE(ir.find("= constant 2 : i32"), std::string::npos) << ir;
+  EXPECT_NE(ir.find("= binary mul"), std::string::npos) << ir;  // k_end doubled; k_begin 0 stays 0
+}
+
 TEST(GemmLoop, Tf32CastsAreFoldedIn) {
   ir::Function fn = gemm_kernel(
       "        a = ct.load(A, index=(row, k), shape=(128, 32)).astype(ct.tfloat32)\n"

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 
 namespace tile2cu::ir {
@@ -24,12 +25,21 @@ Shape non_unit(const Shape& s) {
   return out;
 }
 
+// The K step the main loop takes for a loop whose loads are `tk` wide in K: a step wider than
+// one 128-byte line per row (f16 tk = 128, as cuTile's BatchMatMul sample loads) becomes several
+// line-wide steps over the same K range, the step whose stages fit and that wgmma and TMA take.
+int64_t main_loop_k_step(DType operand, int64_t tk) {
+  const int64_t line = 128 / dtype_bytes(operand);
+  return tk > line && tk % line == 0 ? line : tk;
+}
+
 struct Matcher {
   const Function& fn;
   const Op& loop;
   std::map<ValueId, const Op*> def;  // body values -> defining op
   std::set<ValueId> body_values;
   std::vector<const Op*> hoisted;    // constants and scalar ops that do not depend on k
+  int64_t k_split = 1;               // the main loop takes k_split steps per step of the loop
 
   ValueId iv() const { return loop.regions[0].args[0]; }
 
@@ -137,9 +147,11 @@ struct Matcher {
     const bool tf32 = da == DType::Float32 && tf32_a;
     if (da != db || !(sixteen || tf32)) return false;
     if (!(acc == DType::Float32 || (acc == DType::Float16 && da == DType::Float16))) return false;
-    const int64_t bm = la->tile_shape[ra - 2], bk = la->tile_shape[ra - 1];
+    const int64_t bm = la->tile_shape[ra - 2], tk = la->tile_shape[ra - 1];
     const int64_t bn = lb->tile_shape[rb - 1];
-    if (lb->tile_shape[rb - 2] != bk || bm % 16 || bn % 16 || bk % 16 || (bm / 16) * (bn / 16) < 8) return false;
+    if (lb->tile_shape[rb - 2] != tk || bm % 16 || bn % 16 || tk % 16 || (bm / 16) * (bn / 16) < 8) return false;
+    const int64_t bk = main_loop_k_step(da, tk);
+    k_split = tk / bk;
     if (shape_elements(fn.type(mma.operands[2]).shape) != bm * bn) return false;
     const int stages = gemm_pipeline_stages(da, bm, bn, bk, b_transposed);
     if (stages < 2) return false;
@@ -151,6 +163,8 @@ struct Matcher {
     g.param_b = lb->param;
     g.tile_shape = la->tile_shape;
     g.tile_shape_b = lb->tile_shape;
+    g.tile_shape[ra - 1] = bk;
+    g.tile_shape_b[rb - 2] = bk;
     if (b_transposed) g.order = lb->order;
     g.stages = stages;
     g.hopper_stages = gemm_hopper_stages(da, bm, bn, bk, b_transposed);
@@ -164,14 +178,41 @@ struct Matcher {
   }
 };
 
-bool is_constant_one(const Function& fn, const Block& scope_block, ValueId v) {
-  (void)fn;
-  for (const Op& op : scope_block.ops)
-    if (!op.results.empty() && op.results[0] == v)
-      return op.kind == OpKind::Constant &&
-             ((std::holds_alternative<__int128>(op.literal) && std::get<__int128>(op.literal) == 1) ||
-              (std::holds_alternative<bool>(op.literal) && std::get<bool>(op.literal)));
-  return false;
+// The integer value of `v` when a constant in one of `scopes` defines it (a true counts as 1).
+std::optional<__int128> integer_constant(const std::vector<const Block*>& scopes, ValueId v) {
+  for (const Block* b : scopes)
+    for (const Op& op : b->ops)
+      if (!op.results.empty() && op.results[0] == v) {
+        if (op.kind != OpKind::Constant) return std::nullopt;
+        if (std::holds_alternative<__int128>(op.literal)) return std::get<__int128>(op.literal);
+        if (std::holds_alternative<bool>(op.literal)) return std::get<bool>(op.literal) ? 1 : 0;
+        return std::nullopt;
+      }
+  return std::nullopt;
+}
+
+// k_begin and k_end count the loop's steps; the main loop counts its own, `factor` per step.
+// A zero k_begin stays itself.
+void scale_k_range(Function& fn, const std::vector<const Block*>& scopes, Op& gemm, int64_t factor,
+                   std::vector<Op>* before) {
+  const TileType bound = fn.type(gemm.operands[0]);
+  Op c;
+  c.kind = OpKind::Constant;
+  c.literal = static_cast<__int128>(factor);
+  c.loc = gemm.loc;
+  c.results = {fn.new_value(bound)};
+  before->push_back(c);
+  for (int i = 0; i < 2; ++i) {
+    if (integer_constant(scopes, gemm.operands[i]) == __int128(0)) continue;  // 0 * factor
+    Op mul;
+    mul.kind = OpKind::Binary;
+    mul.binary = BinaryKind::Mul;
+    mul.operands = {gemm.operands[i], c.results[0]};
+    mul.loc = gemm.loc;
+    mul.results = {fn.new_value(bound)};
+    gemm.operands[i] = mul.results[0];
+    before->push_back(std::move(mul));
+  }
 }
 
 void rewrite(Function& fn, Block& block, const std::vector<const Block*>& enclosing) {
@@ -181,14 +222,13 @@ void rewrite(Function& fn, Block& block, const std::vector<const Block*>& enclos
     inner.push_back(&block);
     for (Block& r : op.regions) rewrite(fn, r, inner);
     if (op.kind != OpKind::For) continue;
-    bool step_one = false;
-    for (const Block* b : inner) step_one |= is_constant_one(fn, *b, op.operands[2]);
-    if (!step_one) continue;
+    if (integer_constant(inner, op.operands[2]) != __int128(1)) continue;
     Matcher m{fn, op, {}, {}, {}};
     Op gemm;
     if (!m.match(&gemm)) continue;
     std::vector<Op> hoisted;
     for (const Op* h : m.hoisted) hoisted.push_back(*h);
+    if (m.k_split > 1) scale_k_range(fn, inner, gemm, m.k_split, &hoisted);
     block.ops[i] = std::move(gemm);
     block.ops.insert(block.ops.begin() + static_cast<std::ptrdiff_t>(i), hoisted.begin(), hoisted.end());
     i += hoisted.size();
