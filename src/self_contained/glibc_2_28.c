@@ -59,7 +59,7 @@ SAME_FUNCTION_AT_2_2_5(int, pthread_attr_getstack,
 // 2.29 dropped the SVID error-handling wrapper (matherr, _LIB_VERSION) from these. The 2.2.5
 // versions are that wrapper around the same code: for a new program (_LIB_VERSION is POSIX) it
 // returns the same values and sets errno as the 2.29 ones do, but for one thing: outside the
-// domain (the log of a negative number) the wrapper returns +NaN where 2.29 computes
+// domain (the log of a negative number) the log wrappers return +NaN where 2.29 computes
 // (x - x) / (x - x), the x86 default NaN, whose sign bit is set. lower_builtins.cpp and
 // lower_operators.cpp fold constants with these, and a NaN's sign can reach the output.
 #define FUNCTION_AT_2_2_5(result, name, parameters) \
@@ -84,10 +84,7 @@ double __wrap_log2(double x) {
   double result = glibc_2_2_5_log2(x);
   return as_glibc_2_29_domain_error(result, x, isnan(result) && !isnan(x));
 }
-double __wrap_pow(double x, double y) {
-  double result = glibc_2_2_5_pow(x, y);
-  return as_glibc_2_29_domain_error(result, x, isnan(result) && !isnan(x) && !isnan(y));
-}
+double __wrap_pow(double x, double y) { return glibc_2_2_5_pow(x, y); }  // its NaN is 2.29's
 
 // ---- stat, fstat, lstat, fstat64: functions since glibc 2.33 ------------------------------------
 // Before 2.33 <sys/stat.h> made them inline calls of __xstat and friends with the layout version
