@@ -5,12 +5,18 @@
 //   scatter<Layout_64>(y, indices(row, cols), values, mask)
 //   gather(x, indices(i, j))                                    // one element, in every thread
 //
+//   gather<Layout_64>(x, raw_offset(offs))                    // x.get_raw_memory().load_offset(offs)
+//
 // indices(...) takes one index per array axis; each is a scalar or a Tile<_, L> of the access
 // shape (sema broadcasts them), of any integer type. An index is in bounds when, converted to
 // uint64, it is below the axis extent: negative indices are out of bounds, as in cuTile. Lanes out
 // of bounds or masked off are not accessed: a gather yields the padding value there, a scatter
 // skips them. Bounds::Unchecked drops the bounds test (the kernel promised in-bounds indices;
 // the mask still applies).
+//
+// raw_offset(o) instead addresses element o counted from the array's data pointer, whatever its
+// shape and strides (cuTile's RawArrayMemory): o is an integer scalar or tile of the access
+// shape, and nothing is bounds-checked (Bounds does not apply; the mask does).
 //
 // Each thread accesses the elements of its own slots, one at a time: indices are arbitrary, so
 // there is no run to vectorize.
@@ -34,6 +40,17 @@ struct Indices {
 template <class... Ix>
 TILE2CU_DEVICE Indices<Ix...> indices(const Ix&... ix) {
   return {cuda::std::tuple<Ix...>(ix...)};
+}
+
+// One element offset from the array's data pointer: a scalar or a tile.
+template <class O>
+struct RawOffset {
+  O offset;
+};
+
+template <class O>
+TILE2CU_DEVICE RawOffset<O> raw_offset(const O& offset) {
+  return {offset};
 }
 
 namespace detail {
@@ -67,11 +84,18 @@ TILE2CU_DEVICE ElementPos element_pos(const Array<T, R, I>& a, const Indices<Ix.
   return element_pos<B>(a, ix, s, std::index_sequence_for<Ix...>{});
 }
 
+template <Bounds B, class T, int R, class I, class O>
+TILE2CU_DEVICE ElementPos element_pos(const Array<T, R, I>&, const RawOffset<O>& o, int s) {
+  const auto x = slot_value(o.offset, s);
+  static_assert(is_int_v<std::decay_t<decltype(x)>>, "raw_offset: the offset must be an integer");
+  return {int64_t(x), true};
+}
+
 }  // namespace detail
 
-template <class L, Bounds B = Bounds::Checked, class T, int R, class I, class... Ix, class M = bool,
+template <class L, Bounds B = Bounds::Checked, class T, int R, class I, class At, class M = bool,
           class P = T>
-TILE2CU_DEVICE Tile<T, L> gather(const Array<T, R, I>& a, const Indices<Ix...>& ix, const M& mask = true,
+TILE2CU_DEVICE Tile<T, L> gather(const Array<T, R, I>& a, const At& ix, const M& mask = true,
                                  const P& padding = P(0)) {
   Tile<T, L> t;
 #pragma unroll
@@ -82,16 +106,16 @@ TILE2CU_DEVICE Tile<T, L> gather(const Array<T, R, I>& a, const Indices<Ix...>& 
   return t;
 }
 
-template <Bounds B = Bounds::Checked, class T, int R, class I, class... Ix>
-TILE2CU_DEVICE T gather(const Array<T, R, I>& a, const Indices<Ix...>& ix, bool mask = true,
+template <Bounds B = Bounds::Checked, class T, int R, class I, class At>
+TILE2CU_DEVICE T gather(const Array<T, R, I>& a, const At& ix, bool mask = true,
                         id_t<T> padding = T(0)) {
   const detail::ElementPos p = detail::element_pos<B>(a, ix, 0);
   return p.in && mask ? a.data[p.offset] : padding;
 }
 
-template <class L, Bounds B = Bounds::Checked, class T, int R, class I, class... Ix, class V,
+template <class L, Bounds B = Bounds::Checked, class T, int R, class I, class At, class V,
           class M = bool>
-TILE2CU_DEVICE void scatter(const Array<T, R, I>& a, const Indices<Ix...>& ix, const V& value,
+TILE2CU_DEVICE void scatter(const Array<T, R, I>& a, const At& ix, const V& value,
                             const M& mask = true) {
 #pragma unroll
   for (int s = 0; s < L::kSlots; ++s) {
@@ -101,8 +125,8 @@ TILE2CU_DEVICE void scatter(const Array<T, R, I>& a, const Indices<Ix...>& ix, c
 }
 
 // One element; the caller runs it once per block (once_per_block).
-template <Bounds B = Bounds::Checked, class T, int R, class I, class... Ix>
-TILE2CU_DEVICE void scatter(const Array<T, R, I>& a, const Indices<Ix...>& ix, id_t<T> value,
+template <Bounds B = Bounds::Checked, class T, int R, class I, class At>
+TILE2CU_DEVICE void scatter(const Array<T, R, I>& a, const At& ix, id_t<T> value,
                             bool mask = true) {
   const detail::ElementPos p = detail::element_pos<B>(a, ix, 0);
   if (p.in && mask) a.data[p.offset] = value;

@@ -30,10 +30,11 @@ ir::Shape access_shape(const ir::Function& fn, const ir::Op& op) {
 std::string element_memory_call(const ir::Function& fn, const ir::Op& op, const LayoutPlan& plan,
                                 const OperandText& o) {
   const ir::ArrayParam& a = fn.arrays[op.param];
-  const size_t rank = static_cast<size_t>(a.rank);
+  // indices(i, j) per array axis, or raw_offset(offs) from the data pointer.
+  const size_t rank = op.raw_offset ? 1 : static_cast<size_t>(a.rank);
   std::vector<std::string> idx;
   for (size_t k = 0; k < rank; ++k) idx.push_back(o.text(op.operands[k]));
-  std::vector<std::string> args{a.name, fmt::format("indices({})", fmt::join(idx, ", "))};
+  std::vector<std::string> args{a.name, fmt::format("{}({})", op.raw_offset ? "raw_offset" : "indices", fmt::join(idx, ", "))};
   for (size_t k = rank; k < op.operands.size(); ++k) args.push_back(o.text(op.operands[k]));
   // Trailing operands that hold their defaults go unsaid: mask true, padding 0.
   if (op.kind == ir::OpKind::Gather) {
@@ -43,6 +44,7 @@ std::string element_memory_call(const ir::Function& fn, const ir::Op& op, const 
     }
   }
   if (op.kind == ir::OpKind::Scatter && is_constant(o, op.operands[rank + 1], true)) args.pop_back();
+  if (op.kind == ir::OpKind::Atomic && op.raw_offset && is_constant(o, op.operands.back(), true)) args.pop_back();
 
   // Template arguments: the layout (tiles only), then order, scope and bounds where they
   // differ from cuTile's defaults (AcqRel, Device, Checked); earlier ones are spelled out when
@@ -58,7 +60,8 @@ std::string element_memory_call(const ir::Function& fn, const ir::Op& op, const 
     optional.push_back(fmt::format("MemoryOrder::{}", kOrders[static_cast<int>(op.memory_order)]));
     optional.push_back(fmt::format("MemoryScope::{}", kScopes[static_cast<int>(op.memory_scope)]));
   }
-  optional.push_back(op.check_bounds ? "Bounds::Checked" : "Bounds::Unchecked");
+  // A raw offset has no bounds to check: Bounds stays at its default, unsaid.
+  optional.push_back(op.check_bounds || op.raw_offset ? "Bounds::Checked" : "Bounds::Unchecked");
   const std::vector<std::string> defaults = atomic
       ? std::vector<std::string>{"MemoryOrder::AcqRel", "MemoryScope::Device", "Bounds::Checked"}
       : std::vector<std::string>{"Bounds::Checked"};

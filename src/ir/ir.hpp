@@ -95,10 +95,13 @@ enum class OpKind {
   // Element-indexed memory (spec c.2.3, c.2.6). Operands start with one element index per
   // array axis, each a scalar or a tile of the access shape S (any integer dtype); attrs
   // array param, check_bounds. A scalar access (S = ()) is a block-uniform side effect.
+  // With attr raw_offset (Array.get_raw_memory) they start instead with one element offset
+  // from the array's data pointer: shape, strides and bounds play no part.
   Gather,       // operands: indices..., mask (bool), padding (array dtype); result: shape S
   Scatter,      // operands: indices..., value (array dtype), mask (bool)
   Atomic,       // attrs atomic, memory_order, memory_scope; operands: indices..., update
-                // (cas: expected, desired); result: the old values, shape S
+                // (cas: expected, desired), and with raw_offset a mask (bool); result: the
+                // old values, shape S (masked-off lanes: cas's expected, others 0)
   For,          // operands: lower, upper, step, inits...; region 0 args: iv, carried...
   If,           // operands: cond; regions: then, else; results via Yield
   While,        // operands: inits...; region 0 (cond, args carried, ends in Condition),
@@ -181,6 +184,7 @@ struct Op {
   std::vector<int> order;       // Load/Store: tile axis k walks array axis order[k]
   std::vector<std::string> text;  // Print: segments and conversions; Assert: the message
   bool check_bounds = true;     // Gather/Scatter/Atomic: false = caller promises in bounds
+  bool raw_offset = false;      // Gather/Scatter/Atomic: addressed by one element offset (see OpKind)
   bool hoisted = false;         // moved in front of the loop it was written in (passes/loop_invariants)
   AtomicKind atomic = AtomicKind::Add;
   MemoryOrder memory_order = MemoryOrder::AcqRel;

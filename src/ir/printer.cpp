@@ -115,11 +115,12 @@ class Printer {
         return s;
       }
       case OpKind::Gather: case OpKind::Scatter:
-        return fmt::format(" {}{}", fn_.arrays[op.param].name, op.check_bounds ? "" : " unchecked");
-      case OpKind::Atomic:
-        return fmt::format(" {} {} {} {}{}", atomic_kind_name(op.atomic), fn_.arrays[op.param].name,
-                           memory_order_name(op.memory_order), memory_scope_name(op.memory_scope),
+        return fmt::format(" {}{}{}", fn_.arrays[op.param].name, op.raw_offset ? " raw_offset" : "",
                            op.check_bounds ? "" : " unchecked");
+      case OpKind::Atomic:
+        return fmt::format(" {} {}{} {} {}{}", atomic_kind_name(op.atomic), fn_.arrays[op.param].name,
+                           op.raw_offset ? " raw_offset" : "", memory_order_name(op.memory_order),
+                           memory_scope_name(op.memory_scope), op.check_bounds ? "" : " unchecked");
       default: return "";
     }
   }

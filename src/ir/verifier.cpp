@@ -284,8 +284,11 @@ class Verifier {
   // then the op's own operands (see OpKind), scalars or of that shape too.
   void element_access(const Op& op) {
     const ArrayParam& a = fn_.arrays.at(op.param);
-    size_t extra = op.kind == OpKind::Atomic ? (op.atomic == AtomicKind::Cas ? 2 : 1) : 2;
-    expect(op.operands.size() == static_cast<size_t>(a.rank) + extra, op, "one index per array axis, then the operands");
+    const size_t indices = op.raw_offset ? 1 : static_cast<size_t>(a.rank);
+    const bool atomic_mask = op.kind == OpKind::Atomic && op.raw_offset;
+    size_t extra = op.kind == OpKind::Atomic ? (op.atomic == AtomicKind::Cas ? 2 : 1) + atomic_mask : 2;
+    expect(op.operands.size() == indices + extra, op,
+           op.raw_offset ? "one element offset, then the operands" : "one index per array axis, then the operands");
     Shape access;
     for (ValueId v : op.operands)
       if (!type(v).is_scalar()) access = type(v).shape;
@@ -293,12 +296,15 @@ class Verifier {
     for (size_t i = 0; i < op.operands.size(); ++i) {
       const TileType& t = type(op.operands[i]);
       expect(t.is_scalar() || t.shape == access, op, "operands must be scalars or of the access shape");
-      if (i < static_cast<size_t>(a.rank)) expect(is_integer(t.dtype), op, "indices must be integers");
+      if (i < indices) expect(is_integer(t.dtype), op, "indices must be integers");
     }
     DType last = type(op.operands.back()).dtype;
-    if (op.kind == OpKind::Gather) expect(last == a.dtype && type(op.operands[a.rank]).dtype == DType::Bool, op, "mask bool, padding of the array dtype");
-    if (op.kind == OpKind::Scatter) expect(last == DType::Bool && type(op.operands[a.rank]).dtype == a.dtype, op, "value of the array dtype, mask bool");
-    if (op.kind == OpKind::Atomic) expect(last == a.dtype, op, "update of the array dtype");
+    if (op.kind == OpKind::Gather) expect(last == a.dtype && type(op.operands[indices]).dtype == DType::Bool, op, "mask bool, padding of the array dtype");
+    if (op.kind == OpKind::Scatter) expect(last == DType::Bool && type(op.operands[indices]).dtype == a.dtype, op, "value of the array dtype, mask bool");
+    if (op.kind == OpKind::Atomic) {
+      DType update = type(op.operands[op.operands.size() - 1 - atomic_mask]).dtype;
+      expect(update == a.dtype && (!atomic_mask || last == DType::Bool), op, "update of the array dtype (then a bool mask)");
+    }
     if (op.kind != OpKind::Scatter) expect(op.results.size() == 1 && type(op.results[0]).dtype == a.dtype, op, "result of the array dtype");
   }
 

@@ -34,6 +34,7 @@ bool same_value(const Value& a, const Value& b) {
   if (auto* x = a.as<LooseBool>()) return x->value == b.as<LooseBool>()->value;
   if (auto* x = a.as<ArrayValue>()) return x->param == b.as<ArrayValue>()->param;
   if (auto* x = a.as<ListValue>()) return x->param == b.as<ListValue>()->param;
+  if (auto* x = a.as<RawMemoryValue>()) return x->param == b.as<RawMemoryValue>()->param;
   if (auto* x = a.as<DTypeValue>()) return x->dtype == b.as<DTypeValue>()->dtype;
   if (auto* x = a.as<EnumValue>()) return x->cls == b.as<EnumValue>()->cls && x->member == b.as<EnumValue>()->member;
   if (auto* x = a.as<EnumClassValue>()) return x->cls == b.as<EnumClassValue>()->cls;

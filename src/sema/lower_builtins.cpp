@@ -790,9 +790,17 @@ Value KernelLowering::reduction(const std::string& op, CallArgs& args, SourceRan
 }
 
 Value KernelLowering::method_call(const Value& self, const std::string& name, CallArgs& args, SourceRange range) {
-  if (auto* a = self.as<ArrayValue>()) {  // the one Array method
+  if (auto* a = self.as<ArrayValue>()) {
     if (static_eval_depth_ > 0) error(ErrorKind::StaticEval, range, called_inside_static_message(name, static_eval_what_));
+    if (name == "get_raw_memory") {
+      Bound b(*this, name, args, {}, {}, 0, range);
+      return make(RawMemoryValue{a->param});
+    }
     return array_slice(a->param, args, range);
+  }
+  if (auto* m = self.as<RawMemoryValue>()) {
+    if (static_eval_depth_ > 0) error(ErrorKind::StaticEval, range, called_inside_static_message(name, static_eval_what_));
+    return raw_memory_access(m->param, name, args, range);
   }
   if (name == "astype") {
     Bound b(*this, "astype", args, {"dtype"}, {"rounding_mode"}, 1, range);

@@ -157,12 +157,13 @@ Value KernelLowering::attribute(const Value& base, const std::string& attr, Sour
       }
       return make(TupleValue{std::move(items)});
     }
-    if (attr == "slice") return make(MethodValue{std::make_shared<const Value>(base), attr});
-    if (attr == "tiled_view" || attr == "get_raw_memory")
+    if (attr == "slice" || attr == "get_raw_memory") return make(MethodValue{std::make_shared<const Value>(base), attr});
+    if (attr == "tiled_view")
       error(ErrorKind::UnsupportedFeature, range,
             fmt::format("Array.{} is not supported yet by tile2cu", attr));
     error(ErrorKind::Type, range, fmt::format("Array has no attribute '{}'", attr));
   }
+  if (auto* m = base.as<RawMemoryValue>()) return raw_memory_attribute(*m, attr, range);
   if (base.is<Runtime>() || base.is_loose()) {
     if (attr == "dtype") {
       if (auto dt = value_dtype(base); dt && base.is<Runtime>()) return make(DTypeValue{*dt});
@@ -204,6 +205,7 @@ std::string KernelLowering::describe(const Value& v) const {
     const ir::ArrayParam& p = fn_.arrays[a->param];
     return fmt::format("Array[{},{}-d]", dtype_name(p.dtype), p.rank);
   }
+  if (auto* m = v.as<RawMemoryValue>()) return fmt::format("RawArrayMemory[{}]", dtype_name(fn_.arrays[m->param].dtype));
   if (v.is<TupleValue>()) return "tuple";
   if (auto* l = v.as<ListValue>()) {
     const ir::ArrayParam& p = fn_.arrays[l->param];

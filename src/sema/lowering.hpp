@@ -198,8 +198,16 @@ class KernelLowering {
     ir::Shape shape;               // the access shape: the indices broadcast together
   };
   Value element_memory(const std::string& op, CallArgs& args, SourceRange range);
+  // x.get_raw_memory()'s dtype and methods: load_offset, store_offset, atomic_*_offset.
+  // Every use of a method, called at once or kept as a value, goes through method_call to
+  // raw_memory_access.
+  Value raw_memory_attribute(const RawMemoryValue& m, const std::string& attr, SourceRange range);
+  Value raw_memory_access(int param, const std::string& method, CallArgs& args, SourceRange range);
   ElementIndices element_indices(const Value& arg, const ir::ArrayParam& a, const std::string& fn, SourceRange range);
-  ir::ValueId to_access_shape(ir::ValueId v, const ir::Shape& shape, SourceRange range);
+  ir::ValueId to_access_shape(ir::ValueId v, const ir::Shape& shape, const std::string& what, SourceRange range);
+  ElementIndices raw_offset_index(const Value& arg, const std::string& fn, SourceRange range);
+  Value element_access(const std::string& op, const std::string& fn, int param, const ElementIndices& ix,
+                       bool raw_offset, const Bound& b);
 
   // Restricted floats (tfloat32, float8) take part in no arithmetic (spec b.4).
   void require_arithmetic(DType dtype, SourceRange range, const std::string& what) const;

@@ -39,6 +39,9 @@ struct StrValue { std::string value; };
 struct Runtime { ir::ValueId id; };            // a tile or scalar computed on the GPU
 struct ArrayValue { int param; };              // an array kernel parameter (or a list's item)
 struct ListValue { int param; };               // a list-of-arrays kernel parameter
+// x.get_raw_memory(): array x's memory addressed by element offsets from its data pointer,
+// ignoring shape and strides. A compile-time handle; only its methods' accesses reach the IR.
+struct RawMemoryValue { int param; };
 struct TupleValue { std::vector<Value> items; };
 struct DTypeValue { DType dtype; };
 // The enums that ct functions take as options; user enums have no kind.
@@ -98,7 +101,7 @@ struct PoisonValue { std::string message; ErrorKind kind = ErrorKind::Type; };
 
 struct Value {
   using Kind = std::variant<LooseInt, LooseFloat, LooseBool, NoneValue, StrValue, Runtime,
-                            ArrayValue, ListValue, TupleValue, DTypeValue, EnumValue, EnumClassValue,
+                            ArrayValue, ListValue, RawMemoryValue, TupleValue, DTypeValue, EnumValue, EnumClassValue,
                             ClassValue, DataclassValue, ModuleValue, FunctionValue, BuiltinValue,
                             MethodValue, FormattedStrValue, ContextManagerValue, PoisonValue>;
   Kind kind;

@@ -1,6 +1,6 @@
 # case: ct.atomic_add on an int8 array (atomics need 32- or 64-bit elements, or f16/bf16 for add)
 # sig: a=float32[?], b=int8[?], TILE=16
-# expect: 11:25: TileTypeError: atomic_add() does not support arrays of int8
+# expect: 11:25: TileTypeError: Unsupported array dtype: int8 (atomic_add() supports
 import cuda.tile as ct
 
 

@@ -1,6 +1,6 @@
 # case: atomic_max has no float form
 # sig: a=float32[?], b=float32[?], TILE=16
-# expect: 10:19: TileTypeError: atomic_max() does not support arrays of float32
+# expect: 10:19: TileTypeError: Unsupported array dtype: float32 (atomic_max() supports
 import cuda.tile as ct
 
 

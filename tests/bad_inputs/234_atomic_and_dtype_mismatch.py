@@ -1,6 +1,6 @@
 # case: bitwise atomics need the exact dtype
 # sig: a=int64[?], b=int32[?], TILE=16
-# expect: 10:28: TileTypeError: its dtype int64 must equal the array's dtype int32
+# expect: 10:28: TileTypeError: Bitwise atomic read-modify-write operations require the update dtype (int64) to exactly match the target dtype (int32)
 import cuda.tile as ct
 
 

@@ -1,6 +1,6 @@
 # case: atomics cannot be WEAK
 # sig: a=int32[?], b=int32[?], TILE=16
-# expect: 10:31: TileTypeError: not WEAK
+# expect: 10:31: TileTypeError: Invalid memory order for tile_atomic_rmw. Got MemoryOrder.WEAK
 import cuda.tile as ct
 
 

@@ -1,6 +1,6 @@
 # case: atomics need a scope
 # sig: a=int32[?], b=int32[?], TILE=16
-# expect: 10:29: TileTypeError: an atomic needs BLOCK, DEVICE or SYS, not NONE
+# expect: 10:29: TileTypeError: tile_atomic_rmw with ACQ_REL memory ordering requires a memory scope
 import cuda.tile as ct
 
 
