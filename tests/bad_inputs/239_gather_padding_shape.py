@@ -1,6 +1,6 @@
 # case: padding must broadcast to the index shape
 # sig: a=float32[?], b=float32[?], TILE=16
-# expect: 11:28: TileTypeError: Shapes (32,) and (16,) are not broadcastable
+# expect: 11:28: TileTypeError: Padding shape (32,) is not broadcastable to the index shape (16,)
 import cuda.tile as ct
 
 
