@@ -21,6 +21,11 @@ class DType:
     def __repr__(self) -> str:
         return f"cuda.tile.{self.name}"
 
+    def __str__(self) -> str:
+        # The bare name, as cuTile prints a dtype: its messages and its tests' expected texts
+        # are f-strings of dtypes ("the update dtype (int64) ...").
+        return self.name
+
     def __call__(self, *args, **kwargs):
         raise RuntimeError(f"{self.name}(...) is tile code: it can only be called inside a kernel")
 
