@@ -2,7 +2,7 @@
 // host.hpp can include it from code built by an ordinary host compiler.
 #pragma once
 
-#include <cstdint>
+#include "std.cuh"
 
 namespace tile2cu {
 

@@ -7,9 +7,11 @@
 // device in one go for the launch (DeviceTable).
 #pragma once
 
+#if !defined(__CUDACC_RTC__)  // DeviceTable is the launcher's (host code)
 #include <cuda_runtime.h>
 
 #include <vector>
+#endif
 
 #include "array.cuh"
 #include "types.cuh"
@@ -36,6 +38,7 @@ struct ArrayList {
   }
 };
 
+#if !defined(__CUDACC_RTC__)
 // The packed table in device memory for one launch: allocated and filled in stream order, and
 // freed in stream order (after the kernel) when the launcher returns.
 class DeviceTable {
@@ -63,5 +66,6 @@ class DeviceTable {
   int64_t* data_ = nullptr;
   cudaStream_t stream_ = nullptr;
 };
+#endif  // !__CUDACC_RTC__
 
 }  // namespace tile2cu

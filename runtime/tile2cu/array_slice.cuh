@@ -1,7 +1,7 @@
 // tile2cu/array_slice.cuh: Array.slice, a view of an array narrowed along one axis (no copy).
 #pragma once
 
-#include <cstdint>
+#include "std.cuh"
 
 #include "array.cuh"
 #include "types.cuh"

@@ -92,6 +92,7 @@ struct AttentionMainLoop {
   static constexpr int kSmemBytes = kWgmma && kHopperBytes > kMmaSyncBytes ? kHopperBytes : kMmaSyncBytes;
 };
 
+#if !defined(__CUDACC_RTC__)  // the launcher's side (host code): not in NVRTC's view
 // Host: a tensor map whose box is one BN-key tile of 64 of D (the last two axes: keys, D) at
 // fixed leading indices. False when the copy engine cannot describe the array.
 template <int BN, class T, int R, class I>
@@ -118,6 +119,7 @@ inline AttentionTensorMaps attention_tensor_maps(const Array<TK, RK, IK>& k, con
                   encode_key_tile_map<Config::kBN>(maps.v, v);
   return maps;
 }
+#endif  // !__CUDACC_RTC__
 
 // What the loop hands back: the carried values after it, in their blocked layouts.
 template <class LM, class LL, class LA>

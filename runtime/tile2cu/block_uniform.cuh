@@ -18,8 +18,6 @@
 // every thread reaches the barriers.
 #pragma once
 
-#include <type_traits>
-
 #include "types.cuh"
 
 namespace tile2cu {

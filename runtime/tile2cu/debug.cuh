@@ -5,8 +5,9 @@
 // of the CTA must make these calls.
 #pragma once
 
+#if !defined(__CUDACC_RTC__)  // NVRTC declares printf itself
 #include <cstdio>
-#include <type_traits>
+#endif
 
 #include "broadcast.cuh"
 #include "tile.cuh"

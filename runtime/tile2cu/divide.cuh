@@ -11,10 +11,11 @@
 // (host) and tests/gpu/divide_check.cu (device) compare every result with `/` bit for bit.
 #pragma once
 
-#include <cfloat>
+#if !defined(__CUDACC_RTC__)  // NVRTC declares the math functions itself
 #include <cmath>
-#include <cstdint>
-#include <cstring>
+#endif
+
+#include <cuda/std/limits>
 
 #include "elementwise.cuh"
 #include "math.cuh"
@@ -33,7 +34,7 @@ class FloatDivisor {
     divisor_in_range_ = mag >= kMinDivisor && mag <= kMaxDivisor;  // false for NaN too
     if (divisor_in_range_) {
       lo_ = ::fmaxf(kMinDividend, mag * kMinQuotient);  // quotient and residual stay normal
-      hi_ = ::fminf(FLT_MAX, mag * kMaxQuotient);       // quotient stays finite
+      hi_ = ::fminf(cuda::std::numeric_limits<float>::max(), mag * kMaxQuotient);       // quotient stays finite
     } else {
       lo_ = INFINITY;  // every element takes the IEEE division
       hi_ = 0.0f;

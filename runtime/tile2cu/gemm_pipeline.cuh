@@ -118,6 +118,7 @@ struct GemmMainLoop {
   static_assert(!kWgmma || kRingBytes >= kExchangeBytes, "the mbarriers lie behind the accumulator exchange");
 };
 
+#if !defined(__CUDACC_RTC__)  // the launcher's side (host code): not in NVRTC's view
 // Host: the tensor maps main_loop_tma reads, A's box BM x 64 and B's 64 x 64 (or B^T's BN x 64),
 // for rank-2 operands on a device with TMA (compute capability 9+). `usable` stays 0 when either
 // array cannot be described (then the kernel copies with cp.async).
@@ -132,6 +133,7 @@ inline GemmTensorMaps gemm_tensor_maps(const Array<T, 2, I>& a, const Array<T, 2
   }
   return maps;
 }
+#endif  // !__CUDACC_RTC__
 
 namespace gemm {
 

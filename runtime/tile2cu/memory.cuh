@@ -231,6 +231,7 @@ TILE2CU_HD bool whole_tile(const Array<T, R, I>& a, const int64_t (&index)[R]) {
   return detail::whole_tile_fast<L, Ord>(a, index, base);
 }
 
+#if !defined(__CUDACC_RTC__)  // the launcher's side, host code: NVRTC compiles kernels only
 // A tile index term the launcher can evaluate for every block: a literal, or ct.bid(axis).
 struct LaunchIndex {
   int block_axis = -1;  // -1: `literal`
@@ -280,6 +281,8 @@ inline bool keeps_occupancy(Kernel whole_copy, int whole_threads, Kernel checked
              cudaSuccess &&
          whole * whole_threads >= checked * checked_threads;
 }
+
+#endif  // !__CUDACC_RTC__
 
 // load() where whole_tile() was tested before: `whole` is std::true_type when it held (no test,
 // no checked path), std::false_type when it did not (the ordinary load).

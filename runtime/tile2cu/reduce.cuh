@@ -16,9 +16,7 @@
 
 #include <cub/warp/warp_reduce.cuh>
 
-#include <climits>
 #include <cuda/std/limits>
-#include <type_traits>
 
 #include "broadcast.cuh"
 #include "elementwise.cuh"

@@ -11,7 +11,15 @@
 // that barrier's phase see the data once all expected bytes have arrived.
 #pragma once
 
+#if defined(__CUDACC_RTC__)
+// NVRTC cannot include cuda.h (it includes the C library). The kernels need only the type of a
+// tensor map, declared here as cuda.h (CUDA 13) declares it: 128 opaque bytes, 128-byte aligned.
+typedef struct CUtensorMap_st {
+  alignas(128) unsigned long long opaque[16];
+} CUtensorMap;
+#else
 #include <cuda.h>
+#endif
 
 #include <cuda/atomic>
 
@@ -137,6 +145,7 @@ struct TmaRing {
 };
 #endif  // TILE2CU_HAS_TMA
 
+#if !defined(__CUDACC_RTC__)
 // Host: a tensor map over an array of rank R (shape and strides in elements, outermost axis
 // first, the last axis contiguous) whose box is `box` elements per axis, 128-byte swizzled (the
 // box's last axis must be 128 bytes of T). False when the copy engine cannot describe it.
@@ -177,6 +186,7 @@ inline bool encode_map(CUtensorMap& map, const T* data, const int64_t (&shape)[R
                 CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
                 CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
 }
+#endif  // !__CUDACC_RTC__
 
 }  // namespace tma
 }  // namespace tile2cu

@@ -1,9 +1,7 @@
 // tile2cu/types.cuh: dtype aliases, type traits and the one conversion function every cast uses.
 #pragma once
 
-#include <cstdint>
-#include <cstring>
-#include <type_traits>
+#include "std.cuh"
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>

@@ -490,15 +490,21 @@ EmittedFiles emit_cuda(const std::vector<ir::Function>& python_specs, const Emit
     declarations += fmt::format("\n// Dispatches on dtypes and ranks to one of the launchers above.\ncudaError_t launch_{}({});\n",
                                 k, wrap(dispatcher_params(*list[0])));
   }
-  std::string runtime_include_lines;
+  // The runtime's .hpp headers are host code (the launchers'): NVRTC, which compiles only the
+  // kernels, does not see them.
+  std::string runtime_include_lines, host_include_lines;
   for (const std::string& header : runtime_includes(body + dispatchers))
-    runtime_include_lines += fmt::format("#include <{}>\n", header);
+    (header.ends_with(".hpp") ? host_include_lines : runtime_include_lines) +=
+        fmt::format("#include <{}>\n", header);
+  if (!host_include_lines.empty())
+    host_include_lines = "#if !defined(__CUDACC_RTC__)\n" + host_include_lines + "#endif\n";
   EmittedFiles files;
   files.cu = restore_line_numbers(render("cu_file", {{"version", TILE2CU_VERSION},
                                 {"source", comment_safe(options.source_name)},
                                 {"spec_list", fmt::format("{}", fmt::join(names, ", "))},
                                 {"header", options.header_name},
                                 {"runtime_includes", runtime_include_lines},
+                                {"host_includes", host_include_lines},
                                 {"specializations", body},
                                 {"dispatcher", dispatchers}}),
                                   options.cu_name);
