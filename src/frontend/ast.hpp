@@ -54,6 +54,9 @@ struct Compare { ExprPtr left; std::vector<CompareOp> ops; std::vector<ExprPtr> 
 struct IfExp { ExprPtr cond, then_value, else_value; };
 struct TupleExpr { std::vector<ExprPtr> elts; };
 struct ListExpr { std::vector<ExprPtr> elts; };
+// `{k: v, **d}`: a null key marks a `**d` item, whose items are merged in at that place.
+struct DictItem { ExprPtr key; ExprPtr value; };
+struct DictExpr { std::vector<DictItem> items; };
 struct EllipsisLit {};
 // `lambda x: e`, kept as a function named "<lambda>" whose body is `return e`.
 struct Lambda { std::shared_ptr<const FunctionDef> def; };
@@ -72,13 +75,13 @@ struct FStringPiece {
 struct FString { std::vector<FStringPiece> pieces; };
 // `yield v` (`value` may be null): only a @contextlib.contextmanager helper may use it.
 struct Yield { ExprPtr value; };
-// A construct the front end recognises but tile code cannot use (dict, set, walrus, ...).
+// A construct the front end recognises but tile code cannot use (set, walrus, ...).
 struct UnsupportedExpr { std::string what; };
 
 struct Expr {
   using Kind = std::variant<Name, IntLit, FloatLit, BoolLit, NoneLit, StrLit, Attribute, Slice,
                             Subscript, Starred, Call, Binary, Unary, BoolChain, Compare, IfExp,
-                            TupleExpr, ListExpr, EllipsisLit, Lambda, FString, Yield,
+                            TupleExpr, ListExpr, DictExpr, EllipsisLit, Lambda, FString, Yield,
                             UnsupportedExpr>;
   Kind kind;
   SourceRange range;

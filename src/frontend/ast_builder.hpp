@@ -93,6 +93,7 @@ class Lowerer {
                            bool raw, TSNode owner, bool& named_escape);
   ast::ExprPtr lower_sequence(TSNode node, bool is_list);
   ast::ExprPtr lower_parenthesized(TSNode node);
+  ast::ExprPtr lower_dict(TSNode node);
   ast::ExprPtr lower_subscript(TSNode node);
   ast::ExprPtr lower_generic_type(TSNode node);
   ast::ExprPtr lower_slice(TSNode node);

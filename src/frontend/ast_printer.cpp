@@ -131,6 +131,13 @@ std::string expr_text(const ast::Expr& e) {
           },
           [](const ast::TupleExpr& n) { return "(tuple" + join_exprs(n.elts) + ")"; },
           [](const ast::ListExpr& n) { return "(list" + join_exprs(n.elts) + ")"; },
+          [](const ast::DictExpr& n) {
+            std::string out = "(dict";
+            for (const auto& item : n.items)
+              out += item.key ? fmt::format(" ({} : {})", print_expr(item.key), print_expr(item.value))
+                              : " (** " + print_expr(item.value) + ")";
+            return out + ")";
+          },
           [](const ast::EllipsisLit&) { return std::string("..."); },
           [](const ast::FString& n) { return "(fstring" + fstring_pieces(n.pieces) + ")"; },
           [](const ast::Yield& n) {

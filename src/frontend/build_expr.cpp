@@ -90,6 +90,7 @@ ast::ExprPtr Lowerer::lower_expr(TSNode node) {
   if (t == "tuple" || t == "expression_list" || t == "pattern_list" || t == "tuple_pattern")
     return lower_sequence(node, false);
   if (t == "list" || t == "list_pattern") return lower_sequence(node, true);
+  if (t == "dictionary") return lower_dict(node);
   if (t == "list_splat" || t == "list_splat_pattern") {
     std::vector<TSNode> value = named_children_of(node);
     if (value.size() != 1) src_.error(node, "invalid syntax");
@@ -206,6 +207,24 @@ ast::ExprPtr Lowerer::lower_sequence(TSNode node, bool is_list) {
   SourceRange r = src_.range(node);
   if (is_list) return expr(ast::ListExpr{std::move(elts)}, r);
   return expr(ast::TupleExpr{std::move(elts)}, r);
+}
+
+// `{k: v, **d}`: pairs and splats in order (later keys replace earlier ones when evaluated).
+ast::ExprPtr Lowerer::lower_dict(TSNode node) {
+  ast::DictExpr dict;
+  for (TSNode item : named_children_of(node)) {
+    string_view t = type_of(item);
+    if (t == "pair") {
+      dict.items.push_back({lower_required(item, "key"), lower_required(item, "value")});
+    } else if (t == "dictionary_splat") {
+      std::vector<TSNode> value = named_children_of(item);
+      if (value.size() != 1) src_.error(item, "invalid syntax");
+      dict.items.push_back({nullptr, lower_expr(value[0])});
+    } else if (t != "comment") {
+      src_.error(item, "invalid syntax");
+    }
+  }
+  return expr(std::move(dict), src_.range(node));
 }
 
 // Parentheses only group: the inner node keeps its own range, as in Python's ast.

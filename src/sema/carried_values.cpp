@@ -72,6 +72,13 @@ bool same_value(const Value& a, const Value& b) {
       if (!same_value(x->items[i], y->items[i])) return false;
     return true;
   }
+  if (auto* x = a.as<DictValue>()) {
+    auto* y = b.as<DictValue>();
+    if (x->keys.size() != y->keys.size()) return false;
+    for (size_t i = 0; i < x->keys.size(); ++i)
+      if (!same_value(x->keys[i], y->keys[i]) || !same_value(x->values[i], y->values[i])) return false;
+    return true;
+  }
   return false;
 }
 
@@ -90,6 +97,8 @@ void collect_leaves(const Value& v, const std::string& name, std::vector<Value>&
   } else if (auto* d = v.as<DataclassValue>()) {
     for (size_t i = 0; i < d->fields.size(); ++i)
       collect_leaves(d->fields[i], fmt::format("{}_{}", name, d->cls->fields[i].name), leaves, names);
+  } else if (auto* d = v.as<DictValue>()) {  // its values; the keys are structure
+    for (size_t i = 0; i < d->values.size(); ++i) collect_leaves(d->values[i], fmt::format("{}_{}", name, i), leaves, names);
   } else if (auto* f = v.as<FunctionValue>()) {  // a closure record: captured names, then defaults
     for (const Names& m : {f->closure, f->defaults})
       if (m)
@@ -112,6 +121,11 @@ Value rebuild(const Value& structure, const std::vector<Value>& leaves, size_t& 
     for (const Value& field : d->fields) out.fields.push_back(rebuild(field, leaves, next));
     return make(std::move(out));
   }
+  if (auto* d = structure.as<DictValue>()) {
+    DictValue out{d->keys, {}};
+    for (const Value& value : d->values) out.values.push_back(rebuild(value, leaves, next));
+    return make(std::move(out));
+  }
   if (auto* f = structure.as<FunctionValue>()) {
     FunctionValue out = *f;
     out.closure = rebuild_names(f->closure, leaves, next);
@@ -130,7 +144,7 @@ Names rebuild_names(const Names& m, const std::vector<Value>& leaves, size_t& ne
 
 }  // namespace
 
-bool is_record(const Value& v) { return v.is<TupleValue>() || v.is<DataclassValue>(); }
+bool is_record(const Value& v) { return v.is<TupleValue>() || v.is<DataclassValue>() || v.is<DictValue>(); }
 
 bool is_closure_record(const Value& v) {
   auto* f = v.as<FunctionValue>();
@@ -151,6 +165,13 @@ bool same_structure(const Value& a, const Value& b) {
     if (!y || x->cls != y->cls) return false;
     for (size_t i = 0; i < x->fields.size(); ++i)
       if (!same_structure(x->fields[i], y->fields[i])) return false;
+    return true;
+  }
+  if (auto* x = a.as<DictValue>()) {
+    auto* y = b.as<DictValue>();
+    if (!y || x->keys.size() != y->keys.size()) return false;
+    for (size_t i = 0; i < x->keys.size(); ++i)
+      if (!same_value(x->keys[i], y->keys[i]) || !same_structure(x->values[i], y->values[i])) return false;
     return true;
   }
   if (auto* x = a.as<FunctionValue>(); x && is_closure_record(a)) {

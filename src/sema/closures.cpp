@@ -41,6 +41,11 @@ Value KernelLowering::freeze_closures(const Value& v, uint64_t frame, const Env&
     for (const Value& field : d->fields) out.fields.push_back(freeze_closures(field, frame, final_env, shared));
     return make(std::move(out));
   }
+  if (auto* d = v.as<DictValue>()) {
+    DictValue out{d->keys, {}};
+    for (const Value& value : d->values) out.values.push_back(freeze_closures(value, frame, final_env, shared));
+    return make(std::move(out));
+  }
   return v;
 }
 

@@ -661,6 +661,7 @@ Value KernelLowering::builtin_call(const std::string& name, CallArgs& args, Sour
   if (fn == "len") {
     if (args.positional.size() != 1) error(ErrorKind::Type, range, "len() takes one argument");
     if (auto* t = args.positional[0].as<TupleValue>()) return make(LooseInt{static_cast<__int128>(t->items.size())});
+    if (auto* d = args.positional[0].as<DictValue>()) return make(LooseInt{static_cast<__int128>(d->keys.size())});
     if (auto* l = args.positional[0].as<ListValue>()) return list_length(*l, range);
     error(ErrorKind::Type, range, fmt::format("len() of {} is not supported", describe(args.positional[0])));
   }
@@ -802,6 +803,7 @@ Value KernelLowering::method_call(const Value& self, const std::string& name, Ca
     if (static_eval_depth_ > 0) error(ErrorKind::StaticEval, range, called_inside_static_message(name, static_eval_what_));
     return raw_memory_access(m->param, name, args, range);
   }
+  if (auto* d = self.as<DictValue>()) return dict_method(*d, name, args, range);
   if (name == "astype") {
     Bound b(*this, "astype", args, {"dtype"}, {"rounding_mode"}, 1, range);
     DType dt = const_dtype(b.at("dtype"), b.range_of("dtype"), b.what("dtype"));

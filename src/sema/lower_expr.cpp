@@ -120,6 +120,7 @@ Value KernelLowering::attribute(const Value& base, const std::string& attr, Sour
                       "as {}.py)", path, path.substr(0, path.find('.'))));
   }
   if (auto* e = base.as<EnumClassValue>()) return enum_class_attribute(*e, attr, range);
+  if (base.is<DictValue>()) return dict_attribute(base, attr, range);
   if (auto v = enum_member_attribute(base, attr, range)) return *v;
   if (auto* c = base.as<ClassValue>()) return class_attribute(*c, attr, range);
   if (base.is<DataclassValue>()) return dataclass_attribute(base, attr, range);
@@ -207,6 +208,7 @@ std::string KernelLowering::describe(const Value& v) const {
   }
   if (auto* m = v.as<RawMemoryValue>()) return fmt::format("RawArrayMemory[{}]", dtype_name(fn_.arrays[m->param].dtype));
   if (v.is<TupleValue>()) return "tuple";
+  if (v.is<DictValue>()) return "dict";
   if (auto* l = v.as<ListValue>()) {
     const ir::ArrayParam& p = fn_.arrays[l->param];
     return fmt::format("List[Array[{},{}-d]]", dtype_name(p.dtype), p.rank);
@@ -302,8 +304,10 @@ Value KernelLowering::eval(const ast::ExprPtr& e) {
             args.positional_ranges.push_back(a->range);
           }
           for (const auto& kw : node.keywords) {
-            if (kw.name.empty())
-              unsupported(kw.range, "**kwargs at a call site");
+            if (kw.name.empty()) {  // f(**d): d's items, in order, as keywords
+              keywords_from_dict(eval(kw.value), kw.range, args);
+              continue;
+            }
             args.keywords.emplace_back(kw.name, eval(kw.value));
             args.keyword_ranges.push_back(kw.range);
           }
@@ -404,6 +408,8 @@ Value KernelLowering::eval(const ast::ExprPtr& e) {
             return make(TupleValue{std::move(items)});
           }
           error(ErrorKind::Syntax, r, "list displays are not supported in tile code; use a tuple");
+        } else if constexpr (std::is_same_v<T, ast::DictExpr>) {
+          return dict_display(node);
         } else if constexpr (std::is_same_v<T, ast::Lambda>) {
           return make_function(*node.def);
         } else if constexpr (std::is_same_v<T, ast::Starred>) {
@@ -469,6 +475,10 @@ Value KernelLowering::make_tuple(std::vector<Value> items, SourceRange range) co
 Value KernelLowering::subscript(const Value& base, const ast::ExprPtr& index, SourceRange range) {
   if (auto* b = base.as<BuiltinValue>(); b && b->name == "ct.Constant")
     return make(BuiltinValue{"ct.Constant"});  // ct.Constant[int] is still the marker
+  if (auto* d = base.as<DictValue>()) {
+    if (index->as<ast::Slice>()) error(ErrorKind::Type, index->range, "a dict can be indexed by a key, not sliced");
+    return dict_item(*d, eval(index), index->range);
+  }
   if (auto* t = base.as<TupleValue>()) {
     if (auto* s = index->as<ast::Slice>()) {
       auto bound = [&](const ast::ExprPtr& e, int64_t dflt) -> int64_t {

@@ -129,6 +129,11 @@ bool KernelLowering::is_constant(const Value& v) const {
       if (!is_constant(field)) return false;
     return true;
   }
+  if (auto* d = v.as<DictValue>()) {  // keys always are
+    for (const auto& value : d->values)
+      if (!is_constant(value)) return false;
+    return true;
+  }
   if (auto* r = v.as<Runtime>()) {  // a strictly typed constant such as ct.int16(5)
     for (auto it = blocks_.rbegin(); it != blocks_.rend(); ++it)
       for (const auto& op : (*it)->ops)
@@ -323,6 +328,7 @@ Flow KernelLowering::exec_static_iter(const ast::For& f, const ast::Call& call, 
           : jump->as<ast::Break>() ? "Break in a for loop with static_iter() is not supported"
                                    : "Continue in a for loop with static_iter() is not supported");
   Value iterable = static_eval(call.args[0], call.args[0]->range, "static_iter");
+  if (auto* d = iterable.as<DictValue>()) iterable = make(TupleValue{d->keys});  // Python iterates the keys
   auto* tuple = iterable.as<TupleValue>();
   if (!tuple)
     error(ErrorKind::StaticEval, call.args[0]->range,

@@ -274,6 +274,7 @@ Value KernelLowering::compare(ast::CompareOp op, const Value& lhs, const Value& 
     bool same = lhs.is<NoneValue>() && rhs.is<NoneValue>();
     return make(LooseBool{op == CompareOp::Is ? same : !same});
   }
+  if (auto v = dict_compare(op, lhs, rhs, range)) return *v;
   // Compares pairs with `pair_op` and joins the answers with and (`all`) or or: pairs known at
   // compile time decide or drop out, run-time scalars are joined with & or | on the GPU.
   auto join_pairs = [&](CompareOp pair_op, bool all, const std::vector<std::pair<Value, Value>>& pairs) -> Value {
@@ -442,6 +443,7 @@ bool KernelLowering::truth(const Value& v, SourceRange range, bool* is_constant)
   if (v.is<NoneValue>()) return false;
   if (auto* s = v.as<StrValue>()) return !s->value.empty();
   if (auto* t = v.as<TupleValue>()) return !t->items.empty();
+  if (auto* d = v.as<DictValue>()) return !d->keys.empty();
   if (auto* r = v.as<Runtime>()) {
     if (!type_of(r->id).is_scalar())
       error(ErrorKind::Type, range,

@@ -228,6 +228,7 @@ void KernelLowering::check_syntax(const ast::FunctionDef& def, bool context_mana
       else if constexpr (std::is_same_v<T, ast::Compare>) { expr(n.left); for (auto& v : n.rights) expr(v); }
       else if constexpr (std::is_same_v<T, ast::IfExp>) { expr(n.cond); expr(n.then_value); expr(n.else_value); }
       else if constexpr (std::is_same_v<T, ast::TupleExpr> || std::is_same_v<T, ast::ListExpr>) for (auto& v : n.elts) expr(v);
+      else if constexpr (std::is_same_v<T, ast::DictExpr>) for (auto& item : n.items) { expr(item.key); expr(item.value); }
     }, e->kind);
   };
   std::function<void(const ast::Body&)> body = [&](const ast::Body& b) {
@@ -323,6 +324,10 @@ void KernelLowering::item_assignment(const ast::Subscript& target, SourceRange r
   Value base = eval(target.value);
   if (base.is<TupleValue>())
     error(ErrorKind::Type, range, "Tuples are immutable: item assignment is not supported.");
+  if (base.is<DictValue>())
+    error(ErrorKind::UnsupportedFeature, range,
+          "assigning an item of a dict is not supported in tile code (a dict is a compile-time value); "
+          "build a new dict with {**d, key: value}");
   if (auto* d = base.as<DataclassValue>()) {
     if (d->cls->find("__setitem__"))  // reached from `obj[k] += v`
       error(ErrorKind::UnsupportedFeature, range,
@@ -863,8 +868,7 @@ Env KernelLowering::bind_arguments(const FunctionValue& f, const CallArgs& passe
       bound.insert(p.name);
       continue;
     }
-    if (p.kind == ast::Param::Kind::KwArgs)
-      error(ErrorKind::UnsupportedFeature, p.range, "**kwargs in helpers is not supported yet by tile2cu");
+    if (p.kind == ast::Param::Kind::KwArgs) continue;  // bound below, from the keywords left
     if (next < args.positional.size()) {
       callee_env[p.name] = args.positional[next++];
       bound.insert(p.name);
@@ -872,15 +876,31 @@ Env KernelLowering::bind_arguments(const FunctionValue& f, const CallArgs& passe
   }
   if (next < args.positional.size())
     error(ErrorKind::Type, range, fmt::format("{}() takes {} positional arguments but {} were given", def.name, next, args.positional.size()));
+  // **kwargs takes the keywords no other parameter names, as a dict in their order.
+  auto kwargs_param = std::find_if(def.params.begin(), def.params.end(),
+                                   [](const ast::Param& p) { return p.kind == ast::Param::Kind::KwArgs; });
+  DictValue kwargs;
   for (size_t i = 0; i < args.keywords.size(); ++i) {
     const auto& [name, v] = args.keywords[i];
-    auto it = std::find_if(def.params.begin(), def.params.end(), [&](const ast::Param& p) { return p.name == name; });
+    auto it = std::find_if(def.params.begin(), def.params.end(), [&](const ast::Param& p) {
+      return p.name == name && p.kind == ast::Param::Kind::Normal;
+    });
+    if (it == def.params.end() && kwargs_param != def.params.end()) {
+      if (dict_find(kwargs, make(StrValue{name})))
+        error(ErrorKind::Type, args.keyword_ranges[i], fmt::format("{}() got multiple values for keyword argument '{}'", def.name, name));
+      dict_insert(kwargs, make(StrValue{name}), v, args.keyword_ranges[i]);
+      continue;
+    }
     if (it == def.params.end())
       error(ErrorKind::Type, args.keyword_ranges[i], fmt::format("{}() got an unexpected keyword argument '{}'", def.name, name));
     if (bound.count(name))
       error(ErrorKind::Type, args.keyword_ranges[i], fmt::format("{}() got multiple values for argument '{}'", def.name, name));
     callee_env[name] = v;
     bound.insert(name);
+  }
+  if (kwargs_param != def.params.end()) {
+    callee_env[kwargs_param->name] = make(std::move(kwargs));
+    bound.insert(kwargs_param->name);
   }
   // A nested def's or lambda's defaults were evaluated at the def. A module-level function's
   // are evaluated here, in its module, as Python did at definition time (they read constants).

@@ -38,6 +38,7 @@ void collect_yields(const ast::ExprPtr& e, std::vector<const ast::Expr*>& out) {
     else if constexpr (std::is_same_v<T, ast::Compare>) { collect_yields(n.left, out); for (const auto& v : n.rights) collect_yields(v, out); }
     else if constexpr (std::is_same_v<T, ast::IfExp>) { collect_yields(n.cond, out); collect_yields(n.then_value, out); collect_yields(n.else_value, out); }
     else if constexpr (std::is_same_v<T, ast::TupleExpr> || std::is_same_v<T, ast::ListExpr>) for (const auto& v : n.elts) collect_yields(v, out);
+    else if constexpr (std::is_same_v<T, ast::DictExpr>) for (const auto& item : n.items) { collect_yields(item.key, out); collect_yields(item.value, out); }
     else if constexpr (std::is_same_v<T, ast::FString>) collect_yields(n.pieces, out);
   }, e->kind);
 }

@@ -104,6 +104,15 @@ class KernelLowering {
   Value call(const Value& callee, CallArgs args, SourceRange range);
   Value call_function(const FunctionValue& fn, CallArgs args, SourceRange range);
   Value subscript(const Value& base, const ast::ExprPtr& index, SourceRange range);
+  // Compile-time dicts (lower_dicts.cpp): displays, d[k], d.get/keys/values/items, `in`, ==,
+  // and `f(**d)`'s keywords.
+  Value dict_display(const ast::DictExpr& display);
+  void dict_insert(DictValue& d, Value key, Value value, SourceRange key_range) const;
+  Value dict_item(const DictValue& d, const Value& key, SourceRange key_range) const;
+  Value dict_attribute(const Value& base, const std::string& attr, SourceRange range) const;
+  Value dict_method(const DictValue& d, const std::string& name, CallArgs& args, SourceRange range);
+  std::optional<Value> dict_compare(ast::CompareOp op, const Value& lhs, const Value& rhs, SourceRange range);
+  void keywords_from_dict(const Value& v, SourceRange range, CallArgs& args) const;
   // A tuple made of `items`; refuses one of more than 4096 values in all (nested tuples
   // counted) or nested more than 1000 deep: `t = (t, t)` repeated grows exponentially, and
   // every use of a tuple copies it.
@@ -374,6 +383,8 @@ std::string python_repr(const Value& v);
 
 // Python's == on compile-time constants (1 == 1.0; enum members by identity).
 bool constants_equal(const Value& a, const Value& b);
+// The index of `key` among a dict's keys, by Python's key equality (lower_dicts.cpp).
+std::optional<size_t> dict_find(const DictValue& d, const Value& key);
 
 // ct.PaddingMode & co.; a member of an enum class as a value (an int for an IntEnum).
 std::shared_ptr<const EnumClassInfo> builtin_enum(EnumKind kind);

@@ -43,6 +43,9 @@ struct ListValue { int param; };               // a list-of-arrays kernel parame
 // ignoring shape and strides. A compile-time handle; only its methods' accesses reach the IR.
 struct RawMemoryValue { int param; };
 struct TupleValue { std::vector<Value> items; };
+// A dict of compile-time keys to any values, in insertion order (lower_dicts.cpp): a
+// `{...}` display, a helper's **kwargs. keys[i] maps to values[i].
+struct DictValue { std::vector<Value> keys, values; };
 struct DTypeValue { DType dtype; };
 // The enums that ct functions take as options; user enums have no kind.
 enum class EnumKind { PaddingMode, RoundingMode, MemoryOrder, MemoryScope };
@@ -103,7 +106,8 @@ struct Value {
   using Kind = std::variant<LooseInt, LooseFloat, LooseBool, NoneValue, StrValue, Runtime,
                             ArrayValue, ListValue, RawMemoryValue, TupleValue, DTypeValue, EnumValue, EnumClassValue,
                             ClassValue, DataclassValue, ModuleValue, FunctionValue, BuiltinValue,
-                            MethodValue, FormattedStrValue, ContextManagerValue, PoisonValue>;
+                            MethodValue, FormattedStrValue, ContextManagerValue, PoisonValue,
+                            DictValue>;
   Kind kind;
   template <class T> const T* as() const { return std::get_if<T>(&kind); }
   template <class T> bool is() const { return std::holds_alternative<T>(kind); }

@@ -1,6 +1,6 @@
-# case: dict display
+# case: dict display read with a key it lacks (cuTile's KeyError text)
 # sig: a=float32[?], b=float32[?], TILE=16
-# expect: 10:12: TileSyntaxError: dict
+# expect: 11:23: TileTypeError: Key 'shift' not found in dictionary
 import cuda.tile as ct
 
 
@@ -8,5 +8,5 @@ import cuda.tile as ct
 def k(a, b, TILE: ct.Constant[int]):
     bid = ct.bid(0)
     opts = {"scale": 2.0}
-    t = ct.load(a, index=(bid,), shape=(TILE,))
+    t = ct.load(a, index=(bid,), shape=(TILE,)) + opts["shift"]
     ct.store(b, index=(bid,), tile=t)

@@ -699,12 +699,17 @@ TEST(Frontend, WithStatementsAndYields) {
   EXPECT_SYNTAX_ERROR("with a() as f():\n    pass\n", 1, 13, "cannot assign to expression");
 }
 
+// `{k: v, **d}` keeps its items in order; a `**d` item has no key.
+TEST(Frontend, DictDisplays) {
+  EXPECT_EQ(expr_str("{}"), "(dict)");
+  EXPECT_EQ(expr_str("{'a': 1, **d, (1, 2): x,}"), "(dict (\"a\" : 1) (** (name d)) ((tuple 1 2) : (name x)))");
+  EXPECT_EQ(expr_str("f(**{'k': v})"), "(call (name f) (kw ** (dict (\"k\" : (name v)))))");
+}
+
 // ---- unsupported constructs ----------------------------------------------------------------
 
 TEST(Frontend, UnsupportedExpressionsAreKept) {
   const std::pair<const char*, const char*> cases[] = {
-      {"{1: 2}", "dict display"},
-      {"{}", "dict display"},
       {"{1, 2}", "set display"},
       {"[x for x in y]", "list comprehension"},
       {"{x for x in y}", "set comprehension"},
@@ -718,8 +723,8 @@ TEST(Frontend, UnsupportedExpressionsAreKept) {
     EXPECT_EQ(as<ast::UnsupportedExpr>(e).what, what) << text;
   }
   // Inside supported constructs they stay where they were.
-  EXPECT_EQ(expr_str("f(lambda v: v, key={})"),
-            "(call (name f) (lambda (v) ...) (kw key (unsupported \"dict display\")))");
+  EXPECT_EQ(expr_str("f(lambda v: v, key={1, 2})"),
+            "(call (name f) (lambda (v) ...) (kw key (unsupported \"set display\")))");
   EXPECT_EQ(expr_str("sum([x for x in y])"),
             "(call (name sum) (unsupported \"list comprehension\"))");
   // A generator expression becomes the call of a function "<genexpr>" taking the first
