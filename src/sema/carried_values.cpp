@@ -35,6 +35,10 @@ bool same_value(const Value& a, const Value& b) {
   if (auto* x = a.as<ArrayValue>()) return x->param == b.as<ArrayValue>()->param;
   if (auto* x = a.as<ListValue>()) return x->param == b.as<ListValue>()->param;
   if (auto* x = a.as<RawMemoryValue>()) return x->param == b.as<RawMemoryValue>()->param;
+  if (auto* x = a.as<TiledViewValue>()) {
+    auto* y = b.as<TiledViewValue>();
+    return x->param == y->param && x->tile_shape == y->tile_shape && x->steps == y->steps && x->padding == y->padding;
+  }
   if (auto* x = a.as<DTypeValue>()) return x->dtype == b.as<DTypeValue>()->dtype;
   if (auto* x = a.as<EnumValue>()) return x->cls == b.as<EnumValue>()->cls && x->member == b.as<EnumValue>()->member;
   if (auto* x = a.as<EnumClassValue>()) return x->cls == b.as<EnumClassValue>()->cls;
@@ -228,6 +232,28 @@ KernelLowering::CarriedNames KernelLowering::carry(const std::vector<std::string
     c.invariant.push_back(leaf.is_loose());
   }
   return c;
+}
+
+// An array or tiled view has no IR value to carry: the loop body was lowered with the one it
+// named on entry, so a name that names another one after an iteration cannot be honoured (the
+// next iteration would read the one from before the loop).
+void KernelLowering::check_array_unchanged(const std::string& n, const Value& entry, const Value& now,
+                                           SourceRange range) const {
+  if (!(entry.is<ArrayValue>() || entry.is<TiledViewValue>()) || same_value(entry, now)) return;
+  auto* x = entry.as<TiledViewValue>();
+  auto* y = now.as<TiledViewValue>();
+  if (x && y && x->param == y->param)
+    error(ErrorKind::Type, range,
+          fmt::format("Variable {} has changed its type inside a loop: {} vs {}", n, describe(entry), describe(now)));
+  auto array_of = [&](const Value& v) {
+    if (auto* a = v.as<ArrayValue>()) return fmt::format("array {}", fn_.arrays[a->param].name);
+    if (auto* t = v.as<TiledViewValue>()) return fmt::format("a tiled view of array {}", fn_.arrays[t->param].name);
+    return describe(v);
+  };
+  error(ErrorKind::UnsupportedFeature, range,
+        fmt::format("Variable {} names {} on entry to the loop and {} after an iteration: tile2cu cannot choose an "
+                    "array at run time yet",
+                    n, array_of(entry), array_of(now)));
 }
 
 std::vector<ir::ValueId> KernelLowering::carried_exit_values(CarriedNames& c, SourceRange range) {

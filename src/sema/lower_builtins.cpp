@@ -791,6 +791,11 @@ Value KernelLowering::reduction(const std::string& op, CallArgs& args, SourceRan
 }
 
 Value KernelLowering::method_call(const Value& self, const std::string& name, CallArgs& args, SourceRange range) {
+  if (self.is<TiledViewValue>() || (self.is<ArrayValue>() && name == "tiled_view")) {
+    if (static_eval_depth_ > 0) error(ErrorKind::StaticEval, range, called_inside_static_message(name, static_eval_what_));
+    if (auto* v = self.as<TiledViewValue>()) return tiled_view_method(*v, name, args, range);
+    return make_tiled_view(self.as<ArrayValue>()->param, args, range);
+  }
   if (auto* a = self.as<ArrayValue>()) {
     if (static_eval_depth_ > 0) error(ErrorKind::StaticEval, range, called_inside_static_message(name, static_eval_what_));
     if (name == "get_raw_memory") {

@@ -159,12 +159,11 @@ Value KernelLowering::attribute(const Value& base, const std::string& attr, Sour
       return make(TupleValue{std::move(items)});
     }
     if (attr == "slice" || attr == "get_raw_memory") return make(MethodValue{std::make_shared<const Value>(base), attr});
-    if (attr == "tiled_view")
-      error(ErrorKind::UnsupportedFeature, range,
-            fmt::format("Array.{} is not supported yet by tile2cu", attr));
+    if (attr == "tiled_view") return make(MethodValue{std::make_shared<const Value>(base), attr});
     error(ErrorKind::Type, range, fmt::format("Array has no attribute '{}'", attr));
   }
   if (auto* m = base.as<RawMemoryValue>()) return raw_memory_attribute(*m, attr, range);
+  if (base.is<TiledViewValue>()) return tiled_view_attribute(base, attr, range);
   if (base.is<Runtime>() || base.is_loose()) {
     if (attr == "dtype") {
       if (auto dt = value_dtype(base); dt && base.is<Runtime>()) return make(DTypeValue{*dt});
@@ -207,6 +206,9 @@ std::string KernelLowering::describe(const Value& v) const {
     return fmt::format("Array[{},{}-d]", dtype_name(p.dtype), p.rank);
   }
   if (auto* m = v.as<RawMemoryValue>()) return fmt::format("RawArrayMemory[{}]", dtype_name(fn_.arrays[m->param].dtype));
+  if (auto* t = v.as<TiledViewValue>())
+    return fmt::format("TiledView[{},{},steps={}]", dtype_name(fn_.arrays[t->param].dtype), ir::shape_string(t->tile_shape),
+                       ir::shape_string(t->steps));
   if (v.is<TupleValue>()) return "tuple";
   if (v.is<DictValue>()) return "dict";
   if (auto* l = v.as<ListValue>()) {

@@ -709,6 +709,7 @@ void KernelLowering::finish_loop_scope(const Env& before, const CarriedNames& ca
     if (it == before.end()) {
       env_[n] = make(PoisonValue{fmt::format("Undefined variable {} used (it is assigned only inside a loop, which may run zero times)", n)});
     } else if (const Value& after = env_.count(n) ? env_.at(n) : it->second; !same_value(it->second, after)) {
+      check_array_unchanged(n, it->second, after, stmt_range_);
       env_[n] = make(PoisonValue{fmt::format("Variable {} is not a tile or scalar and cannot change inside a loop", n)});
     } else {
       env_[n] = it->second;

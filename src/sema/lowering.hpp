@@ -201,6 +201,12 @@ class KernelLowering {
   // Array.slice (lower_array_slice.cpp)
   Value array_slice(int source, CallArgs& args, SourceRange range);
   ir::ValueId slice_bound(const Value& v, SourceRange range, const char* what, std::optional<int64_t>* constant);
+  // Refuses a loop that leaves `n` naming another array (or tiled view) than on entry (carried_values.cpp).
+  void check_array_unchanged(const std::string& n, const Value& entry, const Value& now, SourceRange range) const;
+  // Array.tiled_view and the view's attributes and methods (lower_tiled_view.cpp)
+  Value make_tiled_view(int param, CallArgs& args, SourceRange range);
+  Value tiled_view_attribute(const Value& view, const std::string& attr, SourceRange range);
+  Value tiled_view_method(const TiledViewValue& view, const std::string& name, CallArgs& args, SourceRange range);
   // ct.gather / scatter / atomic_* (lower_element_memory.cpp)
   struct ElementIndices {
     std::vector<ir::ValueId> ids;  // one per array axis: a scalar or a tile of `shape`

@@ -101,12 +101,21 @@ struct ContextManagerValue {
 };
 // A name whose type depends on the path taken: fine until someone reads it.
 struct PoisonValue { std::string message; ErrorKind kind = ErrorKind::Type; };
+// a.tiled_view(tile_shape, padding_mode=, traversal_steps=) (spec b.8, c.2.5): array `param`
+// seen as a grid of tiles. A compile-time value: its loads, stores and atomics become the
+// array's own ops (lower_tiled_view.cpp), so nothing of the view itself reaches the IR.
+struct TiledViewValue {
+  int param;
+  ir::Shape tile_shape;  // as given: () for a view of single elements
+  ir::Shape steps;       // traversal_steps: distance between tile origins, one per array axis
+  ir::PaddingMode padding = ir::PaddingMode::Undetermined;
+};
 
 struct Value {
   using Kind = std::variant<LooseInt, LooseFloat, LooseBool, NoneValue, StrValue, Runtime,
                             ArrayValue, ListValue, RawMemoryValue, TupleValue, DTypeValue, EnumValue, EnumClassValue,
                             ClassValue, DataclassValue, ModuleValue, FunctionValue, BuiltinValue,
-                            MethodValue, FormattedStrValue, ContextManagerValue, PoisonValue,
+                            MethodValue, FormattedStrValue, ContextManagerValue, TiledViewValue, PoisonValue,
                             DictValue>;
   Kind kind;
   template <class T> const T* as() const { return std::get_if<T>(&kind); }
