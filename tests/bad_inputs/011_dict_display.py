@@ -1,6 +1,6 @@
 # case: dict display read with a key it lacks (cuTile's KeyError text)
 # sig: a=float32[?], b=float32[?], TILE=16
-# expect: 11:23: TileTypeError: Key 'shift' not found in dictionary
+# expect: 11:56: TileTypeError: Key 'shift' not found in dictionary
 import cuda.tile as ct
 
 

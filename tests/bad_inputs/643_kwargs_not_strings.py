@@ -1,6 +1,6 @@
 # case: ** at a call with a dict whose keys are not strings
 # sig: a=float32[?], b=float32[?], TILE=16
-# expect: 14:17: TileTypeError: keywords must be strings
+# expect: 14:18: TileTypeError: keywords must be strings
 import cuda.tile as ct
 
 
