@@ -202,7 +202,9 @@ class _Bound:
         self.argtypes = [ctypes.c_void_p, ctypes.c_uint, ctypes.c_uint, ctypes.c_uint]
 
 
-def _const_key(value, where):
+def _const_key(value, where, arg_index=None, item=None):
+    """The signature key of Constant argument `value`. `arg_index` (0-based) and `item` (the
+    index in a tuple argument) name a tuple's item in cuTile's words when it is no constant."""
     t = type(value)
     if t not in (bool, int, float, tuple) and not isinstance(value, bool):
         # numpy and other numeric scalars stand for the Python number they hold
@@ -221,7 +223,12 @@ def _const_key(value, where):
                            "take finite numbers")
         return (t, value)
     if t is tuple:
-        return (t, tuple(_const_key(v, where) for v in value))
+        return (t, tuple(_const_key(v, where, arg_index, n if item is None else item)
+                         for n, v in enumerate(value)))
+    if item is not None:   # cuTile's text first (test_tuple_arguments.py matches it)
+        raise ArgError(TypeError, f"Invalid item #{item} of kernel argument #{arg_index}: Could not "
+                                  f"interpret object of type '{t.__name__}' as a constant. ({where}: "
+                                  "a Constant parameter takes a bool, int, float or a tuple of them)")
     raise ArgError(TypeError, f"{where}: a Constant parameter takes a bool, int, float or a "
                               f"tuple of them, got {t.__name__}")
 
@@ -275,7 +282,7 @@ def _bind(k: kernel, args, bound: _Bound | None):
             if info.constant_with_scalar:
                 raise ArgError(TypeError, f"{_where(i, info)}: Constant annotation cannot be "
                                           "combined with ScalarAnnotation/ScalarInt64")
-            ck = _const_key(value, _where(i, info))
+            ck = _const_key(value, _where(i, info), i)
             key.append(ck)
             if bound is not None:
                 bound.constraints.append(f"{info.name}={_const_literal(ck)}")

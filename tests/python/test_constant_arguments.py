@@ -3,6 +3,8 @@
 launcher says so before the transpiler's signature parser would fail on it (an internal error
 before). Stand-in builds, no GPU."""
 
+import re
+
 import pytest
 
 from conftest import FakeDeviceArray
@@ -40,3 +42,14 @@ def test_int64_bounds_still_pass(entry):  # noqa: F811
     for value in (2**63 - 1, -(2**63)):
         ct.launch(0, (1,), store_constant, (value, FakeDeviceArray((), "<i8")))
     assert len(entry.calls) == 2
+
+
+def test_a_tuple_item_that_is_no_constant_is_named_as_cutile_does(entry):  # noqa: F811
+    """test_tuple_arguments.py::test_constant_tuple_array_element_rejected: cuTile counts
+    arguments and items from 0."""
+    x = FakeDeviceArray((), "<i8")
+    with pytest.raises(TypeError, match=re.escape("Invalid item #1 of kernel argument #0: Could not "
+                                                  "interpret object of type 'FakeDeviceArray' as a "
+                                                  "constant.")):
+        ct.launch(0, (1,), store_first, ((1, x), x))
+    assert not entry.calls
