@@ -234,12 +234,13 @@ KernelLowering::CarriedNames KernelLowering::carry(const std::vector<std::string
   return c;
 }
 
-// An array or tiled view has no IR value to carry: the loop body was lowered with the one it
-// named on entry, so a name that names another one after an iteration cannot be honoured (the
-// next iteration would read the one from before the loop).
+// A tiled view has no IR value to carry: the loop body was lowered with the one the name held
+// on entry, so a name that holds another one after an iteration cannot be honoured (the next
+// iteration would read the one from before the loop). (A rebound array is left to
+// finish_loop_scope, which refuses reading it after the loop.)
 void KernelLowering::check_array_unchanged(const std::string& n, const Value& entry, const Value& now,
                                            SourceRange range) const {
-  if (!(entry.is<ArrayValue>() || entry.is<TiledViewValue>()) || same_value(entry, now)) return;
+  if (!entry.is<TiledViewValue>() || same_value(entry, now)) return;
   auto* x = entry.as<TiledViewValue>();
   auto* y = now.as<TiledViewValue>();
   if (x && y && x->param == y->param)
