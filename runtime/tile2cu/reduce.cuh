@@ -260,7 +260,7 @@ TILE2CU_DEVICE auto result_of(const V& v) {
 }  // namespace detail
 
 // Bytes of scratch a reduction needs; the generated code sizes its shared buffer with the same rule
-// A scalar sum/prod/max/min (DstL = void) needs only one value per warp (reduce_all).
+// A scalar result (DstL = void), argmax/argmin included, needs only one value per warp (reduce_all).
 template <class Op, class T, class SrcL, int Outputs>
 inline constexpr int reduce_smem_bytes =
     detail::align16(SrcL::kElems * int(sizeof(detail::reduced_t<Op, T>))) +
@@ -269,23 +269,38 @@ inline constexpr int reduce_smem_bytes =
 
 namespace detail {
 
-// Whether reduce() takes the register path below (a scalar result, no argmax/argmin).
+// Whether reduce() takes the register path below: a scalar result. argmax/argmin take it too,
+// each element carrying its flat index, so a whole-tile argmax needs one value per warp of
+// shared memory, not the tile (test_reduce_argmaxmin_all_axes: 512 x 128 int64 is 1 MiB).
 template <class Op, class DstL, class SrcL>
 TILE2CU_HD constexpr bool reduces_all_in_registers() {
-  return std::is_void_v<DstL> && !is_arg_op<Op>::value && (SrcL::kThreads % 32 == 0 || SrcL::kBlocksPerCta > 1);
+  return std::is_void_v<DstL> && (SrcL::kThreads % 32 == 0 || SrcL::kBlocksPerCta > 1);
+}
+
+// Slot s of this thread as the reduction carries it: the value, with its index over the reduced
+// axes for argmax/argmin.
+template <class Op, unsigned Mask, class T, class SrcL>
+TILE2CU_DEVICE reduced_t<Op, T> slot_value(const Tile<T, SrcL>& src, int s) {
+  if constexpr (is_arg_op<Op>::value) {
+    int kept, reduced;
+    split_index<typename SrcL::shape, Mask>(SrcL::element(s), kept, reduced);
+    return reduced_t<Op, T>{src.v[s], reduced};
+  } else {
+    return src.v[s];
+  }
 }
 
 // This thread's elements to one value. kChains independent partial results, combined as a tree
 // at the end: one chain of kSlots dependent adds would cost kSlots times the add latency.
-template <class Op, class T, class SrcL>
-TILE2CU_DEVICE T fold_slots(const Tile<T, SrcL>& src, const Op& op) {
+template <class Op, unsigned Mask, class T, class SrcL, class V = reduced_t<Op, T>>
+TILE2CU_DEVICE V fold_slots(const Tile<T, SrcL>& src, const Op& op) {
   constexpr int kChains = SrcL::kSlots >= 8 ? 8 : SrcL::kSlots >= 4 ? 4 : 1;
-  T part[kChains];
+  V part[kChains];
 #pragma unroll
-  for (int c = 0; c < kChains; ++c) part[c] = op.template identity<T>();
+  for (int c = 0; c < kChains; ++c) part[c] = op.template identity<V>();
 #pragma unroll
   for (int s = 0; s < SrcL::kSlots; ++s)
-    if (SrcL::owns(s)) part[s % kChains] = op.combine(part[s % kChains], src.v[s]);
+    if (SrcL::owns(s)) part[s % kChains] = op.combine(part[s % kChains], slot_value<Op, Mask>(src, s));
 #pragma unroll
   for (int width = kChains / 2; width > 0; width /= 2)
 #pragma unroll
@@ -318,31 +333,31 @@ TILE2CU_DEVICE T shuffle_xor(const T& value, int step, unsigned lanes = 0xffffff
 // 2.6 % slower at 5120 columns, 3 % faster at 8190), so there the partials are read in order.
 // Each step combines the lower lane's value with the higher one's, in that order on both lanes,
 // so every thread ends with the same bits (max(+0, -0) and NaN payloads included).
-template <class Op, class T, class SrcL>
-TILE2CU_DEVICE T reduce_all(const Tile<T, SrcL>& src, void* smem, const Op& op) {
+template <class Op, unsigned Mask, class T, class SrcL, class V = reduced_t<Op, T>>
+TILE2CU_DEVICE V reduce_all(const Tile<T, SrcL>& src, void* smem, const Op& op) {
   constexpr int kWarps = SrcL::kThreads / 32;
   static_assert(kWarps >= 1 && kWarps <= 32, "reduce_all: 32 to 1024 threads");
-  T acc = fold_slots(src, op);
-  using WarpReduce = cub::WarpReduce<T>;
+  V acc = fold_slots<Op, Mask>(src, op);
+  using WarpReduce = cub::WarpReduce<V>;
   __shared__ typename WarpReduce::TempStorage temp[kWarps];
   const int warp = int(threadIdx.x) / 32;
   const int lane = int(threadIdx.x) % 32;
   acc = WarpReduce(temp[warp]).Reduce(acc, Combine<Op>{op});
-  T* partials = static_cast<T*>(smem);
+  V* partials = static_cast<V*>(smem);
   if (lane == 0) partials[warp] = acc;
   SrcL::sync();
   if constexpr (kWarps < 16 || (kWarps & (kWarps - 1)) != 0) {
-    T result = partials[0];
+    V result = partials[0];
 #pragma unroll
     for (int w = 1; w < kWarps; ++w) result = op.combine(result, partials[w]);
     SrcL::sync();
     return result;
   } else {
-    T result = partials[lane % kWarps];
+    V result = partials[lane % kWarps];
     SrcL::sync();
 #pragma unroll
     for (int step = 1; step < kWarps; step *= 2) {
-      const T other = shuffle_xor(result, step);
+      const V other = shuffle_xor(result, step);
       result = lane & step ? op.combine(other, result) : op.combine(result, other);
     }
     return result;
@@ -352,13 +367,13 @@ TILE2CU_DEVICE T reduce_all(const Tile<T, SrcL>& src, void* smem, const Op& op) 
 // reduce_all where the CTA runs several blocks (BlocksPerCta > 1): the block is kThreads lanes
 // of one warp, among other blocks' lanes, and a butterfly over its own lanes, in the order
 // above, leaves the result in each of them.
-template <class Op, class T, class SrcL>
-TILE2CU_DEVICE T reduce_all_lanes(const Tile<T, SrcL>& src, const Op& op) {
-  T result = fold_slots(src, op);
+template <class Op, unsigned Mask, class T, class SrcL, class V = reduced_t<Op, T>>
+TILE2CU_DEVICE V reduce_all_lanes(const Tile<T, SrcL>& src, const Op& op) {
+  V result = fold_slots<Op, Mask>(src, op);
   const int lane = SrcL::thread();
 #pragma unroll
   for (int step = 1; step < SrcL::kThreads; step *= 2) {
-    const T other = shuffle_xor(result, step, block_lanes<SrcL::kThreads>());
+    const V other = shuffle_xor(result, step, block_lanes<SrcL::kThreads>());
     result = lane & step ? op.combine(other, result) : op.combine(result, other);
   }
   return result;
@@ -374,8 +389,11 @@ TILE2CU_DEVICE auto reduce(const Tile<T, SrcL>& src, void* smem, const Op& op = 
   static_assert(SrcL::kElems / detail::reduced_count<typename SrcL::shape, Ax::mask>() == kOutputs,
                 "reduce: the destination must hold one element per kept index");
   if constexpr (detail::reduces_all_in_registers<Op, DstL, SrcL>()) {
-    if constexpr (SrcL::kBlocksPerCta > 1) return detail::reduce_all_lanes<Op>(src, op);
-    else return detail::reduce_all<Op>(src, smem, op);
+    V result;
+    if constexpr (SrcL::kBlocksPerCta > 1) result = detail::reduce_all_lanes<Op, Ax::mask>(src, op);
+    else result = detail::reduce_all<Op, Ax::mask>(src, smem, op);
+    if constexpr (detail::is_arg_op<Op>::value) return result.index;
+    else return result;
   } else {
     char* bytes = static_cast<char*>(smem);
     V* buf = reinterpret_cast<V*>(bytes);

@@ -85,9 +85,10 @@ size_t reduce_scratch_bytes(const ir::Function& fn, const ir::Op& op, int thread
   const ir::TileType& src = fn.type(op.operands[0]);
   size_t value = static_cast<size_t>(dtype_bytes(src.dtype));
   if (op.arg) value = value <= 4 ? 8 : 16;
-  // reduce_all: one value per warp. A block of part of a warp reduces in registers, but the call
-  // still names its scratch, so it gets one value's worth.
-  if (fn.type(op.results[0]).is_scalar() && !op.arg)
+  // reduce_all (a scalar result, argmax/argmin's value and index included): one value per warp.
+  // A block of part of a warp reduces in registers, but the call still names its scratch, so it
+  // gets one value's worth.
+  if (fn.type(op.results[0]).is_scalar())
     return align16(static_cast<size_t>(std::max(threads / 32, 1)) * value);
   size_t outputs = static_cast<size_t>(ir::shape_elements(fn.type(op.results[0]).shape));
   return align16(static_cast<size_t>(ir::shape_elements(src.shape)) * value) + align16(outputs * value) +
