@@ -208,21 +208,22 @@ Value KernelLowering::shape_op(const std::string& op, CallArgs& args, SourceRang
     auto vdt = value_dtype(v);
     if (!vdt)
       error(ErrorKind::Type, b.range_of("value"), fmt::format("insert() expects a tile or a scalar value, got {}", describe(v)));
+    // cuTile's texts (test_insert.py matches them).
     if (v.is<Runtime>() && *vdt != t.dtype)
       error(ErrorKind::Type, b.range_of("value"),
-            fmt::format("insert() needs a value of the tile's dtype {}, got {}", dtype_name(t.dtype), dtype_name(*vdt)));
+            fmt::format("Cannot insert a tile of dtype {} into a tile of dtype {}", dtype_name(*vdt), dtype_name(t.dtype)));
     ir::ValueId value = to_runtime_as(v, t.dtype, b.range_of("value"));
     const ir::Shape vshape = type_of(value).shape;
     if (!vshape.empty() && vshape.size() != t.shape.size())
       error(ErrorKind::Type, b.range_of("value"),
-            fmt::format("insert(): a value of shape {} into a tile of shape {}: ranks differ", ir::shape_string(vshape),
-                        ir::shape_string(t.shape)));
+            fmt::format("insert(): the rank of the value's shape {} does not match the tile rank {}",
+                        ir::shape_string(vshape), t.shape.size()));
     ir::Shape grid = t.shape;
     for (size_t d = 0; d < vshape.size(); ++d) {
       if (t.shape[d] % vshape[d] != 0)
         error(ErrorKind::Type, b.range_of("value"),
-              fmt::format("insert(): value shape {} does not divide the tile shape {}", ir::shape_string(vshape),
-                          ir::shape_string(t.shape)));
+              fmt::format("insert(): the tile shape {} is not divisible by the value shape {} (dimension {})",
+                          ir::shape_string(t.shape), ir::shape_string(vshape), d));
       grid[d] = t.shape[d] / vshape[d];
     }
     auto [items, ids] = grid_index(b, t.shape.size());
@@ -248,18 +249,25 @@ Value KernelLowering::shape_op(const std::string& op, CallArgs& args, SourceRang
   if (op == "pack_to_bytes" || op == "unpack_from_bytes") {
     const bool pack = op == "pack_to_bytes";
     Bound b = pack ? Bound(*this, op, args, {"x"}, {}, 1, range) : Bound(*this, op, args, {"x", "dtype"}, {}, 2, range);
-    ir::ValueId x = tile_operand(b, "x", false);
+    ir::ValueId x = tile_operand(b, "x", pack);
+    // A 0-d tile packs as its one element (test_pack_unpack_roundtrip_0d): a (1,) tile of it.
+    if (type_of(x).is_scalar()) x = broadcast(x, {1}, b.range_of("x"));
     const ir::TileType t = type_of(x);
     DType to = pack ? DType::UInt8 : const_dtype(b.at("dtype"), b.range_of("dtype"), b.what("dtype"));
-    if (!pack && (t.dtype != DType::UInt8 || t.shape.size() != 1))
+    // cuTile's texts (test_pack_unpack.py matches them).
+    if (!pack && t.dtype != DType::UInt8)
       error(ErrorKind::Type, b.range_of("x"),
-            fmt::format("unpack_from_bytes() expects a rank-1 uint8 tile, got {}", describe(b.at("x"))));
-    if (t.dtype == DType::Bool || to == DType::Bool)
-      error(ErrorKind::Type, range, fmt::format("{}() does not accept bool", op));
+            fmt::format("unpack_from_bytes requires uint8 tile, got {}", describe(b.at("x"))));
+    if (!pack && t.shape.size() != 1)
+      error(ErrorKind::Type, b.range_of("x"),
+            fmt::format("unpack_from_bytes requires a 1D tile, got {}", describe(b.at("x"))));
+    if (t.dtype == DType::Bool) error(ErrorKind::Type, range, "pack_to_bytes from a bool_ tile is not supported");
+    if (to == DType::Bool) error(ErrorKind::Type, range, "unpack_from_bytes to a bool_ tile is not supported");
     int64_t bits = ir::shape_elements(t.shape) * dtype_bits(t.dtype);
     if (bits % dtype_bits(to) != 0)
       error(ErrorKind::Type, range,
-            fmt::format("{}(): {} bits do not make whole {} elements", op, bits, dtype_name(to)));
+            fmt::format("{}(): the tile's {} bits are not divisible by {} (the bits of {})", op, bits,
+                        dtype_bits(to), dtype_name(to)));
     ir::Shape shape = {bits / dtype_bits(to)};
     if (shape == t.shape && to == t.dtype) return make(Runtime{x});
     return make(Runtime{emit1(make_op(ir::OpKind::Reinterpret, {x}), {to, shape})});

@@ -1,6 +1,6 @@
-# case: unpack_from_bytes needs a rank-1 uint8 tile
+# case: unpack_from_bytes needs a uint8 tile (cuTile's text)
 # sig: a=float32[?, ?], b=float16[?], TILE=16
-# expect: 11:30: TileTypeError: rank-1 uint8 tile
+# expect: 11:30: TileTypeError: unpack_from_bytes requires uint8 tile, got
 import cuda.tile as ct
 
 

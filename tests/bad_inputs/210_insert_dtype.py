@@ -1,6 +1,6 @@
-# case: insert needs a value of the tile's dtype
+# case: insert needs a value of the tile's dtype (cuTile's text)
 # sig: a=float32[?, ?], b=float32[?, ?], TILE=16
-# expect: 11:30: TileTypeError: insert() needs a value of the tile's dtype float32, got float16
+# expect: 11:30: TileTypeError: Cannot insert a tile of dtype float16 into a tile of dtype float32
 import cuda.tile as ct
 
 

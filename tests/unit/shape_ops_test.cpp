@@ -7,6 +7,7 @@
 #include "frontend/parser.hpp"
 #include "ir/printer.hpp"
 #include "ir/verifier.hpp"
+#include "nvcc_compile.hpp"
 #include "sema/sema.hpp"
 #include "support/diagnostic.hpp"
 #include "tile2cu/tile2cu.hpp"
@@ -143,10 +144,27 @@ TEST(ShapeOps, Errors) {
   EXPECT_NE(failure("ct.cat((t, t), axis=1)", "float32").find("accepted"), std::string::npos);
   EXPECT_NE(failure("ct.extract(t, (2, 0), shape=(8, 32))").find("Index 2 out of bounds at dimension #0: valid range is [0, 2)"), std::string::npos);
   EXPECT_NE(failure("ct.extract(t, (0, 0), shape=(6, 32))").find("power of two"), std::string::npos);
-  EXPECT_NE(failure("ct.insert(t, (0, 0), t.astype(ct.float16))").find("tile's dtype float32"), std::string::npos);
+  EXPECT_NE(failure("ct.insert(t, (0, 0), t.astype(ct.float16))").find("Cannot insert a tile of dtype float16 into a tile of dtype float32"), std::string::npos);
   EXPECT_NE(failure("ct.bitcast(t, ct.float16)").find("bit widths differ"), std::string::npos);
   EXPECT_NE(failure("ct.bitcast(t > 0.0, ct.int8)").find("bool"), std::string::npos);
-  EXPECT_NE(failure("ct.unpack_from_bytes(t, ct.int8)").find("rank-1 uint8"), std::string::npos);
+  EXPECT_NE(failure("ct.unpack_from_bytes(t, ct.int8)").find("unpack_from_bytes requires uint8 tile"), std::string::npos);
+}
+
+// test_pack_unpack.py and test_insert.py match cuTile's texts.
+TEST(ShapeOps, ErrorsInCuTilesWords) {
+  auto has = [](const std::string& error, const std::string& text) {
+    return error.find(text) != std::string::npos ? ::testing::AssertionSuccess()
+                                                 : ::testing::AssertionFailure() << error;
+  };
+  const std::string bytes = "ct.pack_to_bytes(t)";
+  EXPECT_TRUE(has(failure("ct.pack_to_bytes(t > 0.0)"), "pack_to_bytes from a bool_ tile"));
+  EXPECT_TRUE(has(failure("ct.unpack_from_bytes(" + bytes + ", ct.bool_)"), "unpack_from_bytes to a bool_ tile"));
+  EXPECT_TRUE(has(failure("ct.unpack_from_bytes(" + bytes + ".reshape((64, 32)), ct.int8)"),
+                  "unpack_from_bytes requires a 1D tile"));
+  EXPECT_TRUE(has(failure("ct.unpack_from_bytes(ct.extract(" + bytes + ", (0,), shape=(2,)), ct.int32)"),
+                  "not divisible by 32"));
+  EXPECT_TRUE(has(failure("ct.insert(t, (0, 0), ct.zeros((32,), dtype=ct.float32))"), "does not match the tile rank"));
+  EXPECT_TRUE(has(failure("ct.insert(t, (0, 0), ct.zeros((32, 32), dtype=ct.float32))"), "not divisible by"));
 }
 
 TEST(ShapeOps, EmitsRuntimeCalls) {
@@ -177,6 +195,29 @@ TEST(ShapeOps, LargeScratchIsDynamicSharedMemory) {
   EXPECT_NE(r.cu.find("constexpr int kSmemBytes = 135200;"), std::string::npos) << r.cu;
   EXPECT_NE(r.cu.find("cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes)"), std::string::npos) << r.cu;
   EXPECT_NE(r.cu.find("kThreads, kSmemBytes, stream>>>"), std::string::npos) << r.cu;
+}
+
+// test_pack_unpack.py::test_pack_unpack_roundtrip_0d: a 0-d tile packs as its one element's
+// bytes, and they unpack and reshape back to it (was "Expected a tile of rank 1 or more").
+TEST(ShapeOps, ZeroDimensionalTilePacksToBytes) {
+  TranspileOptions options;
+  options.signatures = {"x=float16[], y=float16[]", "x=float64[], y=float64[]", "x=int8[], y=int8[]"};
+  options.header_name = "k.cuh";
+  const std::string source =
+      "import cuda.tile as ct\n"
+      "@ct.kernel\n"
+      "def k(x, y):\n"
+      "    tx = ct.gather(x, ())\n"
+      "    packed = ct.pack_to_bytes(tx)\n"
+      "    ty = ct.unpack_from_bytes(packed, x.dtype)\n"
+      "    ty = ty.reshape(())\n"
+      "    ct.scatter(y, (), ty)\n";
+  TranspileResult r = transpile("k.py", source, options);
+  ASSERT_TRUE(r.ok) << r.diagnostics;
+  EXPECT_EQ(type_of_r("ct.pack_to_bytes(ct.sum(t))"), "tile<u8, 4>");
+  EXPECT_EQ(type_of_r("ct.unpack_from_bytes(ct.pack_to_bytes(ct.sum(t)), ct.float32)"), "tile<f32, 1>");
+  if (!testing::have_nvcc()) GTEST_SKIP() << "no nvcc";
+  EXPECT_EQ(testing::nvcc_compile(r.cu, r.cuh, "k.cuh", "sm_90a"), 0) << r.cu;
 }
 
 }  // namespace
