@@ -583,7 +583,7 @@ Value KernelLowering::call(const Value& callee, CallArgs args, SourceRange range
     // the kernel's own nested defs and lambdas do not.
     if (static_eval_depth_ > 0 && f->frame != 0 && !f->bound_self)
       error(ErrorKind::StaticEval, range,
-            fmt::format("{}() cannot be called inside ct.{}(): it is defined inside the kernel", f->def->name,
+            fmt::format("{}() cannot be called inside {}(): it is defined inside the kernel", f->def->name,
                         static_eval_what_));
     return call_function(*f, std::move(args), range);
   }

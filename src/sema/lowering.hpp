@@ -207,6 +207,9 @@ class KernelLowering {
   Value make_tiled_view(int param, CallArgs& args, SourceRange range);
   Value tiled_view_attribute(const Value& view, const std::string& attr, SourceRange range);
   Value tiled_view_method(const TiledViewValue& view, const std::string& name, CallArgs& args, SourceRange range);
+  // ct.Slice, ct.load_advanced_indexing / store_advanced_indexing (lower_advanced_indexing.cpp)
+  Value slice_index(CallArgs& args, SourceRange range);
+  Value advanced_indexing(const std::string& op, CallArgs& args, SourceRange range);
   // ct.gather / scatter / atomic_* (lower_element_memory.cpp)
   struct ElementIndices {
     std::vector<ir::ValueId> ids;  // one per array axis: a scalar or a tile of `shape`

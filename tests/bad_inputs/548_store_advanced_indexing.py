@@ -1,7 +1,6 @@
-# case: ct.store_advanced_indexing (spec c.2.4, T3) is rejected as not supported yet
-# (indices without ct.Slice: 243 shows that ct.Slice() itself is rejected first)
+# case: ct.store_advanced_indexing needs an array of rank 2 or more (1-D: scatter)
 # sig: a=float32[?], b=float32[?], TILE=16
-# expect: 12:5: TileUnsupportedFeatureError: ct.store_advanced_indexing() is not supported yet by tile2cu
+# expect: 11:32: TileTypeError: store_advanced_indexing() needs an array of rank 2 or more
 import cuda.tile as ct
 
 

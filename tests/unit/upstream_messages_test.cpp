@@ -26,6 +26,29 @@ TEST(UpstreamMessages, BitwiseShiftNamesTheSide) {
                       "Bitwise shift requires an integer for right-hand side, got: float32");
 }
 
+// test_typeinfer.py::test_enum_in_branch: both paths' values, the else path's first
+TEST(UpstreamMessages, EnumDependingOnThePath) {
+  EXPECT_KERNEL_ERROR(kernel("    if ct.bid(0) == 0:\n"
+                             "        val = ct.MemoryOrder.RELAXED\n"
+                             "    else:\n"
+                             "        val = ct.MemoryOrder.WEAK\n"
+                             "    print(val == ct.MemoryOrder.WEAK)\n"),
+                      kSig1d, ErrorKind::Type,
+                      "Type of `val` depends on path taken: <enum constant MemoryOrder.WEAK> (the else path) vs. "
+                      "<enum constant MemoryOrder.RELAXED> (the if path)");
+}
+
+// test_helper_function.py::test_return_type_mismatch: an int on one path, a float on the other
+TEST(UpstreamMessages, ReturnOfAnIntOrAFloat) {
+  EXPECT_KERNEL_ERROR("def helper():\n"
+                      "    if ct.bid(0) == 0:\n"
+                      "        return 3\n"
+                      "    else:\n"
+                      "        return 5.0\n" +
+                          kernel("    helper()\n"),
+                      kSig1d, ErrorKind::Type, "Type of return value depends on path taken");
+}
+
 // test_array.py::test_array_setitem
 TEST(UpstreamMessages, ArrayItemAssignment) {
   EXPECT_KERNEL_ERROR(kernel("    x[0] = 3.0\n"), kSig1d, ErrorKind::Type,
@@ -192,7 +215,7 @@ TEST(UpstreamMessages, StaticEvalAssertAndIter) {  // test_static_eval.py, test_
                  "x=float32[?], y=int32[?], z=int32[]");
   // test_closure
   EXPECT_KERNEL_ERROR(kernel("    def f(n):\n        return n + 1\n    r = ct.static_eval(f(3))\n"), kSig1d,
-                      ErrorKind::StaticEval, "cannot be called inside ct.static_eval()");
+                      ErrorKind::StaticEval, "cannot be called inside static_eval()");
   // test_static_eval_error_when_called_indirectly, test_static_iter_called_indirectly
   EXPECT_KERNEL_ERROR(kernel("    f = ct.static_eval\n    r = f(1 * 2)\n"), kSig1d, ErrorKind::Syntax,
                       "static_eval() must be used directly");
@@ -226,13 +249,13 @@ TEST(UpstreamMessages, TupleComparesRunTimeScalars) {  // test_tuple.py::test_tu
 // test_static_assert.py::test_static_assert_error_when_calling_tile_func
 TEST(UpstreamMessages, TileFunctionsInsideStaticEvaluation) {
   EXPECT_KERNEL_ERROR(kernel("    ct.static_eval(x.slice(0, 1, 2))\n"), kSig1d, ErrorKind::StaticEval,
-                      "slice() cannot be called inside ct.static_eval()");
+                      "slice() cannot be called inside static_eval()");
   EXPECT_KERNEL_ERROR(kernel("    ct.static_eval(ct.scatter(y, (0,), i))\n"), kSig1d, ErrorKind::StaticEval,
-                      "scatter() cannot be called inside ct.static_eval()");
+                      "scatter() cannot be called inside static_eval()");
   EXPECT_KERNEL_ERROR(kernel("    for s in ct.static_iter(ct.ones((4,), dtype=ct.int32)):\n        pass\n"), kSig1d,
                       ErrorKind::StaticEval, "ones() cannot be called inside static_iter() iterable");
   EXPECT_KERNEL_ERROR(kernel("    ct.static_assert(ct.ones((4,), dtype=ct.int32).dtype == ct.int32)\n"), kSig1d,
-                      ErrorKind::StaticEval, "ones() cannot be called inside ct.static_assert()");
+                      ErrorKind::StaticEval, "ones() cannot be called inside static_assert()");
   // test_static_eval.py::test_exception_raised_inside_static_eval
   EXPECT_KERNEL_ERROR(kernel("    n = 0\n    ct.static_eval(1 // n)\n"), kSig1d, ErrorKind::StaticEval,
                       "Exception was raised inside static_eval() (ZeroDivisionError: integer division by zero)");
