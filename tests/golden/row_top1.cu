@@ -29,21 +29,35 @@ using namespace tile2cu;
 constexpr int kThreads = 256;
 using Layout_1 = BlockedLayout<Shape<1>, kThreads, 1>;
 using Layout_1x8192 = BlockedLayout<Shape<1, 8192>, kThreads, 4>;
+// The copy for whole tiles runs on more threads, with its own layouts (the checked copy, for
+// ragged tiles, keeps the ones above).
+constexpr int kWholeThreads = 512;
 
-__global__ void __launch_bounds__(kThreads) row_top1(
+// A big tile: the copy for whole tiles asks for 4 blocks per SM, which caps each thread's
+// registers so that 4 blocks' loads are in flight on an SM together. The checked copy asks for none (0).
+// Compiled twice: the launcher runs the copy for kTilesWhole = true when it has proved every
+// block's tiles whole (see whole_at_launch).
+template <bool kTilesWhole>
+__global__ void __launch_bounds__(kTilesWhole ? kWholeThreads : kThreads, kTilesWhole ? 4 : 0) row_top1(
     float* x_data, int32_t x_shape_0, int32_t x_shape_1, int32_t x_stride_0, int32_t x_stride_1,
     int32_t* index_py_data, int32_t index_py_shape_0, int32_t index_py_stride_0,
     float* value_data, int32_t value_shape_0, int32_t value_stride_0) {
+  // This copy's thread count and layouts.
+  constexpr int kCopyThreads = kTilesWhole ? kWholeThreads : kThreads;
+  using Layout_1 = BlockedLayout<Shape<1>, kCopyThreads, 1>;
+  using Layout_1x8192 = BlockedLayout<Shape<1, 8192>, kCopyThreads, 4>;
   const Array<float, 2> x{x_data, {x_shape_0, x_shape_1}, {x_stride_0, x_stride_1}};
   const Array<int32_t, 1> index_py{index_py_data, {index_py_shape_0}, {index_py_stride_0}};
   const Array<float, 1> value{value_data, {value_shape_0}, {value_stride_0}};
-  // Scratch for moving tile elements between threads and staging mma operands:
-  // kSmemBytes = 65616 bytes of dynamic shared memory (more than the 48 KiB static limit).
-  extern __shared__ __align__(128) unsigned char smem[];
+  // Scratch for moving tile elements between threads (broadcasts, reshapes).
+  __shared__ alignas(16) unsigned char smem[32848];
+  // True in the copy of the kernel that the launcher runs when every tile of x that a block touches
+  // is whole (in bounds, aligned): those accesses then have no checked path.
+  constexpr std::bool_constant<kTilesWhole> whole_at_launch{};
   // row = ct.bid(0)
   const auto row = int32_t(blockIdx.x);
   // t = ct.load(x, index=(row, 0), shape=(1, TN), padding_mode=ct.PaddingMode.NEG_INF)
-  const auto t = load<Layout_1x8192, PaddingMode::NegInf>(x, {row, 0});
+  const auto t = load<Layout_1x8192, PaddingMode::NegInf>(x, {row, 0}, whole_at_launch);
   // ct.store(index, index=(row,), tile=ct.argmax(t, axis=1))
   store(index_py, {row}, full<Layout_1>(argmax<Axes<1>>(t, smem)));
   // ct.store(value, index=(row,), tile=ct.reduce(t, 1, larger, float("-inf")))
@@ -52,6 +66,7 @@ __global__ void __launch_bounds__(kThreads) row_top1(
 
 }  // namespace row_top1_f32
 
+#if !defined(__CUDACC_RTC__)
 cudaError_t launch_row_top1_f32(
     cudaStream_t stream, dim3 grid,
     tile2cu::ArrayView<const float, 2> x,
@@ -64,12 +79,17 @@ cudaError_t launch_row_top1_f32(
   if (!tile2cu::to_device_array<int32_t>(index_py, index_py_arg)) return cudaErrorInvalidValue;
   tile2cu::Array<float, 1> value_arg;
   if (!tile2cu::to_device_array<int32_t>(value, value_arg)) return cudaErrorInvalidValue;
-  constexpr int kSmemBytes = 65616;
-  if (cudaError_t e = cudaFuncSetAttribute(row_top1_f32::row_top1, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes);
-#if !defined(__CUDACC_RTC__)
-      e != cudaSuccess)
-    return e;
-  row_top1_f32::row_top1<<<grid, row_top1_f32::kThreads, kSmemBytes, stream>>>(
+  // Every block's tiles of x whole (in bounds, aligned): the kernel's copy without
+  // their checked paths runs ...
+  const bool tiles_whole =
+      tile2cu::whole_in_every_block<row_top1_f32::Layout_1x8192>(x_arg, {tile2cu::LaunchIndex::bid(0), 0}, grid);
+  // ... where that copy keeps as many threads on an SM as the checked one (asked once).
+  static const bool whole_copy_fits = tile2cu::keeps_occupancy(
+      row_top1_f32::row_top1<true>, row_top1_f32::kWholeThreads, row_top1_f32::row_top1<false>, row_top1_f32::kThreads, 0);
+  const bool use_whole_copy = tiles_whole && whole_copy_fits;
+  const auto kernel = use_whole_copy ? row_top1_f32::row_top1<true> : row_top1_f32::row_top1<false>;
+  const int threads = use_whole_copy ? row_top1_f32::kWholeThreads : row_top1_f32::kThreads;
+  kernel<<<grid, threads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.shape[1], x_arg.stride[0], x_arg.stride[1],
     index_py_arg.data, index_py_arg.shape[0], index_py_arg.stride[0],
     value_arg.data, value_arg.shape[0], value_arg.stride[0]);
@@ -87,6 +107,7 @@ extern "C" int tile2cu_row_top1_f32(
     tile2cu::ArrayView<int32_t, 1>(static_cast<int32_t*>(index_py_data), {index_py_shape_0}, {index_py_stride_0}),
     tile2cu::ArrayView<float, 1>(static_cast<float*>(value_data), {value_shape_0}, {value_stride_0})));
 }
+#endif
 
 // ---- row_top1_f16: row_top1(x=float16[?, ?], index=int32[?], value=float16[?], TN=1024) ----
 namespace row_top1_f16 {
@@ -107,10 +128,9 @@ __global__ void __launch_bounds__(kThreads) row_top1(
     __half* value_data, int32_t value_shape_0, int32_t value_stride_0) {
   const Array<__half, 2> x{x_data, {x_shape_0, x_shape_1}, {x_stride_0, x_stride_1}};
   const Array<int32_t, 1> index_py{index_py_data, {index_py_shape_0}, {index_py_stride_0}};
-#endif
   const Array<__half, 1> value{value_data, {value_shape_0}, {value_stride_0}};
   // Scratch for moving tile elements between threads (broadcasts, reshapes).
-  __shared__ alignas(16) unsigned char smem[8240];
+  __shared__ alignas(16) unsigned char smem[2080];
   // True in the copy of the kernel that the launcher runs when every tile of x that a block touches
   // is whole (in bounds, aligned): those accesses then have no checked path.
   constexpr std::bool_constant<kTilesWhole> whole_at_launch{};
@@ -126,6 +146,7 @@ __global__ void __launch_bounds__(kThreads) row_top1(
 
 }  // namespace row_top1_f16
 
+#if !defined(__CUDACC_RTC__)
 cudaError_t launch_row_top1_f16(
     cudaStream_t stream, dim3 grid,
     tile2cu::ArrayView<const __half, 2> x,
@@ -146,7 +167,6 @@ cudaError_t launch_row_top1_f16(
   static const bool whole_copy_fits = tile2cu::keeps_occupancy(
       row_top1_f16::row_top1<true>, row_top1_f16::kThreads, row_top1_f16::row_top1<false>, row_top1_f16::kThreads, 0);
   const bool use_whole_copy = tiles_whole && whole_copy_fits;
-#if !defined(__CUDACC_RTC__)
   const auto kernel = use_whole_copy ? row_top1_f16::row_top1<true> : row_top1_f16::row_top1<false>;
   kernel<<<grid, row_top1_f16::kThreads, 0, stream>>>(
     x_arg.data, x_arg.shape[0], x_arg.shape[1], x_arg.stride[0], x_arg.stride[1],
@@ -166,10 +186,12 @@ extern "C" int tile2cu_row_top1_f16(
     tile2cu::ArrayView<int32_t, 1>(static_cast<int32_t*>(index_py_data), {index_py_shape_0}, {index_py_stride_0}),
     tile2cu::ArrayView<__half, 1>(static_cast<__half*>(value_data), {value_shape_0}, {value_stride_0})));
 }
+#endif
 
 // Picks the specialization of row_top1 whose dtypes and ranks match the arguments; returns
 // cudaErrorInvalidValue when none does. Specializations that differ only in constants are
 // told apart by their launch_<name> functions, not here.
+#if !defined(__CUDACC_RTC__)
 cudaError_t launch_row_top1(
     cudaStream_t stream, dim3 grid,
     const tile2cu::AnyArray& x,
@@ -179,7 +201,5 @@ cudaError_t launch_row_top1(
   if (x.is(tile2cu::DType::Float16, 2) && index_py.is(tile2cu::DType::Int32, 1) && value.is(tile2cu::DType::Float16, 1)) return launch_row_top1_f16(stream, grid, x.view<const __half, 2>(), index_py.view<int32_t, 1>(), value.view<__half, 1>());
   return cudaErrorInvalidValue;
 }
+#endif
 
-#endif
-#if !defined(__CUDACC_RTC__)
-#endif
