@@ -1,11 +1,11 @@
-# case: a helper with a **kwargs parameter is rejected as not supported yet
+# case: a helper's **kwargs read with a key the call did not pass: cuTile's missing-key error
 # sig: a=float32[?], b=float32[?], TILE=16
-# expect: 7:15: TileUnsupportedFeatureError: **kwargs in helpers is not supported yet by tile2cu
+# expect: 8:24: TileTypeError: Key 'scale' not found in dictionary
 import cuda.tile as ct
 
 
 def scaled(t, **options):
-    return t * 2.0
+    return t * options["scale"]
 
 
 @ct.kernel
