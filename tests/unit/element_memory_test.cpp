@@ -8,19 +8,13 @@
 
 #include "tile2cu/tile2cu.hpp"
 #include "text_match.hpp"
+#include "transpile_one.hpp"
 
 namespace tile2cu {
 namespace {
 
-TranspileResult run(const std::string& body, const std::string& sig) {
-  TranspileOptions o;
-  o.signatures = {sig};
-  o.header_name = "k.cuh";
-  return transpile("k.py", "import cuda.tile as ct\n\n\n@ct.kernel\n" + body, o);
-}
-
 TEST(ElementMemory, GatherWithBroadcastIndicesMaskAndPadding) {
-  TranspileResult r = run(
+  TranspileResult r = transpile_one(
       "def k(x, y, TM: ct.Constant[int], TN: ct.Constant[int]):\n"
       "    i = ct.arange(TM, dtype=ct.int32)\n"
       "    j = ct.arange(TN, dtype=ct.uint32)\n"
@@ -36,7 +30,7 @@ TEST(ElementMemory, GatherWithBroadcastIndicesMaskAndPadding) {
 }
 
 TEST(ElementMemory, DefaultsAreNotSpelledOut) {
-  TranspileResult r = run(
+  TranspileResult r = transpile_one(
       "def k(x, y, TILE: ct.Constant[int]):\n"
       "    offs = ct.arange(TILE, dtype=ct.int32)\n"
       "    ct.scatter(y, offs, ct.gather(x, offs, check_bounds=False))\n",
@@ -47,7 +41,7 @@ TEST(ElementMemory, DefaultsAreNotSpelledOut) {
 }
 
 TEST(ElementMemory, TileAtomicsRunInEveryThread) {
-  TranspileResult r = run(
+  TranspileResult r = transpile_one(
       "def k(x, hist, TILE: ct.Constant[int]):\n"
       "    bins = ct.gather(x, ct.arange(TILE, dtype=ct.int32))\n"
       "    old = ct.atomic_max(hist, bins, 7, memory_scope=ct.MemoryScope.BLOCK)\n"
@@ -61,7 +55,7 @@ TEST(ElementMemory, TileAtomicsRunInEveryThread) {
 }
 
 TEST(ElementMemory, ScalarSideEffectsRunOncePerBlock) {
-  TranspileResult r = run(
+  TranspileResult r = transpile_one(
       "def k(locks, count, out, TILE: ct.Constant[int]):\n"
       "    while ct.atomic_cas(locks, 0, 0, 1, memory_order=ct.MemoryOrder.ACQUIRE) == 1:\n"
       "        pass\n"
@@ -87,7 +81,7 @@ TEST(ElementMemory, ScalarSideEffectsRunOncePerBlock) {
 }
 
 TEST(ElementMemory, ReadOnlyScalarGatherNeedsNoBarrier) {
-  TranspileResult r = run(
+  TranspileResult r = transpile_one(
       "def k(x, y, TILE: ct.Constant[int]):\n"
       "    s = ct.gather(x, ct.bid(0))\n"
       "    ct.store(y, index=(ct.bid(0),), tile=ct.full((TILE,), s, dtype=ct.float32))\n",
@@ -98,7 +92,7 @@ TEST(ElementMemory, ReadOnlyScalarGatherNeedsNoBarrier) {
 }
 
 TEST(ElementMemory, AtomicsMarkTheArrayWritten) {
-  TranspileResult r = run(
+  TranspileResult r = transpile_one(
       "def k(x, TILE: ct.Constant[int]):\n"
       "    ct.atomic_add(x, ct.arange(TILE, dtype=ct.int32), 1.0)\n",
       "x=float32[?], TILE=64");

@@ -10,22 +10,16 @@
 #include "nvcc_compile.hpp"
 #include "sema_test_util.hpp"
 #include "text_match.hpp"
+#include "transpile_one.hpp"
 #include "tile2cu/tile2cu.hpp"
 
 namespace tile2cu {
 namespace {
 
-TranspileResult run(const std::string& body, const std::string& sig) {
-  TranspileOptions o;
-  o.signatures = {sig};
-  o.header_name = "k.cuh";
-  return transpile("k.py", "import cuda.tile as ct\n\n\n@ct.kernel\n" + body, o);
-}
-
 // test_raw_array_memory.py::test_2d_sparse_load_offset_vs_gather_scatter: offsets on a 2-D array
 // ignore its shape and strides, and have no bounds to check.
 TEST(RawMemory, OffsetsIgnoreShapeStridesAndBounds) {
-  TranspileResult r = run(
+  TranspileResult r = transpile_one(
       "def k(x, y, offsets, N: ct.Constant[int]):\n"
       "    offs = ct.load(offsets, (0,), shape=(N,))\n"
       "    mem_in = x.get_raw_memory()\n"
@@ -44,7 +38,7 @@ TEST(RawMemory, OffsetsIgnoreShapeStridesAndBounds) {
 // test_raw_array_memory.py: test_load_offset_with_padding_value, test_load_offset_broadcast_mask,
 // test_store_offset_value_broadcasts_to_offset_shape, test_store_offset_broadcast_value_scalar.
 TEST(RawMemory, MaskPaddingAndValuesBroadcastToTheOffsetShape) {
-  TranspileResult r = run(
+  TranspileResult r = transpile_one(
       "def k(x, y, pad: ct.Constant[float]):\n"
       "    offs = ct.arange(8, dtype=ct.int64)\n"
       "    t = x.get_raw_memory().load_offset(offs, mask=ct.full((1,), True, dtype=ct.bool_), padding_value=pad,\n"
@@ -66,7 +60,7 @@ TEST(RawMemory, MaskPaddingAndValuesBroadcastToTheOffsetShape) {
 // test_scalar_load_store_via_get_raw_memory: one-element accesses of an array the kernel writes
 // run once per block, ordered with ct.store / ct.gather on the same array.
 TEST(RawMemory, ScalarOffsetsRunOncePerBlockInProgramOrder) {
-  TranspileResult r = run(
+  TranspileResult r = transpile_one(
       "def k(a):\n"
       "    mem = a.get_raw_memory()\n"
       "    ct.store(a, (0,), ct.full((1,), 100.0, dtype=ct.float32))\n"
@@ -85,7 +79,7 @@ TEST(RawMemory, ScalarOffsetsRunOncePerBlockInProgramOrder) {
 // test_atomic_order_scope: every atomic takes a mask (left out when there is none) and keeps
 // its memory order and scope; Bounds is never spelled out.
 TEST(RawMemory, AtomicsTakeAMaskOrderAndScope) {
-  TranspileResult r = run(
+  TranspileResult r = transpile_one(
       "def k(x, upd, y, TILE: ct.Constant[int]):\n"
       "    offset = ct.arange(TILE, dtype=ct.int64) + ct.bid(0) * TILE\n"
       "    val = ct.gather(upd, offset)\n"
@@ -113,7 +107,7 @@ TEST(RawMemory, AtomicsTakeAMaskOrderAndScope) {
 // test_raw_array_memory.py::test_raw_array_memory_dtype, and a method kept as a value and called
 // later (the form test_atomic.py's helpers return).
 TEST(RawMemory, DtypeAndMethodsAsValues) {
-  TranspileResult r = run(
+  TranspileResult r = transpile_one(
       "def k(x, TILE: ct.Constant[int]):\n"
       "    mem = x.get_raw_memory()\n"
       "    ct.static_assert(mem.dtype == x.dtype)\n"
@@ -127,7 +121,7 @@ TEST(RawMemory, DtypeAndMethodsAsValues) {
 // Every method on every width of offset, built for Ampere and Hopper.
 TEST(RawMemory, GeneratedCodeCompiles) {
   if (!testing::have_nvcc()) GTEST_SKIP() << "nvcc not installed";
-  TranspileResult r = run(
+  TranspileResult r = transpile_one(
       "def k(x, h, f, TILE: ct.Constant[int]):\n"
       "    offs = ct.arange(TILE, dtype=ct.uint32)\n"
       "    mem = x.get_raw_memory()\n"

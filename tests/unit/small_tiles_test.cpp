@@ -5,17 +5,11 @@
 
 #include "nvcc_compile.hpp"
 #include "text_match.hpp"
+#include "transpile_one.hpp"
 #include "tile2cu/tile2cu.hpp"
 
 namespace tile2cu {
 namespace {
-
-TranspileResult transpile_one(const std::string& body, const std::string& signature) {
-  TranspileOptions options;
-  options.signatures = {signature};
-  options.header_name = "k.cuh";
-  return transpile("k.py", "import cuda.tile as ct\n\n\n@ct.kernel\n" + body, options);
-}
 
 // cuTile's first sample, unchanged: 16-element tiles.
 const char* kVectorAdd16 = R"(def k(a, b, c):
