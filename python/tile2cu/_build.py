@@ -281,8 +281,15 @@ def compiler_timeout(timeout_sec: float):
 
 
 def _transpile(tool, source_path, kernel_name, spec_name, signature, out_dir, synthesized=None):
-    cmd = [str(tool), str(source_path), "--kernel", kernel_name,
-           "--sig", f"{spec_name} = {kernel_name}({signature})", "--vendor", str(out_dir)]
+    transpile_specs(tool, source_path, kernel_name, [(spec_name, signature)], out_dir, synthesized)
+
+
+def transpile_specs(tool, source_path, kernel_name, specs, out_dir, synthesized=None):
+    """Writes out_dir/<source stem>.cu (and its .cuh and runtime headers) holding one
+    specialization per (spec name, signature text) of `specs`."""
+    cmd = [str(tool), str(source_path), "--kernel", kernel_name, "--vendor", str(out_dir)]
+    for spec_name, signature in specs:
+        cmd += ["--sig", f"{spec_name} = {kernel_name}({signature})"]
     r = _run(cmd, _timeout())
     if r.returncode != 0:
         text = r.stderr
@@ -296,6 +303,20 @@ def _compile(nvcc, cu, archs, out):
     for arch in archs:
         cmd += ["-gencode", f"arch=compute_{arch[3:]},code={arch}"]
     cmd += ["-o", str(out), str(cu)]
+    r = _run(cmd, _timeout())
+    if r.returncode != 0:
+        text = f"nvcc failed ({r.returncode}) on {cu.name}:\n{r.stdout}{r.stderr}"
+        raise _errors.TileCompilerExecutionError(r.returncode, "nvcc failed", None,
+                                                 " ".join(cmd[1:]), diagnostics=text)
+
+
+def compile_device_code(nvcc, cu, output_format, gpu_code, out):
+    """Only the device code of a generated .cu: a cubin for gpu_code (sm_XX) or its PTX."""
+    if output_format == "cubin":
+        target = ["-cubin", f"-arch={gpu_code}"]
+    else:
+        target = ["-ptx", f"-arch=compute_{gpu_code[3:]}"]
+    cmd = [str(nvcc), "-std=c++17", "-O3", *target, "-I", str(cu.parent), "-o", str(out), str(cu)]
     r = _run(cmd, _timeout())
     if r.returncode != 0:
         text = f"nvcc failed ({r.returncode}) on {cu.name}:\n{r.stdout}{r.stderr}"

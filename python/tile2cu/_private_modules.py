@@ -6,7 +6,7 @@ import enum
 import os
 import types
 
-from . import _device, _dtypes, _enums, _errors
+from . import _constraints, _device, _dtypes, _enums, _errors
 
 
 def _module(name, doc, **names):
@@ -62,6 +62,7 @@ bytecode.version = bytecode_version
 
 cext = _module("cuda.tile._cext", "The device queries public code imports from cuTile's extension.",
                get_compute_capability=_device.compute_capability,
+               CallingConvention=_constraints.CallingConvention,
                dev_features_enabled=lambda: False)
 
 compile_ = _module("cuda.tile._compile", "Compiler queries.",

@@ -73,4 +73,4 @@ __all__ = sorted(
      "uint8", "tune", "compilation"] + list(_TILE_FUNCTIONS))
 
 from . import tune  # noqa: E402,F401
-from ._unsupported_modules import compilation  # noqa: E402,F401
+from . import compilation  # noqa: E402,F401

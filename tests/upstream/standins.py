@@ -1,8 +1,8 @@
 """What cuTile's own test/conftest.py and test/util.py import from cuTile internals (and a few
 plain re-exports test files import), answered by tile2cu where it has an honest answer (issue 23,
 item 3). Nothing here pretends to compile: a
-name that would need cuTile's compiler (bytecode export) raises TileUnsupportedFeatureError when
-used, so only the tests that use it fail, instead of every test file failing to import util.py.
+name that would need cuTile's compiler raises TileUnsupportedFeatureError when used, so only the
+tests that use it fail, instead of every test file failing to import util.py.
 
 Each name is added only where tile2cu's alias lacks it, so once the alias grows a real one, that
 one is used. Installed by the pytest plugin (tile2cu_conformance) before conftest.py is imported.
@@ -88,54 +88,11 @@ def _compile_names(compile_module, version_class) -> None:
     _add(compile_module, "get_sm_arch", get_sm_arch)
 
 
-# ---- cuda.tile.compilation: CallingConvention, KernelSignature ---------------------------------
-# util.py names CallingConvention.cutile_python_v1() as a default argument of get_bytecode(), so
-# the names must exist for util.py to import; exporting bytecode is what tile2cu does not do.
-
-class CallingConvention:
-    """A calling convention by name. tile2cu's kernels have one ABI (its generated launchers), so
-    the name is all there is."""
-
-    def __init__(self, name: str):
-        self.name = name
-
-    @classmethod
-    def cutile_python_v1(cls) -> "CallingConvention":
-        return cls("cutile_python_v1")
-
-    def __eq__(self, other):
-        return isinstance(other, CallingConvention) and other.name == self.name
-
-    def __hash__(self):
-        return hash(self.name)
-
-    def __repr__(self):
-        return f"CallingConvention({self.name!r})"
-
-
-class KernelSignature:
-    """Signatures for ahead-of-time export, which tile2cu's command line does instead."""
-
-    @classmethod
-    def from_kernel_args(cls, kernel, kernel_args, calling_convention=None):
-        from tile2cu._errors import TileUnsupportedFeatureError
-        raise TileUnsupportedFeatureError(
-            "cuda.tile.compilation.KernelSignature is not supported by tile2cu (no ahead-of-time "
-            "export to cubin or bytecode; the tile2cu command line writes CUDA C++ instead)")
-
-
-def _compilation_names(compilation_module) -> None:
-    _add(compilation_module, "CallingConvention", CallingConvention)
-    _add(compilation_module, "KernelSignature", KernelSignature)
-
-
 # ---- names test files import beside conftest.py's and util.py's, as plain re-exports ------------
 
-def _reexports(bytecode_module, cext_module, compilation_module, version_class) -> None:
-    # cuTile's _bytecode package re-exports BytecodeVersion from its version module, and its
-    # compilation.CallingConvention is its extension's class.
+def _reexports(bytecode_module, cext_module, version_class) -> None:
+    # cuTile's _bytecode package re-exports BytecodeVersion from its version module.
     _add(bytecode_module, "BytecodeVersion", version_class)
-    _add(cext_module, "CallingConvention", compilation_module.CallingConvention)
     # cuTile's calling convention v3 (dataclass and other structured kernel arguments, gated by
     # an environment switch in cuTile) is an ABI of cuTile's; tile2cu has no such mode. Tests
     # that need it skip with cuTile's own reason, "Requires cconv3 enabled".
@@ -194,9 +151,7 @@ def install() -> list[str]:
     version_class = sys.modules["cuda.tile._bytecode.version"].BytecodeVersion
     _bytecode_version_methods(version_class)
     _compile_names(sys.modules["cuda.tile._compile"], version_class)
-    _compilation_names(sys.modules["cuda.tile.compilation"])
-    _reexports(sys.modules["cuda.tile._bytecode"], sys.modules["cuda.tile._cext"],
-               sys.modules["cuda.tile.compilation"], version_class)
+    _reexports(sys.modules["cuda.tile._bytecode"], sys.modules["cuda.tile._cext"], version_class)
     _add(sys.modules["cuda.tile._bytecode"], "SimpleType", standins_internals.SimpleType)
     _add(sys.modules["cuda.tile._compile"], "compile_tile", standins_internals.compile_tile)
     if not _installed:
