@@ -265,20 +265,22 @@ def to_constraint(c):
     raise TypeError(f"Can't interpret {c!r} as a parameter constraint")
 
 
-def _group_uses(parameters):
+def alias_group_uses(parameters):
+    """(constraint, its alias groups) for every array and list, tuples' items included, in
+    parameter order."""
     for p in parameters:
         if isinstance(p, ArrayConstraint):
             yield p, p.alias_groups
         elif isinstance(p, ListConstraint):
             yield p, p.alias_groups
-            yield from _group_uses([p.element])
+            yield from alias_group_uses([p.element])
         elif isinstance(p, TupleConstraint):
-            yield from _group_uses(p.items)
+            yield from alias_group_uses(p.items)
 
 
 def _check_alias_groups(parameters):
     uses, kind = Counter(), {}
-    for constraint, groups in _group_uses(parameters):
+    for constraint, groups in alias_group_uses(parameters):
         if len(set(groups)) != len(groups):
             raise ValueError(f"Alias group occurs more than once in the group list {list(groups)}")
         for g in groups:
@@ -332,6 +334,11 @@ class KernelSignature:
     def with_symbol(self, symbol) -> "KernelSignature":
         return dataclasses.replace(self, symbol=symbol)
 
+    def with_mangled_symbol(self, function_name: str) -> "KernelSignature":
+        """This signature named as cuTile names `function_name` exported for it."""
+        from ._mangling import mangle_kernel_name
+        return self.with_symbol(mangle_kernel_name(function_name, self))
+
     @staticmethod
     def from_kernel_args(kernel, kernel_args, calling_convention, *, symbol=None):
         """The signature a launch with `kernel_args` would compile (see _derive_constraints)."""
@@ -339,4 +346,5 @@ class KernelSignature:
         if not isinstance(calling_convention, CallingConvention):
             raise TypeError(f"Unsupported calling convention {calling_convention}")
         constraints = _derive_constraints.from_args(kernel, kernel_args, calling_convention)
-        return KernelSignature(constraints, calling_convention, symbol)
+        sig = KernelSignature(constraints, calling_convention, symbol)
+        return sig if symbol is not None else sig.with_mangled_symbol(kernel._pyfunc.__name__)

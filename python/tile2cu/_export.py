@@ -2,10 +2,10 @@
 signatures, through the launcher's path (the kernel's source as _kernel finds or synthesizes
 it, the transpiler, nvcc), without a GPU.
 
-Each KernelSignature becomes one tile2cu specialization, named by its symbol, in one generated
-.cu file. What a constraint says that tile2cu's signature can state is kept: dtype, rank,
-static extents (shape_constant), static strides (stride_constant; a lone unit last stride is
-`contiguous`), a base divisible by 16 (`align16`). Divisibility of strides and extents and
+Each KernelSignature becomes one tile2cu specialization, named by its symbol (cuTile's mangled
+name when it has none), in one generated .cu file. What a constraint says that tile2cu's
+signature can state is kept: dtype, rank, static extents (shape_constant), static strides
+(stride_constant; a lone unit last stride is `contiguous`), a base divisible by 16 (`align16`). Divisibility of strides and extents and
 alias groups are assumptions tile2cu does not use; dropping them is always safe. What tile2cu
 cannot compile (64-bit indices, negative strides, dtypes it lacks) raises
 TileUnsupportedFeatureError naming it.
@@ -25,6 +25,7 @@ from pathlib import Path
 
 from . import _build, _constraints as cc, _errors, _kernel
 from ._dtypes import SIGNATURE_NAME, int32
+from ._mangling import mangle_kernel_name
 
 FORMATS = ("cubin", "ptx", "cu")
 _GPU_CODE = re.compile(r"sm_(\d+)[af]?")
@@ -46,8 +47,7 @@ def export_kernel(kernel, signatures, output_file, *, gpu_code=None, output_form
             f"kernel '{kernel._pyfunc.__name__}' has a variadic parameter '{kernel._variadic}': "
             "kernel parameters cannot be *args or **kwargs")
     name = kernel._name_in_module()
-    specs = [(_symbol(s, name, text), text)
-             for s in signatures for text in [signature_text(kernel, s)]]
+    specs = [(_symbol(s, kernel._pyfunc.__name__), signature_text(kernel, s)) for s in signatures]
     seen = set()
     for symbol, _ in specs:
         if symbol in seen:
@@ -77,12 +77,9 @@ def _check_options(output_format, gpu_code, bytecode_version):
                              f"got {gpu_code!r}")
 
 
-def _symbol(sig, name, text):
+def _symbol(sig, function_name):
     if sig.symbol is None:
-        # cuTile mangles the signature into the name; tile2cu names it by a hash of its own
-        # signature text, which is as unique.
-        import hashlib
-        return f"{name}_{hashlib.sha256(text.encode()).hexdigest()[:12]}"
+        return mangle_kernel_name(function_name, sig)   # as cuTile names it
     if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", sig.symbol):
         raise ValueError(f"symbol '{sig.symbol}' is not a C identifier")
     return sig.symbol

@@ -74,12 +74,39 @@ def test_signature_checks_alias_groups_and_convention():
     assert sig.with_symbol("t").symbol == "t" and sig.symbol == "s"
 
 
+@pytest.mark.parametrize("params,cconv,symbol", [
+    # symbols real cuTile 1.7's mangle_kernel_name gives for the same signatures
+    ([array(ndim=2, stride_constant=(None, 1), stride_divisible_by=(8, 1),
+            base_addr_divisible_by=16)], V1, "k_Kt1_A2f32_1v8l0_2t1_p16"),
+    ([array(ct.float16, 3, shape_constant=(48, None, 1), stride_constant=(None, 7, 1),
+            stride_divisible_by=(8, 1, 1), shape_divisible_by=(1, 4, 1),
+            stride_lower_bound_incl=(-3, 0, None), base_addr_divisible_by=16,
+            may_alias_internally=True)], V2, "k_Kt2_A3f16_1s48v8l_3_2i4t7_4s1t1_p16i"),
+    ([array(ndim=2, alias_groups=("x", "y")), array(ndim=2, alias_groups=("y",)),
+      array(ndim=2, alias_groups=("x",), index_dtype=ct.int64)], V1,
+     "k_Kt1_A2f32_3l0_g0g1_A2f32_3l0_g1_A2f32_3l0_g0w"),
+    ([cc.ScalarConstraint(ct.int64), True, -17, 0.5, -0.0], V1,
+     "k_Kt1_Si64_B1_I_17_F3fe0000000000000_F8000000000000000"),
+    ([(1, (2.5, True)), (array(ct.bfloat16), cc.ScalarConstraint(ct.float32))], V2,
+     "k_Kt2_T2I1T2F4004000000000000B1_T2A1bf16_1l0Sf32"),
+    ([cc.ListConstraint(array(ct.uint8, alias_groups=("e",)), alias_groups=(),
+                        elements_may_alias=True), array(ndim=2, alias_groups=("e",))], V2,
+     "k_Kt2_LiA1u8_1l0_g0_A2f32_3l0_g0"),
+])
+def test_symbols_are_mangled_as_cutile_does(params, cconv, symbol):
+    sig = cc.KernelSignature(params, cconv)
+    assert cc.mangle_kernel_name("k", sig) == symbol
+    assert sig.with_mangled_symbol("k").symbol == symbol
+
+
 # ---- from_kernel_args --------------------------------------------------------------------------
 
 def test_inferred_array_constraint(fake_array):
     # cuTile's test_array.py::test_static_shape_constraint_values
     x, out = fake_array((48, 32), "<f2"), fake_array((16, 16), "<f2", ptr=0x7F0000100000)
     sig = cc.KernelSignature.from_kernel_args(load_static_shaped, (x, out), V2)
+    # the symbol real cuTile 1.7 mangles for these constraints
+    assert sig.symbol == "load_static_shaped_Kt2_A2f16_1s48v8l0_2s32t1_p16_A2f16_1v8l0_2t1_p16"
     c = sig.parameters[0]
     assert c.shape_constant == (48, 32)
     assert c.stride_constant == (None, 1)
@@ -107,8 +134,8 @@ def test_static_strides(fake_array):
     c = cc.KernelSignature.from_kernel_args(shape_and_stride, (x, out), V2).parameters[0]
     assert (c.shape_constant, c.stride_constant) == ((4, None), (10, None))
     # listing strides drops the inferred unit last stride
-    c = cc.KernelSignature.from_kernel_args(stride_dim0, (fake_array((4, 8)), out), V2).parameters[0]
-    assert c.stride_constant == (8, None)
+    sig = cc.KernelSignature.from_kernel_args(stride_dim0, (fake_array((4, 8)), out), V2)
+    assert sig.parameters[0].stride_constant == (8, None)
     with pytest.raises(ValueError, match="duplicate axis"):
         cc.KernelSignature.from_kernel_args(duplicate_stride_axis, (x,), V2)
 
@@ -188,7 +215,8 @@ def test_export_cu_source(tmp_path):
     assert '#include "kernels.cuh"' not in text    # its header is inlined
     path = tmp_path / "copy.cu"
     cc.export_kernel(kernels.copy, [copy_signature()], str(path), output_format="cu")
-    assert re.search(r'extern "C" int tile2cu_copy_[0-9a-f]{12}\(', path.read_text())
+    # no symbol: cuTile's mangled name (tile2cu_ + its C++ spelling is the C entry)
+    assert 'extern "C" int tile2cu_copy_Kt1_A1f32_1t1_p16_A1f32_1l0_I256(' in path.read_text()
 
 
 def test_export_refuses_what_it_cannot_honour():
