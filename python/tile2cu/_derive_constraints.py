@@ -27,7 +27,7 @@ def from_args(k, args, cconv: cc.CallingConvention) -> list:
     args = tuple(args)
     if len(args) != len(k._params):
         raise TypeError(_kernel._argument_count_message(len(k._params), len(args)))
-    spans = []   # per array argument, in order, the bytes it spans (for alias groups)
+    spans = []   # per array or list argument, in order, the byte ranges it touches
     out = []
     try:
         for i, (info, value) in enumerate(zip(k._params, args)):
@@ -42,7 +42,7 @@ def from_args(k, args, cconv: cc.CallingConvention) -> list:
     except ArgError as e:
         raise e.kind(str(e)) from None
     groups = _alias_groups(spans)
-    next_array = iter(range(len(spans)))   # arrays are resolved in the order they were read
+    next_array = iter(range(len(spans)))   # resolved in the order they were read
     return [_resolve(c, groups, next_array) for c in out]
 
 
@@ -54,8 +54,8 @@ def _constant(key):
 
 
 def _runtime(value, info, i, cconv, spans):
-    """A constraint, or for arrays a function of the alias groups (known once every array has
-    been read)."""
+    """A constraint, or for arrays and lists a function of the alias groups (known once every
+    argument has been read)."""
     kind, reader = _args.kind_of(value)
     where = _kernel._where(i, info)
     if kind == ARRAY:
@@ -69,10 +69,17 @@ def _runtime(value, info, i, cconv, spans):
     if kind == LIST:
         list_key, _ = _kernel._list_arg(value, info, i)   # checks the items as a launch does
         items = [_args.kind_of(a)[1](a) for a in value]
-        element = _list_element(list_key, items)
-        # The list's storage is the table tile2cu's launcher builds: it aliases nothing.
-        return cc.ListConstraint(element, alias_groups=(),
-                                 elements_may_alias=_lists_items_overlap(items))
+        ranges = [_byte_range(shape, strides, ptr, dtype.itemsize)
+                  for dtype, shape, strides, ptr in items]
+        spans.append(ranges)
+        may_alias = any(_intersect(a, b) for n, a in enumerate(ranges) for b in ranges[n + 1:])
+
+        def build(groups):
+            # The groups are the elements' (their memory); the list's storage is the table
+            # tile2cu's launcher builds, which aliases nothing.
+            return cc.ListConstraint(_list_element(list_key, items, groups), alias_groups=(),
+                                     elements_may_alias=may_alias)
+        return build
     if kind == TUPLE:
         if not value:
             raise ArgError(TypeError, f"{where}: an empty tuple holds nothing to pass")
@@ -108,7 +115,7 @@ def _array(dtype, shape, strides, ptr, annotation, where, cconv, spans):
         and (stride_constant is None or stride_constant[k] is None) else 1
         for k, s in enumerate(strides))
     overlaps_itself = _overlaps_itself(shape, strides)
-    spans.append(_byte_range(shape, strides, ptr, itemsize))
+    spans.append([_byte_range(shape, strides, ptr, itemsize)])
 
     def build(groups):
         return cc.ArrayConstraint(
@@ -121,20 +128,14 @@ def _array(dtype, shape, strides, ptr, annotation, where, cconv, spans):
     return build
 
 
-def _list_element(list_key, items):
+def _list_element(list_key, items, groups):
     _, dtype, rank, aligned, contiguous = list_key
     return cc.ArrayConstraint(
-        dtype, rank, index_dtype=int32, stride_lower_bound_incl=0, alias_groups=(),
+        dtype, rank, index_dtype=int32, stride_lower_bound_incl=0, alias_groups=groups,
         may_alias_internally=any(_overlaps_itself(shape, strides)
                                  for _, shape, strides, _ in items),
         stride_constant=(None,) * (rank - 1) + (1,) if contiguous and rank else None,
         base_addr_divisible_by=ALIGN_BYTES if aligned else 1)
-
-
-def _lists_items_overlap(items):
-    ranges = [_byte_range(shape, strides, ptr, dtype.itemsize)
-              for dtype, shape, strides, ptr in items]
-    return any(_intersect(a, b) for n, a in enumerate(ranges) for b in ranges[n + 1:])
 
 
 def _overlaps_itself(shape, strides) -> bool:
@@ -160,13 +161,13 @@ def _intersect(a, b) -> bool:
     return a is not None and b is not None and a[0] < b[1] and b[0] < a[1]
 
 
-def _alias_groups(ranges):
-    """Per array, its alias groups: one group per pair of arrays whose bytes overlap, so that
-    exactly the overlapping pairs may alias."""
-    groups = [[] for _ in ranges]
-    for a in range(len(ranges)):
-        for b in range(a + 1, len(ranges)):
-            if _intersect(ranges[a], ranges[b]):
+def _alias_groups(spans):
+    """Per array or list argument, its alias groups: one group per pair of arguments whose
+    bytes overlap, so that exactly the overlapping pairs may alias."""
+    groups = [[] for _ in spans]
+    for a in range(len(spans)):
+        for b in range(a + 1, len(spans)):
+            if any(_intersect(x, y) for x in spans[a] for y in spans[b]):
                 name = f"overlap_{a}_{b}"
                 groups[a].append(name)
                 groups[b].append(name)

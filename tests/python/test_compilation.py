@@ -165,6 +165,15 @@ def test_scalars_constants_and_lists(fake_array):
     assert isinstance(sig.parameters[0], cc.ListConstraint)
     assert sig.parameters[0].element.stride_constant == (1,)
     assert sig.parameters[0].elements_may_alias is False
+    assert sig.parameters[0].element.alias_groups == sig.parameters[1].element.alias_groups == ()
+    # a list whose elements overlap each other, and one of them another list's element
+    xs = [fake_array((8,)), fake_array((8,), ptr=0x7F0000000010)]
+    ys = [fake_array((8,), ptr=0x7F0000000010), fake_array((4,), ptr=0x7F0000300000)]
+    xs_c, ys_c = cc.KernelSignature.from_kernel_args(kernels.grouped_scale, (xs, ys, 2.0, 64),
+                                                     V1).parameters[:2]
+    assert xs_c.elements_may_alias is True and ys_c.elements_may_alias is False
+    assert xs_c.element.alias_groups == ys_c.element.alias_groups != ()
+    assert xs_c.alias_groups == ys_c.alias_groups == ()   # the lists' own tables alias nothing
 
 
 def test_bad_arguments_raise_as_at_launch(fake_array):
