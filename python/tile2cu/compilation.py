@@ -5,7 +5,7 @@ or tile2cu's CUDA C++). See _constraints (the signature), _derive_constraints
 from ._constraints import (ArrayConstraint, CallingConvention, ConstantConstraint,  # noqa: F401
                            KernelSignature, ListConstraint, ScalarConstraint, TupleConstraint)
 from ._export import export_kernel  # noqa: F401
-from ._mangling import mangle_kernel_name  # noqa: F401
+from ._mangling import demangle_kernel_name, mangle_kernel_name  # noqa: F401
 
 ParameterConstraint = (ScalarConstraint | ArrayConstraint | ListConstraint | TupleConstraint
                        | ConstantConstraint)
@@ -13,4 +13,4 @@ ConstantValue = bool | int | float
 
 __all__ = ["ArrayConstraint", "CallingConvention", "ConstantConstraint", "ConstantValue",
            "KernelSignature", "ListConstraint", "ParameterConstraint", "ScalarConstraint",
-           "TupleConstraint", "export_kernel", "mangle_kernel_name"]
+           "TupleConstraint", "demangle_kernel_name", "export_kernel", "mangle_kernel_name"]

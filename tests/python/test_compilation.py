@@ -97,6 +97,21 @@ def test_symbols_are_mangled_as_cutile_does(params, cconv, symbol):
     sig = cc.KernelSignature(params, cconv)
     assert cc.mangle_kernel_name("k", sig) == symbol
     assert sig.with_mangled_symbol("k").symbol == symbol
+    name, back = cc.demangle_kernel_name(symbol)
+    assert (name, back.calling_convention, back.symbol) == ("k", cconv, symbol)
+    assert cc.mangle_kernel_name("k", back) == symbol   # alias groups come back renamed
+    if "g0" not in symbol:
+        assert back.parameters == sig.parameters
+
+
+@pytest.mark.parametrize("symbol", [
+    # symbols real cuTile 1.7's demangle_kernel_name refuses too
+    "kern", "kern_Kt9_A1f32", "kern_Kt1_A1f33", "kern_Kt1_A1f32_2t1", "kern_Kt1_A1f32_1v1",
+    "kern_Kt1_A1f32_1t1v4", "kern_Kt1_A1f32_1l0_g0", "kern_Kt1_A1f32_1l0_g1_A1f32_1l0_g0",
+    "kern_Kt1_A2f32_1t1_1t2", "kern_Kt1_Q", "kern_Kt1_B2", "kern_Kt1_F3fe00", "kern_Kt2_T3I1I2"])
+def test_bad_symbols_do_not_demangle(symbol):
+    with pytest.raises(ValueError):
+        cc.demangle_kernel_name(symbol)
 
 
 # ---- from_kernel_args --------------------------------------------------------------------------
