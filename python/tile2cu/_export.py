@@ -13,7 +13,8 @@ TileUnsupportedFeatureError naming it.
 Formats: "cubin" and "ptx" (the device code, for gpu_code), "cu" (the generated CUDA C++ with
 its header inlined: host launchers and C entries `tile2cu_<symbol>` included; build it with
 `nvcc -I <runtime>`). The kernels keep tile2cu's ABI, not cuTile's calling convention: a
-cubin holds them as `<symbol>::<kernel>` C++ functions that the .cu's launcher calls.
+cubin holds them as `<symbol>::<kernel>` C++ functions that the .cu's launcher calls (the symbol
+spelled as docs/naming.md spells C++ names, which keeps ordinary identifiers as they are).
 """
 
 from __future__ import annotations
@@ -198,7 +199,9 @@ def _with_header_inlined(cu: Path) -> str:
     include = f'#include "{header.name}"\n'
     text = cu.read_text()
     if include in text:
-        text = text.replace(include, header.read_text(), 1)
+        # `#pragma once` would draw a warning in a main file
+        inlined = header.read_text().replace("#pragma once\n", "", 1)
+        text = text.replace(include, inlined, 1)
     return text
 
 

@@ -3,6 +3,7 @@ arguments) and export_kernel (transpile to .cu without a GPU; cubin and PTX need
 
 import io
 import re
+import subprocess
 
 import pytest
 
@@ -12,7 +13,7 @@ from compilation_kernels import (bad_rank, duplicate_stride_axis, load_static_sh
                                  shape_and_stride, shape_dim0, stride_dim0, two_arrays)
 from conftest import nvcc_available
 from cuda.tile import compilation as cc
-from tile2cu import _export
+from tile2cu import _build, _export
 
 V1 = cc.CallingConvention.cutile_python_v1()
 V2 = cc.CallingConvention.cutile_python_v2()
@@ -278,3 +279,13 @@ def test_export_cubin_and_ptx():
     cc.export_kernel(kernels.copy, sigs, ptx, gpu_code="sm_90", output_format="ptx")
     text = ptx.getvalue().decode()
     assert ".target sm_90" in text and ".entry" in text and "copy_a" in text
+
+
+@needs_nvcc
+def test_exported_cu_builds_with_the_runtime_headers_alone(tmp_path):
+    cu = tmp_path / "exported.cu"
+    cc.export_kernel(kernels.copy, [copy_signature("copy_a")], cu, output_format="cu")
+    cmd = [str(_build.find_nvcc()), "-std=c++17", "-arch=sm_90", "-I", str(_build.find_runtime()),
+           "-c", str(cu), "-o", str(tmp_path / "exported.o")]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    assert r.returncode == 0 and "warning" not in r.stderr, r.stderr
