@@ -27,6 +27,7 @@ struct TranspileResult {
   bool ok = false;
   std::string diagnostics;  // rendered errors (file:line:col, source line, caret)
   std::string ast, ir, cu, cuh;
+  std::string launch_plan;  // JSON: each specialization's launch as data, for launchers without nvcc
   int exit_code = 0;        // 0 ok, 1 error in the input, 2 usage error
 };
 

@@ -28,8 +28,8 @@ int report(const tile2cu::TranspileResult& r) {
   return r.exit_code;
 }
 
-// --vendor DIR: DIR/<name>.cu, DIR/<name>.cuh and DIR/tile2cu/<the runtime headers they
-// include>, so `nvcc -I DIR -c DIR/<name>.cu` builds with nothing else installed.
+// --vendor DIR: DIR/<name>.cu, DIR/<name>.cuh, DIR/<name>.plan.json (launch_plan.hpp) and
+// DIR/tile2cu/<the runtime headers they include>, so `nvcc -I DIR -c DIR/<name>.cu` builds with nothing else installed.
 int write_vendor_folder(const fs::path& dir, const std::string& name, const tile2cu::TranspileResult& r,
                         const std::vector<fs::path>& inputs) {
   std::vector<std::string> missing;
@@ -44,6 +44,7 @@ int write_vendor_folder(const fs::path& dir, const std::string& name, const tile
   for (const std::string& h : headers) outputs.emplace_back(dir / h, std::string(*tile2cu::find_runtime_header(h)));
   outputs.emplace_back(dir / (name + ".cuh"), r.cuh);
   outputs.emplace_back(dir / (name + ".cu"), r.cu);
+  outputs.emplace_back(dir / (name + ".plan.json"), r.launch_plan);
   std::string error;
   if (!tile2cu::cli::write_outputs(outputs, inputs, error)) return fail(error);
   // Runtime headers left from an earlier run that this code no longer includes.
@@ -70,13 +71,15 @@ int run(int argc, char** argv) {
       ->take_all();
   app.add_option("--sigs", sidecar, "Signature file (default: <input without .py>.sigs when it exists)");
   app.add_option("--emit", emit,
-                 "What to print without -o: ast, ir, cu or header; html: a self-contained page with the "
-                 "Python and the CUDA side by side (to -o FILE, or standard output)")
-      ->check(CLI::IsMember({"ast", "ir", "cu", "header", "html"}));
+                 "What to print without -o: ast, ir, cu or header; plan: the launch plan (JSON: how each "
+                 "specialization is launched, for launchers that compile only device code); html: a "
+                 "self-contained page with the Python and the CUDA side by side (to -o FILE, or standard output)")
+      ->check(CLI::IsMember({"ast", "ir", "cu", "header", "plan", "html"}));
   auto* vendor_opt =
       app.add_option("--vendor", vendor,
-                     "Write DIR/<name>.cu, DIR/<name>.cuh and the runtime headers they include (DIR/tile2cu/), "
-                     "so `nvcc -I DIR -c DIR/<name>.cu` builds with no tile2cu installed");
+                     "Write DIR/<name>.cu, DIR/<name>.cuh, DIR/<name>.plan.json (the launch plan) and the runtime "
+                     "headers they include (DIR/tile2cu/), so `nvcc -I DIR -c DIR/<name>.cu` builds with no "
+                     "tile2cu installed");
   vendor_opt->excludes(output_opt);
   app.add_flag("--line-directives", options.line_directives,
                "Emit #line directives so compiler errors and debuggers point at the Python file");
@@ -130,7 +133,11 @@ int run(int argc, char** argv) {
   tile2cu::TranspileResult r = tile2cu::transpile(input, source, options);
   if (!r.ok && !(emit == "ast" && !r.ast.empty() && output.empty())) return report(r);
   if (output.empty()) {
-    const std::string& text = emit == "ast" ? r.ast : emit == "ir" ? r.ir : emit == "header" ? r.cuh : r.cu;
+    const std::string& text = emit == "ast"      ? r.ast
+                              : emit == "ir"     ? r.ir
+                              : emit == "header" ? r.cuh
+                              : emit == "plan"   ? r.launch_plan
+                                                 : r.cu;
     return tile2cu::cli::write_stdout(text, error) ? 0 : fail(error);
   }
   if (!tile2cu::cli::write_outputs({{out_cuh, r.cuh}, {out_cu, r.cu}}, inputs, error)) return fail(error);

@@ -158,6 +158,7 @@ TranspileResult transpile(const std::string& path, const std::string& source,
     EmittedFiles files = emit_cuda(m.functions, emit);
     result.cu = std::move(files.cu);
     result.cuh = std::move(files.cuh);
+    result.launch_plan = std::move(files.launch_plan);
     result.ok = true;
   } catch (const CompileError& e) {
     result.diagnostics = render_diagnostic(e);

@@ -9,6 +9,7 @@
 #include "emit/emit_attention.hpp"
 #include "emit/emit_gemm.hpp"
 #include "emit/kernel_body.hpp"
+#include "emit/launch_plan.hpp"
 #include "emit/layout_plan.hpp"
 #include "emit/runtime_includes.hpp"
 #include "emit/templates.hpp"
@@ -293,8 +294,10 @@ EmittedFiles emit_cuda(const std::vector<ir::Function>& python_specs, const Emit
   std::vector<std::string> names;
   std::map<std::string, std::vector<const ir::Function*>> by_kernel;
   std::vector<std::string> kernel_order;
+  nlohmann::json launch_plans = nlohmann::json::array();
   for (const ir::Function& fn : specs) {
     const LayoutPlan plan = plan_layouts(fn);
+    launch_plans.push_back(launch_plan(fn, plan));
     // threads_and_vec: the layout's arguments after the shape, `{}` standing for its run length.
     auto blocked_layouts = [&](std::string_view indent, const std::string& threads_and_vec) {
       std::string out;
@@ -511,6 +514,10 @@ EmittedFiles emit_cuda(const std::vector<ir::Function>& python_specs, const Emit
   files.cuh = render("header", {{"version", TILE2CU_VERSION},
                                 {"source", comment_safe(options.source_name)},
                                 {"declarations", declarations}});
+  files.launch_plan =
+      nlohmann::json{{"format", kLaunchPlanFormat}, {"source", options.source_name}, {"specializations", launch_plans}}
+          .dump(1) +
+      "\n";
   return files;
 }
 

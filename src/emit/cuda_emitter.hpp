@@ -19,6 +19,7 @@ struct EmitOptions {
 struct EmittedFiles {
   std::string cu;
   std::string cuh;
+  std::string launch_plan;  // JSON: every specialization's launch as data (launch_plan.hpp)
 };
 
 EmittedFiles emit_cuda(const std::vector<ir::Function>& specializations, const EmitOptions& options);

@@ -82,8 +82,15 @@ def main():
             check(ref.returncode == 0 and (tmp / f"{name}.cu").read_text() == cu.read_text()
                   and (tmp / f"{name}.cuh").read_text() == cuh.read_text(),
                   f"{name}: vendored .cu/.cuh differ from what -o writes")
+            # The launch plan (for launchers that compile only device code) is -o's --emit=plan.
+            plan = subprocess.run([str(copied), str(ROOT / "samples" / f"{name}.py"), "--emit=plan"],
+                                  capture_output=True, text=True)
+            check((out / f"{name}.plan.json").is_file() and plan.returncode == 0
+                  and (out / f"{name}.plan.json").read_text() == plan.stdout,
+                  f"{name}: {name}.plan.json missing or not what --emit=plan prints")
             want = closure([cu.read_text(), cuh.read_text()])
-            have = {str(p.relative_to(out)) for p in out.rglob("*") if p.is_file()} - {f"{name}.cu", f"{name}.cuh"}
+            have = {str(p.relative_to(out)) for p in out.rglob("*") if p.is_file()} - {
+                f"{name}.cu", f"{name}.cuh", f"{name}.plan.json"}
             check(want, f"{name}: the generated code includes no runtime header?")
             check(have == want, f"{name}: vendored headers {sorted(have)} != included {sorted(want)}")
             for h in sorted(have & want):

@@ -1,0 +1,139 @@
+#include "emit/launch_plan.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "emit/tensor_maps.hpp"
+#include "emit/whole_tile_split.hpp"
+
+namespace tile2cu {
+
+using nlohmann::json;
+
+namespace {
+
+// A kernel parameter: its type as the plan names it ("pointer", "int32", "float16", ...) and
+// its size in the kernel's parameter buffer, and where its value comes from.
+json kernel_param(const std::string& type, int bytes, json value) {
+  return json{{"type", type}, {"bytes", bytes}, {"value", std::move(value)}};
+}
+
+// Position of array `array_index` in the C entry's parameter order.
+int param_position(const ir::Function& fn, int array_index) {
+  for (size_t p = 0; p < fn.param_order.size(); ++p)
+    if (fn.param_order[p].first && fn.param_order[p].second == array_index) return static_cast<int>(p);
+  return -1;
+}
+
+json optional_list(const std::vector<std::optional<int64_t>>& values) {
+  json out = json::array();
+  for (const auto& v : values) out.push_back(v ? json(*v) : json(nullptr));
+  return out;
+}
+
+// The launcher's whole-tile tests (whole_in_every_block per distinct access), as
+// cuda_emitter.cpp's whole_at_launch_test prints them: the block layout's tile shape, run
+// length and thread count are what the runtime's whole_tile_fast reads from the layout type.
+json whole_tests(const ir::Function& fn, const LayoutPlan& plan) {
+  json tests = json::array();
+  for (const LaunchWholeAccess& a : plan.launch_whole) {
+    const ir::Op& op = *a.access;
+    const ir::ArrayParam& array = fn.arrays[op.param];
+    const ir::Shape& shape = fn.type(accessed_tile(op)).shape;
+    const int vec = plan.layout(shape).vec;
+    int64_t elements = 1;
+    for (int64_t d : shape) elements *= d;
+    json index = json::array();
+    for (const LaunchIndexTerm& t : a.index)
+      index.push_back(t.block_axis >= 0 ? json{{"bid", t.block_axis}} : json{{"literal", t.literal}});
+    const int bytes = dtype_bytes(array.dtype);
+    json test{{"param", param_position(fn, op.param)},
+              {"tile_shape", shape},
+              {"access_bytes", std::min(vec * bytes, 16)},
+              // memory.cuh's may_be_whole for the identity order: every thread owns whole runs.
+              {"may_be_whole", (elements / vec) % plan.threads == 0},
+              {"index", index}};
+    if (std::find(tests.begin(), tests.end(), test) == tests.end()) tests.push_back(test);
+  }
+  return tests;
+}
+
+}  // namespace
+
+json launch_plan(const ir::Function& fn, const LayoutPlan& plan) {
+  json params = json::array(), kparams = json::array();
+  std::vector<std::string> host_only;
+  for (size_t p = 0; p < fn.param_order.size(); ++p) {
+    auto [is_array, i] = fn.param_order[p];
+    const int position = static_cast<int>(p);
+    if (!is_array) {
+      const ir::ScalarParam& s = fn.scalars[i];
+      params.push_back({{"kind", "scalar"}, {"name", s.name}, {"dtype", dtype_name(s.dtype)}});
+      kparams.push_back(kernel_param(dtype_name(s.dtype), dtype_bytes(s.dtype), {{"param", position}}));
+      continue;
+    }
+    const ir::ArrayParam& a = fn.arrays[i];
+    json array{{"kind", a.is_list ? "list" : "array"},
+               {"name", a.name},
+               {"dtype", dtype_name(a.dtype)},
+               {"elem_bytes", dtype_bytes(a.dtype)},
+               {"rank", a.rank},
+               {"index_type", "int32"},
+               {"static_dims", optional_list(a.static_dims)},
+               {"static_strides", optional_list(a.static_strides)},
+               {"aligned16", a.aligned16},
+               {"contiguous", a.contiguous}};
+    params.push_back(array);
+    if (a.is_list) {
+      host_only.push_back(fmt::format("list argument '{}' (the launcher uploads its table to the device)", a.name));
+      kparams.push_back(kernel_param("pointer", 8, {{"param", position}, {"part", "table"}}));
+      kparams.push_back(kernel_param("int32", 4, {{"param", position}, {"part", "count"}}));
+      continue;
+    }
+    kparams.push_back(kernel_param("pointer", 8, {{"param", position}, {"part", "data"}}));
+    for (int d = 0; d < a.rank; ++d)
+      kparams.push_back(kernel_param("int32", 4, {{"param", position}, {"part", "shape"}, {"axis", d}}));
+    for (int d = 0; d < a.rank; ++d)
+      kparams.push_back(kernel_param("int32", 4, {{"param", position}, {"part", "stride"}, {"axis", d}}));
+  }
+  for (const TensorMapParam& t : tensor_map_params(fn))
+    host_only.push_back(fmt::format("TMA tensor maps of '{}' and '{}' (encoded by the launcher)", t.a, t.b));
+  const bool small_tiles = plan.blocks_per_cta > 1;
+  if (small_tiles) kparams.push_back(kernel_param("int32", 4, {{"grid", "x"}}));
+
+  const bool dynamic = std::max(plan.smem_bytes, plan.hopper_smem_bytes) > kMaxStaticScratchBytes;
+  const size_t hopper = plan.hopper_smem_bytes > 0 ? plan.hopper_smem_bytes : plan.smem_bytes;
+  const int cta_threads = plan.threads * plan.blocks_per_cta;
+  const bool whole_copy_shape = plan.whole_copy_threads > 0;
+  json kernels;
+  if (plan.launch_whole.empty()) {
+    kernels["checked"] = fmt::format("&{}::{}", fn.spec_name, fn.kernel_name);
+  } else {
+    kernels["checked"] = fmt::format("&{}::{}<false>", fn.spec_name, fn.kernel_name);
+    kernels["whole"] = fmt::format("&{}::{}<true>", fn.spec_name, fn.kernel_name);
+  }
+  std::string reason;
+  for (size_t k = 0; k < host_only.size(); ++k) reason += (k ? "; " : "") + host_only[k];
+  return json{{"spec", fn.spec_name},
+              {"kernel", fn.kernel_name},
+              {"signature", fn.signature},
+              {"host_launcher_only", host_only.empty() ? json(nullptr) : json(reason)},
+              {"kernels", kernels},
+              // The checked copy runs on a CTA of the layout's threads (times the blocks it
+              // holds); the copy for whole tiles on whole_threads.
+              {"threads", whole_copy_shape ? plan.threads : cta_threads},
+              {"whole_threads", whole_copy_shape ? plan.whole_copy_threads : cta_threads},
+              {"occupancy_checked_threads", cta_threads},
+              {"blocks_per_cta", plan.blocks_per_cta},
+              // Dynamic shared memory: sm_90 and up take the second (a wgmma loop's deeper stages).
+              {"dynamic_smem_bytes", dynamic ? plan.smem_bytes : 0},
+              {"hopper_dynamic_smem_bytes", dynamic ? hopper : 0},
+              {"params", params},
+              {"kernel_params", kparams},
+              {"whole_tests", whole_tests(fn, plan)}};
+}
+
+}  // namespace tile2cu
