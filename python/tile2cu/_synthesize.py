@@ -228,16 +228,37 @@ def _used_names(node, skip_decorators):
             roots.append(node.returns)
     if not skip_decorators:
         roots += node.decorator_list
+
+    def visit(sub, shadowed):
+        if isinstance(sub, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
+            # A comprehension's targets are its own: `tuple(n for n in range(n))` reads the
+            # outer n in its first iterable only, and leaves the outer n bound as it was.
+            inner = set(shadowed)
+            for k, gen in enumerate(sub.generators):
+                visit(gen.iter, shadowed if k == 0 else inner)
+                inner |= {t.id for t in ast.walk(gen.target) if isinstance(t, ast.Name)}
+                for cond in gen.ifs:
+                    visit(cond, inner)
+            for part in ((sub.key, sub.value) if isinstance(sub, ast.DictComp) else (sub.elt,)):
+                visit(part, inner)
+            return
+        if isinstance(sub, ast.Name):
+            if isinstance(sub.ctx, ast.Load):
+                if sub.id not in shadowed:
+                    reads.add(sub.id)
+            else:
+                bound.add(sub.id)
+        elif isinstance(sub, ast.arg):
+            bound.add(sub.arg)
+        elif isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.add(sub.name)
+        elif isinstance(sub, (ast.Import, ast.ImportFrom)):
+            bound.update((a.asname or a.name).split(".")[0] for a in sub.names)
+        for child in ast.iter_child_nodes(sub):
+            visit(child, shadowed)
+
     for root in roots:
-        for sub in ast.walk(root):
-            if isinstance(sub, ast.Name):
-                (reads if isinstance(sub.ctx, ast.Load) else bound).add(sub.id)
-            elif isinstance(sub, ast.arg):
-                bound.add(sub.arg)
-            elif isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                bound.add(sub.name)
-            elif isinstance(sub, (ast.Import, ast.ImportFrom)):
-                bound.update((a.asname or a.name).split(".")[0] for a in sub.names)
+        visit(root, frozenset())
     return sorted(reads - bound)
 
 

@@ -268,3 +268,18 @@ def test_other_annotated_aliases_are_still_refused(cache_dir):
 
     with pytest.raises(_errors.TileUnsupportedFeatureError, match="'Tagged'"):
         kern._source()
+
+
+def test_a_captured_name_a_comprehension_also_uses_as_its_target(cache_dir, tmp_path, fake_array):
+    # cuTile's test_tuple_comprehension.py: the comprehension's n is its own; the kernel's n and
+    # the first iterable's n are the captured one.
+    n = 4
+
+    @ct.kernel
+    def kern(y):
+        ns = tuple(n for n in ct.static_iter(range(n)))
+        ct.static_assert(ns == (0, 1, 2, 3))
+        ct.scatter(y, (), n)
+
+    assert "n = 4" in kern._source()[1].text
+    assert "tile2cu_spec_test" in transpile(kern, (fake_array((), "<i4"),), tmp_path)
