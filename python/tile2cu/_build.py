@@ -1,5 +1,8 @@
-"""From a kernel and a signature to a loaded shared library: transpile with the tile2cu tool,
-build with nvcc for the GPUs present, keep the result in a disk cache.
+"""From a kernel and a signature to a loaded specialization: transpile with the tile2cu tool,
+build for the GPUs present, keep the result in a disk cache. The device code is compiled in
+process by NVRTC and launched from the transpiler's launch plan where it can be
+(_nvrtc_build: no host compiler); otherwise, or with TILE2CU_COMPILER=nvcc, nvcc builds a shared
+library with the generated C entry, as described below.
 
 Cache entries live in `$TILE2CU_CACHE_DIR` (default `~/.cache/tile2cu`), one folder per key:
 the key hashes the kernel's source file and the helper modules it imports from beside it, the
@@ -23,7 +26,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from . import _errors
+from . import _errors, _nvrtc_build
 
 CACHE_FORMAT = 1
 _PACKAGE_DIR = Path(__file__).resolve().parent
@@ -179,22 +182,35 @@ def write_synthesized(synthesized) -> Path:
 # ---- building ----------------------------------------------------------------------------------
 
 class Built:
-    """A loaded specialization: its C entry point (see the generated .cuh) and its cache folder."""
+    """A loaded specialization: its entry point (the C entry of the nvcc build, or the NVRTC
+    build's launcher from its plan, called alike), its cache folder and which compiler made it."""
 
-    def __init__(self, entry, folder: Path, cold_seconds: float | None):
+    def __init__(self, entry, folder: Path, cold_seconds: float | None, compiler: str = "nvcc",
+                 fallback_reason: str | None = None):
         self.entry = entry
         self.folder = folder
         self.cold_seconds = cold_seconds   # None when the disk cache had it
+        self.compiler = compiler
+        self.fallback_reason = fallback_reason   # why nvcc built it where NVRTC was asked
 
 
 def build(source_path: Path, kernel_name: str, spec_name: str, signature: str,
           archs: tuple[str, ...], argtypes: list, synthesized=None) -> Built:
     """Returns the loaded entry `tile2cu_<spec_name>` for `signature`, building it if no cache
-    entry has it. `synthesized` (a _synthesize.Synthesized) when `source_path` is a module
-    written for the kernel: its diagnostics are mapped back to the user's lines. Raises the cuTile error class the transpiler names for errors in the kernel,
-    TileCompilerExecutionError when nvcc fails, TileCompilerTimeoutError past the time limit."""
+    entry has it: with NVRTC where it can (_build_nvrtc), else with nvcc. `synthesized` (a
+    _synthesize.Synthesized) when `source_path` is a module written for the kernel: its
+    diagnostics are mapped back to the user's lines. Raises the cuTile error class the transpiler
+    names for errors in the kernel, TileCompilerExecutionError when the compiler fails,
+    TileCompilerTimeoutError past the time limit."""
     tool = find_tool()
     digest, _ = source_digest(source_path)
+    compiler, reason = _nvrtc_build.choice()
+    if compiler == "nvrtc":
+        built = _nvrtc_build.build(tool, digest, source_path, kernel_name, spec_name, signature,
+                                   archs, synthesized)
+        if isinstance(built, Built):
+            return built
+        reason = built   # what the NVRTC path cannot do for this specialization
     nvcc = find_nvcc()
     key_text = json.dumps([CACHE_FORMAT, digest, kernel_name, spec_name, signature, list(archs),
                            _tool_identity(tool, "content"), _tool_identity(nvcc, "version")])
@@ -206,45 +222,59 @@ def build(source_path: Path, kernel_name: str, spec_name: str, signature: str,
         # Builds of other keys go on beside this one (the tuner builds its configurations at
         # once); the same key, from any thread or process, waits on the key's lock file.
         cold = _build_locked(root, folder, key, tool, nvcc, source_path, kernel_name, spec_name,
-                             signature, archs, synthesized)
+                             signature, archs, synthesized, reason)
     lib = ctypes.CDLL(str(folder / "lib.so"), mode=ctypes.RTLD_LOCAL)
     entry = getattr(lib, f"tile2cu_{spec_name}")
     entry.argtypes = argtypes
     entry.restype = ctypes.c_int
-    return Built(entry, folder, cold)
+    return Built(entry, folder, cold, "nvcc", reason)
 
 
-def _build_locked(root, folder, key, tool, nvcc, source_path, kernel_name, spec_name, signature,
-                  archs, synthesized):
+@contextlib.contextmanager
+def locked_entry(root: Path, folder: Path, key: str):
+    """Holds the key's lock file; yields a private temporary folder to build the entry in, or
+    None when another process finished the entry meanwhile. On leaving, a folder holding
+    meta.json is renamed into place (atomic: readers see the whole entry or none)."""
     (root / "locks").mkdir(parents=True, exist_ok=True)
     with open(root / "locks" / f"{key}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)   # another process building the same entry: wait for it
         if (folder / "meta.json").is_file():
-            return None
-        start = time.perf_counter()
+            yield None
+            return
         folder.parent.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(prefix=f".{key}.", dir=folder.parent))
         os.chmod(tmp, 0o755)   # mkdtemp makes it private; a cache entry is readable like a file
         try:
-            _transpile(tool, source_path, kernel_name, spec_name, signature, tmp / "gen",
-                       synthesized)
-            transpiled = time.perf_counter()
-            _compile(nvcc, tmp / "gen" / (source_path.stem + ".cu"), archs, tmp / "lib.so")
-            compiled = time.perf_counter()
-            meta = {"kernel": kernel_name, "signature": signature, "spec": spec_name,
-                    "entry": f"tile2cu_{spec_name}", "source": str(source_path),
-                    "archs": list(archs), "tool": str(tool), "nvcc": str(nvcc),
-                    "seconds": round(compiled - start, 3),
-                    "transpile_seconds": round(transpiled - start, 3),
-                    "nvcc_seconds": round(compiled - transpiled, 3)}
-            (tmp / "meta.json").write_text(json.dumps(meta, indent=1) + "\n")
-            try:
-                os.rename(tmp, folder)   # atomic: readers see the whole entry or none
-            except OSError:
-                if not (folder / "meta.json").is_file():
-                    raise
+            yield tmp
+            if (tmp / "meta.json").is_file():
+                try:
+                    os.rename(tmp, folder)
+                except OSError:
+                    if not (folder / "meta.json").is_file():
+                        raise
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _build_locked(root, folder, key, tool, nvcc, source_path, kernel_name, spec_name, signature,
+                  archs, synthesized, fallback_reason=None):
+    with locked_entry(root, folder, key) as tmp:
+        if tmp is None:
+            return None
+        start = time.perf_counter()
+        _transpile(tool, source_path, kernel_name, spec_name, signature, tmp / "gen", synthesized)
+        transpiled = time.perf_counter()
+        _compile(nvcc, tmp / "gen" / (source_path.stem + ".cu"), archs, tmp / "lib.so")
+        compiled = time.perf_counter()
+        meta = {"kernel": kernel_name, "signature": signature, "spec": spec_name,
+                "entry": f"tile2cu_{spec_name}", "source": str(source_path),
+                "archs": list(archs), "tool": str(tool), "compiler": "nvcc", "nvcc": str(nvcc),
+                "seconds": round(compiled - start, 3),
+                "transpile_seconds": round(transpiled - start, 3),
+                "nvcc_seconds": round(compiled - transpiled, 3)}
+        if fallback_reason:
+            meta["nvrtc_fallback"] = fallback_reason
+        (tmp / "meta.json").write_text(json.dumps(meta, indent=1) + "\n")
         return time.perf_counter() - start
 
 

@@ -13,7 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from . import _build, _device
+from . import _build, _device, _nvrtc_build
 from .version import __version__
 
 
@@ -92,11 +92,21 @@ def _nvrtc_version(nvcc: Path | None) -> tuple[str, str] | None:
 
 def _check_nvrtc(report: Report, nvcc: Path | None) -> None:
     found = _nvrtc_version(nvcc)
-    # The launcher builds with nvcc today; NVRTC is reported for the fast first launch to come.
-    if found:
-        report.line("info", "NVRTC", f"{found[0]} (version {found[1]}; not used yet: builds go through nvcc)")
+    try:
+        compiler, why = _nvrtc_build.choice()
+    except ValueError as e:   # a TILE2CU_COMPILER it does not know
+        report.line("missing", "compiler", str(e), "set TILE2CU_COMPILER to nvrtc or nvcc, or unset it")
+        return
+    if compiler == "nvrtc":
+        use = "builds compile device code with NVRTC, nvcc where a kernel needs its host launcher"
+    elif why is None:
+        use = "not used: TILE2CU_COMPILER=nvcc"
     else:
-        report.line("info", "NVRTC", "not found (not used yet: builds go through nvcc)")
+        use = f"not used ({why}): builds go through nvcc"
+    if found:
+        report.line("info", "NVRTC", f"{found[0]} (version {found[1]}; {use})")
+    else:
+        report.line("info", "NVRTC", f"not found ({use})")
 
 
 def _check_gpus(report: Report) -> None:

@@ -479,7 +479,7 @@ def _array_constraint(dtype, shape, facts):
 class _Spec:
     """One loaded specialization of a kernel."""
 
-    __slots__ = ("entry", "signature", "folder", "cold_seconds")
+    __slots__ = ("entry", "signature", "folder", "cold_seconds", "compiler", "fallback_reason")
 
     @classmethod
     def create(cls, k: kernel, bound_args) -> "_Spec":
@@ -500,6 +500,7 @@ class _Spec:
         self = cls()
         self.entry, self.signature = built.entry, signature
         self.folder, self.cold_seconds = built.folder, built.cold_seconds
+        self.compiler, self.fallback_reason = built.compiler, built.fallback_reason
         return self
 
 

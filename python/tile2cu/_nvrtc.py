@@ -4,8 +4,8 @@ The generated file keeps its host launchers and C entries behind `#if !defined(_
 so the same file that nvcc builds whole is NVRTC's input; NVRTC sees only the kernels and the
 runtime's device code. Nothing here needs a GPU: NVRTC compiles for an architecture it is told.
 
-Not yet the launcher's path (issue 29): the launcher builds with nvcc. This module is what
-tests/nvrtc/ proves the generated files with, and what the fast first launch will load kernels from.
+The launcher's fast path (issue 29) compiles with it (_nvrtc_build), and tests/nvrtc/ proves
+every sample's generated file with it.
 """
 from __future__ import annotations
 

@@ -18,6 +18,13 @@ from tile2cu import _build, _kernel
 needs_nvcc = pytest.mark.skipif(not nvcc_available(), reason="nvcc not found")
 
 
+@pytest.fixture(autouse=True)
+def nvcc_builds(monkeypatch):
+    """These tests look into the nvcc build's entry (lib.so, the C entry); the NVRTC path's
+    cache is test_launch_plan.py's. Child processes inherit the setting."""
+    monkeypatch.setenv("TILE2CU_COMPILER", "nvcc")
+
+
 def specialize(k, args):
     key, _ = _kernel._bind(k, args, None)
     return k._specialize(key, args)

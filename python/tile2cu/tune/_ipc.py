@@ -112,8 +112,14 @@ def export_payload(stream, grid, kernel, pyargs, driver=None) -> dict | None:
         else:
             args.append({"t": "s", "c": _SCALAR_NAMES[ctype], "v": value})
     driver.synchronize(_args.stream_handle(stream) if type(stream) is not int else stream)
-    return {"lib": str(Path(spec.folder) / "lib.so"), "entry": spec.entry.__name__,
-            "device": driver.device(), "grid": [gx, gy, gz], "args": args}
+    payload = {"device": driver.device(), "grid": [gx, gy, gz], "args": args}
+    if getattr(spec, "compiler", "nvcc") == "nvrtc":
+        # The worker loads the cubin and launches it from its plan, with this package's code.
+        payload["nvrtc"] = {"folder": str(spec.folder),
+                            "package_root": str(Path(_kernel.__file__).resolve().parents[1])}
+    else:
+        payload.update(lib=str(Path(spec.folder) / "lib.so"), entry=spec.entry.__name__)
+    return payload
 
 
 def run(payload: dict, timeout_sec: float, command=None) -> tuple[float, float]:

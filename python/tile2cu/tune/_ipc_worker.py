@@ -1,11 +1,12 @@
 """The process a time-limited launch runs in (`single_run_timeout_sec`): it reads one payload
 (JSON on standard input, written by _ipc.export_payload), maps the tuning process's arrays
-through CUDA IPC, launches the specialization's C entry once on the null stream between two
-events, waits, and prints `{"us": elapsed}`. The tuning process kills it when the limit passes,
+through CUDA IPC, launches the specialization once (its C entry, or for an NVRTC build the
+package's launcher from the launch plan) on the null stream between two events, waits, and
+prints `{"us": elapsed}`. The tuning process kills it when the limit passes,
 so a kernel that never ends does not hang the tuner.
 
-Run as a script by its path: it imports nothing of tile2cu (the package's import needs no GPU,
-but this process should start fast and touch nothing else).
+Run as a script by its path: for an nvcc build it imports nothing of tile2cu (the package's
+import needs no GPU, but this process should start fast and touch nothing else).
 """
 
 import ctypes
@@ -73,6 +74,16 @@ def _arguments(payload, mapper):
     return types, values
 
 
+def _nvrtc_entry(where):
+    """An NVRTC-built specialization has no C entry: its launch is the package's Python code
+    (the launch plan), imported here from where the tuning process found it."""
+    sys.path.insert(0, where["package_root"])
+    from pathlib import Path
+
+    from tile2cu import _nvrtc_build
+    return _nvrtc_build.load_entry(Path(where["folder"]))
+
+
 def main():
     payload = json.loads(sys.stdin.read())
     cuda = ctypes.CDLL("libcuda.so.1")
@@ -88,9 +99,12 @@ def main():
     mapper = _Mapper(cuda)
     try:
         types, values = _arguments(payload, mapper)
-        entry = getattr(ctypes.CDLL(payload["lib"], mode=ctypes.RTLD_LOCAL), payload["entry"])
-        entry.argtypes = [ctypes.c_void_p, ctypes.c_uint, ctypes.c_uint, ctypes.c_uint] + types
-        entry.restype = ctypes.c_int
+        if "nvrtc" in payload:
+            entry = _nvrtc_entry(payload["nvrtc"])
+        else:
+            entry = getattr(ctypes.CDLL(payload["lib"], mode=ctypes.RTLD_LOCAL), payload["entry"])
+            entry.argtypes = [ctypes.c_void_p, ctypes.c_uint, ctypes.c_uint, ctypes.c_uint] + types
+            entry.restype = ctypes.c_int
         cuda.cuEventRecord.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
         cuda.cuEventSynchronize.argtypes = [ctypes.c_void_p]
         cuda.cuEventElapsedTime.argtypes = [ctypes.POINTER(ctypes.c_float), ctypes.c_void_p,

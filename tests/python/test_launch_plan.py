@@ -1,0 +1,229 @@
+"""The NVRTC launch path without a GPU: the launch plan the transpiler writes, the kernel
+parameter buffer against the compiled kernel's own parameter table (the cubin's
+EIATTR_KPARAM_INFO), the generated entry's checks, packing and choice of copy against a stand-in
+driver, and the fallback to nvcc with its reason."""
+
+import json
+import struct
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tile2cu import _build, _launch_plan, _nvrtc, _nvrtc_build
+
+HERE = Path(__file__).resolve().parent
+KERNELS = HERE / "plan_kernels.py"
+MIXED = ("mixed", "m = mixed(x=float16[?, ?], flag=bool, n=int64, h=float16, b=bfloat16, "
+                  "f=float32, d=float64, y=float32[?, ?], TILE=64)")
+ROWS = ("rows", "r = rows(x=float32[?, ?], y=float32[?, ?] align16 contiguous, TILE=1024)")
+LISTED = ("listed", "l = listed(xs=list[float32[?]], y=float32[?], TILE=256)")
+
+
+def nvrtc_available():
+    try:
+        _nvrtc.load()
+        return bool(_nvrtc_build.include_dirs())
+    except _nvrtc.NvrtcUnavailable:
+        return False
+
+
+needs_nvrtc = pytest.mark.skipif(not nvrtc_available(), reason="libnvrtc or the CUDA headers not found")
+
+
+def vendor(tmp_path, kernel, sig):
+    gen = tmp_path / "gen"
+    subprocess.run([str(_build.find_tool()), str(KERNELS), "--kernel", kernel, "--sig", sig,
+                    "--vendor", str(gen)], check=True)
+    plan_file = json.loads((gen / "plan_kernels.plan.json").read_text())
+    return gen, _launch_plan.specialization(plan_file, sig.split(" = ")[0])
+
+
+# ---- the plan ----------------------------------------------------------------------------------
+
+def test_the_plan_lists_each_parameter_as_the_c_entry_takes_it(tmp_path):
+    _, plan = vendor(tmp_path, *MIXED)
+    assert [p["kind"] for p in plan["params"]] == ["array", "scalar", "scalar", "scalar", "scalar",
+                                                   "scalar", "scalar", "array"]
+    types = [k["type"] for k in plan["kernel_params"]]
+    assert types[:5] == ["pointer", "int32", "int32", "int32", "int32"]
+    assert types[5:11] == ["bool_", "int64", "float16", "bfloat16", "float32", "float64"]
+    assert plan["host_launcher_only"] is None
+    assert plan["kernels"] == {"checked": "&m::mixed<false>", "whole": "&m::mixed<true>"}
+
+
+def test_a_list_argument_keeps_the_host_launcher(tmp_path):
+    _, plan = vendor(tmp_path, *LISTED)
+    assert "list argument 'xs'" in plan["host_launcher_only"]
+    with pytest.raises(_launch_plan.PlanError, match="needs its host launcher"):
+        _launch_plan.make_entry(plan, {}, {}, lambda: "sm_80", launch=lambda *a: 0)
+
+
+def test_an_unknown_plan_format_is_refused():
+    with pytest.raises(_launch_plan.PlanError, match="format 2"):
+        _launch_plan.specialization({"format": 2, "specializations": []}, "x")
+
+
+# ---- the parameter buffer against the cubin -----------------------------------------------------
+
+def kparam_info(cubin: bytes, kernel: str) -> tuple[dict[int, tuple[int, int]], int]:
+    """({ordinal: (offset, size)}, parameter bank size) of `kernel` in an ELF cubin: its
+    .nv.info.<kernel> section's EIATTR_KPARAM_INFO (0x17) and EIATTR_PARAM_CBANK (0x0a)."""
+    shoff = struct.unpack_from("<Q", cubin, 0x28)[0]
+    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", cubin, 0x3A)
+    sections = [struct.unpack_from("<IIQQQQIIQQ", cubin, shoff + i * shentsize) for i in range(shnum)]
+    names = sections[shstrndx]
+
+    def name(off):
+        start = names[4] + off
+        return cubin[start:cubin.index(b"\0", start)].decode()
+
+    for sec in sections:
+        if name(sec[0]) != f".nv.info.{kernel}":
+            continue
+        body, i, params, bank = cubin[sec[4]:sec[4] + sec[5]], 0, {}, None
+        while i < len(body):
+            fmt, attr = body[i], body[i + 1]
+            if fmt == 4:   # EIFMT_SVAL: a 16-bit size, then the value
+                size = struct.unpack_from("<H", body, i + 2)[0]
+                data = body[i + 4:i + 4 + size]
+                if attr == 0x17:
+                    _, ordinal, offset, word = struct.unpack("<IHHI", data)
+                    params[ordinal] = (offset, word >> 18)
+                elif attr == 0x0A:
+                    bank = struct.unpack("<IHH", data)[2]
+                i += 4 + size
+            elif fmt in (2, 3):   # EIFMT_BVAL, EIFMT_HVAL
+                i += 4
+            else:
+                i += 2
+        return params, bank
+    raise AssertionError(f"no .nv.info.{kernel} in the cubin")
+
+
+@needs_nvrtc
+@pytest.mark.parametrize("case", [MIXED, ROWS], ids=["mixed", "rows"])
+def test_the_packed_parameters_sit_where_the_compiled_kernel_reads_them(tmp_path, case):
+    gen, plan = vendor(tmp_path, *case)
+    cu = gen / "plan_kernels.cu"
+    exprs = sorted(plan["kernels"].values())
+    compiled = _nvrtc.compile_source(cu.read_text(), cu.name, "sm_80",
+                                     _nvrtc_build.options(gen) + ["--Ofast-compile=max"], exprs)
+    offsets, size, _ = _launch_plan.parameter_layout(plan["kernel_params"])
+    for expr in exprs:
+        params, bank = kparam_info(compiled.image, compiled.lowered[expr])
+        assert params == {n: (off, kp["bytes"]) for n, (off, kp) in
+                          enumerate(zip(offsets, plan["kernel_params"]))}, expr
+        assert bank == size, expr
+
+
+# ---- the entry, against a stand-in driver -------------------------------------------------------
+
+class FakeState:
+    """_ModuleState without a GPU: loaded 'kernels' 1 (checked) and 2 (whole)."""
+
+    def __init__(self, plan, fits=True):
+        offsets, self.size, _ = _launch_plan.parameter_layout(plan["kernel_params"])
+        self.loaded_module = _launch_plan.Loaded()
+        self.loaded_module.checked, self.loaded_module.whole = 1, 2
+        self.loaded_module.use_whole_copy_fits, self.loaded_module.smem = fits, 0
+        self.buf = bytearray(self.size)
+        self.offsets = offsets
+
+    def loaded(self):
+        return self.loaded_module
+
+    def buffers(self):
+        return self.buf, "pointers"
+
+
+def entry_for(plan, fits=True):
+    launches = []
+    state = FakeState(plan, fits)
+    entry = _launch_plan.make_entry(plan, {}, {}, lambda: "sm_80",
+                                    launch=lambda *a: launches.append(a) or 0, state=state)
+    return entry, launches, state
+
+
+def test_the_entry_packs_what_the_c_entry_passes(tmp_path):
+    _, plan = vendor(tmp_path, *MIXED)
+    entry, launches, state = entry_for(plan)
+    x = (0x7F0000000000, 5, 64, 64, 1)   # pointer, shapes, strides
+    y = (0x7F0000100000, 5, 64, 64, 1)
+    assert entry(0, 5, 1, 1, *x, True, -(2**40), 1.5, 3.0, 0.25, 1e300, *y) == 0
+    (fn, cx, cy, cz, threads, _, _, smem, stream, pointers, extra), = launches
+    assert (fn, cy, cz, smem, pointers, extra) == (2, 1, 1, 0, "pointers", None)
+    assert cx == -(-5 // plan["blocks_per_cta"]) and threads == plan["whole_threads"]
+    values = [struct.unpack_from("<" + _launch_plan._STRUCT_CODE[kp["type"]], state.buf, off)[0]
+              for kp, off in zip(plan["kernel_params"], state.offsets)]
+    half, bf16 = struct.unpack("<H", struct.pack("<e", 1.5))[0], 0x4040
+    expected = [*x[:1], *[v for v in x[1:]], True, -(2**40), half, bf16, 0.25, 1e300, *y]
+    if plan["blocks_per_cta"] > 1:
+        expected.append(5)   # blocks_x: the grid's blocks along x
+    assert values == expected
+
+
+def test_the_entry_refuses_what_the_c_entry_refuses(tmp_path):
+    _, plan = vendor(tmp_path, *ROWS)
+    entry, launches, _ = entry_for(plan)
+    good = (0x7F0000000000, 4, 1024, 1024, 1)
+    assert entry(0, 0, 1, 1, *good, *good) == 9                      # grid_ok
+    assert entry(0, 4, 1, 1, *good, 0x7F0000000004, 4, 1024, 1024, 1) == 716   # align16
+    assert entry(0, 4, 1, 1, *good, 0x7F0000000000, 4, 1024, 2048, 2) == 1     # contiguous
+    assert entry(0, 4, 1, 1, 0x7F0000000000, 2**31, 1024, 1024, 1, *good) == 1  # int32 shape
+    assert launches == []
+
+
+def test_the_whole_copy_runs_where_every_block_s_tiles_are_whole(tmp_path):
+    _, plan = vendor(tmp_path, *ROWS)
+    assert plan["whole_tests"] and "whole" in plan["kernels"]
+    entry, launches, _ = entry_for(plan)
+    whole = (0x7F0000000000, 4, 1024, 1024, 1)
+    assert entry(0, 4, 1, 1, *whole, *whole) == 0
+    assert entry(0, 4, 1, 1, 0x7F0000000000, 4, 1000, 1000, 1, *whole) == 0   # ragged rows
+    assert entry(0, 4, 1, 1, 0x7F0000000004, 4, 1024, 1024, 1, *whole) == 0   # unaligned x
+    assert entry(0, 5, 1, 1, *whole, *whole) == 0                              # a block past the end
+    assert [launch[0] for launch in launches] == [2, 1, 1, 1]
+    entry, launches, _ = entry_for(plan, fits=False)   # the whole copy would lose occupancy
+    assert entry(0, 4, 1, 1, *whole, *whole) == 0 and launches[0][0] == 1
+
+
+def test_float_scalars_convert_as_the_c_entry_converts():
+    assert _launch_plan.half_bits(65520.0) == 0x7C00        # rounds to inf, as __float2half
+    assert _launch_plan.half_bits(-1e40) == 0xFC00
+    assert _launch_plan.bfloat16_bits(1.0) == 0x3F80
+    assert _launch_plan.bfloat16_bits(1.00390625) == 0x3F80   # halfway: to even
+    assert _launch_plan.bfloat16_bits(1.01171875) == 0x3F82   # halfway: to even, upward
+    assert _launch_plan.bfloat16_bits(float("nan")) & 0x7FC0 == 0x7FC0
+    assert _launch_plan.float32(1e39) == float("inf")
+
+
+# ---- choosing the compiler ----------------------------------------------------------------------
+
+def test_tile2cu_compiler_chooses(monkeypatch):
+    monkeypatch.setenv("TILE2CU_COMPILER", "nvcc")
+    assert _nvrtc_build.choice() == ("nvcc", None)
+    monkeypatch.setenv("TILE2CU_COMPILER", "gcc")
+    with pytest.raises(ValueError, match="TILE2CU_COMPILER=gcc"):
+        _nvrtc_build.choice()
+
+
+@needs_nvrtc
+def test_nvrtc_builds_and_caches_a_cubin_and_defers_lists_to_nvcc(cache_dir, monkeypatch):
+    monkeypatch.delenv("TILE2CU_COMPILER", raising=False)
+    assert _nvrtc_build.choice() == ("nvrtc", None)
+    tool = _build.find_tool()
+    digest, _ = _build.source_digest(KERNELS)
+    kernel, sig = ROWS
+    spec, text = sig.split(" = ")
+    built = _nvrtc_build.build(tool, digest, KERNELS, kernel, spec, text[len(kernel) + 1:-1], ("sm_80",))
+    assert built.compiler == "nvrtc" and built.cold_seconds is not None
+    meta = json.loads((built.folder / "meta.json").read_text())
+    assert meta["compiler"] == "nvrtc" and (built.folder / "sm_80.cubin").is_file()
+    assert set(meta["lowered"]) == {"&r::rows<false>", "&r::rows<true>"}
+    again = _nvrtc_build.build(tool, digest, KERNELS, kernel, spec, text[len(kernel) + 1:-1], ("sm_80",))
+    assert again.cold_seconds is None and again.folder == built.folder
+    kernel, sig = LISTED
+    spec, text = sig.split(" = ")
+    reason = _nvrtc_build.build(tool, digest, KERNELS, kernel, spec, text[len(kernel) + 1:-1], ("sm_80",))
+    assert isinstance(reason, str) and "list argument 'xs'" in reason
