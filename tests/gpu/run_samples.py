@@ -1600,6 +1600,90 @@ class Tile2cuRunner:
         return lambda: (tables, fn(*flat))[1]
 
 
+class NvrtcRunner(Tile2cuRunner):
+    """The Python launcher's fast path (issue 29): each GEN/<sample>.cu compiled by NVRTC (device
+    code only) and every specialization launched through the CUDA driver from the transpiler's
+    launch plan (`tile2cu --emit=plan`, python/tile2cu/_launch_plan.py), with the same flat
+    arguments as the C entry. A specialization whose plan needs its host launcher (lists, TMA
+    tensor maps) runs through the nvcc library, as the launcher falls back; `paths` says which."""
+
+    label = "tile2cu (NVRTC)"
+
+    def __init__(self, opts):
+        super().__init__(opts)
+        sys.path.insert(0, str(REPO / "python"))
+        from tile2cu import _build, _device, _driver_api, _launch_plan, _nvrtc, _nvrtc_build
+        self.m = dict(build=_build, device=_device, driver=_driver_api, plan=_launch_plan,
+                      nvrtc=_nvrtc, nvrtc_build=_nvrtc_build)
+        self.tool = opts.tool or str(_build.find_tool())
+        self.plans = {}      # (sample, spec) -> plan
+        self.entries = {}    # (sample, spec) -> entry
+        self.nvrtc_log = {}  # sample -> (ok, seconds, message)
+        self.paths = {}      # spec name -> "nvrtc" or "nvcc (why)"
+
+    def nvcc_version(self):
+        return f"NVRTC {'.'.join(map(str, self.m['nvrtc'].version()))}; fallback {super().nvcc_version()}"
+
+    def _compile_one(self, sample):
+        m = self.m
+        try:
+            out = subprocess.run([self.tool, str(Path(REPO / "samples" / f"{sample}.py")), "--emit=plan"],
+                                 capture_output=True, text=True, check=True).stdout
+            specs = json.loads(out)["specializations"]
+            plans = {p["spec"]: p for p in specs if not p["host_launcher_only"]}
+            cu = self.gen / f"{sample}.cu"
+            exprs = sorted({e for p in plans.values() for e in p["kernels"].values()})
+            t0 = time.time()
+            compiled = m["nvrtc"].compile_source(
+                cu.read_text(), cu.name, self.arch,
+                [f"-I{self.runtime}", *m["nvrtc_build"].options(self.gen)], exprs) if exprs else None
+            dt = time.time() - t0
+        except Exception as e:  # noqa: BLE001 - reported per sample
+            return sample, {}, None, False, 0.0, f"NVRTC path failed: {type(e).__name__}: {e}"
+        host_only = {p["spec"]: p["host_launcher_only"] for p in specs if p["host_launcher_only"]}
+        return sample, plans, (compiled, host_only), True, dt, ""
+
+    def prepare(self, samples):
+        arch = self.arch
+        print(f"compiling {len(samples)} samples with NVRTC for {arch}", flush=True)
+        fallback = []
+        with concurrent.futures.ThreadPoolExecutor(max_workers=self.jobs) as pool:
+            for sample, plans, result, ok, dt, msg in pool.map(self._compile_one, samples):
+                self.nvrtc_log[sample] = (ok, dt, msg)
+                print(f"  {'compiled' if ok else 'FAILED  '} {sample} ({dt:.1f} s) {msg}", flush=True)
+                if not ok:
+                    continue
+                compiled, host_only = result
+                for name, plan in plans.items():
+                    self.plans[(sample, name)] = plan
+                    self.entries[(sample, name)] = self.m["plan"].make_entry(
+                        plan, {arch: compiled.image}, compiled.lowered, lambda: arch)
+                    self.paths[name] = "nvrtc"
+                for name, why in host_only.items():
+                    self.paths[name] = f"nvcc ({why})"
+                if host_only:
+                    fallback.append(sample)
+        by_path = {}
+        for name, path in sorted(self.paths.items()):
+            by_path.setdefault(path, []).append(name)
+        for path, names in by_path.items():
+            print(f"  {path}: {len(names)} specializations ({', '.join(names[:6])}{', ...' if len(names) > 6 else ''})")
+        if fallback:
+            super().prepare(fallback)
+
+    def unavailable(self, spec):
+        if (spec.sample, spec.name) in self.entries:
+            return None
+        ok, _, msg = self.nvrtc_log.get(spec.sample, (False, 0, "not compiled"))
+        if not ok:
+            return msg
+        return super().unavailable(spec)
+
+    def symbol(self, spec):
+        entry = self.entries.get((spec.sample, spec.name))
+        return entry if entry is not None else super().symbol(spec)
+
+
 class CutileRunner:
     label = "cuTile"
 
@@ -1843,8 +1927,11 @@ def parse_args(argv=None):
     ap.add_argument("--samples-dir", default=str(REPO / "samples"),
                     help="where the .py/.sigs samples are (default: %(default)s)")
     ap.add_argument("--only", default="", help="comma-separated sample names to run")
-    ap.add_argument("--backend", choices=("tile2cu", "cutile"), default="tile2cu",
-                    help="call the generated libraries (default) or real cuTile")
+    ap.add_argument("--backend", choices=("tile2cu", "nvrtc", "cutile"), default="tile2cu",
+                    help="call the generated libraries (default), launch through NVRTC and the "
+                         "launch plan as the Python launcher does (nvrtc), or real cuTile")
+    ap.add_argument("--tool", default=None, help="tile2cu binary for --backend nvrtc's launch plans "
+                                                 "(default: $TILE2CU_BIN or build/tile2cu)")
     ap.add_argument("--nvcc", default=None, help="nvcc to use (default: $NVCC or PATH)")
     ap.add_argument("--nvcc-flag", action="append", help="extra nvcc flag (repeatable)")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 4, help="parallel nvcc runs")
@@ -1925,7 +2012,7 @@ def main(argv=None):
     if not torch.cuda.is_available():
         print("no GPU: skipped")
         return 0
-    if opts.backend == "tile2cu" and not opts.gen:
+    if opts.backend in ("tile2cu", "nvrtc") and not opts.gen:
         print("error: --gen DIR is required", file=sys.stderr)
         return 2
 
@@ -1945,7 +2032,7 @@ def main(argv=None):
         print(f"FAIL sidecar: {e}")
 
     try:
-        runner = Tile2cuRunner(opts) if opts.backend == "tile2cu" else CutileRunner(opts)
+        runner = {"tile2cu": Tile2cuRunner, "nvrtc": NvrtcRunner, "cutile": CutileRunner}[opts.backend](opts)
     except ImportError as e:
         print(f"error: backend {opts.backend} unavailable: {e}", file=sys.stderr)
         return 2

@@ -1,15 +1,19 @@
 """The NVRTC launch path without a GPU: the launch plan the transpiler writes, the kernel
 parameter buffer against the compiled kernel's own parameter table (the cubin's
 EIATTR_KPARAM_INFO), the generated entry's checks, packing and choice of copy against a stand-in
-driver, and the fallback to nvcc with its reason."""
+driver and against the generated launcher's own whole-tile test (built by nvcc, run on the
+host), and the fallback to nvcc with its reason."""
 
 import json
+import random
+import re
 import struct
 import subprocess
 from pathlib import Path
 
 import pytest
 
+from conftest import nvcc_available
 from tile2cu import _build, _launch_plan, _nvrtc, _nvrtc_build
 
 HERE = Path(__file__).resolve().parent
@@ -227,3 +231,65 @@ def test_nvrtc_builds_and_caches_a_cubin_and_defers_lists_to_nvcc(cache_dir, mon
     spec, text = sig.split(" = ")
     reason = _nvrtc_build.build(tool, digest, KERNELS, kernel, spec, text[len(kernel) + 1:-1], ("sm_80",))
     assert isinstance(reason, str) and "list argument 'xs'" in reason
+
+
+# ---- the whole-tile choice against the generated launcher's own test ----------------------------
+
+def launcher_whole_test(gen: Path, tmp_path: Path):
+    """A host program around the generated launcher's `tiles_whole` expression (its
+    whole_in_every_block calls, runtime/tile2cu/memory.cuh), built by nvcc: it reads cases (grid,
+    then per array pointer, shapes, strides) and prints whether the launcher proves them whole."""
+    cu = (gen / "plan_kernels.cu").read_text()
+    arrays = re.findall(r"^  tile2cu::Array<(.+)> (\w+)_arg;$", cu, re.M)
+    expr = re.search(r"const bool tiles_whole =(.*?);\n", cu, re.S).group(1)
+    read = []
+    for elem_and_rank, name in arrays:
+        rank = int(elem_and_rank.rsplit(",", 1)[1])
+        read.append(f"    tile2cu::Array<{elem_and_rank}> {name}_arg;\n"
+                    f"    scanf(\"%llu\", &p); {name}_arg.data = reinterpret_cast<decltype({name}_arg.data)>(p);\n"
+                    f"    for (int k = 0; k < {rank}; ++k) {{ scanf(\"%lld\", &v); {name}_arg.shape[k] = int(v); }}\n"
+                    f"    for (int k = 0; k < {rank}; ++k) {{ scanf(\"%lld\", &v); {name}_arg.stride[k] = int(v); }}\n")
+    main = (gen / "whole_test.cu")
+    main.write_text('#include "plan_kernels.cu"\n#include <cstdio>\nint main() {\n'
+                    "  unsigned gx, gy, gz; unsigned long long p; long long v;\n"
+                    "  while (scanf(\"%u %u %u\", &gx, &gy, &gz) == 3) {\n    dim3 grid(gx, gy, gz);\n"
+                    + "".join(read) + f"    const bool tiles_whole ={expr};\n"
+                    "    printf(\"%d\\n\", int(tiles_whole));\n  }\n}\n")
+    exe = tmp_path / "whole_test"
+    subprocess.run([str(_build.find_nvcc()), "-std=c++17", "-arch=sm_80", "-I", str(gen), str(main),
+                    "-o", str(exe)], check=True)
+    return exe
+
+
+@pytest.mark.skipif(not nvcc_available(), reason="nvcc not found")
+@pytest.mark.parametrize("case", [MIXED, ROWS], ids=["mixed", "rows"])
+def test_the_entry_proves_tiles_whole_exactly_where_the_generated_launcher_does(tmp_path, case):
+    gen, plan = vendor(tmp_path, *case)
+    exe = launcher_whole_test(gen, tmp_path)
+    entry, launches, _ = entry_for(plan)
+    rng = random.Random(29)
+    tile = 64 if case is MIXED else 1024
+    cases, expected = [], []
+    for _ in range(400):
+        gx = rng.choice([1, 2, 3, 7, 8])
+        rows = gx + rng.choice([-1, 0, 0, 3])
+        cols = rng.choice([tile, 2 * tile, tile + 1, tile - 8, 3 * tile])
+        arrays, scalars = [], []
+        for p in plan["params"]:
+            if p["kind"] == "scalar":
+                scalars.append(1)
+                arrays.append(None)
+                continue
+            lead = cols + rng.choice([0, 0, 4, 8, 1])
+            strides = [lead, 1] if p["contiguous"] or rng.random() < 0.8 else [lead, 2]
+            ptr = 0x7F0000000000 + (0 if p["aligned16"] else rng.choice([0, 0, 2, 4, 8, 16]))
+            arrays.append((ptr, max(rows, 1), cols, *strides))
+        flat = [v for a, s in zip(arrays, plan["params"]) for v in (a if a else [1])]
+        launches.clear()
+        assert entry(0, gx, 1, 1, *flat) == 0
+        expected.append(launches[0][0] == 2)
+        cases.append(" ".join(map(str, [gx, 1, 1, *[v for a in arrays if a for v in a]])))
+    out = subprocess.run([str(exe)], input="\n".join(cases) + "\n", capture_output=True, text=True,
+                         check=True).stdout.split()
+    assert [o == "1" for o in out] == expected
+    assert any(expected) and not all(expected)
