@@ -231,6 +231,8 @@ KernelLowering::CarriedNames KernelLowering::carry(const std::vector<std::string
     c.types.push_back(type_of(c.initial_ids.back()));
     c.invariant.push_back(leaf.is_loose());
   }
+  c.break_constant.resize(c.initial.size());
+  c.break_varies.resize(c.initial.size(), false);
   return c;
 }
 
@@ -257,7 +259,7 @@ void KernelLowering::check_array_unchanged(const std::string& n, const Value& en
                     n, array_of(entry), array_of(now)));
 }
 
-std::vector<ir::ValueId> KernelLowering::carried_exit_values(CarriedNames& c, SourceRange range) {
+std::vector<ir::ValueId> KernelLowering::carried_exit_values(CarriedNames& c, SourceRange range, bool is_break) {
   std::vector<ir::ValueId> ids;
   for (size_t i = 0; i < c.names.size(); ++i) {
     const std::string& n = c.names[i];
@@ -282,20 +284,46 @@ std::vector<ir::ValueId> KernelLowering::carried_exit_values(CarriedNames& c, So
     }
     for (size_t k = c.first_leaf[i]; k < c.first_leaf[i + 1]; ++k) {
       const Value& leaf = leaves[k - c.first_leaf[i]];
-      // A constant every path leaves alone stays that constant after a for loop (cuTile's
-      // constant propagation through loop results).
-      if (!same_value(leaf, c.initial[k])) c.invariant[k] = false;
+      // Constant propagation through loop results, as cuTile does: a break's value is a way
+      // out of the loop; the end of the body and continue pass the next iteration's value.
+      if (is_break) {
+        if (!leaf.is_loose() || (c.break_constant[k] && !same_value(*c.break_constant[k], leaf)))
+          c.break_varies[k] = true;
+        else
+          c.break_constant[k] = leaf;
+      } else if (!same_value(leaf, c.initial[k])) {
+        c.invariant[k] = false;
+      }
       ids.push_back(yield_as(n, leaf, c.types[k], range, "has changed its type inside a loop"));
     }
   }
   return ids;
 }
 
-void KernelLowering::bind_carried(const CarriedNames& c, const std::vector<ir::ValueId>& ids, bool keep_invariant) {
+std::vector<std::optional<Value>> KernelLowering::loop_result_constants(const CarriedNames& c, bool is_for,
+                                                                        bool exits_only_by_break) const {
+  std::vector<std::optional<Value>> out(c.initial.size());
+  for (size_t k = 0; k < c.initial.size(); ++k) {
+    if (c.break_varies[k]) continue;
+    std::optional<Value> value = c.break_constant[k];
+    if (!exits_only_by_break) {
+      // After a while loop its condition's exit stays run-time: cuTile leaves it by a break at
+      // the condition, which passes on the body's loop variables.
+      if (!is_for || !c.invariant[k]) continue;
+      if (value && !same_value(*value, c.initial[k])) continue;
+      value = c.initial[k];
+    }
+    out[k] = value;
+  }
+  return out;
+}
+
+void KernelLowering::bind_carried(const CarriedNames& c, const std::vector<ir::ValueId>& ids,
+                                  const std::vector<std::optional<Value>>& constants) {
   for (size_t i = 0; i < c.names.size(); ++i) {
     std::vector<Value> leaves;
     for (size_t k = c.first_leaf[i]; k < c.first_leaf[i + 1]; ++k)
-      leaves.push_back(keep_invariant && c.invariant[k] ? c.initial[k] : make(Runtime{ids[k]}));
+      leaves.push_back(k < constants.size() && constants[k] ? *constants[k] : make(Runtime{ids[k]}));
     env_[c.names[i]] = rebuild_record(c.structures[i], leaves);
   }
 }

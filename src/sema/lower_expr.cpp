@@ -15,6 +15,7 @@ namespace tile2cu::sema {
 Value KernelLowering::eval_name(const std::string& name, SourceRange range) {
   if (auto it = env_.find(name); it != env_.end()) {
     if (auto* p = it->second.as<PoisonValue>()) error(p->kind, range, p->message);
+    if (!loop_watches_.empty()) note_name_read(name, it->second, range);
     return it->second;
   }
   if (locals_.count(name))  // assigned somewhere in this function, so never the global

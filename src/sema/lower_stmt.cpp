@@ -445,7 +445,8 @@ Flow KernelLowering::exec(const ast::Stmt& s) {
     bool is_break = s.as<ast::Break>() != nullptr;
     if (loops_.empty()) error(ErrorKind::Syntax, r, fmt::format("'{}' outside loop", is_break ? "break" : "continue"));
     exit_open_withs(withs_in_innermost_loop());  // the with bodies the jump leaves
-    std::vector<ir::ValueId> carried = carried_exit_values(*loops_.back().carried, r);
+    if (!is_break) note_back_edge();
+    std::vector<ir::ValueId> carried = carried_exit_values(*loops_.back().carried, r, is_break);
     emit(make_op(is_break ? ir::OpKind::Break : ir::OpKind::Continue, std::move(carried)), {});
     return is_break ? Flow::Break : Flow::Continue;
   }
@@ -771,13 +772,15 @@ Flow KernelLowering::exec_for(const ast::For& f, SourceRange range) {
   body.args.push_back(fn_.new_value({iv_type, {}}, target->id));
   Env before = env_;
   for (size_t k = 0; k < carried.types.size(); ++k) body.args.push_back(fn_.new_value(carried.types[k], carried.leaf_names[k]));
-  bind_carried(carried, std::vector<ir::ValueId>(body.args.begin() + 1, body.args.end()), /*keep_invariant=*/false);
+  bind_carried(carried, std::vector<ir::ValueId>(body.args.begin() + 1, body.args.end()));
   env_[target->id] = make(Runtime{body.args[0]});
 
+  watch_loop_names(before, assigned, carried.names);
   blocks_.push_back(&body);
   loop_body(f.body, carried, /*is_for=*/true, range);
   blocks_.pop_back();
-  close_loop(std::move(op), before, carried, /*is_for=*/true, assigned, range);
+  close_loop_watch();
+  close_loop(std::move(op), before, carried, /*is_for=*/true, /*exits_only_by_break=*/false, assigned, range);
   return Flow::Normal;
 }
 
@@ -790,16 +793,15 @@ void KernelLowering::loop_body(const ast::Body& body, CarriedNames& carried, boo
   stmt_range_ = range;
   emit(make_op(ir::OpKind::Yield, std::move(yields)), {});
 }
+  note_back_edge();
 
 void KernelLowering::close_loop(ir::Op op, const Env& before, const CarriedNames& carried, bool is_for,
-                                const std::set<std::string>& assigned, SourceRange range) {
+                                bool exits_only_by_break, const std::set<std::string>& assigned, SourceRange range) {
   stmt_range_ = range;
   Env inside = std::move(env_);
   env_ = before;
   for (size_t k = 0; k < carried.types.size(); ++k) op.results.push_back(fn_.new_value(carried.types[k], carried.leaf_names[k]));
-  // After a while loop nothing stays constant: cuTile leaves it by a break at the condition,
-  // which passes on the body's loop variables.
-  bind_carried(carried, op.results, /*keep_invariant=*/is_for);
+  bind_carried(carried, op.results, loop_result_constants(carried, is_for, exits_only_by_break));
   // Every other name the body assigned leaves with its value from inside: finish_loop_scope
   // compares it with the one before the loop (an array rebound in the loop is an error there).
   for (const auto& n : assigned)
@@ -820,7 +822,9 @@ Flow KernelLowering::exec_while(const ast::While& w, SourceRange range) {
     ir::Block& block = op.regions[region];
     env_ = before;
     for (size_t k = 0; k < carried.types.size(); ++k) block.args.push_back(fn_.new_value(carried.types[k], carried.leaf_names[k]));
-    bind_carried(carried, block.args, /*keep_invariant=*/false);
+  bool exits_only_by_break = false;
+  watch_loop_names(before, assigned, carried.names);
+    bind_carried(carried, block.args);
     blocks_.push_back(&block);
     if (region == 0) {
       Value cond = eval(w.cond);
@@ -830,11 +834,13 @@ Flow KernelLowering::exec_while(const ast::While& w, SourceRange range) {
       ir::ValueId c = constant ? this->constant(holds, DType::Bool) : to_runtime_as(cond, DType::Bool, w.cond->range);
       emit(make_op(ir::OpKind::Condition, {c}), {});
     } else {
+      exits_only_by_break = constant && holds;
       loop_body(w.body, carried, /*is_for=*/false, range);
     }
     blocks_.pop_back();
   }
-  close_loop(std::move(op), before, carried, /*is_for=*/false, assigned, range);
+  close_loop_watch();
+  close_loop(std::move(op), before, carried, /*is_for=*/false, exits_only_by_break, assigned, range);
   return Flow::Normal;
 }
 

@@ -57,7 +57,10 @@ class KernelLowering {
     std::vector<ir::ValueId> initial_ids;
     std::vector<ir::TileType> types;
     std::vector<std::string> leaf_names;
-    std::vector<bool> invariant;        // a constant on entry that no path has changed so far
+    std::vector<bool> invariant;        // a constant on entry that no back edge (end of body, continue) has changed
+    // What the breaks so far passed: the one constant all of them passed, or `break_varies`.
+    std::vector<std::optional<Value>> break_constant;
+    std::vector<bool> break_varies;
     bool carries(const std::string& n) const { return std::find(names.begin(), names.end(), n) != names.end(); }
   };
   struct LoopContext { CarriedNames* carried; bool is_for; };
@@ -329,7 +332,8 @@ class KernelLowering {
   // Lowers a loop body into the current block, ending in a Yield of the carried values.
   void loop_body(const ast::Body& body, CarriedNames& carried, bool is_for, SourceRange range);
   // Appends the loop op; its results now stand for the carried names.
-  void close_loop(ir::Op op, const Env& before, const CarriedNames& carried, bool is_for,
+  // `exits_only_by_break`: `while True`, whose results are what its breaks pass.
+  void close_loop(ir::Op op, const Env& before, const CarriedNames& carried, bool is_for, bool exits_only_by_break,
                   const std::set<std::string>& assigned, SourceRange range);
   void finish_loop_scope(const Env& before, const CarriedNames& carried, const std::set<std::string>& assigned);
   // Carrying names (carried_values.cpp). carry() converts the entry leaves to IR values;
@@ -337,8 +341,14 @@ class KernelLowering {
   // on, after checking each name kept its structure; bind_carried() rebinds the names to
   // IR values (block arguments, loop results), or to the constants no path changed.
   CarriedNames carry(const std::vector<std::string>& names, SourceRange range);
-  std::vector<ir::ValueId> carried_exit_values(CarriedNames& carried, SourceRange range);
-  void bind_carried(const CarriedNames& carried, const std::vector<ir::ValueId>& ids, bool keep_invariant);
+  std::vector<ir::ValueId> carried_exit_values(CarriedNames& carried, SourceRange range, bool is_break = false);
+  // Rebinds to `ids`, but a leaf with a constant in `constants` to that constant.
+  void bind_carried(const CarriedNames& carried, const std::vector<ir::ValueId>& ids,
+                    const std::vector<std::optional<Value>>& constants = {});
+  // The constants a loop's results are: a leaf's value on every way out of the loop, when that
+  // is one and the same constant (the end of the loop passes a leaf no back edge changed).
+  std::vector<std::optional<Value>> loop_result_constants(const CarriedNames& carried, bool is_for,
+                                                          bool exits_only_by_break) const;
   // describe(), with a tuple's items: "Tuple[float32 scalar, int constant 0]"
   std::string describe_carried(const Value& v) const;
   ir::ValueId yield_as(const std::string& name, const Value& v, const ir::TileType& type,
@@ -376,6 +386,21 @@ class KernelLowering {
     SourceRange range;
     size_t depth;  // call_stack_.size() there
   };
+  // Names a loop rebinds that are not carried (arrays, dtypes, functions): the body was lowered
+  // with their values on entry, so one read before the body rebinds it would read the entry
+  // value in every iteration. watch_loop_names() notes such reads and the back edges that pass
+  // another value; close_loop_watch() refuses a name that has both (loop_name_watch.cpp).
+  struct LoopNameWatch {
+    uint64_t frame;                                  // the function the loop is in
+    std::map<std::string, Value> entry;
+    std::map<std::string, SourceRange> read_first;   // read while holding its entry value
+    std::map<std::string, Value> changed;            // the other value a back edge passed
+  };
+  std::vector<LoopNameWatch> loop_watches_;
+  void watch_loop_names(const Env& before, const std::set<std::string>& assigned, const std::vector<std::string>& carried);
+  void note_name_read(const std::string& name, const Value& v, SourceRange range);
+  void note_back_edge();
+  void close_loop_watch();
   std::vector<Unrolling> unrolling_;
   int static_eval_depth_ = 0;          // > 0 while evaluating a static_eval-like argument
   SourceRange static_eval_range_;
