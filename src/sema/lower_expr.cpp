@@ -402,7 +402,18 @@ Value KernelLowering::eval(const ast::ExprPtr& e) {
           return builtin_call("ct.where", args, r);
         } else if constexpr (std::is_same_v<T, ast::TupleExpr>) {
           std::vector<Value> items;
-          for (const auto& item : node.elts) items.push_back(eval(item));
+          for (const auto& item : node.elts) {
+            auto* star = item->template as<ast::Starred>();
+            if (!star) {
+              items.push_back(eval(item));
+              continue;
+            }
+            // (7, *a, 8): a's items in its place, as in a call's arguments.
+            Value t = eval(star->value);
+            auto* tuple = t.template as<TupleValue>();
+            if (!tuple) error(ErrorKind::Type, item->range, fmt::format("Expected a tuple after *, got {}", describe(t)));
+            items.insert(items.end(), tuple->items.begin(), tuple->items.end());
+          }
           return make_tuple(std::move(items), r);
         } else if constexpr (std::is_same_v<T, ast::ListExpr>) {
           if (static_eval_depth_ > 0) {  // host Python inside static_eval: a list acts as a tuple

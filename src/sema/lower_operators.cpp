@@ -277,7 +277,10 @@ Value KernelLowering::compare(ast::CompareOp op, const Value& lhs, const Value& 
   if (auto v = dict_compare(op, lhs, rhs, range)) return *v;
   // Compares pairs with `pair_op` and joins the answers with and (`all`) or or: pairs known at
   // compile time decide or drop out, run-time scalars are joined with & or | on the GPU.
-  auto join_pairs = [&](CompareOp pair_op, bool all, const std::vector<std::pair<Value, Value>>& pairs) -> Value {
+  // `scalars_only`: `in` and `not in` stop at the first pair decided at compile time, as
+  // Python's do, so an item after it (a tile) is never compared.
+  auto join_pairs = [&](CompareOp pair_op, bool all, const std::vector<std::pair<Value, Value>>& pairs,
+                        bool scalars_only = false) -> Value {
     std::optional<Value> joined;
     for (const auto& [x, y] : pairs) {
       Value answer = compare(pair_op, x, y, range);
@@ -295,13 +298,13 @@ Value KernelLowering::compare(ast::CompareOp op, const Value& lhs, const Value& 
     auto* t = rhs.as<TupleValue>();
     if (!t) error(ErrorKind::Type, range, "'in' needs a tuple on its right");
     std::vector<std::pair<Value, Value>> pairs;
+      if (scalars_only)
+        for (const Value* side : {&x, &y})
+          if (side->is<Runtime>() && !value_shape(*side).empty())
+            error(ErrorKind::Type, range, fmt::format("'in' requires scalar operands, got {}", describe(*side)));
     for (const Value& v : t->items) pairs.emplace_back(lhs, v);
-    for (const Value& v : t->items)
-      for (const Value* side : {&lhs, &v})
-        if (side->is<Runtime>() && !value_shape(*side).empty())
-          error(ErrorKind::Type, range, fmt::format("'in' requires scalar operands, got {}", describe(*side)));
-    if (op == CompareOp::In) return join_pairs(CompareOp::Eq, false, pairs);
-    return join_pairs(CompareOp::NotEq, true, pairs);
+    if (op == CompareOp::In) return join_pairs(CompareOp::Eq, false, pairs, /*scalars_only=*/true);
+    return join_pairs(CompareOp::NotEq, true, pairs, /*scalars_only=*/true);
   }
   auto fold = [&](int c) -> Value {  // c: <0, 0, >0
     switch (op) {

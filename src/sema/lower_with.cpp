@@ -82,6 +82,8 @@ void collect_yields(const ast::Body& body, bool top_level, std::vector<FoundYiel
       collect_yields(w->body, false, out);
     }
     for (auto* y : found) out.push_back({y, top_level && direct && direct->get() == y});
+    // What follows a jump in the same body never runs: a yield there is dead and not counted.
+    if (s->as<ast::Break>() || s->as<ast::Continue>() || s->as<ast::Return>()) return;
   }
 }
 
