@@ -283,6 +283,10 @@ Value KernelLowering::compare(ast::CompareOp op, const Value& lhs, const Value& 
                         bool scalars_only = false) -> Value {
     std::optional<Value> joined;
     for (const auto& [x, y] : pairs) {
+      if (scalars_only)
+        for (const Value* side : {&x, &y})
+          if (side->is<Runtime>() && !value_shape(*side).empty())
+            error(ErrorKind::Type, range, fmt::format("'in' requires scalar operands, got {}", describe(*side)));
       Value answer = compare(pair_op, x, y, range);
       bool constant = false;
       bool v = truth(answer, range, &constant);
@@ -298,10 +302,6 @@ Value KernelLowering::compare(ast::CompareOp op, const Value& lhs, const Value& 
     auto* t = rhs.as<TupleValue>();
     if (!t) error(ErrorKind::Type, range, "'in' needs a tuple on its right");
     std::vector<std::pair<Value, Value>> pairs;
-      if (scalars_only)
-        for (const Value* side : {&x, &y})
-          if (side->is<Runtime>() && !value_shape(*side).empty())
-            error(ErrorKind::Type, range, fmt::format("'in' requires scalar operands, got {}", describe(*side)));
     for (const Value& v : t->items) pairs.emplace_back(lhs, v);
     if (op == CompareOp::In) return join_pairs(CompareOp::Eq, false, pairs, /*scalars_only=*/true);
     return join_pairs(CompareOp::NotEq, true, pairs, /*scalars_only=*/true);

@@ -771,11 +771,11 @@ Flow KernelLowering::exec_for(const ast::For& f, SourceRange range) {
   ir::Block& body = op.regions[0];
   body.args.push_back(fn_.new_value({iv_type, {}}, target->id));
   Env before = env_;
+  watch_loop_names(before, assigned, carried.names);
   for (size_t k = 0; k < carried.types.size(); ++k) body.args.push_back(fn_.new_value(carried.types[k], carried.leaf_names[k]));
   bind_carried(carried, std::vector<ir::ValueId>(body.args.begin() + 1, body.args.end()));
   env_[target->id] = make(Runtime{body.args[0]});
 
-  watch_loop_names(before, assigned, carried.names);
   blocks_.push_back(&body);
   loop_body(f.body, carried, /*is_for=*/true, range);
   blocks_.pop_back();
@@ -789,11 +789,11 @@ void KernelLowering::loop_body(const ast::Body& body, CarriedNames& carried, boo
   Flow flow = exec_body(body);
   loops_.pop_back();
   if (flow != Flow::Normal) return;  // the body left by break/continue/return: nothing to yield
+  note_back_edge();
   std::vector<ir::ValueId> yields = carried_exit_values(carried, range);
   stmt_range_ = range;
   emit(make_op(ir::OpKind::Yield, std::move(yields)), {});
 }
-  note_back_edge();
 
 void KernelLowering::close_loop(ir::Op op, const Env& before, const CarriedNames& carried, bool is_for,
                                 bool exits_only_by_break, const std::set<std::string>& assigned, SourceRange range) {
@@ -818,23 +818,23 @@ Flow KernelLowering::exec_while(const ast::While& w, SourceRange range) {
   op.operands = carried.initial_ids;
   op.regions.resize(2);
   Env before = env_;
+  bool exits_only_by_break = false;
+  watch_loop_names(before, assigned, carried.names);
   for (int region = 0; region < 2; ++region) {
     ir::Block& block = op.regions[region];
     env_ = before;
     for (size_t k = 0; k < carried.types.size(); ++k) block.args.push_back(fn_.new_value(carried.types[k], carried.leaf_names[k]));
-  bool exits_only_by_break = false;
-  watch_loop_names(before, assigned, carried.names);
     bind_carried(carried, block.args);
     blocks_.push_back(&block);
     if (region == 0) {
       Value cond = eval(w.cond);
       bool constant = false;
       bool holds = truth(cond, w.cond->range, &constant);  // rejects tile conditions
+      exits_only_by_break = constant && holds;
       stmt_range_ = range;
       ir::ValueId c = constant ? this->constant(holds, DType::Bool) : to_runtime_as(cond, DType::Bool, w.cond->range);
       emit(make_op(ir::OpKind::Condition, {c}), {});
     } else {
-      exits_only_by_break = constant && holds;
       loop_body(w.body, carried, /*is_for=*/false, range);
     }
     blocks_.pop_back();

@@ -372,20 +372,6 @@ class KernelLowering {
   // The inlined call being lowered, for nested defs' late binding: unique in the process, so
   // a module-level lambda (made by another KernelLowering) never reads a kernel's names.
   uint64_t frame_id_ = 0;
-  long inlined_calls_ = 0;  // in this specialization, for kMaxInlinedCalls
-  long rest_copies_ = 0;    // helper code lowered again after early returns, for kMaxRestCopies
-  bool in_helper_ = false;
-  std::optional<Value> return_value_;
-  std::vector<std::pair<const ast::Body*, size_t>> rest_;  // see exec_rest_of_helper
-  bool continuable_ = false;  // a plain helper (not a context manager's) is being inlined
-  std::set<int> auto_named_views_;     // list items and slices still named xs_item<k>, X_slice<k>
-  std::shared_ptr<LoweringBudget> budget_;
-  // The ct.static_iter loops being unrolled, outermost first: where a spent budget is reported.
-  struct Unrolling {
-    std::shared_ptr<const SourceFile> file;
-    SourceRange range;
-    size_t depth;  // call_stack_.size() there
-  };
   // Names a loop rebinds that are not carried (arrays, dtypes, functions): the body was lowered
   // with their values on entry, so one read before the body rebinds it would read the entry
   // value in every iteration. watch_loop_names() notes such reads and the back edges that pass
@@ -401,6 +387,20 @@ class KernelLowering {
   void note_name_read(const std::string& name, const Value& v, SourceRange range);
   void note_back_edge();
   void close_loop_watch();
+  long inlined_calls_ = 0;  // in this specialization, for kMaxInlinedCalls
+  long rest_copies_ = 0;    // helper code lowered again after early returns, for kMaxRestCopies
+  bool in_helper_ = false;
+  std::optional<Value> return_value_;
+  std::vector<std::pair<const ast::Body*, size_t>> rest_;  // see exec_rest_of_helper
+  bool continuable_ = false;  // a plain helper (not a context manager's) is being inlined
+  std::set<int> auto_named_views_;     // list items and slices still named xs_item<k>, X_slice<k>
+  std::shared_ptr<LoweringBudget> budget_;
+  // The ct.static_iter loops being unrolled, outermost first: where a spent budget is reported.
+  struct Unrolling {
+    std::shared_ptr<const SourceFile> file;
+    SourceRange range;
+    size_t depth;  // call_stack_.size() there
+  };
   std::vector<Unrolling> unrolling_;
   int static_eval_depth_ = 0;          // > 0 while evaluating a static_eval-like argument
   SourceRange static_eval_range_;
