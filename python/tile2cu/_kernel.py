@@ -293,9 +293,14 @@ def _bind(k: kernel, args, bound: _Bound | None):
     return tuple(key), flat
 
 
-def _bind_value(value, info, i, key, flat, bound):
+def _bind_value(value, info, i, key, flat, bound, item=None):
     """Appends one run-time argument's key and C arguments (a tuple's, item by item, as the
-    generated entry takes its leaves); returns its signature constraint when `bound` is given."""
+    generated entry takes its leaves); returns its signature constraint when `bound` is given.
+    `item`: the index of the top-level tuple item `value` is in (0-based, as cuTile counts)."""
+    if info.constant:   # an item annotated ct.Constant in a tuple annotation
+        ck = _const_key(value, _where(i, info), i, item)
+        key.append(ck)
+        return _const_literal(ck) if bound is not None else None
     kind, reader = _args.kind_of(value)
     if kind == ARRAY:
         try:
@@ -335,19 +340,22 @@ def _bind_value(value, info, i, key, flat, bound):
         bound.argtypes += [ctypes.POINTER(ctypes.c_int64), ctypes.c_int32]
         return _list_constraint(list_key)
     if kind == TUPLE:
-        if not value:
-            raise ArgError(TypeError, f"{_where(i, info)}: an empty tuple holds nothing to pass")
+        if type(value) is not tuple:   # cuTile's words: a namedtuple's fields are not items
+            where = f"kernel argument #{i}" if item is None else f"item #{item} of kernel argument #{i}"
+            raise ArgError(TypeError, f"Invalid {where}: '{type(value).__name__}' is a subclass of "
+                                      "'tuple'. Only plain tuples are accepted.")
         if info.items is not None and len(info.items) != len(value):
             raise ArgError(TypeError, f"{_where(i, info)}: Received a tuple of length "
                                       f"{len(value)} for a parameter annotated as a tuple of "
                                       f"length {len(info.items)}")
         items = []
         key.append(("tuple", len(value)))
-        for n, item in enumerate(value):
+        for n, v in enumerate(value):
             item_info = info if info.items is None else info.items[n]
-            items.append(_bind_value(item, item_info, i, key, flat, bound))
+            items.append(_bind_value(v, item_info, i, key, flat, bound, n if item is None else item))
         if bound is None:
             return None
+        # An empty tuple passes nothing; `()` is its constraint, run-time and constant alike.
         return f"({items[0]},)" if len(items) == 1 else f"({', '.join(items)})"
     what = "None" if value is None else f"an object of type {type(value).__name__}"
     raise ArgError(TypeError, f"{_where(i, info)}: {what} is not an array (DLPack or "

@@ -1041,7 +1041,7 @@ void KernelLowering::kernel_options(const ast::Call& call) {
 }
 
 // A tuple parameter's items are arrays, scalars, lists or tuples: a Python number in a tuple
-// argument is a run-time scalar in cuTile, never a constant.
+// argument is a run-time scalar in cuTile, a constant only where the annotation says so.
 static bool has_constant_item(const TupleConstraint& t) {
   for (const auto& item : t.items) {
     if (std::holds_alternative<ConstantConstraint>(item.constraint)) return true;
@@ -1107,13 +1107,13 @@ ir::Function KernelLowering::run() {
     }
     const auto& c = it->second->constraint;
     if (auto* cc = std::get_if<ConstantConstraint>(&c)) {
-      if (!is_constant_param)
+      if (!is_constant_param && !constants_annotated(c, p.annotation))
         sig_error(p.range, fmt::format("parameter '{}' is not annotated ct.Constant, so it cannot take a constant; give it a dtype or an array type", p.name));
       env_[p.name] = constant_value(cc->value);
     } else if (is_constant_param) {
       sig_error(p.range, fmt::format("parameter '{}' is a ct.Constant: give it a value, e.g. {}=64", p.name, p.name));
     } else {
-      if (auto* tc = std::get_if<TupleConstraint>(&c); tc && has_constant_item(*tc))
+      if (auto* tc = std::get_if<TupleConstraint>(&c); tc && has_constant_item(*tc) && !constants_annotated(c, p.annotation))
         sig_error(p.range, fmt::format("tuple parameter '{}' holds a constant: its items are arrays, scalars, lists or "
                                        "tuples of those (a tuple of constants only goes to a ct.Constant parameter)",
                                        p.name));

@@ -329,6 +329,10 @@ class KernelLowering {
   Flow exec_for(const ast::For& f, SourceRange range);
   Flow exec_while(const ast::While& w, SourceRange range);
   std::vector<std::string> carried_names(const ast::Body& body, SourceRange range);
+  // Kernel parameters (tuple_parameter_constants.cpp): whether `annotation` is ct.Constant[...];
+  // whether every constant in `c` (a tuple's items at any depth) has an item annotated so.
+  bool annotated_constant(const ast::ExprPtr& annotation);
+  bool constants_annotated(const Constraint& c, const ast::ExprPtr& annotation);
   // Lowers a loop body into the current block, ending in a Yield of the carried values.
   void loop_body(const ast::Body& body, CarriedNames& carried, bool is_for, SourceRange range);
   // Appends the loop op; its results now stand for the carried names.

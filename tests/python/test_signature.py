@@ -66,7 +66,6 @@ def test_int_scalar_range(fake_array):
     ("text", TypeError, "object of type str"),
     ([1, 2], TypeError, "item 0 of the list is an object of type int, not an array"),
     ([], TypeError, "an empty list of arrays"),
-    ((), TypeError, "an empty tuple"),
     ((1, None), TypeError, "None is not an array"),
 ])
 def test_bad_argument_kinds(fake_array, bad, kind, text):

@@ -3,13 +3,15 @@
 cuTile's TypeError, and ct.Constant over a tuple holding ScalarInt64 is refused at launch. The
 launches use stand-in builds (no GPU); the mixed-scalar kernel is also transpiled."""
 
+import re
+
 import pytest
 
 from conftest import FakeDeviceArray
 import tile2cu.cutile as ct
-from tile2cu import _build
+from tile2cu import _build, _errors, _kernel
 from test_launch_checks import entry  # noqa: F401 - the fixture
-from test_synthesize import transpile
+from test_synthesize import jit_kernel, transpile
 
 
 def _recording(monkeypatch):
@@ -89,3 +91,56 @@ def test_variable_length_tuple_annotations_take_any_length(entry, monkeypatch): 
 
     ct.launch(0, (1,), k, (FakeDeviceArray((1,), "<i4"), (1, 2, 3)))
     assert "addends=(int32, int32, int32)" in signatures[-1]
+
+
+PARTIAL_CONST = """
+def k(a, out, cfg: {annotation}):
+    t = ct.load(a, (0,), ({shape},))
+    ct.store(out, (0,), t + 1)
+"""
+
+
+@pytest.mark.parametrize("annotation, shape, cfg, constraint", [
+    ("tuple[ct.Constant[int], int]", "cfg[0]", (8, 5), "cfg=(8, int32)"),
+    ("tuple[int, ct.Constant[int]]", "cfg[1]", (5, 8), "cfg=(int32, 8)"),
+    ("tuple[tuple[ct.Constant[int], int], int]", "cfg[0][0]", ((8, 3), 5), "cfg=((8, int32), int32)")])
+def test_an_item_annotated_constant_is_a_constant(cache_dir, tmp_path, fake_array,
+                                                  annotation, shape, cfg, constraint):
+    # cuTile's test_tuple_arguments.py partial-const tests: the annotated item is a tile shape.
+    k = jit_kernel("k", PARTIAL_CONST.format(annotation=annotation, shape=shape), tmp_path)
+    a = fake_array((8,), "<i4")
+    bound = _kernel._Bound()
+    _kernel._bind(k, (a, a, cfg), bound)
+    assert constraint in bound.constraints
+    assert "tile2cu_spec_test" in transpile(k, (a, a, cfg), tmp_path)
+
+
+def test_an_unannotated_item_is_no_constant(cache_dir, tmp_path, fake_array):
+    k = jit_kernel("k", PARTIAL_CONST.format(annotation="tuple[int, int]", shape="cfg[0]"), tmp_path)
+    a = fake_array((8,), "<i4")
+    with pytest.raises(_errors.TileTypeError, match="Expected a constant integer tuple"):
+        transpile(k, (a, a, (8, 5)), tmp_path)
+
+
+def test_an_empty_tuple_argument_passes_nothing(cache_dir, tmp_path, fake_array):
+    @ct.kernel
+    def k(out, empty):
+        ct.scatter(out, (), len(empty) + 1)
+
+    assert "tile2cu_spec_test" in transpile(k, (fake_array((), "<i4"), ()), tmp_path)
+
+
+@pytest.mark.parametrize("make_args, where", [
+    (lambda P, out: (out, P(1, 2)), "Invalid kernel argument #1:"),
+    (lambda P, out: (out, (1, P(2, 3))), "Invalid item #1 of kernel argument #1:")])
+def test_a_namedtuple_is_refused_in_cutiles_words(entry, fake_array, make_args, where):  # noqa: F811
+    from collections import namedtuple
+    Point = namedtuple("Point", ["x", "y"])
+
+    @ct.kernel
+    def k(out, p):
+        ct.scatter(out, (0,), 1)
+
+    with pytest.raises(TypeError, match=re.escape(f"{where} 'Point' is a subclass of 'tuple'. "
+                                                  "Only plain tuples are accepted.")):
+        ct.launch(0, (1,), k, make_args(Point, fake_array((1,), "<i4")))
