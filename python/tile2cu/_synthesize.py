@@ -264,12 +264,17 @@ def _used_names(node, skip_decorators):
 
 def _lookup(fn, name):
     """(found, value) for `name` as `fn` sees it: its closure, then its globals. For a class:
-    the closures of its methods (a class defined in a function), then its module's globals."""
+    the closures of its methods (a class defined in a function), its bases by name, then its
+    module's globals."""
     if isinstance(fn, type):
         for member in vars(fn).values():
             member = getattr(member, "__func__", member)   # staticmethod, classmethod
             if isinstance(member, types.FunctionType) and name in member.__code__.co_freevars:
                 return _lookup(member, name)
+        # A base class defined in a function, as cuTile's tests define them: the class holds it.
+        for base in fn.__bases__:
+            if base.__name__ == name:
+                return True, base
         module = sys.modules.get(fn.__module__)
         namespace = vars(module) if module is not None else {}
         return (True, namespace[name]) if name in namespace else (False, None)

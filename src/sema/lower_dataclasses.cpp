@@ -22,10 +22,15 @@ Value bind_method(const FunctionValue& f, const Value& self) {
 // its messages, as cuTile reports them), then __post_init__ if the class has one.
 Value KernelLowering::construct_dataclass(const ClassValue& c, const CallArgs& args, SourceRange range) {
   const ClassInfo& cls = *c.cls;
+  // The class's own reason first: a plain subclass of a dataclass is refused as such.
+  if (cls.unusable) {
+    // Host Python would make it inside static_eval; cuTile refuses the instance it returns.
+    error_of_the_value_ = static_eval_depth_ > 0;
+    error(cls.unusable->first, range, cls.unusable->second);
+  }
   if (!cls.is_dataclass)
     error(ErrorKind::UnsupportedFeature, range,
           fmt::format("Creating instances of type \"{}\" is not supported in device code", cls.name));
-  if (cls.unusable) error(cls.unusable->first, range, cls.unusable->second);
   auto fail = [&](SourceRange r, const std::string& why) {  // at the call, as cuTile reports it
     error(ErrorKind::Type, r, fmt::format("{}(): {}", cls.name, why));
   };

@@ -171,6 +171,10 @@ Value KernelLowering::static_eval(const ast::ExprPtr& e, SourceRange range, cons
     return v;
   } catch (const CompileError& inner) {
     restore();
+    if (error_of_the_value_) {
+      error_of_the_value_ = static_eval_depth_ > 0;
+      throw;
+    }
     // A syntax error (an undefined name, a construct outside tile code) stays one, as in cuTile.
     if (inner.kind() == ErrorKind::StaticEval || inner.kind() == ErrorKind::StaticAssertion ||
         inner.kind() == ErrorKind::Recursion || inner.kind() == ErrorKind::Syntax)

@@ -407,6 +407,9 @@ class KernelLowering {
   };
   std::vector<Unrolling> unrolling_;
   int static_eval_depth_ = 0;          // > 0 while evaluating a static_eval-like argument
+  // An error about the value static_eval makes, not about evaluating it (a dataclass cuTile
+  // refuses in tile code): it leaves static_eval as it is, not as a TileStaticEvalError.
+  bool error_of_the_value_ = false;
   SourceRange static_eval_range_;
   const char* static_eval_what_ = "static_eval";
   // Tiles that are splats of a scalar (every Broadcast of a scalar): broadcasting one splats

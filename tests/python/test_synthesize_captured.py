@@ -283,3 +283,54 @@ def test_a_captured_name_a_comprehension_also_uses_as_its_target(cache_dir, tmp_
 
     assert "n = 4" in kern._source()[1].text
     assert "tile2cu_spec_test" in transpile(kern, (fake_array((), "<i4"),), tmp_path)
+
+
+def test_a_dataclass_base_defined_in_the_function_is_written_too(cache_dir, tmp_path, fake_array):
+    # cuTile's test_dataclass.py::test_dataclass_with_base: Base is found through Derived's
+    # bases (no method of Derived captures it), and written before Derived.
+    @dataclass(frozen=True)
+    class Base:
+        x: int
+
+    @dataclass(frozen=True)
+    class Derived(Base):
+        y: int
+
+    @ct.kernel
+    def kern(x):
+        d = Derived(3, 5)
+        ct.static_assert(d.x == 3 and d.y == 5)
+        ct.scatter(x, 0, d.x)
+
+    text = kern._source()[1].text
+    assert text.index("class Base:") < text.index("class Derived(Base):")
+    assert "tile2cu_spec_test" in transpile(kern, (fake_array((2,), "<i4"),), tmp_path)
+
+
+def test_a_nonfrozen_dataclass_from_static_eval_is_cutiles_type_error(cache_dir, tmp_path, fake_array):
+    @dataclass
+    class Thawed:
+        foo: int
+
+    @ct.kernel
+    def kern(x):
+        ct.static_eval(Thawed(2))
+
+    with pytest.raises(_errors.TileTypeError, match="Only frozen dataclasses are supported"):
+        transpile(kern, (fake_array((2,), "<i4"),), tmp_path)
+
+
+def test_dataclass_base_rules_in_cutiles_words(cache_dir, tmp_path, fake_array):
+    @dataclass(frozen=True)
+    class Base:
+        foo: int
+
+    class Plain(Base):
+        pass
+
+    @ct.kernel
+    def kern(x):
+        Plain(3)
+
+    with pytest.raises(_errors.TileTypeError, match="Non-dataclass subclasses of a dataclass are not supported"):
+        transpile(kern, (fake_array((2,), "<i4"),), tmp_path)
