@@ -433,8 +433,8 @@ Flow KernelLowering::exec(const ast::Stmt& s) {
       return Flow::Return;
     }
     for (const auto& loop : loops_)
-      if (loop.is_for)  // real cuTile 1.7 accepts this (it refuses it only under static_iter)
-        error(ErrorKind::UnsupportedFeature, r, "returning from a helper inside a for loop is not supported yet by tile2cu");
+      if (loop.is_for)  // cuTile's test_helper_function.py::test_early_return_inside_for_loop
+        error(ErrorKind::Syntax, r, "Returning from a for loop is not supported");
     if (!loops_.empty())
       error(ErrorKind::UnsupportedFeature, r, "returning from a helper inside a while loop is not supported yet by tile2cu");
     exit_open_withs(0);

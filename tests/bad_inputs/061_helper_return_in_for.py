@@ -1,6 +1,6 @@
-# case: a helper returning from inside a for loop
+# case: a helper returning from inside a for loop (cuTile: TileSyntaxError, test_helper_function.py::test_early_return_inside_for_loop)
 # sig: a=float32[?], b=float32[?], TILE=16
-# expect: 9:9: TileUnsupportedFeatureError: for loop
+# expect: 9:9: TileSyntaxError: Returning from a for loop is not supported
 import cuda.tile as ct
 
 

@@ -149,7 +149,7 @@ TEST(HelperReturn, StillRejectedInsideLoops) {
       "            return v\n"
       "    return v * 2.0\n";
   EXPECT_COMPILE_ERROR(kernel(in_loop, "    ct.store(y, index=(bid,), tile=f(t, s))\n"), kSig,
-                       ErrorKind::UnsupportedFeature, "returning from a helper inside a for loop is not supported yet by tile2cu");
+                       ErrorKind::Syntax, "Returning from a for loop is not supported");
 }
 
 TEST(HelperReturn, GeneratedCudaCompilesWithNvcc) {
