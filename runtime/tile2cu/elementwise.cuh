@@ -102,11 +102,14 @@ TILE2CU_HD bool isnan(T a) {
 }
 
 // ---- Python integer / float semantics ------------------------------------------------------
-// Floor division: ints round toward -inf; floats floor(a / b).
+// Floor division: ints round toward -inf; floats floor(a / b) of the quotient rounded to T, as
+// a division in T then floor() compute it (cuTile's test_array_div_float checks bf16 against
+// torch.floor(x / y): 14.8125 // 1.140625 is 13, the quotient 12.986 rounding to 13 in bf16).
 template <class T, if_scalar<T> = 0>
 TILE2CU_HD T floordiv(T a, T b) {
   if constexpr (is_float_v<T>) {
-    return convert<T>(detail::floor(detail::wide(a) / detail::wide(b)));
+    const T quotient = convert<T>(detail::wide(a) / detail::wide(b));
+    return convert<T>(detail::floor(detail::wide(quotient)));
   } else if constexpr (std::is_signed_v<T>) {
     const bool adjust = a % b != 0 && (a < 0) != (b < 0);
     return T(a / b - adjust);
