@@ -85,16 +85,41 @@ _identity_memo: dict[tuple, str] = {}
 
 def _tool_identity(path: Path, how: str) -> str:
     """A tool's version, asked once per process (per path, size and mtime): the tile2cu
-    binary's content hash (it is rebuilt often), nvcc's `--version` text."""
+    binary's content hash (it is rebuilt often), nvcc's `--version` text. The hash of a ~100 MB
+    binary takes a quarter second, a noticeable part of a first launch through NVRTC, so it is
+    also kept on disk, per path, inode, size and mtime (_content_hash)."""
     st = path.stat()
     memo_key = (str(path), st.st_size, st.st_mtime_ns, how)
     if memo_key not in _identity_memo:
         if how == "content":
-            _identity_memo[memo_key] = hashlib.sha256(path.read_bytes()).hexdigest()
+            _identity_memo[memo_key] = _content_hash(path, st)
         else:
             r = subprocess.run([str(path), "--version"], capture_output=True, text=True)
             _identity_memo[memo_key] = r.stdout.strip()
     return _identity_memo[memo_key]
+
+
+def _content_hash(path: Path, st: os.stat_result) -> str:
+    """sha256 of the file, remembered in the cache under a name made of what changes when the
+    file is replaced or rewritten (its path, device, inode, size, mtime and ctime)."""
+    stamp = f"{path.resolve()}\0{st.st_dev}\0{st.st_ino}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ctime_ns}"
+    memo = cache_root() / "tool-hashes" / hashlib.sha256(stamp.encode()).hexdigest()[:32]
+    try:
+        text = memo.read_text()
+        if len(text) == 64:
+            return text
+    except OSError:
+        pass
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    try:
+        memo.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=memo.parent)
+        with os.fdopen(fd, "w") as f:
+            f.write(digest)
+        os.replace(tmp, memo)   # atomic: a reader sees the whole hash or none
+    except OSError:
+        pass   # a read-only cache only costs the hash next time
+    return digest
 
 
 def cache_root() -> Path:

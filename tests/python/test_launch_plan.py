@@ -4,6 +4,7 @@ EIATTR_KPARAM_INFO), the generated entry's checks, packing and choice of copy ag
 driver and against the generated launcher's own whole-tile test (built by nvcc, run on the
 host), and the fallback to nvcc with its reason."""
 
+import hashlib
 import json
 import random
 import re
@@ -58,7 +59,7 @@ def test_the_plan_lists_each_parameter_as_the_c_entry_takes_it(tmp_path):
 
 def test_a_list_argument_keeps_the_host_launcher(tmp_path):
     _, plan = vendor(tmp_path, *LISTED)
-    assert "list argument 'xs'" in plan["host_launcher_only"]
+    assert plan["host_launcher_only"] == "list argument xs (the launcher uploads its table to the device)"
     with pytest.raises(_launch_plan.PlanError, match="needs its host launcher"):
         _launch_plan.make_entry(plan, {}, {}, lambda: "sm_80", launch=lambda *a: 0)
 
@@ -230,7 +231,7 @@ def test_nvrtc_builds_and_caches_a_cubin_and_defers_lists_to_nvcc(cache_dir, mon
     kernel, sig = LISTED
     spec, text = sig.split(" = ")
     reason = _nvrtc_build.build(tool, digest, KERNELS, kernel, spec, text[len(kernel) + 1:-1], ("sm_80",))
-    assert isinstance(reason, str) and "list argument 'xs'" in reason
+    assert isinstance(reason, str) and "list argument xs" in reason
 
 
 # ---- the whole-tile choice against the generated launcher's own test ----------------------------
@@ -293,3 +294,15 @@ def test_the_entry_proves_tiles_whole_exactly_where_the_generated_launcher_does(
                          check=True).stdout.split()
     assert [o == "1" for o in out] == expected
     assert any(expected) and not all(expected)
+
+
+def test_the_tool_s_hash_is_kept_on_disk_until_the_file_changes(cache_dir, tmp_path):
+    tool = tmp_path / "tool"
+    tool.write_bytes(b"one")
+    first = _build._content_hash(tool, tool.stat())
+    assert first == hashlib.sha256(b"one").hexdigest()
+    memo, = (cache_dir / "tool-hashes").iterdir()
+    memo.write_text("f" * 64)   # a later process reads it instead of hashing the file
+    assert _build._content_hash(tool, tool.stat()) == "f" * 64
+    tool.write_bytes(b"two!")   # rewritten: another size, mtime and ctime, another memo
+    assert _build._content_hash(tool, tool.stat()) == hashlib.sha256(b"two!").hexdigest()
