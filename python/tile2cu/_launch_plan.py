@@ -152,7 +152,7 @@ def make_entry(plan: dict, images: dict[str, bytes], lowered: dict[str, str], ar
                     body.append(f"if {names[1][k]} != {d}: return {INVALID_VALUE}")
             if p["aligned16"]:
                 body.append(f"if {names[0]} % 16: return {MISALIGNED_ADDRESS}")
-            if p["contiguous"]:
+            if p["contiguous"] and rank:
                 body.append(f"if {names[2][rank - 1]} != 1: return {INVALID_VALUE}")
             for k, s in enumerate(p["static_strides"]):
                 if s is not None:

@@ -24,3 +24,9 @@ def rows(x, y, TILE: ct.Constant[int]):
 def listed(xs, y, TILE: ct.Constant[int]):
     t = ct.load(xs[0], index=(ct.bid(0),), shape=(TILE,))
     ct.store(y, index=(ct.bid(0),), tile=t)
+
+
+@ct.kernel
+def scaled(x, s, y, TILE: ct.Constant[int]):
+    t = ct.load(x, index=(ct.bid(0),), shape=(TILE,))
+    ct.store(y, index=(ct.bid(0),), tile=t * ct.load(s, index=(), shape=()))

@@ -23,6 +23,7 @@ MIXED = ("mixed", "m = mixed(x=float16[?, ?], flag=bool, n=int64, h=float16, b=b
                   "f=float32, d=float64, y=float32[?, ?], TILE=64)")
 ROWS = ("rows", "r = rows(x=float32[?, ?], y=float32[?, ?] align16 contiguous, TILE=1024)")
 LISTED = ("listed", "l = listed(xs=list[float32[?]], y=float32[?], TILE=256)")
+ZERO_D = ("scaled", "s0 = scaled(x=float32[?], s=float32[] align16, y=float32[?] align16 contiguous, TILE=128)")
 
 
 def nvrtc_available():
@@ -107,7 +108,7 @@ def kparam_info(cubin: bytes, kernel: str) -> tuple[dict[int, tuple[int, int]], 
 
 
 @needs_nvrtc
-@pytest.mark.parametrize("case", [MIXED, ROWS], ids=["mixed", "rows"])
+@pytest.mark.parametrize("case", [MIXED, ROWS, ZERO_D], ids=["mixed", "rows", "zero_d"])
 def test_the_packed_parameters_sit_where_the_compiled_kernel_reads_them(tmp_path, case):
     gen, plan = vendor(tmp_path, *case)
     cu = gen / "plan_kernels.cu"
@@ -166,6 +167,16 @@ def test_the_entry_packs_what_the_c_entry_passes(tmp_path):
     if plan["blocks_per_cta"] > 1:
         expected.append(5)   # blocks_x: the grid's blocks along x
     assert values == expected
+
+
+def test_a_zero_d_array_is_its_pointer_alone(tmp_path):
+    _, plan = vendor(tmp_path, *ZERO_D)
+    entry, launches, state = entry_for(plan)
+    x, y = (0x7F0000000000, 1000, 1), (0x7F0000100000, 1000, 1)
+    assert entry(0, 8, 1, 1, *x, 0x7F0000200000, *y) == 0
+    assert entry(0, 8, 1, 1, *x, 0x7F0000200004, *y) == 716   # s promised align16
+    kinds = [(kp["type"], kp["value"].get("part")) for kp in plan["kernel_params"]]
+    assert kinds[3] == ("pointer", "data") and kinds[4] == ("pointer", "data")
 
 
 def test_the_entry_refuses_what_the_c_entry_refuses(tmp_path):
