@@ -53,6 +53,9 @@ def _declare(cuda) -> None:
     cuda.cuModuleLoadData.argtypes = [c.POINTER(p), c.c_char_p]
     cuda.cuModuleGetFunction.argtypes = [c.POINTER(p), p, c.c_char_p]
     cuda.cuFuncSetAttribute.argtypes = [p, c.c_int, c.c_int]
+    cuda.cuMemAllocAsync.argtypes = [c.POINTER(c.c_uint64), c.c_size_t, p]
+    cuda.cuMemcpyHtoDAsync_v2.argtypes = [c.c_uint64, c.c_char_p, c.c_size_t, p]
+    cuda.cuMemFreeAsync.argtypes = [c.c_uint64, p]
     cuda.cuOccupancyMaxActiveBlocksPerMultiprocessor.argtypes = [c.POINTER(c.c_int), p, c.c_int,
                                                                  c.c_size_t]
     # Grid, block and shared memory are checked ints by then: declared as _call_abi declares
@@ -116,3 +119,24 @@ def max_active_blocks(fn: int, threads: int, smem: int) -> int | None:
     if lib().cuOccupancyMaxActiveBlocksPerMultiprocessor(ctypes.byref(n), fn, threads, smem):
         return None
     return n.value
+
+
+def upload_table(data: bytes, stream: int) -> tuple[int, int]:
+    """(CUDA error, device pointer): `data` copied to memory allocated in stream order on
+    `stream`, as the generated launcher's DeviceTable does for list tables. The copy is from
+    pageable memory, so `data` may go away as soon as this returns."""
+    cuda = lib()
+    dptr = ctypes.c_uint64(0)
+    rc = cuda.cuMemAllocAsync(ctypes.byref(dptr), len(data), stream)
+    if rc:
+        return rc, 0
+    rc = cuda.cuMemcpyHtoDAsync_v2(dptr.value, data, len(data), stream)
+    if rc:
+        cuda.cuMemFreeAsync(dptr.value, stream)
+        return rc, 0
+    return 0, dptr.value
+
+
+def free_table(dptr: int, stream: int) -> None:
+    """Frees an upload_table allocation after the stream's work so far (the kernel's)."""
+    lib().cuMemFreeAsync(dptr, stream)

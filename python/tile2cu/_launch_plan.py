@@ -117,6 +117,48 @@ def _whole_test_text(test: dict, params: list[dict], flat_names: dict) -> str:
     return "(" + " and ".join(terms) + ")"
 
 
+def check_list(words, count: int, rank: int, dims: tuple, aligned16: bool, contiguous: bool) -> bool:
+    """pack_array_list's checks (host.hpp) of a list argument's words (per item pointer, shapes,
+    strides): the count and every shape and stride within int32, the static extents, and what
+    the signature promised of every item."""
+    per_item = 1 + 2 * rank
+    if not 0 <= count <= INT32_MAX or len(words) < count * per_item:
+        return False
+    w = words[:count * per_item]
+    for at in range(0, len(w), per_item):
+        if aligned16 and w[at] % 16:
+            return False
+        shape, strides = w[at + 1:at + 1 + rank], w[at + 1 + rank:at + per_item]
+        if contiguous and rank and strides[-1] != 1:
+            return False
+        for k in range(rank):
+            if not 0 <= shape[k] <= INT32_MAX or dims[k] >= 0 and shape[k] != dims[k]:
+                return False
+            if not 0 <= strides[k] <= INT32_MAX:
+                return False
+    return True
+
+
+def _upload_lines(lists: list[tuple[int, int]]) -> list[str]:
+    """Entry lines that upload every list's words (list i of rank r) back to back in one
+    stream-ordered copy and name each list's part of it tb<i>, as the generated launcher's
+    DeviceTable does; `table` is 0 when there is nothing to upload."""
+    if not lists:
+        return []
+    lines = [f"part{i} = bytes(w{i})[:n{i} * {8 * (1 + 2 * rank)}]" for i, rank in lists]
+    lines += [f"words = {' + '.join(f'part{i}' for i, _ in lists)}",
+              "table = 0",
+              "if words:",
+              "    rc, table = upload_table(words, handle)",
+              "    if rc:",
+              "        return rc"]
+    at = "0"
+    for i, _ in lists:
+        lines.append(f"tb{i} = table + {at}")
+        at = f"{at} + len(part{i})"
+    return lines
+
+
 class Loaded:
     """One context's module of a specialization: its kernels and what the launch needs."""
 
@@ -124,12 +166,12 @@ class Loaded:
 
 
 def make_entry(plan: dict, images: dict[str, bytes], lowered: dict[str, str], arch_of_context,
-               launch=None, state=None):
+               launch=None, state=None, tables=None):
     """The launch entry for one specialization's `plan`, over its cubins (`images`, by
     architecture) and the lowered names of its name expressions. `arch_of_context()` names the
     current device's architecture ("sm_90a"). The module loads into a context at its first
-    launch there. `launch` (cuLaunchKernel's signature) and `state` (a _ModuleState) stand in
-    for the driver in tests."""
+    launch there. `launch` (cuLaunchKernel's signature), `state` (a _ModuleState) and `tables`
+    (upload_table and free_table, _driver_api's) stand in for the driver in tests."""
     params, kparams = plan["params"], plan["kernel_params"]
     if plan.get("host_launcher_only"):
         raise PlanError(f"the specialization needs its host launcher: {plan['host_launcher_only']}")
@@ -137,7 +179,7 @@ def make_entry(plan: dict, images: dict[str, bytes], lowered: dict[str, str], ar
     env = {"pack_into": struct.pack_into, "Struct": struct.Struct(fmt), "half_bits": half_bits,
            "bfloat16_bits": bfloat16_bits, "float32": float32}
     # The C entry's flat arguments: per array pointer, shapes, strides; per scalar its value.
-    args, flat_names, body = [], {}, []
+    args, flat_names, body, lists = [], {}, [], []
     for i, p in enumerate(params):
         if p["kind"] == "array":
             rank = p["rank"]
@@ -160,6 +202,15 @@ def make_entry(plan: dict, images: dict[str, bytes], lowered: dict[str, str], ar
         elif p["kind"] == "scalar":
             flat_names[i] = f"v{i}"
             args.append(f"v{i}")
+        elif p["kind"] == "list":
+            # The C entry's (int64 words, item count); the kernel's (its part of the uploaded
+            # table, the count).
+            flat_names[i] = (f"w{i}", f"n{i}", f"tb{i}")
+            args += [f"w{i}", f"n{i}"]
+            lists.append((i, p["rank"]))
+            env[f"LD{i}"] = tuple(-1 if d is None else d for d in p["static_dims"])
+            body.append(f"if not check_list(w{i}, n{i}, {p['rank']}, LD{i}, {p['aligned16']}, "
+                        f"{p['contiguous']}): return {INVALID_VALUE}")
         else:
             raise PlanError(f"parameter kind {p['kind']}")
     # `values` packs in one call; struct rounds a float to float32 itself and refuses only
@@ -176,6 +227,9 @@ def make_entry(plan: dict, images: dict[str, bytes], lowered: dict[str, str], ar
             conv = {"float16": "half_bits", "bfloat16": "bfloat16_bits"}.get(kp["type"])
             values.append(f"{conv}({names})" if conv else names)
             safe.append(f"float32({names})" if kp["type"] == "float32" else values[-1])
+        elif p["kind"] == "list":
+            values.append(names[2] if v["part"] == "table" else names[1])
+            safe.append(values[-1])
         elif v["part"] == "data":
             values.append(names[0])
             safe.append(names[0])
@@ -199,6 +253,7 @@ def make_entry(plan: dict, images: dict[str, bytes], lowered: dict[str, str], ar
              "    if L is None:",
              f"        return {NO_KERNEL_IMAGE}",
              *[f"    {line}" for line in body],
+             *[f"    {line}" for line in _upload_lines(lists)],
              "    buf, pointers = buffers()",
              "    try:",
              f"        Struct.pack_into(buf, 0{''.join(', ' + v for v in values)})",
@@ -206,10 +261,14 @@ def make_entry(plan: dict, images: dict[str, bytes], lowered: dict[str, str], ar
              "        try:",
              f"            Struct.pack_into(buf, 0{''.join(', ' + v for v in safe)})",
              "        except (struct_error, OverflowError):",
+             *(["            if table:", "                free_table(table, handle)"] if lists else []),
              f"            return {INVALID_VALUE}",
              "    if whole:",
-             f"        return launch(L.whole, {ctas_x}, gy, gz, {whole_threads}, 1, 1, L.smem, handle, pointers, None)",
-             f"    return launch(L.checked, {ctas_x}, gy, gz, {threads}, 1, 1, L.smem, handle, pointers, None)"]
+             f"        rc = launch(L.whole, {ctas_x}, gy, gz, {whole_threads}, 1, 1, L.smem, handle, pointers, None)",
+             "    else:",
+             f"        rc = launch(L.checked, {ctas_x}, gy, gz, {threads}, 1, 1, L.smem, handle, pointers, None)",
+             *(["    if table:", "        free_table(table, handle)"] if lists else []),
+             "    return rc"]
     text = "\n".join(lines) + "\n"
 
     state = state or _ModuleState(plan, images, lowered, arch_of_context, offsets, size)
@@ -217,8 +276,10 @@ def make_entry(plan: dict, images: dict[str, bytes], lowered: dict[str, str], ar
         env["launch"] = _driver_api.lib().cuLaunchKernel
         return env["launch"](*launch_args)
 
+    table_upload, table_free = tables or (_driver_api.upload_table, _driver_api.free_table)
     env.update(loaded=state.loaded, buffers=state.buffers, launch=launch or first_launch,
-               struct_error=struct.error)
+               struct_error=struct.error, check_list=check_list, upload_table=table_upload,
+               free_table=table_free)
     exec(compile(text, f"<tile2cu NVRTC launch of {plan['spec']}>", "exec"), env)  # noqa: S102
     entry = env["entry"]
     entry.source_text = text

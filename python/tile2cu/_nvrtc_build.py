@@ -5,7 +5,7 @@ behind `#if !defined(__CUDACC_RTC__)`), so both compilers build the same kernels
 
 `TILE2CU_COMPILER` chooses: `nvrtc` or unset (NVRTC where libnvrtc and the toolkit's headers are
 found, else nvcc), `nvcc` (always nvcc). A specialization whose plan needs the generated host
-launcher (list arguments, TMA tensor maps) is built by nvcc; the NVRTC cache entry records why,
+launcher (TMA tensor maps, encoded on the host) is built by nvcc; the NVRTC cache entry records why,
 so later processes go there without transpiling again.
 
 The cache entry (same folder scheme and locking as the nvcc one, _build): `meta.json`

@@ -1,7 +1,6 @@
 #include "emit/launch_plan.hpp"
 
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <string>
@@ -66,7 +65,7 @@ json whole_tests(const ir::Function& fn, const LayoutPlan& plan) {
 
 json launch_plan(const ir::Function& fn, const LayoutPlan& plan) {
   json params = json::array(), kparams = json::array();
-  std::vector<std::string> host_only, lists;
+  std::vector<std::string> host_only;
   for (size_t p = 0; p < fn.param_order.size(); ++p) {
     auto [is_array, i] = fn.param_order[p];
     const int position = static_cast<int>(p);
@@ -89,7 +88,8 @@ json launch_plan(const ir::Function& fn, const LayoutPlan& plan) {
                {"contiguous", a.contiguous}};
     params.push_back(array);
     if (a.is_list) {
-      lists.push_back(a.name);
+      // The launcher checks each item as pack_array_list does and uploads every list's words
+      // (per item pointer, shapes, strides) back to back; the kernel gets its list's part.
       kparams.push_back(kernel_param("pointer", 8, {{"param", position}, {"part", "table"}}));
       kparams.push_back(kernel_param("int32", 4, {{"param", position}, {"part", "count"}}));
       continue;
@@ -100,10 +100,6 @@ json launch_plan(const ir::Function& fn, const LayoutPlan& plan) {
     for (int d = 0; d < a.rank; ++d)
       kparams.push_back(kernel_param("int32", 4, {{"param", position}, {"part", "stride"}, {"axis", d}}));
   }
-  if (!lists.empty())
-    host_only.push_back(fmt::format("list argument{} {} (the launcher uploads {} to the device)",
-                                    lists.size() > 1 ? "s" : "", fmt::join(lists, ", "),
-                                    lists.size() > 1 ? "their tables" : "its table"));
   for (const TensorMapParam& t : tensor_map_params(fn))
     host_only.push_back(fmt::format("TMA tensor maps of '{}' and '{}' (encoded by the launcher)", t.a, t.b));
   const bool small_tiles = plan.blocks_per_cta > 1;

@@ -3,8 +3,9 @@
 // package's NVRTC path, python/tile2cu/_launch_plan.py) launches the same kernel the same way:
 // the argument checks, the whole-tile proof that picks the kernel's copy, threads, CTAs, shared
 // memory, and every kernel parameter with its C type and where its value comes from.
-// A specialization whose launcher does more than that (list tables uploaded to the device, TMA
-// tensor maps encoded on the host) says so in "host_launcher_only", the reason in words.
+// A specialization whose launcher does more than that (TMA tensor maps encoded on the host)
+// says so in "host_launcher_only", the reason in words. List arguments are in the plan: the
+// launcher checks their items and uploads their tables itself.
 #pragma once
 
 #include <nlohmann/json.hpp>

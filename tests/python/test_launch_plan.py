@@ -4,6 +4,7 @@ EIATTR_KPARAM_INFO), the generated entry's checks, packing and choice of copy ag
 driver and against the generated launcher's own whole-tile test (built by nvcc, run on the
 host), and the fallback to nvcc with its reason."""
 
+import ctypes
 import hashlib
 import json
 import random
@@ -58,10 +59,10 @@ def test_the_plan_lists_each_parameter_as_the_c_entry_takes_it(tmp_path):
     assert plan["kernels"] == {"checked": "&m::mixed<false>", "whole": "&m::mixed<true>"}
 
 
-def test_a_list_argument_keeps_the_host_launcher(tmp_path):
-    _, plan = vendor(tmp_path, *LISTED)
-    assert plan["host_launcher_only"] == "list argument xs (the launcher uploads its table to the device)"
-    with pytest.raises(_launch_plan.PlanError, match="needs its host launcher"):
+def test_a_plan_that_needs_its_host_launcher_is_refused():
+    plan = {"host_launcher_only": "TMA tensor maps of 'A' and 'B' (encoded by the launcher)",
+            "params": [], "kernel_params": []}
+    with pytest.raises(_launch_plan.PlanError, match="needs its host launcher: TMA"):
         _launch_plan.make_entry(plan, {}, {}, lambda: "sm_80", launch=lambda *a: 0)
 
 
@@ -108,7 +109,7 @@ def kparam_info(cubin: bytes, kernel: str) -> tuple[dict[int, tuple[int, int]], 
 
 
 @needs_nvrtc
-@pytest.mark.parametrize("case", [MIXED, ROWS, ZERO_D], ids=["mixed", "rows", "zero_d"])
+@pytest.mark.parametrize("case", [MIXED, ROWS, ZERO_D, LISTED], ids=["mixed", "rows", "zero_d", "list"])
 def test_the_packed_parameters_sit_where_the_compiled_kernel_reads_them(tmp_path, case):
     gen, plan = vendor(tmp_path, *case)
     cu = gen / "plan_kernels.cu"
@@ -179,6 +180,47 @@ def test_a_zero_d_array_is_its_pointer_alone(tmp_path):
     assert kinds[3] == ("pointer", "data") and kinds[4] == ("pointer", "data")
 
 
+def test_lists_upload_one_table_and_each_list_gets_its_part(tmp_path):
+    _, plan = vendor(tmp_path, *LISTED)
+    assert plan["host_launcher_only"] is None
+    uploads, frees, launches = [], [], []
+
+    def upload(data, stream):
+        uploads.append((data, stream))
+        return 0, 0x5000000
+
+    state = FakeState(plan)
+    entry = _launch_plan.make_entry(plan, {}, {}, lambda: "sm_80",
+                                    launch=lambda *a: launches.append(a) or 0, state=state,
+                                    tables=(upload, lambda dptr, stream: frees.append((dptr, stream))))
+    words = (ctypes.c_int64 * 6)(0x7F0000000000, 1000, 1, 0x7F0000100000, 24, 1)
+    y = (0x7F0000200000, 1000, 1)
+    assert entry(7, 4, 1, 1, words, 2, *y) == 0
+    assert uploads == [(bytes(words), 7)] and frees == [(0x5000000, 7)]   # freed after the kernel
+    packed = [struct.unpack_from("<" + _launch_plan._STRUCT_CODE[kp["type"]], state.buf, off)[0]
+              for kp, off in zip(plan["kernel_params"], state.offsets)]
+    assert packed[:2] == [0x5000000, 2]
+    # An item beyond int32 is the C entry's cudaErrorInvalidValue; nothing is uploaded.
+    assert entry(7, 4, 1, 1, (ctypes.c_int64 * 3)(0x7F0000000000, 2**31, 1), 1, *y) == 1
+    assert len(uploads) == 1 and len(launches) == 1
+    # A failed upload is the launch's error; nothing launches.
+    failing = _launch_plan.make_entry(plan, {}, {}, lambda: "sm_80", launch=lambda *a: launches.append(a) or 0,
+                                      state=state, tables=(lambda d, s: (2, 0), None))
+    assert failing(7, 4, 1, 1, words, 2, *y) == 2 and len(launches) == 1
+
+
+def test_list_items_are_checked_as_pack_array_list_checks_them():
+    check = _launch_plan.check_list
+    item = [0x7F0000000000, 8, 16, 16, 1]   # pointer, shape (2-d), strides
+    assert check(item, 1, 2, (-1, -1), True, True)
+    assert not check([0x7F0000000004, *item[1:]], 1, 2, (-1, -1), True, False)   # align16
+    assert not check([*item[:4], 2], 1, 2, (-1, -1), False, True)                   # contiguous
+    assert not check(item, 1, 2, (8, 32), False, False)                             # static extent
+    assert check(item, 1, 2, (8, -1), False, False)
+    assert not check([item[0], -1, *item[2:]], 1, 2, (-1, -1), False, False)        # negative shape
+    assert not check(item, 2, 2, (-1, -1), False, False)                            # fewer words than items
+
+
 def test_the_entry_refuses_what_the_c_entry_refuses(tmp_path):
     _, plan = vendor(tmp_path, *ROWS)
     entry, launches, _ = entry_for(plan)
@@ -225,7 +267,7 @@ def test_tile2cu_compiler_chooses(monkeypatch):
 
 
 @needs_nvrtc
-def test_nvrtc_builds_and_caches_a_cubin_and_defers_lists_to_nvcc(cache_dir, monkeypatch):
+def test_nvrtc_builds_and_caches_a_cubin(cache_dir, monkeypatch):
     monkeypatch.delenv("TILE2CU_COMPILER", raising=False)
     assert _nvrtc_build.choice() == ("nvrtc", None)
     tool = _build.find_tool()
@@ -241,8 +283,8 @@ def test_nvrtc_builds_and_caches_a_cubin_and_defers_lists_to_nvcc(cache_dir, mon
     assert again.cold_seconds is None and again.folder == built.folder
     kernel, sig = LISTED
     spec, text = sig.split(" = ")
-    reason = _nvrtc_build.build(tool, digest, KERNELS, kernel, spec, text[len(kernel) + 1:-1], ("sm_80",))
-    assert isinstance(reason, str) and "list argument xs" in reason
+    listed = _nvrtc_build.build(tool, digest, KERNELS, kernel, spec, text[len(kernel) + 1:-1], ("sm_80",))
+    assert listed.compiler == "nvrtc"
 
 
 # ---- the whole-tile choice against the generated launcher's own test ----------------------------
@@ -317,3 +359,16 @@ def test_the_tool_s_hash_is_kept_on_disk_until_the_file_changes(cache_dir, tmp_p
     assert _build._content_hash(tool, tool.stat()) == "f" * 64
     tool.write_bytes(b"two!")   # rewritten: another size, mtime and ctime, another memo
     assert _build._content_hash(tool, tool.stat()) == hashlib.sha256(b"two!").hexdigest()
+
+
+@needs_nvrtc
+def test_a_kernel_with_tma_tensor_maps_goes_to_nvcc_with_the_reason(cache_dir):
+    source = HERE.parents[1] / "samples" / "matmul.py"
+    digest, _ = _build.source_digest(source)
+    reason = _nvrtc_build.build(_build.find_tool(), digest, source, "matmul", "matmul_bf16",
+                                "A=bfloat16[?, ?], B=bfloat16[?, ?], C=bfloat16[?, ?], BM=128, BN=256, "
+                                "BK=64, GROUP=8, TF32=False", ("sm_90a",))
+    assert isinstance(reason, str) and "TMA tensor maps of 'A' and 'B'" in reason
+    # The entry records it: a later process goes to nvcc without transpiling again.
+    meta = json.loads(next(cache_dir.rglob("meta.json")).read_text())
+    assert meta["fallback"] == reason and not list(cache_dir.rglob("*.cubin"))
