@@ -437,7 +437,7 @@ TILE2CU_DEVICE Tile<TC, LC> main_loop_wgmma(const MatrixView<T>& a, const Matrix
 //     Thread (warp w of warpgroup g, lane) needs B[k][n] for k = lane % 4 (+ 4) and n = n_g +
 //     16w + lane / 4 (+ 8): the bank of k * (BN + 8) + n is 8k + n mod 32, a different one for
 //     each lane, so the 32-bit reads are free of conflicts. Each value is rounded to tf32
-//     (cvt.rna, as astype(ct.tfloat32) does).
+//     (to nearest even, as astype(ct.tfloat32) does).
 //   * wgmma's B operand is A^T (K x BM): A's tile, one 128-byte swizzled line per row of A, is a
 //     K-major operand of N = BM as it is (the tensor cores read its raw f32 bits: the low 13
 //     mantissa bits are dropped, not rounded).

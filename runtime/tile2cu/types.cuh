@@ -34,22 +34,23 @@ struct tfloat32 {
 using float8_e4m3fn = __nv_fp8_e4m3;
 using float8_e5m2 = __nv_fp8_e5m2;
 
-// Round a float to tf32 (nearest, ties away from zero, as cvt.rna.tf32.f32 does).
+// Round a float to tf32 (10 mantissa bits, the low 13 bits zero), as cuTile's astype(ct.tfloat32)
+// does: to nearest, ties to even, by default; rounding_mode=RA rounds ties away from zero and RZ
+// truncates. Integer arithmetic on the bits, the same on host and device (cvt.rn.tf32.f32 needs
+// sm_90). Infinity and NaN keep their bits; a value past tf32's largest rounds to infinity.
+enum class Tf32Rounding { NearestEven, NearestAway, Zero };
+template <Tf32Rounding R = Tf32Rounding::NearestEven>
 TILE2CU_HD float round_to_tf32(float x) {
-#ifdef __CUDA_ARCH__
-  uint32_t r;
-  asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(x));
-  float out;
-  memcpy(&out, &r, 4);
-  return out;
-#else
   uint32_t bits;
   memcpy(&bits, &x, 4);
-  if ((bits & 0x7f800000u) != 0x7f800000u) bits = (bits + 0x1000u) & 0xffffe000u;  // finite only
+  if ((bits & 0x7f800000u) != 0x7f800000u) {
+    if constexpr (R == Tf32Rounding::NearestEven) bits += 0xfffu + ((bits >> 13) & 1u);
+    else if constexpr (R == Tf32Rounding::NearestAway) bits += 0x1000u;
+    bits &= 0xffffe000u;
+  }
   float out;
   memcpy(&out, &bits, 4);
   return out;
-#endif
 }
 
 // ---- traits -------------------------------------------------------------------------------
@@ -97,7 +98,7 @@ TILE2CU_HD U convert(T x) {
   } else if constexpr (is_fp8_v<T>) {
     return convert<U>(static_cast<float>(x));
   } else if constexpr (std::is_same_v<U, tfloat32>) {
-    return tfloat32{round_to_tf32(convert<float>(x))};
+    return tfloat32{round_to_tf32(convert<float>(x))};  // f16 and bf16 are exact in tf32
   } else if constexpr (is_fp8_v<U>) {  // rounds to nearest, saturating to the largest finite value
     return U(convert<float>(x));
   } else if constexpr (std::is_same_v<U, bool>) {
@@ -183,6 +184,9 @@ TILE2CU_DEVICE U convert_directed(T x) {
                   : D == Direction::Up   ? __double2float_ru(x) : float(x);
     if constexpr (std::is_same_v<U, float>) return f;
     else return narrow<U, D>(f);
+  } else if constexpr (std::is_same_v<U, tfloat32> && std::is_same_v<T, float>) {
+    static_assert(D == Direction::Zero || D == Direction::NearestAway, "float32 -> tfloat32 rounds RN, RA or RZ");
+    return tfloat32{round_to_tf32<D == Direction::Zero ? Tf32Rounding::Zero : Tf32Rounding::NearestAway>(x)};
   } else if constexpr (is_half_like_v<U> && !std::is_same_v<T, U>) {
     return narrow<U, D>(convert<float>(x));  // from float, or the other 16-bit format (exact in float)
   } else {

@@ -137,7 +137,7 @@ TILE2CU_DEVICE void mma_64xNx16_rs(float (&d)[N / 2], const uint32_t (&a)[4], ui
 // CUTLASS's ALayout_64x8): thread t of the warpgroup, warp w = t / 32, lane: a[0] at (row 16w +
 // lane / 4, col lane % 4), a[1] eight rows down, a[2] and a[3] the same rows four columns right:
 // the mma.sync m16n8k8 tf32 A fragment of the thread's warp. The registers should hold tf32
-// values (cvt.rna.tf32.f32); tf32 has no transposed forms, so B is K-major.
+// values (round_to_tf32); tf32 has no transposed forms, so B is K-major.
 TILE2CU_DEVICE void mma_64x128x8_tf32_rs(float (&d)[64], const uint32_t (&a)[4], uint64_t b, int accumulate = 1) {
   asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %69, 0;\n"
                "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 "

@@ -440,6 +440,10 @@ Value KernelLowering::builtin_call(const std::string& name, CallArgs& args, Sour
         if (is_float(type_of(cv).dtype)) ne.operands[1] = constant(0.0, type_of(cv).dtype, type_of(cv).shape);
         ne.compare = ir::CompareKind::Ne;
         cv = emit1(std::move(ne), {DType::Bool, type_of(cv).shape});
+      if (const Value* rm = b.get("rounding_mode")) {  // ct.astype(x, dt, rounding_mode=m) is x.astype(dt, ...)
+        rest.keywords.push_back({"rounding_mode", *rm});
+        rest.keyword_ranges.push_back(b.range_of("rounding_mode"));
+      }
       }
       ir::Op o = make_op(ir::OpKind::Select, {broadcast(cv, shape, range),
                                               broadcast(to_runtime_as(x, *dt, b.range_of("x")), shape, range),

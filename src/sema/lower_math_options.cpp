@@ -69,6 +69,17 @@ MathFlags KernelLowering::math_flags(const Bound& b, const std::string& opname, 
 ir::Rounding KernelLowering::conversion_rounding(const Value& mode, DType from, DType to, SourceRange range) const {
   const std::string name = rounding_mode_member(mode, range);
   if (from == to) return ir::Rounding::Default;  // cuTile returns the tile itself
+  // float32 -> tfloat32 drops 13 mantissa bits: to nearest even (RN, the default), ties away
+  // (RA) or toward zero (RZ), as cuTile's test_astype_rounding_mode_f32_tf32 checks.
+  if (from == DType::Float32 && to == DType::TFloat32) {
+    if (name != "RN" && name != "RA" && name != "RZ")
+      error(ErrorKind::Type, range,
+            fmt::format("rounding_mode=RoundingMode.{} is not supported for conversion from float32 to tfloat32, "
+                        "supported rounding modes for this conversion are (RoundingMode.RN, RoundingMode.RA, "
+                        "RoundingMode.RZ)",
+                        name));
+    return name == "RN" ? ir::Rounding::Default : kRoundingModes.at(name);
+  }
   const bool restricted = !is_float(from) || !is_float(to);
   if (restricted && name != "RN")
     error(ErrorKind::UnsupportedFeature, range,
@@ -83,8 +94,9 @@ ir::Rounding KernelLowering::conversion_rounding(const Value& mode, DType from, 
   }
   if (std::find(allowed.begin(), allowed.end(), name) == allowed.end())
     error(ErrorKind::Type, range,
-          fmt::format("rounding_mode={} is not supported for conversion from {} to {}; it takes {}", name,
-                      dtype_name(from), dtype_name(to), fmt::join(allowed, ", ")));
+          fmt::format("rounding_mode=RoundingMode.{} is not supported for conversion from {} to {}, supported "
+                      "rounding modes for this conversion are (RoundingMode.{})",
+                      name, dtype_name(from), dtype_name(to), fmt::join(allowed, ", RoundingMode.")));
   const bool exact = dtype_bits(to) > dtype_bits(from);  // f16/bf16 -> f32 -> f64
   if (name == "RN" || exact) return ir::Rounding::Default;
   return kRoundingModes.at(name);

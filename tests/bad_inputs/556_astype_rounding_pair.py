@@ -1,6 +1,6 @@
 # case: astype from float32 to float16 takes RN and RZ only (cuTile's table of conversions)
 # sig: a=float32[?], b=float16[?], TILE=16
-# expect: 11:30: TileTypeError: rounding_mode=RM is not supported for conversion from float32 to float16; it takes RN, RZ
+# expect: 11:30: TileTypeError: rounding_mode=RoundingMode.RM is not supported for conversion from float32 to float16, supported rounding modes for this conversion are (RoundingMode.RN, RoundingMode.RZ)
 import cuda.tile as ct
 
 

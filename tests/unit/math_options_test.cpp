@@ -95,6 +95,43 @@ TEST(MathOptions, AstypeRoundings) {
   EXPECT_EQ(testing::nvcc_compile(r.cu, r.cuh, "k.cuh"), 0) << r.cu;
 }
 
+// ct.astype(x, dtype, rounding_mode=m) rounds as x.astype(dtype, rounding_mode=m) (the function
+// form dropped the mode); float32 -> tfloat32 takes RA and RZ besides the default RN (cuTile's
+// test_astype_rounding_mode_f32_tf32 / _f64_f32 with use_method=False). The roundings' bits are
+// checked on the host by tests/runtime/tf32_rounding_test.cu.
+TEST(MathOptions, AstypeFunctionRoundsAndTf32Modes) {
+  TranspileOptions options;
+  options.header_name = "k.cuh";
+  options.signatures = {"k(a=float64[?], x=float32[?], o32=float32[?], TILE=16)"};
+  const std::string source =
+      "import cuda.tile as ct\n\n"
+      "@ct.kernel\n"
+      "def k(a, x, o32, TILE: ct.Constant[int]):\n"
+      "    d = ct.load(a, index=(ct.bid(0),), shape=(TILE,))\n"
+      "    f = ct.load(x, index=(ct.bid(0),), shape=(TILE,))\n"
+      "    s = ct.astype(d, ct.float32, rounding_mode=ct.RoundingMode.RM)\n"
+      "    s = s + ct.astype(ct.astype(f, ct.tfloat32, rounding_mode=ct.RoundingMode.RA), ct.float32)\n"
+      "    s = s + f.astype(ct.tfloat32, rounding_mode=ct.RoundingMode.RZ).astype(ct.float32)\n"
+      "    s = s + ct.astype(f, ct.tfloat32, rounding_mode=ct.RoundingMode.RN).astype(ct.float32)\n"
+      "    ct.store(o32, index=(ct.bid(0),), tile=s)\n";
+  TranspileResult r = transpile("k.py", source, options);
+  ASSERT_TRUE(r.ok) << r.diagnostics;
+  for (const char* call : {"astype_rm<float>(d)", "astype_ra<tfloat32>(f)", "astype_rz<tfloat32>(f)", "astype<tfloat32>(f)"})
+    EXPECT_TRUE(contains(r.cu, call)) << call << "\n" << r.cu;
+  auto failure = [](const std::string& expr) -> std::string {
+    TranspileOptions o;
+    o.signatures = {"k(a=float32[?], TILE=16)"};
+    TranspileResult f = transpile("k.py", "import cuda.tile as ct\n@ct.kernel\ndef k(a, TILE: ct.Constant[int]):\n"
+                                           "    t = ct.load(a, index=(0,), shape=(TILE,))\n    u = " + expr + "\n", o);
+    return f.ok ? "accepted" : f.diagnostics;
+  };
+  EXPECT_NE(failure("ct.astype(t, ct.tfloat32, rounding_mode=ct.RoundingMode.RM)")
+                .find("rounding_mode=RoundingMode.RM is not supported for conversion from float32 to tfloat32"),
+            std::string::npos);
+  if (!testing::have_nvcc()) GTEST_SKIP() << "no nvcc";
+  EXPECT_EQ(testing::nvcc_compile(r.cu, r.cuh, "k.cuh"), 0) << r.cu;
+}
+
 TEST(MathOptions, AstypeRoundingErrors) {
   auto failure = [](const std::string& expr, const std::string& dtype) -> std::string {
     TranspileOptions options;
@@ -105,7 +142,7 @@ TEST(MathOptions, AstypeRoundingErrors) {
     return r.ok ? "accepted" : r.diagnostics;
   };
   EXPECT_NE(failure("t.astype(ct.float16, rounding_mode=ct.RoundingMode.RM)", "float32")
-                .find("rounding_mode=RM is not supported for conversion from float32 to float16; it takes RN, RZ"),
+                .find("rounding_mode=RoundingMode.RM is not supported for conversion from float32 to float16, supported rounding modes for this conversion are (RoundingMode.RN, RoundingMode.RZ)"),
             std::string::npos);
   EXPECT_NE(failure("t.astype(ct.bfloat16, rounding_mode=ct.RoundingMode.RP)", "float32").find("TileTypeError"),
             std::string::npos);
@@ -115,7 +152,7 @@ TEST(MathOptions, AstypeRoundingErrors) {
   EXPECT_NE(failure("t.astype(ct.float8_e4m3fn, rounding_mode=ct.RoundingMode.RZ)", "float32").find("not supported yet"),
             std::string::npos);
   EXPECT_EQ(failure("t.astype(ct.float16, rounding_mode=ct.RoundingMode.RA)", "bfloat16"), "accepted");
-  EXPECT_NE(failure("t.astype(ct.float32, rounding_mode=ct.RoundingMode.RA)", "float64").find("it takes RN, RZ, RM, RP"),
+  EXPECT_NE(failure("t.astype(ct.float32, rounding_mode=ct.RoundingMode.RA)", "float64").find("are (RoundingMode.RN, RoundingMode.RZ, RoundingMode.RM, RoundingMode.RP)"),
             std::string::npos);
   EXPECT_EQ(failure("t.astype(ct.float32, rounding_mode=ct.RoundingMode.FULL)", "float32"), "accepted");  // same dtype
   EXPECT_EQ(failure("t.astype(ct.float64, rounding_mode=ct.RoundingMode.RA)", "float32"), "accepted");  // exact
