@@ -673,7 +673,9 @@ Value KernelLowering::builtin_call(const std::string& name, CallArgs& args, Sour
   }
   if (fn == "int" || fn == "float" || fn == "bool") {
     if (args.positional.size() != 1) error(ErrorKind::Type, range, fmt::format("{}() takes one argument", fn));
-    const Value& x = args.positional[0];
+    Value x = args.positional[0];
+    // A strictly typed constant (ct.float32(5.0)) gives Python's loosely typed number.
+    if (auto loose = loose_of_typed_constant(x)) x = *loose;
     if (auto* s = x.as<StrValue>(); s && fn != "bool") {  // Python's float("-inf"), int("12")
       if (fn == "float")
         if (auto f = python_float_of_string(s->value)) return make(LooseFloat{*f});

@@ -3,6 +3,7 @@
 // conversions, as cuTile's FormattedString does. Strings, tuples and other constants that are
 // not numbers are str()-ed into the text right away, again as cuTile does.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <cstdio>
 #include <cstring>
@@ -57,8 +58,22 @@ void KernelLowering::append_formatted(FormattedStrValue& out, const Value& v,
     out.texts.back() += python_str(v);
     return;
   }
+  if (auto* a = v.as<ArrayValue>()) {  // the array's compile-time proxy, as cuTile str()s it
+    out.texts.back() += array_proxy_repr(a->param);
+    return;
+  }
   error(ErrorKind::UnsupportedFeature, range,
         fmt::format("formatting a {} in an f-string is not supported yet by tile2cu", describe(v)));
+}
+
+// str() of an array inside tile code, cuTile's proxy: "<array[int32, ()]>", "<array[float32, (?, 8)]>"
+// (a dimension known only at run time is "?").
+std::string KernelLowering::array_proxy_repr(int param) const {
+  const ir::ArrayParam& a = fn_.arrays[param];
+  std::vector<std::string> dims;
+  for (int d = 0; d < a.rank; ++d)
+    dims.push_back(d < int(a.static_dims.size()) && a.static_dims[d] ? std::to_string(*a.static_dims[d]) : "?");
+  return fmt::format("<array[{}, ({}{})]>", dtype_name(a.dtype), fmt::join(dims, ", "), dims.size() == 1 ? "," : "");
 }
 
 // cuTile's reading of a Python format spec: [align][sign][#][0][width][.precision][type],

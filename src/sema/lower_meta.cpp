@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 
 #include "sema/lowering.hpp"
@@ -142,6 +143,101 @@ bool KernelLowering::is_constant(const Value& v) const {
   return false;
 }
 
+namespace {
+// A typed integer result wrapped to its dtype's width, as the GPU computes it.
+__int128 wrap_to(DType dtype, __int128 v) {
+  const int bits = dtype_bits(dtype);
+  if (bits >= 64 && !is_unsigned_integer(dtype)) return static_cast<int64_t>(static_cast<uint64_t>(v));
+  const unsigned __int128 mask = (static_cast<unsigned __int128>(1) << bits) - 1;
+  unsigned __int128 u = static_cast<unsigned __int128>(v) & mask;
+  if (!is_unsigned_integer(dtype) && (u >> (bits - 1)) & 1) return static_cast<__int128>(u) - (static_cast<__int128>(1) << bits);
+  return static_cast<__int128>(u);
+}
+}  // namespace
+
+// The value of a scalar computed from strictly typed constants only (`n + ct.int16(2)`,
+// `x == 4` for a captured np.int16): a Constant, a Convert, integer + - * and a comparison,
+// folded as the GPU would compute them (integers wrap; floats only as float64 / float32).
+// nullopt for anything else, which stays a run-time value.
+std::optional<Value> KernelLowering::loose_of_typed_constant(const Value& v) const {
+  auto* r = v.as<Runtime>();
+  if (!r || !type_of(r->id).is_scalar()) return std::nullopt;
+  const ir::Op* def = nullptr;
+  for (auto it = blocks_.rbegin(); it != blocks_.rend() && !def; ++it)
+    for (const auto& op : (*it)->ops)
+      if (!op.results.empty() && op.results[0] == r->id) def = &op;
+  if (!def) return std::nullopt;
+  const DType dtype = type_of(r->id).dtype;
+  auto as_loose = [&](const Value& x) -> std::optional<Value> {  // x's value read as dtype
+    if (dtype == DType::Bool) {
+      if (auto* b = x.as<LooseBool>()) return make(LooseBool{b->value});
+      if (auto* i = x.as<LooseInt>()) return make(LooseBool{i->value != 0});
+      return std::nullopt;
+    }
+    if (is_integer(dtype)) {
+      if (auto* i = x.as<LooseInt>()) return make(LooseInt{wrap_to(dtype, i->value)});
+      if (auto* b = x.as<LooseBool>()) return make(LooseInt{b->value ? 1 : 0});
+      return std::nullopt;
+    }
+    if (dtype != DType::Float64 && dtype != DType::Float32) return std::nullopt;
+    double d = 0;
+    if (auto* f = x.as<LooseFloat>()) d = f->value;
+    else if (auto* i = x.as<LooseInt>()) d = static_cast<double>(i->value);
+    else if (auto* b = x.as<LooseBool>()) d = b->value ? 1 : 0;
+    else return std::nullopt;
+    return make(LooseFloat{dtype == DType::Float32 ? static_cast<double>(static_cast<float>(d)) : d});
+  };
+  switch (def->kind) {
+    case ir::OpKind::Constant:
+      if (auto* i = std::get_if<__int128>(&def->literal)) return as_loose(make(LooseInt{*i}));
+      if (auto* d = std::get_if<double>(&def->literal)) return as_loose(make(LooseFloat{*d}));
+      return as_loose(make(LooseBool{std::get<bool>(def->literal)}));
+    case ir::OpKind::Convert: {
+      auto x = loose_of_typed_constant(make(Runtime{def->operands[0]}));
+      if (!x || (is_integer(dtype) && x->is<LooseFloat>())) return std::nullopt;  // float -> int: leave it
+      return as_loose(*x);
+    }
+    case ir::OpKind::Binary: case ir::OpKind::Compare: {
+      auto a = loose_of_typed_constant(make(Runtime{def->operands[0]}));
+      auto b = loose_of_typed_constant(make(Runtime{def->operands[1]}));
+      if (!a || !b) return std::nullopt;
+      auto* ia = a->as<LooseInt>();
+      auto* ib = b->as<LooseInt>();
+      auto number = [](const Value& x) {
+        if (auto* i = x.as<LooseInt>()) return static_cast<double>(i->value);
+        if (auto* f = x.as<LooseFloat>()) return f->value;
+        return x.as<LooseBool>()->value ? 1.0 : 0.0;
+      };
+      if (def->kind == ir::OpKind::Compare) {
+        int order;  // -1, 0, 1; exact for two integers
+        if (ia && ib) order = ia->value < ib->value ? -1 : ia->value > ib->value ? 1 : 0;
+        else {
+          const double x = number(*a), y = number(*b);
+          if (std::isnan(x) || std::isnan(y)) return make(LooseBool{def->compare == ir::CompareKind::Ne});
+          order = x < y ? -1 : x > y ? 1 : 0;
+        }
+        switch (def->compare) {
+          case ir::CompareKind::Eq: return make(LooseBool{order == 0});
+          case ir::CompareKind::Ne: return make(LooseBool{order != 0});
+          case ir::CompareKind::Lt: return make(LooseBool{order < 0});
+          case ir::CompareKind::Le: return make(LooseBool{order <= 0});
+          case ir::CompareKind::Gt: return make(LooseBool{order > 0});
+          case ir::CompareKind::Ge: return make(LooseBool{order >= 0});
+        }
+      }
+      if (!ia || !ib || !is_integer(dtype)) return std::nullopt;
+      switch (def->binary) {
+        case ir::BinaryKind::Add: return as_loose(make(LooseInt{ia->value + ib->value}));
+        case ir::BinaryKind::Sub: return as_loose(make(LooseInt{ia->value - ib->value}));
+        case ir::BinaryKind::Mul: return as_loose(make(LooseInt{ia->value * ib->value}));
+        default: return std::nullopt;
+      }
+    }
+    default:
+      return std::nullopt;
+  }
+}
+
 void KernelLowering::check_static_op(const ir::Op& op) const {
   if (pure_arithmetic(op.kind)) return;
   error(ErrorKind::StaticEval, static_eval_range_,
@@ -223,6 +319,7 @@ std::optional<Value> KernelLowering::meta_call(const std::string& name, const as
   if (name == "ct.static_assert") {
     one_positional(2);
     Value cond = static_eval(call.args[0], call.args[0]->range, "static_assert");
+    if (auto folded = loose_of_typed_constant(cond)) cond = *folded;  // `t == 7` of a typed constant t
     if (!is_constant(cond))
       error(ErrorKind::Type, call.args[0]->range,
             fmt::format("static_assert() condition must be a compile-time constant, got {}", describe(cond)));
@@ -234,6 +331,19 @@ std::optional<Value> KernelLowering::meta_call(const std::string& name, const as
     std::string message = "Static assertion failed";
     if (call.args.size() == 2) {
       Value msg = static_eval(call.args[1], call.args[1]->range, "static_assert");
+      // An f-string of constants (`f"{n}! = {factorial(n)}"`) and an array's proxy are text
+      // at compile time, as cuTile str()s the message.
+      if (auto* f = msg.as<FormattedStrValue>()) {
+        std::string text = f->texts[0];
+        bool constant = true;
+        for (size_t i = 0; i < f->fields.size() && constant; ++i) {
+          constant = f->fields[i].value->is_loose() && !f->fields[i].spec;
+          if (constant) text += python_str(*f->fields[i].value) + f->texts[i + 1];
+        }
+        if (constant) msg = make(StrValue{text});
+      } else if (auto* a = msg.as<ArrayValue>()) {
+        msg = make(StrValue{array_proxy_repr(a->param)});
+      }
       if (!is_constant(msg))
         error(ErrorKind::StaticEval, call.args[1]->range,
               fmt::format("ct.static_assert(): the message must be a compile-time constant, got {}", describe(msg)));
@@ -300,10 +410,11 @@ std::optional<Value> KernelLowering::meta_call(const std::string& name, const as
       items.push_back(make(LooseInt{i}));
     }
   } else if (name == "enumerate") {
-    if (args.size() != 1) error(ErrorKind::StaticEval, range, "enumerate() takes one tuple");
+    if (args.empty() || args.size() > 2) error(ErrorKind::StaticEval, range, "enumerate() takes a tuple and an optional start");
     const auto& t = as_tuple(0);
+    const int64_t start = args.size() == 2 ? const_int(args[1], call.args[1]->range, "enumerate()'s start") : 0;
     for (size_t i = 0; i < t.items.size(); ++i)
-      items.push_back(make(TupleValue{{make(LooseInt{static_cast<__int128>(i)}), t.items[i]}}));
+      items.push_back(make(TupleValue{{make(LooseInt{static_cast<__int128>(start + int64_t(i))}), t.items[i]}}));
   } else if (name == "zip") {
     size_t n = SIZE_MAX;
     for (size_t i = 0; i < args.size(); ++i) n = std::min(n, as_tuple(i).items.size());
@@ -331,8 +442,24 @@ Flow KernelLowering::exec_static_iter(const ast::For& f, const ast::Call& call, 
           jump->as<ast::Return>() ? "Returning from a for loop is not supported"
           : jump->as<ast::Break>() ? "Break in a for loop with static_iter() is not supported"
                                    : "Continue in a for loop with static_iter() is not supported");
+  // A list display as an item is host Python's list, no constant (cuTile's test_static_iter_unsupported_item).
+  const ast::Expr& display = *call.args[0];
+  const std::vector<ast::ExprPtr>* displayed = nullptr;
+  if (auto* t = display.as<ast::TupleExpr>()) displayed = &t->elts;
+  else if (auto* l = display.as<ast::ListExpr>()) displayed = &l->elts;
+  if (displayed)
+    for (size_t k = 0; k < displayed->size(); ++k)
+      if ((*displayed)[k]->as<ast::ListExpr>())
+        error(ErrorKind::StaticEval, (*displayed)[k]->range,
+              fmt::format("Invalid item #{} of static_iter() iterable: Cannot create constant from value of type list.", k));
   Value iterable = static_eval(call.args[0], call.args[0]->range, "static_iter");
   if (auto* d = iterable.as<DictValue>()) iterable = make(TupleValue{d->keys});  // Python iterates the keys
+  // A number is no iterable: Python's TypeError, in cuTile's words (a TileTypeError).
+  for (auto [is, type] : {std::pair{iterable.is<LooseInt>(), "int"}, std::pair{iterable.is<LooseFloat>(), "float"},
+                          std::pair{iterable.is<LooseBool>(), "bool"}, std::pair{iterable.is<NoneValue>(), "NoneType"}})
+    if (is)
+      error(ErrorKind::Type, call.args[0]->range,
+            fmt::format("Invalid static_iter() iterable: '{}' object is not iterable", type));
   auto* tuple = iterable.as<TupleValue>();
   if (!tuple)
     error(ErrorKind::StaticEval, call.args[0]->range,
@@ -350,6 +477,34 @@ Flow KernelLowering::exec_static_iter(const ast::For& f, const ast::Call& call, 
     exec_body(f.body);
   }
   unrolling_.pop_back();
+  return Flow::Normal;
+}
+
+// Inside a static evaluation a for loop is host Python (cuTile evaluates the argument of
+// static_eval / static_assert with the interpreter: `factorial(n) < 100` with a helper that
+// loops over range(1, n + 1)): its iterable is a compile-time tuple (range, enumerate, zip and
+// reversed build one there) and the body runs once per item, nothing emitted. A break, continue
+// or return in it is refused with the loop's line rather than run wrongly.
+Flow KernelLowering::exec_compile_time_for(const ast::For& f, SourceRange range) {
+  if (const ast::Stmt* jump = forbidden_jump(f.body, false))
+    error(ErrorKind::StaticEval, jump->range,
+          fmt::format("ct.{}(): {} in a for loop evaluated at compile time is not supported by tile2cu yet",
+                      static_eval_what_, jump->as<ast::Return>() ? "return" : jump->as<ast::Break>() ? "break" : "continue"));
+  Value iterable = eval(f.iter);
+  if (auto* d = iterable.as<DictValue>()) iterable = make(TupleValue{d->keys});
+  auto* tuple = iterable.as<TupleValue>();
+  if (!tuple)
+    error(ErrorKind::StaticEval, f.iter->range,
+          fmt::format("ct.{}(): a for loop evaluated at compile time needs a tuple, list or range of values known "
+                      "at compile time, got {}",
+                      static_eval_what_, describe(iterable)));
+  const std::vector<Value> items = tuple->items;
+  for (const auto& item : items) {
+    stmt_range_ = range;
+    assign(f.target, item, range);
+    exec_body(f.body);
+  }
+  if (!f.orelse.empty()) exec_body(f.orelse);
   return Flow::Normal;
 }
 

@@ -731,6 +731,7 @@ Flow KernelLowering::exec_for(const ast::For& f, SourceRange range) {
   Value callee = call ? eval(call->func) : make(NoneValue{});
   auto* builtin = callee.as<BuiltinValue>();
   if (!builtin || builtin->name != "range") {
+  if (static_eval_depth_ > 0) return exec_compile_time_for(f, range);
     if (builtin && builtin->name == "ct.static_iter") return exec_static_iter(f, *call, range);
     error(ErrorKind::Type, f.iter->range, "a for loop in tile code can only iterate over range(...)");  // cuTile: TileTypeError
   }

@@ -179,7 +179,11 @@ class KernelLowering {
   // Debugging (lower_debug.cpp): ct.print / print / ct.printf / ct.assert_; nullopt otherwise.
   std::optional<Value> debug_call(const std::string& name, CallArgs& args, SourceRange range);
 
+  // The Python number a strictly typed scalar constant (ct.float32(5.0)) holds, or nullopt.
+  std::optional<Value> loose_of_typed_constant(const Value& v) const;
   // Enums (lower_enums.cpp): members of ct's enums and of the module's own
+  // A for loop of a function that ct.static_eval / static_assert evaluates runs as Python runs it.
+  Flow exec_compile_time_for(const ast::For& f, SourceRange range);
   Value enum_class_attribute(const EnumClassValue& e, const std::string& attr, SourceRange range) const;
   std::optional<Value> enum_member_attribute(const Value& v, const std::string& attr, SourceRange range) const;
   Value construct_enum(const EnumClassValue& e, const CallArgs& args, SourceRange range);
@@ -251,6 +255,7 @@ class KernelLowering {
   std::string fold_printed_constant(const Value& v, const std::string& conversion, SourceRange range) const;
 
   // A context manager's helper suspended at its yield while the with body runs.
+  std::string array_proxy_repr(int param) const;
   struct SuspendedManager {
     FunctionValue helper;
     Env names;         // the helper's names at the yield

@@ -62,8 +62,8 @@ TEST(Meta, StaticIterRejectsJumpsAndRuntimeIterables) {
                       "range() inside ct.static_iter() needs compile-time integers");
   EXPECT_KERNEL_ERROR(kernel("    for s in ct.static_iter(range(1001)):\n        pass\n"), kSig,
                       ErrorKind::StaticEval, "Maximum number of iterations (1000) has been reached");
-  EXPECT_KERNEL_ERROR(kernel("    for s in ct.static_iter(TILE):\n        pass\n"), kSig, ErrorKind::StaticEval,
-                      "ct.static_iter() needs a tuple");
+  EXPECT_KERNEL_ERROR(kernel("    for s in ct.static_iter(TILE):\n        pass\n"), kSig, ErrorKind::Type,
+                      "Invalid static_iter() iterable: 'int' object is not iterable");
   EXPECT_KERNEL_ERROR(kernel("    r = ct.static_iter((1, 2))\n"), kSig, ErrorKind::Syntax,
                       "static_iter() is only allowed as iterable in a `for` loop");
 }
