@@ -197,7 +197,14 @@ Value KernelLowering::builtin_call(const std::string& name, CallArgs& args, Sour
       auto* e = mo->as<EnumValue>();
       if (!e || e->cls->builtin != EnumKind::MemoryOrder)
         error(ErrorKind::Type, b.range_of("memory_order"), "memory_order must be a ct.MemoryOrder");
-      if (e->cls->member_name(e->member) != "WEAK")
+      // cuTile's rule before any support question: a load cannot release, a store cannot acquire.
+      const std::string order = e->cls->member_name(e->member);
+      if (order == "ACQ_REL" || order == (is_load ? "RELEASE" : "ACQUIRE"))
+        error(ErrorKind::Type, b.range_of("memory_order"),
+              fmt::format("Invalid memory order for {}: MemoryOrder.{} (a {} takes WEAK, RELAXED or {})",
+                          is_load ? "tile_load" : "tile_store", order, is_load ? "load" : "store",
+                          is_load ? "ACQUIRE" : "RELEASE"));
+      if (order != "WEAK")
         error(ErrorKind::UnsupportedFeature, b.range_of("memory_order"),
               fmt::format("{} with memory_order={} is not supported yet by tile2cu", is_load ? "load" : "store", e->cls->member_name(e->member)));
     }
