@@ -535,7 +535,10 @@ Value KernelLowering::builtin_call(const std::string& name, CallArgs& args, Sour
         Value s = binary(ast::BinaryOp::Add, y.is_loose() ? y : make(Runtime{to_runtime(y, range)}), make(LooseFloat{0.0}), range);
         if (r.is_loose() && s.is_loose()) return make(LooseFloat{std::atan2(r.as<LooseFloat>()->value, s.as<LooseFloat>()->value)});
         auto dt = promote_for_binary(value_dtype(r), r.is_loose(), value_dtype(s), s.is_loose());
-        if (!dt) error(ErrorKind::Type, range, "Implicit promotion in atan2() is not supported");
+        if (!dt)
+          error(ErrorKind::Type, range,
+                fmt::format("Implicit promotion of {} and {} is not supported in atan2(); use astype() to convert explicitly",
+                            dtype_name(*value_dtype(r)), dtype_name(*value_dtype(s))));
         ir::Shape shape = broadcast_shape(value_shape(r), value_shape(s), range);
         ir::Op o = make_op(ir::OpKind::Binary, {broadcast(to_runtime_as(r, *dt, range), shape, range), broadcast(to_runtime_as(s, *dt, range), shape, range)});
         o.binary = ir::BinaryKind::Atan2;
