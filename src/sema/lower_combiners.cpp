@@ -34,6 +34,8 @@ std::string forbidden_in_combiner(const ir::Op& op, const std::string& body) {
 // How many combiners are being lowered around the current call: a reduce or scan inside one is
 // refused even where it folds away (a scan over one element emits no op to find afterwards).
 thread_local int combiner_depth = 0;
+// "reduction" or "scan" while a combiner is lowered (cuTile's words name the body), else nullptr.
+thread_local const char* combiner_kind = nullptr;
 
 // A reduction or scan axis: a constant int in [-rank, rank).
 int single_axis(KernelLowering& k, const Value& v, SourceRange range, const std::string& what, int rank) {
@@ -45,6 +47,8 @@ int single_axis(KernelLowering& k, const Value& v, SourceRange range, const std:
 }
 
 }  // namespace
+
+const char* combiner_body_kind() { return combiner_kind; }
 
 // The binary functions and comparisons of Python's operator module (operator.add is the usual
 // ct.reduce combiner).
@@ -105,16 +109,20 @@ ir::Block KernelLowering::combiner_region(const Value& func, DType dtype, Source
   }
   blocks_.push_back(&region);
   ++combiner_depth;
+  const char* outer_kind = combiner_kind;
+  combiner_kind = fn == "ct.reduce" ? "reduction" : "scan";
   Value result;
   try {
     result = call(func, std::move(call_args), range);
   } catch (...) {
     blocks_.pop_back();
     --combiner_depth;
+    combiner_kind = outer_kind;
     throw;
   }
   blocks_.pop_back();
   --combiner_depth;
+  combiner_kind = outer_kind;
   const std::string body = fn == "ct.reduce" ? "reduction" : "scan";
   for (const ir::Op& op : region.ops)
     if (std::string why = forbidden_in_combiner(op, body); !why.empty()) error(ErrorKind::Syntax, range, why);

@@ -477,6 +477,9 @@ Flow KernelLowering::exec_if(const ast::If& i, size_t first) {
     bool constant = false;
     bool taken = truth(cond, branch.cond->range, &constant);
     if (!constant)
+    // cuTile refuses a run-time branch in a combiner before it looks at the branches' bodies.
+    if (!constant && combiner_body_kind())
+      error(ErrorKind::Syntax, branch.range, fmt::format("Branching inside {} body is not supported", combiner_body_kind()));
       return exec_runtime_if(
           to_runtime_as(cond, DType::Bool, branch.cond->range), [&] { return exec_body(branch.body); },
           [&] { return exec_if(i, k + 1); }, branch.range);

@@ -37,6 +37,8 @@ struct MathOptions {
   std::vector<ir::Rounding> roundings;
 };
 MathOptions math_options(const std::string& op);
+// "reduction" or "scan" while the combiner of a ct.reduce / ct.scan is lowered, else nullptr.
+const char* combiner_body_kind();
 
 // The options one call gave; every combination of them has a runtime function.
 struct MathFlags {
