@@ -129,7 +129,9 @@ Value KernelLowering::shape_op(const std::string& op, CallArgs& args, SourceRang
       }
     } else if (rank != 2) {
       error(ErrorKind::Type, range,
-            fmt::format("transpose() of a rank-{} tile needs axis0 and axis1", rank));
+            fmt::format("transpose(): `axes` must be specified for tile with more than 2 dimensions "
+                        "(a rank-{} tile needs axis0 and axis1)",
+                        rank));
     }
     std::swap(order[a0], order[a1]);
     return permuted(x, order);

@@ -1183,6 +1183,7 @@ Value KernelLowering::parameter_value(const std::string& name, const Constraint&
   op.param = static_cast<int>(fn_.scalars.size() - 1);
   op.loc = range;
   return make(Runtime{emit1(std::move(op), {sc.dtype, {}}, name)});
+  if (oversized_tile_) throw *oversized_tile_;  // see check_tile_size
 }
 
 // The spec-name part of one constraint: `_f32`, `_listf16`, `_64x128`, a tuple's items in turn.

@@ -424,6 +424,9 @@ class KernelLowering {
   // splats is done on the scalars (emit()).
   std::map<ir::ValueId, ir::ValueId> splats_;
 };
+  // The first tile past tile2cu's size limit (but within cuTile's 2**24 elements): reported once
+  // the kernel is lowered, so the kernel's own type errors come first, as in cuTile.
+  mutable std::optional<CompileError> oversized_tile_;
 
 // Python's str() and repr() of a compile-time value (messages, print); "<value>" for others.
 std::string python_str(const Value& v);
