@@ -14,7 +14,6 @@ import ctypes
 import functools
 import hashlib
 import inspect
-import math
 import numbers
 import threading
 import types
@@ -216,11 +215,7 @@ def _const_key(value, where, arg_index=None, item=None):
         raise ArgError(*_constant_beyond_int64(value, where))
     if t is bool or t is int:
         return (t, value)
-    if t is float:
-        if not math.isfinite(value):
-            raise ArgError(_errors.TileUnsupportedFeatureError,
-                           f"{where}: the Constant {value} is not finite; tile2cu signatures "
-                           "take finite numbers")
+    if t is float:  # inf and nan too: the signature spells them as repr() does
         return (t, value)
     if t is tuple:
         return (t, tuple(_const_key(v, where, arg_index, n if item is None else item)

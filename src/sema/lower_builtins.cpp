@@ -315,6 +315,8 @@ Value KernelLowering::builtin_call(const std::string& name, CallArgs& args, Sour
       CallArgs cd;
       cd.positional = {extent, make(LooseInt{shape[axis]})};
       cd.positional_ranges = {range, range};
+      // shape=() counts single-element tiles, as load(..., shape=()) reads one element of any rank.
+      if (shape.empty()) shape.assign(p.rank, 1);
       return builtin_call("ct.cdiv", cd, range);
     }
     if (op == "load") {

@@ -220,7 +220,8 @@ Value KernelLowering::element_access(const std::string& op, const std::string& f
     const Value* m = b.get("mask");
     if (!m || m->is<NoneValue>()) return constant(true, DType::Bool);
     auto dt = value_dtype(*m);
-    if (!dt || *dt != DType::Bool || m->is_loose())
+    // A constant True / False masks every lane alike (cuTile's test_gather_with_scalar_mask).
+    if (!dt || *dt != DType::Bool || (m->is_loose() && !m->is<LooseBool>()))
       error(ErrorKind::Type, b.range_of("mask"),
             fmt::format("Invalid argument \"mask\" of {}(): Expected a boolean tile, got {}", fn, describe(*m)));
     return to_access_shape(to_runtime_as(*m, DType::Bool, b.range_of("mask")), ix.shape, "Custom mask", b.range_of("mask"));

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cctype>
+#include <cmath>
 #include <cstdint>
 #include <memory>
 
@@ -150,6 +151,8 @@ class SignatureParser {
     std::string word = identifier_or_empty();
     if (word.empty()) error("expected a dtype, an array type such as float32[?], or a constant");
     if (word == "True" || word == "False") return ConstantConstraint{{word == "True"}};
+    // A float Constant that is no finite number, spelled as Python's repr() spells it.
+    if (word == "inf" || word == "nan") return ConstantConstraint{{word == "inf" ? HUGE_VAL : std::nan("")}};
     if (word == "list") {
       skip_space();
       expect('[');
@@ -303,11 +306,18 @@ class SignatureParser {
     size_t start = pos_;
     std::string word = identifier_or_empty();
     if (word == "True" || word == "False") return {word == "True"};
+    if (word == "inf" || word == "nan") return {word == "inf" ? HUGE_VAL : std::nan("")};
     if (!word.empty()) {
       pos_ = start;
       error("expected a number, True, False or a tuple");
     }
     if (peek() == '-' || peek() == '+') ++pos_;
+    if (text_.substr(pos_, 3) == "inf" || text_.substr(pos_, 3) == "nan") {  // -inf, +inf (repr of a float)
+      const bool nan = text_.substr(pos_, 3) == "nan";
+      pos_ += 3;
+      if (nan) return {std::nan("")};
+      return {text_[start] == '-' ? -HUGE_VAL : HUGE_VAL};
+    }
     bool is_float = false;
     while (pos_ < text_.size()) {
       char ch = text_[pos_];

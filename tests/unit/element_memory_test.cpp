@@ -29,6 +29,51 @@ TEST(ElementMemory, GatherWithBroadcastIndicesMaskAndPadding) {
   EXPECT_TRUE(contains(r.cu, "-1.0f)")) << r.cu;
 }
 
+// A constant True / False mask (a kernel's Constant[bool]) masks every lane alike: cuTile's
+// test_gather_with_scalar_mask; it was refused as no boolean tile.
+TEST(ElementMemory, ConstantBoolMask) {
+  for (const char* value : {"True", "False"}) {
+    TranspileResult r = transpile_one(
+        "def k(x, y, mask_val: ct.Constant[bool]):\n"
+        "    indices = ct.arange(8, dtype=ct.int32)\n"
+        "    tx = ct.gather(x, indices, mask=mask_val, padding_value=-1.0, check_bounds=False)\n"
+        "    ct.scatter(y, indices, tx)\n",
+        std::string("x=float32[?], y=float32[?], mask_val=") + value);
+    ASSERT_TRUE(r.ok) << r.diagnostics;
+    EXPECT_TRUE(contains(r.cu, "-1.0f")) << r.cu;
+    EXPECT_TRUE(contains(r.cu, std::string(value) == "True" ? "true" : "false")) << r.cu;
+  }
+}
+
+// num_tiles(x, axis, shape=()) counts single-element tiles whatever x's rank, as a load of
+// shape () reads one element (cuTile's test_num_tiles[1-shape0]; was "Expected shape length").
+TEST(ElementMemory, NumTilesOfSingleElementTiles) {
+  TranspileResult r = transpile_one(
+      "def k(x):\n"
+      "    n = ct.num_tiles(x, axis=0, shape=())\n"
+      "    ct.store(x, 0, tile=n)\n",
+      "x=int32[?]");
+  ASSERT_TRUE(r.ok) << r.diagnostics;
+  EXPECT_TRUE(contains(r.cu, "cdiv(x.shape[0], 1)")) << r.cu;
+}
+
+// A Constant padding value of +-inf or nan (cuTile's test_custom_padding_constant[inf], [-inf]):
+// the signature spells it as Python's repr() does and the code as CUDA does.
+TEST(ElementMemory, NonFiniteConstantPadding) {
+  for (auto [value, cuda] : {std::pair{"inf", "INFINITY"}, std::pair{"-inf", "-INFINITY"}, std::pair{"nan", "NAN"},
+                             std::pair{"(1, -inf)", "-INFINITY"}}) {
+    const bool tuple = std::string(value).starts_with("(");
+    TranspileResult r = transpile_one(
+        std::string("def k(x, y, pad_val: ct.Constant):\n"
+                    "    ind = ct.arange(8, dtype=ct.int32)\n"
+                    "    t = ct.gather(x, ind, padding_value=pad_val") + (tuple ? "[1]" : "") + ")\n"
+                    "    ct.scatter(y, ind, t)\n",
+        std::string("x=float32[?], y=float32[?], pad_val=") + value);
+    ASSERT_TRUE(r.ok) << value << ": " << r.diagnostics;
+    EXPECT_TRUE(contains(r.cu, cuda)) << r.cu;
+  }
+}
+
 TEST(ElementMemory, DefaultsAreNotSpelledOut) {
   TranspileResult r = transpile_one(
       "def k(x, y, TILE: ct.Constant[int]):\n"
