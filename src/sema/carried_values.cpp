@@ -292,7 +292,9 @@ std::vector<ir::ValueId> KernelLowering::carried_exit_values(CarriedNames& c, So
         else
           c.break_constant[k] = leaf;
       } else if (!same_value(leaf, c.initial[k])) {
-        c.invariant[k] = false;
+        auto* rt = leaf.as<Runtime>();
+        bool passed_through = rt && k < c.body_args.size() && rt->id == c.body_args[k];
+        if (!passed_through) c.invariant[k] = false;
       }
       ids.push_back(yield_as(n, leaf, c.types[k], range, "has changed its type inside a loop"));
     }

@@ -16,6 +16,7 @@ void KernelLowering::watch_loop_names(const Env& before, const std::set<std::str
     auto it = before.find(n);
     if (it == before.end() || it->second.is<PoisonValue>()) continue;
     if (std::find(carried.begin(), carried.end(), n) != carried.end()) continue;
+    if (it->second.is<TiledViewValue>()) continue;  // check_array_unchanged refuses any rebinding
     w.entry.emplace(n, it->second);
   }
   loop_watches_.push_back(std::move(w));
@@ -48,7 +49,8 @@ void KernelLowering::close_loop_watch() {
     if (entry.is<ArrayValue>() && changed->second.is<ArrayValue>())
       error(ErrorKind::UnsupportedFeature, range,
             fmt::format("Variable {} is read here before the loop rebinds it: it names array {} on entry to the "
-                        "loop and array {} after an iteration, and tile2cu cannot choose an array at run time yet",
+                        "loop and array {} after an iteration, and choosing an array at run time is not supported "
+                        "yet by tile2cu",
                         name, fn_.arrays[entry.as<ArrayValue>()->param].name,
                         fn_.arrays[changed->second.as<ArrayValue>()->param].name));
     error(ErrorKind::Type, range,

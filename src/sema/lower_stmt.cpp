@@ -446,6 +446,7 @@ Flow KernelLowering::exec(const ast::Stmt& s) {
     if (loops_.empty()) error(ErrorKind::Syntax, r, fmt::format("'{}' outside loop", is_break ? "break" : "continue"));
     exit_open_withs(withs_in_innermost_loop());  // the with bodies the jump leaves
     if (!is_break) note_back_edge();
+    if (is_break) loops_.back().carried->break_names.push_back(env_);
     std::vector<ir::ValueId> carried = carried_exit_values(*loops_.back().carried, r, is_break);
     emit(make_op(is_break ? ir::OpKind::Break : ir::OpKind::Continue, std::move(carried)), {});
     return is_break ? Flow::Break : Flow::Continue;
@@ -777,7 +778,8 @@ Flow KernelLowering::exec_for(const ast::For& f, SourceRange range) {
   Env before = env_;
   watch_loop_names(before, assigned, carried.names);
   for (size_t k = 0; k < carried.types.size(); ++k) body.args.push_back(fn_.new_value(carried.types[k], carried.leaf_names[k]));
-  bind_carried(carried, std::vector<ir::ValueId>(body.args.begin() + 1, body.args.end()));
+  carried.body_args.assign(body.args.begin() + 1, body.args.end());
+  bind_carried(carried, carried.body_args);
   env_[target->id] = make(Runtime{body.args[0]});
 
   blocks_.push_back(&body);
@@ -828,6 +830,7 @@ Flow KernelLowering::exec_while(const ast::While& w, SourceRange range) {
     ir::Block& block = op.regions[region];
     env_ = before;
     for (size_t k = 0; k < carried.types.size(); ++k) block.args.push_back(fn_.new_value(carried.types[k], carried.leaf_names[k]));
+    if (region == 1) carried.body_args = block.args;
     bind_carried(carried, block.args);
     blocks_.push_back(&block);
     if (region == 0) {
@@ -843,9 +846,63 @@ Flow KernelLowering::exec_while(const ast::While& w, SourceRange range) {
     }
     blocks_.pop_back();
   }
+  if (exits_only_by_break) {
+    // A name first bound inside `while True` and bound at every break is the loop's result
+    // (cuTile's test_yield_previously_undefined_tuple_from_loop): lower the loop again with
+    // it carried from a stand-in. The first lowering's op is dropped unappended.
+    Env stand_ins = names_bound_at_every_break(before, assigned, carried);
+    if (!stand_ins.empty()) {
+      loop_watches_.pop_back();
+      env_ = before;
+      for (auto& [n, v] : stand_ins) env_[n] = v;
+      return exec_while(w, range);
+    }
+  }
   close_loop_watch();
   close_loop(std::move(op), before, carried, /*is_for=*/false, exits_only_by_break, assigned, range);
   return Flow::Normal;
+}
+
+Env KernelLowering::names_bound_at_every_break(const Env& before, const std::set<std::string>& assigned,
+                                               const CarriedNames& carried) {
+  Env stand_ins;
+  if (carried.break_names.empty()) return stand_ins;
+  auto leaf_type = [&](const Value& leaf) -> std::optional<ir::TileType> {
+    if (auto* r = leaf.as<Runtime>()) return type_of(r->id);
+    return std::nullopt;  // a Python number: carried as its default dtype
+  };
+  for (const auto& n : assigned) {
+    if (before.count(n)) continue;
+    const Env& first = carried.break_names[0];
+    auto it = first.find(n);
+    if (it == first.end() || !(is_numeric(it->second) || is_record(it->second))) continue;
+    const Value& v = it->second;
+    std::vector<Value> leaves = record_leaves(v, n, nullptr);
+    bool same = true;
+    for (const Env& at_break : carried.break_names) {
+      auto jt = at_break.find(n);
+      if (jt == at_break.end() || !same_structure(v, jt->second)) {
+        same = false;
+        break;
+      }
+      std::vector<Value> other = record_leaves(jt->second, n, nullptr);
+      for (size_t k = 0; k < leaves.size() && same; ++k) same = leaf_type(leaves[k]) == leaf_type(other[k]);
+    }
+    if (!same) continue;
+    std::vector<Value> zeros;
+    for (const Value& leaf : leaves) {
+      auto t = leaf_type(leaf);
+      if (!t) {
+        zeros.push_back(leaf);
+        continue;
+      }
+      ir::Literal zero = is_float(t->dtype) ? ir::Literal{0.0}
+                         : t->dtype == DType::Bool ? ir::Literal{false} : ir::Literal{__int128(0)};
+      zeros.push_back(make(Runtime{constant(zero, t->dtype, t->shape)}));
+    }
+    stand_ins[n] = rebuild_record(v, zeros);
+  }
+  return stand_ins;
 }
 
 // ---- helpers ---------------------------------------------------------------------------------

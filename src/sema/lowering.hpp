@@ -63,6 +63,8 @@ class KernelLowering {
     // What the breaks so far passed: the one constant all of them passed, or `break_varies`.
     std::vector<std::optional<Value>> break_constant;
     std::vector<bool> break_varies;
+    std::vector<Env> break_names;       // the names at each break, for names first bound in the loop
+    std::vector<ir::ValueId> body_args; // the body's block arguments: a back edge passing one changed nothing
     bool carries(const std::string& n) const { return std::find(names.begin(), names.end(), n) != names.end(); }
   };
   struct LoopContext { CarriedNames* carried; bool is_for; };
@@ -343,6 +345,11 @@ class KernelLowering {
   // Lowers a loop body into the current block, ending in a Yield of the carried values.
   void loop_body(const ast::Body& body, CarriedNames& carried, bool is_for, SourceRange range);
   // Appends the loop op; its results now stand for the carried names.
+  // Names a `while True` loop binds first inside it and every break leaves bound with one type:
+  // each with a stand-in of that type made before the loop (zeros; never read, since the loop
+  // is left only by its breaks), so that a second lowering of the loop carries them out.
+  Env names_bound_at_every_break(const Env& before, const std::set<std::string>& assigned,
+                                 const CarriedNames& carried);
   // `exits_only_by_break`: `while True`, whose results are what its breaks pass.
   void close_loop(ir::Op op, const Env& before, const CarriedNames& carried, bool is_for, bool exits_only_by_break,
                   const std::set<std::string>& assigned, SourceRange range);

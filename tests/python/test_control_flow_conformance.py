@@ -127,3 +127,33 @@ def test_only_a_dead_yield_is_no_yield(cache_dir, tmp_path, fake_array):
 
     with pytest.raises(_errors.TileTypeError, match="no reachable `yield` statement"):
         transpile(kern, (fake_array((8,), "<i4"),), tmp_path)
+
+
+def test_a_name_first_bound_at_every_break_of_while_true(cache_dir, tmp_path, fake_array):
+    # cuTile's test_yield_previously_undefined_tuple_from_loop: tx2 exists after the loop, as
+    # the loop is left only by the break that binds it.
+    @ct.kernel
+    def kernel(x):
+        i = 0
+        while True:
+            if i > 0:
+                tx = ct.gather(x, ()) + i
+                tx2 = (tx, tx)
+                break
+            i += 10
+        ct.scatter(x, (), tx2[0])
+
+    assert "tile2cu_spec_test" in transpile(kernel, (fake_array((), "<i4"),), tmp_path)
+
+    @ct.kernel
+    def may_leave_by_its_condition(x):
+        i = 0
+        while i < 3:
+            if i > 0:
+                tx = ct.gather(x, ()) + i
+                break
+            i += 10
+        ct.scatter(x, (), tx)
+
+    with pytest.raises(_errors.TileError, match="Undefined variable tx used"):
+        transpile(may_leave_by_its_condition, (fake_array((), "<i4"),), tmp_path)
