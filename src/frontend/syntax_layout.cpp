@@ -20,6 +20,20 @@ bool is_compound_statement(string_view type) {
          type == "match_statement";
 }
 
+// Whether the text between two tokens (whitespace, comments, continuations) holds a backslash
+// continuation. tree-sitter's scanner leaves no line_continuation node for one that a string
+// follows (`y = \` then `"x"`): it takes it as whitespace before the string's start.
+bool gap_has_continuation(string_view gap) {
+  for (size_t i = 0; i < gap.size(); ++i) {
+    if (gap[i] == '#') {
+      while (i < gap.size() && gap[i] != '\n') ++i;
+    } else if (gap[i] == '\\' && i + 1 < gap.size() && (gap[i + 1] == '\n' || gap[i + 1] == '\r')) {
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 int indent_width(string_view indent, int tab_size) {
@@ -207,7 +221,8 @@ void SyntaxChecker::check_logical_lines(TSNode root, bool whole_file) const {
     if (!is_type(n, "string") && ts_node_child_count(n) > 0) return Walk::Descend;
     if (previous && depth == 0 && !continued &&
         ts_node_start_point(n).row > ts_node_end_point(*previous).row &&
-        !line_starters.contains(ts_node_start_byte(n))) {
+        !line_starters.contains(ts_node_start_byte(n)) &&
+        !gap_has_continuation(src_.text().substr(src_.end(*previous), src_.begin(n) - src_.end(*previous)))) {
       size_t at = src_.end(*previous);
       src_.error(src_.range(at, at), is_type(n, ":") ? "expected ':'" : "invalid syntax");
     }

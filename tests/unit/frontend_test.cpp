@@ -141,6 +141,17 @@ TEST(Frontend, SemicolonsAndLineContinuations) {
   EXPECT_EQ(print_expr(as<ast::Assign>(*module.body[2]).value), "(binop + 1 2)");
 }
 
+TEST(Frontend, LineContinuationBeforeAStringLiteral) {
+  // tree-sitter keeps no line_continuation node when a string follows the backslash; the
+  // string still continues the line (cuTile's test_constfold.py writes `y = \` then `"x"`).
+  ast::Module module = parse("x = 1\ny = \\\n    \"x\"\nz = \\\r\n  f\"{x}\" \\\n  'b'\n");
+  ASSERT_EQ(module.body.size(), 3u);
+  EXPECT_EQ(range_str(module.body[1]->range), "2:1-3:8");
+  EXPECT_EQ(print_expr(as<ast::Assign>(*module.body[1]).value), "\"x\"");
+  // A continuation inside a comment still continues nothing.
+  EXPECT_SYNTAX_ERROR("y = 1  # \\\n    \"x\"\n", 2, 5, "unexpected indent");
+}
+
 TEST(Frontend, CrlfLineEndingsAndTabs) {
   ast::Module module = parse("def f(x):\r\n\tif x:\r\n\t\treturn 1\r\n\treturn 2\r\n");
   const auto& def = as<ast::FunctionDef>(only_stmt(module));
