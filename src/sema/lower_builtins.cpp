@@ -63,19 +63,24 @@ bool KernelLowering::const_bool(const Value& v, SourceRange range, const std::st
   if (auto* b = v.as<LooseBool>()) return b->value;
   if (auto* i = v.as<LooseInt>()) return i->value != 0;
   error(ErrorKind::Type, range,
-        fmt::format("Invalid {}: Expected a constant bool, but given value is {}", what,
-                    v.is<Runtime>() ? "not constant" : describe(v)));
+        fmt::format("Invalid {}: Expected a boolean constant, but given value {}", what,
+                    v.is<Runtime>() ? "is not constant" : "has type " + cutile_type(v)));
 }
 
 std::vector<int64_t> KernelLowering::const_int_tuple(const Value& v, SourceRange range,
                                                      const std::string& what) const {
   std::vector<int64_t> out;
   if (auto* t = v.as<TupleValue>()) {
-    for (const auto& item : t->items) {
+    for (size_t i = 0; i < t->items.size(); ++i) {
+      const Value& item = t->items[i];
+      if (item.is<Runtime>())
+        error(ErrorKind::Type, range,
+              fmt::format("Invalid {}: Expected a constant integer tuple, but given value is not constant "
+                          "(element #{})", what, i));
       if (!item.is<LooseInt>())
         error(ErrorKind::Type, range,
-              fmt::format("Invalid {}: Expected a constant integer tuple, but an element is {}", what,
-                          item.is<Runtime>() ? "not constant" : describe(item)));
+              fmt::format("Invalid {}: Expected a tuple of integers, but element #{} has type {}", what, i,
+                          cutile_type(item)));
       out.push_back(const_int(item, range, what));
     }
     return out;
@@ -86,7 +91,8 @@ std::vector<int64_t> KernelLowering::const_int_tuple(const Value& v, SourceRange
 
 DType KernelLowering::const_dtype(const Value& v, SourceRange range, const std::string& what) const {
   if (auto* d = v.as<DTypeValue>()) return d->dtype;
-  error(ErrorKind::Type, range, fmt::format("Invalid {}: Expected a dtype, got {}", what, describe(v)));
+  error(ErrorKind::Type, range,
+        fmt::format("Invalid {}: Expected a dtype constant, but given value has type {}", what, cutile_type(v)));
 }
 
 ir::Shape KernelLowering::tile_shape_arg(const Value& v, SourceRange range, const std::string& what) const {
@@ -172,17 +178,18 @@ Value KernelLowering::builtin_call(const std::string& name, CallArgs& args, Sour
     if (auto* s = v->as<StrValue>()) {
       if (s->value == "F") std::reverse(order.begin(), order.end());
       else if (s->value != "C")
-        error(ErrorKind::Type, b.range_of("order"), fmt::format("Invalid argument \"order\": Expected 'C' or 'F', got '{}'", s->value));
+        error(ErrorKind::Type, b.range_of("order"), fmt::format("Invalid {}: Expected 'C' or 'F', got '{}'", b.what("order"), s->value));
       return order;
     }
     auto axes = const_int_tuple(*v, b.range_of("order"), b.what("order"));
     if (static_cast<int>(axes.size()) != rank)
-      error(ErrorKind::Type, b.range_of("order"), fmt::format("Invalid argument \"order\": Expected {} axes, got {}", rank, axes.size()));
+      error(ErrorKind::Type, b.range_of("order"), fmt::format("Invalid {}: Expected {} axes, got {}", b.what("order"), rank, axes.size()));
     std::vector<bool> seen(rank, false);
     for (int i = 0; i < rank; ++i) {
       int64_t a = axes[i] < 0 ? axes[i] + rank : axes[i];
       if (a < 0 || a >= rank)
-        error(ErrorKind::Type, b.range_of("order"), fmt::format("Axis {} is out of range for rank {}'", axes[i], rank));
+        error(ErrorKind::Type, b.range_of("order"),
+              fmt::format("Invalid {}: Axis {} is out of range for rank {}", b.what("order"), axes[i], rank));
       if (seen[a])
         error(ErrorKind::Type, b.range_of("order"),
               fmt::format("Axis order must be a permutation, but axis {} is used at least twice", a));
@@ -389,12 +396,14 @@ Value KernelLowering::builtin_call(const std::string& name, CallArgs& args, Sour
       bool is_full = op == "full";
       Bound b = is_full ? Bound(*this, op, args, {"shape", "fill_value", "dtype"}, {}, 3, range)
                         : Bound(*this, op, args, {"shape", "dtype"}, {}, 2, range);
+      Value fill = is_full ? b.at("fill_value") : make(LooseInt{op == "ones" ? 1 : 0});
+      if (!value_dtype(fill) || !value_shape(fill).empty())  // checked first, as cuTile does
+        error(ErrorKind::Type, b.range_of("fill_value"),
+              fmt::format("Invalid {}: Expected a scalar or a 0D tile, but given value has type {}",
+                          b.what("fill_value"), cutile_type(fill)));
       ir::Shape shape = tile_shape_arg(b.at("shape"), b.range_of("shape"), b.what("shape"));
       if (auto* t = b.at("shape").as<TupleValue>(); t && t->items.empty()) shape.clear();
       DType dt = const_dtype(b.at("dtype"), b.range_of("dtype"), b.what("dtype"));
-      Value fill = is_full ? b.at("fill_value") : make(LooseInt{op == "ones" ? 1 : 0});
-      if (!value_shape(fill).empty())
-        error(ErrorKind::Type, b.range_of("fill_value"), "fill_value must be a scalar");
       ir::ValueId s;
       if (fill.is_loose()) {
         if (fill.is<LooseFloat>() && !is_float(dt)) {

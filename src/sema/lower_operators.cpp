@@ -33,6 +33,20 @@ __int128 python_mod(__int128 a, __int128 b) {
   return r;
 }
 
+// The name cuTile gives an operator in its messages (its ct.add, ct.sub, ... functions).
+const char* cutile_binary_op_name(ast::BinaryOp op) {
+  switch (op) {
+    case ast::BinaryOp::Add: return "add";
+    case ast::BinaryOp::Sub: return "sub";
+    case ast::BinaryOp::Mul: return "mul";
+    case ast::BinaryOp::Div: return "truediv";
+    case ast::BinaryOp::FloorDiv: return "floordiv";
+    case ast::BinaryOp::Mod: return "mod";
+    case ast::BinaryOp::Pow: return "pow";
+    default: return ast::binary_op_token(op);
+  }
+}
+
 double python_fmod(double a, double b) {
   double r = std::fmod(a, b);
   if (r != 0 && ((r < 0) != (b < 0))) r += b;
@@ -254,7 +268,8 @@ Value KernelLowering::binary(ast::BinaryOp op, const Value& lhs, const Value& rh
   bool arithmetic = !is_bitwise && !is_shift;
   if (arithmetic && dt == DType::Bool)
     error(ErrorKind::Type, range,
-          fmt::format("Binary arithmetic op `{}` does not support bool, please cast bool to int", token));
+          fmt::format("Binary arithmetic op `{}` does not support bool, please cast bool to int (operator {})",
+                      cutile_binary_op_name(op), token));
   if (op == ast::BinaryOp::Pow && !is_float(dt))
     error(ErrorKind::UnsupportedFeature, range,
           "integer ** integer is not supported on tiles; cast the base to a float dtype");

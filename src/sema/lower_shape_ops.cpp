@@ -32,7 +32,7 @@ Value KernelLowering::shape_op(const std::string& op, CallArgs& args, SourceRang
     const Value& v = b.at(name);
     if (!v.is<Runtime>())
       error(ErrorKind::Type, b.range_of(name),
-            fmt::format("Invalid {}: Expected a tile, but given value is {}", b.what(name), describe(v)));
+            fmt::format("Invalid {}: Expected a tile, but given value has type {}", b.what(name), cutile_type(v)));
     ir::ValueId id = v.as<Runtime>()->id;
     if (!scalar_ok && type_of(id).is_scalar())
       error(ErrorKind::Type, b.range_of(name),

@@ -145,8 +145,8 @@ Value KernelLowering::tiled_view_method(const TiledViewValue& v, const std::stri
     else items.push_back(index);
     if (static_cast<int>(items.size()) != rank)
       error(ErrorKind::Type, b.range_of("index"),
-            fmt::format("Invalid argument \"index\" of {}(): Expected {} indices (one per axis of the tiled view), got {}",
-                        name, rank, items.size()));
+            fmt::format("Invalid argument \"index\" of {}(): Index size {} does not match the tiled view rank {}",
+                        name, items.size(), rank));
     for (const Value& item : items) {
       auto dt = value_dtype(item);
       if (!dt || !value_shape(item).empty() || item.is<LooseFloat>() || item.is<LooseBool>() ||

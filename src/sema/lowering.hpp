@@ -135,6 +135,9 @@ class KernelLowering {
   std::optional<DType> value_dtype(const Value& v) const;  // nullopt for non-numeric
   ir::Shape value_shape(const Value& v) const;
   std::string describe(const Value& v) const;  // "Tile[float32,(64,)]", "int constant 3"
+  // cuTile's spelling of a value's type, for messages that quote cuTile's ("given value has type
+  // Array[float32,(?,?):(?,?)]"); describe() where cuTile has no spelling tile2cu can match.
+  std::string cutile_type(const Value& v) const;
   DType default_dtype(const Value& loose, SourceRange range) const;
 
   // Python's ints are unbounded; tile2cu folds them exactly within +-2**100 and refuses larger

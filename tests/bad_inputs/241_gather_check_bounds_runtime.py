@@ -1,6 +1,6 @@
 # case: check_bounds must be a constant
 # sig: a=float32[?], b=float32[?], TILE=16
-# expect: 10:28: TileTypeError: Expected a constant bool
+# expect: 10:28: TileTypeError: Expected a boolean constant
 import cuda.tile as ct
 
 

@@ -208,7 +208,7 @@ TEST(TiledView, ViewArgumentErrors) {
                       ErrorKind::Type, "Dimension #1 of traversal_steps (4, -1) is not positive");
   EXPECT_KERNEL_ERROR(kernel("x", "    x.tiled_view(3)\n"), "x=float32[?]", ErrorKind::Type, "is not a power of two");
   EXPECT_KERNEL_ERROR(kernel("x", "    x.tiled_view(4).load((0, 0))\n"), "x=float32[?]", ErrorKind::Type,
-                      "Expected 1 indices (one per axis of the tiled view), got 2");
+                      "Index size 2 does not match the tiled view rank 1");
   EXPECT_KERNEL_ERROR(kernel("x", "    x.tiled_view(4).num_tiles(1)\n"), "x=float32[?]", ErrorKind::Type,
                       "Axis 1 is out of range for rank 1'");
   EXPECT_KERNEL_ERROR(kernel("x", "    n = ct.static_eval(x.tiled_view(4))\n"), "x=float32[?]", ErrorKind::StaticEval,
