@@ -4,6 +4,7 @@
 // Printed values become printf conversions chosen by dtype (ints %d/%u/%lld/%llu, floats %f).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstring>
 #include <functional>
@@ -119,7 +120,11 @@ std::optional<Value> KernelLowering::debug_call(const std::string& name, CallArg
     }
     add_value(end, end_range, "");
   } else {  // ct.printf(format, *args)
-    if (args.positional.empty() || !args.positional[0].is<StrValue>() || !args.keywords.empty())
+    if (!args.positional.empty() && !args.positional[0].is<StrValue>())
+      error(ErrorKind::Type, args.positional_ranges[0],
+            fmt::format("Invalid argument \"format\" of printf(): Expected a string constant, but given value {}",
+                        args.positional[0].is<Runtime>() ? "is not constant" : "has type " + cutile_type(args.positional[0])));
+    if (args.positional.empty() || !args.keywords.empty())
       error(ErrorKind::Type, range, "ct.printf() takes a constant format string and the values to print");
     const std::string& f = args.positional[0].as<StrValue>()->value;
     size_t next = 1;
@@ -139,21 +144,32 @@ std::optional<Value> KernelLowering::debug_call(const std::string& name, CallArg
       while (j < f.size() && std::strchr("-+ #0", f[j])) spec += f[j++];
       while (j < f.size() && (std::isdigit(static_cast<unsigned char>(f[j])) || f[j] == '.')) spec += f[j++];
       while (j < f.size() && std::strchr("hlLqjzt", f[j])) ++j;
+      // C's conversions that print no number (%c %s %p %n) are refused by name; anything else
+      // that is not a conversion makes the format ill-formed.
+      if (j < f.size() && std::strchr("cspn", f[j]))
+        error(ErrorKind::Type, args.positional_ranges[0],
+              fmt::format("ct.printf(): Specifier {} in {} is not supported", f[j], f.substr(i, j - i + 1)));
       if (j >= f.size() || !std::strchr("diuoxXeEfFgGaA", f[j]))
         error(ErrorKind::Type, args.positional_ranges[0],
-              fmt::format("ct.printf(): Specifier '{}' is not supported", f.substr(i, j - i + 1)));
+              fmt::format("ct.printf(): Invalid format string: '{}' is not a conversion "
+                          "(%d %i %u %o %x %X for integers, %e %E %f %F %g %G %a %A for floats)",
+                          f.substr(i, std::min(j + 1, f.size()) - i)));
       char conv = f[j];
       if (next >= args.positional.size())
         error(ErrorKind::Type, range, "ct.printf(): Not enough arguments for format string");
-      const Value& v = args.positional[next];
+      Value v = args.positional[next];
+      // A Python number prints with the dtype it would get in a tile (int32, float32, ...).
+      if (v.is<LooseInt>() || v.is<LooseFloat>() || v.is<LooseBool>())
+        v = make(Runtime{to_runtime(v, args.positional_ranges[next])});
       auto dt = value_dtype(v);
-      if (!dt || v.is_loose())
+      if (!dt)
         error(ErrorKind::Type, args.positional_ranges[next],
               fmt::format("ct.printf() prints tiles and scalars, got {}", describe(v)));
       bool float_conv = std::strchr("eEfFgGaA", conv) != nullptr;
       if (float_conv != is_float(*dt))
         error(ErrorKind::Type, args.positional_ranges[next],
-              fmt::format("ct.printf(): '%{}' does not match {}", conv, describe(v)));
+              fmt::format("ct.printf(): Format {} for arg #{} got unexpected type of {}",
+                          f.substr(i, j - i + 1), next - 1, cutile_type(v)));
       if (!float_conv && dtype_bits(*dt) == 64) spec += "ll";
       spec += conv;
       add_value(v, args.positional_ranges[next], spec);

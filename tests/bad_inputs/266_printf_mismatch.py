@@ -1,6 +1,6 @@
 # case: ct.printf with an integer conversion for a float tile
 # sig: a=float32[?], b=float32[?], TILE=16
-# expect: 11:38: TileTypeError: ct.printf(): '%d' does not match Tile[float32,(16,)]
+# expect: 11:38: TileTypeError: ct.printf(): Format %d for arg #1 got unexpected type of Tile[float32,(16)]
 import cuda.tile as ct
 
 

@@ -37,10 +37,24 @@ TEST(DebugOps, PrintfChecksSpecifiersAgainstDtypes) {
   ir::Function fn = compile_kernel(kernel("    ct.printf('%5.2f|%x|%%\\n', ct.sum(t), n)\n"), kSig);
   EXPECT_EQ(ops_of_kind(fn, ir::OpKind::Print)[0]->text,
             (std::vector<std::string>{"", "%5.2f", "|", "%llx", "|%%\n"}));
-  EXPECT_KERNEL_ERROR(kernel("    ct.printf('%d', t)\n"), kSig, ErrorKind::Type, "'%d' does not match Tile[float32,(4,)]");
+  EXPECT_KERNEL_ERROR(kernel("    ct.printf('%d', t)\n"), kSig, ErrorKind::Type, "Format %d for arg #0 got unexpected type of Tile[float32,(4)]");
   EXPECT_KERNEL_ERROR(kernel("    ct.printf('%f %f', t)\n"), kSig, ErrorKind::Type, "Not enough arguments for format string");
   EXPECT_KERNEL_ERROR(kernel("    ct.printf('%f', t, n)\n"), kSig, ErrorKind::Type, "Too many arguments for format string");
-  EXPECT_KERNEL_ERROR(kernel("    ct.printf('%s', t)\n"), kSig, ErrorKind::Type, "Specifier '%s' is not supported");
+  EXPECT_KERNEL_ERROR(kernel("    ct.printf('%s', t)\n"), kSig, ErrorKind::Type, "Specifier s in %s is not supported");
+}
+
+TEST(DebugOps, PrintfPrintsPythonConstantsWithTheirDefaultDtype) {
+  // cuTile's test_printf_format: an int constant prints as int32, a float one as float32.
+  ir::Function fn = compile_kernel(kernel("    ct.printf('%d %u %f|%010d', -1, 123, 3.14, 1977)\n"), kSig);
+  EXPECT_EQ(ops_of_kind(fn, ir::OpKind::Print)[0]->text,
+            (std::vector<std::string>{"", "%d", " ", "%u", " ", "%f", "|", "%010d", ""}));
+  EXPECT_KERNEL_ERROR(kernel("    ct.printf('%f', 1)\n"), kSig, ErrorKind::Type,
+                      "Format %f for arg #0 got unexpected type of Tile[int32,()]");
+  EXPECT_KERNEL_ERROR(kernel("    ct.printf('%%%+3', 1)\n"), kSig, ErrorKind::Type, "Invalid format string");
+  EXPECT_KERNEL_ERROR(kernel("    ct.printf('%!')\n"), kSig, ErrorKind::Type, "Invalid format string");
+  EXPECT_KERNEL_ERROR(kernel("    ct.printf('%c', 1)\n"), kSig, ErrorKind::Type, "Specifier c in %c is not supported");
+  EXPECT_KERNEL_ERROR(kernel("    ct.printf(t)\n"), kSig, ErrorKind::Type,
+                      "Invalid argument \"format\" of printf(): Expected a string constant, but given value is not constant");
 }
 
 TEST(DebugOps, OneThreadPrintsAfterEveryThreadComputed) {
