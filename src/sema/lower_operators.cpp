@@ -47,6 +47,22 @@ const char* cutile_binary_op_name(ast::BinaryOp op) {
   }
 }
 
+// Python's `a is b` where the answer does not depend on the interpreter: True, False, None and
+// dtypes are singletons, and values of different kinds are never the same object. Equal ints,
+// floats or strings may or may not be one object in CPython: nullopt.
+std::optional<bool> python_identity(const Value& a, const Value& b) {
+  auto* ab = a.as<LooseBool>();
+  auto* bb = b.as<LooseBool>();
+  if (ab && bb) return ab->value == bb->value;
+  auto* ad = a.as<DTypeValue>();
+  auto* bd = b.as<DTypeValue>();
+  if (ad && bd) return ad->dtype == bd->dtype;
+  bool a_constant = a.is_loose() || a.is<StrValue>() || ad;
+  bool b_constant = b.is_loose() || b.is<StrValue>() || bd;
+  if ((ab || bb || ad || bd) && a_constant && b_constant) return false;
+  return std::nullopt;
+}
+
 double python_fmod(double a, double b) {
   double r = std::fmod(a, b);
   if (r != 0 && ((r < 0) != (b < 0))) r += b;
@@ -284,10 +300,16 @@ Value KernelLowering::binary(ast::BinaryOp op, const Value& lhs, const Value& rh
 Value KernelLowering::compare(ast::CompareOp op, const Value& lhs, const Value& rhs, SourceRange range) {
   using ast::CompareOp;
   if (op == CompareOp::Is || op == CompareOp::IsNot) {
-    if (!lhs.is<NoneValue>() && !rhs.is<NoneValue>())
-      error(ErrorKind::Type, range, "'is' and 'is not' are only supported against None");
-    bool same = lhs.is<NoneValue>() && rhs.is<NoneValue>();
-    return make(LooseBool{op == CompareOp::Is ? same : !same});
+    std::optional<bool> same;
+    if (lhs.is<NoneValue>() || rhs.is<NoneValue>()) same = lhs.is<NoneValue>() && rhs.is<NoneValue>();
+    else if (static_eval_depth_ > 0) same = python_identity(lhs, rhs);  // `a is True` in static_assert
+    if (!same)
+      error(ErrorKind::Type, range,
+            static_eval_depth_ > 0
+                ? "'is' and 'is not' are supported against None, True, False and dtypes"
+                : "'is' and 'is not' are only supported against None (and, inside ct.static_assert / "
+                  "ct.static_eval, True, False and dtypes)");
+    return make(LooseBool{op == CompareOp::Is ? *same : !*same});
   }
   if (auto v = dict_compare(op, lhs, rhs, range)) return *v;
   // Compares pairs with `pair_op` and joins the answers with and (`all`) or or: pairs known at
@@ -343,8 +365,12 @@ Value KernelLowering::compare(ast::CompareOp op, const Value& lhs, const Value& 
   if (lhs.is<EnumValue>() || rhs.is<EnumValue>()) return compare_enums(op, lhs, rhs, range);
   if (auto* a = lhs.as<StrValue>()) {
     auto* b = rhs.as<StrValue>();
-    if (!equality) error(ErrorKind::Type, range, "strings only compare with == and !=");
-    return fold(b && a->value == b->value ? 0 : 1);
+    // Python orders strings by code point, which UTF-8's byte order keeps.
+    if (b) return fold(a->value.compare(b->value) < 0 ? -1 : a->value == b->value ? 0 : 1);
+    if (!equality)
+      error(ErrorKind::Type, range, fmt::format("'{}' is not supported between a string and {}",
+                                                ast::compare_op_token(op), describe(rhs)));
+    return fold(1);
   }
   if (lhs.is<NoneValue>() || rhs.is<NoneValue>()) {
     if (!equality) error(ErrorKind::Type, range, "None only compares with == and !=");

@@ -92,6 +92,27 @@ TEST(Meta, StaticEvalRepeatsTuples) {
   EXPECT_KERNEL_ERROR(kernel("    n = (0,) * 2\n"), kSig, ErrorKind::Type, "unsupported operand types for *");
 }
 
+// cuTile's test_constfold.py test_dtype_comparison / test_string_comparison: `a is True` inside
+// static_assert is Python's identity on True, False, None and dtypes; strings order as Python's.
+TEST(Meta, StaticAssertIsOnConstantsAndStringOrder) {
+  ir::Function fn = compile_kernel(kernel("    a = ct.float32 == ct.float32\n"
+                                          "    ct.static_assert(a is True)\n"
+                                          "    ct.static_assert((ct.float32 != ct.float64) is not False)\n"
+                                          "    ct.static_assert(ct.float32 is ct.float32)\n"
+                                          "    ct.static_assert(not (1 is True))\n"
+                                          "    ct.static_assert((\"foo\" < \"bar\") is False)\n"
+                                          "    ct.static_assert((\"foo\" >= \"bar\") is True)\n"
+                                          "    ct.static_assert(\"ab\" < \"abc\" and \"b\" > \"abc\")\n"
+                                          "    ct.store(y, index=(ct.bid(0),), tile=t)\n"),
+                                   kSig);
+  EXPECT_EQ(ops_of_kind(fn, ir::OpKind::Store).size(), 1u);
+  // Equal ints or strings may or may not be one object in Python: refused, as outside static_assert.
+  EXPECT_KERNEL_ERROR(kernel("    ct.static_assert(TILE is 64)\n"), kSig, ErrorKind::StaticEval,
+                      "supported against None, True, False and dtypes");
+  EXPECT_KERNEL_ERROR(kernel("    b = TILE is True\n"), kSig, ErrorKind::Type, "only supported against None");
+  EXPECT_KERNEL_ERROR(kernel("    b = \"a\" < 1\n"), kSig, ErrorKind::Type, "'<' is not supported between a string and");
+}
+
 TEST(Meta, StaticEvalCannotRunTileOperations) {
   EXPECT_KERNEL_ERROR(kernel("    n = ct.static_eval(x.shape[0])\n"), kSig, ErrorKind::StaticEval,
                       "cannot contain the tile operation 'array_dim'");
