@@ -65,13 +65,19 @@ TILE2CU_DEVICE Tile<T, L> full(T value) {
   return t;
 }
 
-// Rank-1 tile with element e = start + e * step, computed in int64 and converted to T.
-template <class L, class T>
-TILE2CU_DEVICE Tile<T, L> arange(int64_t start = 0, int64_t step = 1) {
+// Rank-1 tile with element e = start + e * step, converted to T: computed in int64 for integer
+// and bool tiles, in float (double for float64) for float tiles, so a float start or step such
+// as arange(4, start=8.5, step=-1.1, dtype=ct.float32) keeps its fraction (torch.arange's
+// arithmetic, which cuTile's test_arange compares with).
+template <class L, class T, class Start = int64_t, class Step = int64_t>
+TILE2CU_DEVICE Tile<T, L> arange(Start start = 0, Step step = 1) {
   static_assert(L::shape::rank == 1, "arange: rank-1 tiles only");
+  using Acc = std::conditional_t<std::is_same_v<T, double>, double,
+                                 std::conditional_t<is_float_v<T> || is_restricted_v<T>, float, int64_t>>;
+  const Acc first = convert<Acc>(start), stride = convert<Acc>(step);
   Tile<T, L> t;
 #pragma unroll
-  for (int s = 0; s < L::kSlots; ++s) t.v[s] = convert<T>(start + int64_t(L::element(s)) * step);
+  for (int s = 0; s < L::kSlots; ++s) t.v[s] = convert<T>(first + Acc(L::element(s)) * stride);
   return t;
 }
 

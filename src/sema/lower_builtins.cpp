@@ -426,6 +426,11 @@ Value KernelLowering::builtin_call(const std::string& name, CallArgs& args, Sour
       DType dt = const_dtype(b.at("dtype"), b.range_of("dtype"), b.what("dtype"));
       Value start = b.get("start") ? *b.get("start") : make(LooseInt{0});
       Value step = b.get("step") ? *b.get("step") : make(LooseInt{1});
+      // A float constant start or step of an integer arange is truncated toward zero, as the
+      // start and step of torch.arange(8.5, 4.1, -1.1, dtype=torch.int32) are (8, 7, 6, 5).
+      for (Value* v : {&start, &step})
+        if (auto* f = v->as<LooseFloat>(); f && is_integer(dt) && std::isfinite(f->value))
+          *v = make(LooseInt{static_cast<__int128>(std::trunc(f->value))});
       ir::Op o = make_op(ir::OpKind::Arange, {to_runtime_as(start, dt, b.range_of("start")),
                                               to_runtime_as(step, dt, b.range_of("step"))});
       return make(Runtime{emit1(std::move(o), {dt, {size}})});

@@ -100,6 +100,7 @@ Value KernelLowering::attribute(const Value& base, const std::string& attr, Sour
     if (path == "numpy" || path == "torch") {
       if (attr == "inf") return make(LooseFloat{INFINITY});
       if (attr == "nan") return make(LooseFloat{NAN});
+      if (attr == "newaxis" && path == "numpy") return make(NoneValue{});  // tile[:, np.newaxis] is tile[:, None]
       if (attr == "pi") return make(LooseFloat{M_PI});
       if (attr == "e") return make(LooseFloat{M_E});
       if (auto dt = parse_dtype(attr); dt && attr.size() > 3) return make(DTypeValue{*dt});
@@ -550,10 +551,15 @@ Value KernelLowering::subscript(const Value& base, const ast::ExprPtr& index, So
     if (auto* tup = index->as<ast::TupleExpr>()) entries = tup->elts;
     else entries.push_back(index);
     const ir::TileType t = type_of(r->id);
+    // None, or a name or attribute bound to it (np.newaxis, cuTile's test_new_axis_indexing).
+    auto new_axis = [&](const ast::ExprPtr& e) {
+      if (e->as<ast::NoneLit>()) return true;
+      return (e->as<ast::Attribute>() || e->as<ast::Name>()) && eval(e).is<NoneValue>();
+    };
     size_t real_axes = 0;
     bool ellipsis = false;
     for (const auto& e : entries) {
-      if (e->as<ast::NoneLit>()) continue;
+      if (new_axis(e)) continue;
       if (e->as<ast::EllipsisLit>()) {
         if (ellipsis) error(ErrorKind::Type, e->range, "a tile subscript can have only one '...'");
         ellipsis = true;
@@ -574,7 +580,7 @@ Value KernelLowering::subscript(const Value& base, const ast::ExprPtr& index, So
     size_t fill = t.shape.size() - real_axes;
     bool filled = false;
     for (const auto& e : entries) {
-      if (e->as<ast::NoneLit>()) shape.push_back(1);
+      if (new_axis(e)) shape.push_back(1);
       else if (e->as<ast::EllipsisLit>()) {
         if (!filled) for (size_t k = 0; k < fill; ++k) shape.push_back(t.shape[axis++]);
         filled = true;
