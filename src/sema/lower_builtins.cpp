@@ -315,6 +315,8 @@ Value KernelLowering::builtin_call(const std::string& name, CallArgs& args, Sour
       if (axis < 0) axis += p.rank;
       if (axis < 0 || axis >= p.rank) error(ErrorKind::Type, b.range_of("axis"), fmt::format("Axis {} is out of range for rank {}'", axis, p.rank));
       ir::Shape shape = tile_shape_arg(b.at("shape"), b.range_of("shape"), b.what("shape"));
+      // shape=() counts single-element tiles, as load(..., shape=()) reads one element of any rank.
+      if (shape.empty()) shape.assign(p.rank, 1);
       if (static_cast<int>(shape.size()) != p.rank)
         error(ErrorKind::Type, b.range_of("shape"), fmt::format("Expected shape length to be {}, got {}", p.rank, shape.size()));
       auto order = order_arg(b, p.rank);
@@ -322,8 +324,6 @@ Value KernelLowering::builtin_call(const std::string& name, CallArgs& args, Sour
       CallArgs cd;
       cd.positional = {extent, make(LooseInt{shape[axis]})};
       cd.positional_ranges = {range, range};
-      // shape=() counts single-element tiles, as load(..., shape=()) reads one element of any rank.
-      if (shape.empty()) shape.assign(p.rank, 1);
       return builtin_call("ct.cdiv", cd, range);
     }
     if (op == "load") {
@@ -440,6 +440,10 @@ Value KernelLowering::builtin_call(const std::string& name, CallArgs& args, Sour
       CallArgs rest;
       rest.positional = {b.at("dtype")};
       rest.positional_ranges = {b.range_of("dtype")};
+      if (const Value* rm = b.get("rounding_mode")) {  // ct.astype(x, dt, rounding_mode=m) is x.astype(dt, ...)
+        rest.keywords.push_back({"rounding_mode", *rm});
+        rest.keyword_ranges.push_back(b.range_of("rounding_mode"));
+      }
       return method_call(b.at("x"), "astype", rest, range);
     }
     if (op == "where") {
@@ -473,10 +477,6 @@ Value KernelLowering::builtin_call(const std::string& name, CallArgs& args, Sour
         if (is_float(type_of(cv).dtype)) ne.operands[1] = constant(0.0, type_of(cv).dtype, type_of(cv).shape);
         ne.compare = ir::CompareKind::Ne;
         cv = emit1(std::move(ne), {DType::Bool, type_of(cv).shape});
-      if (const Value* rm = b.get("rounding_mode")) {  // ct.astype(x, dt, rounding_mode=m) is x.astype(dt, ...)
-        rest.keywords.push_back({"rounding_mode", *rm});
-        rest.keyword_ranges.push_back(b.range_of("rounding_mode"));
-      }
       }
       ir::Op o = make_op(ir::OpKind::Select, {broadcast(cv, shape, range),
                                               broadcast(to_runtime_as(x, *dt, b.range_of("x")), shape, range),

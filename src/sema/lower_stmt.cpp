@@ -477,10 +477,10 @@ Flow KernelLowering::exec_if(const ast::If& i, size_t first) {
     Value cond = eval(branch.cond);
     bool constant = false;
     bool taken = truth(cond, branch.cond->range, &constant);
-    if (!constant)
     // cuTile refuses a run-time branch in a combiner before it looks at the branches' bodies.
     if (!constant && combiner_body_kind())
       error(ErrorKind::Syntax, branch.range, fmt::format("Branching inside {} body is not supported", combiner_body_kind()));
+    if (!constant)
       return exec_runtime_if(
           to_runtime_as(cond, DType::Bool, branch.cond->range), [&] { return exec_body(branch.body); },
           [&] { return exec_if(i, k + 1); }, branch.range);
@@ -731,11 +731,11 @@ void KernelLowering::finish_loop_scope(const Env& before, const CarriedNames& ca
 }
 
 Flow KernelLowering::exec_for(const ast::For& f, SourceRange range) {
+  if (static_eval_depth_ > 0) return exec_compile_time_for(f, range);
   auto* call = f.iter->as<ast::Call>();
   Value callee = call ? eval(call->func) : make(NoneValue{});
   auto* builtin = callee.as<BuiltinValue>();
   if (!builtin || builtin->name != "range") {
-  if (static_eval_depth_ > 0) return exec_compile_time_for(f, range);
     if (builtin && builtin->name == "ct.static_iter") return exec_static_iter(f, *call, range);
     error(ErrorKind::Type, f.iter->range, "a for loop in tile code can only iterate over range(...)");  // cuTile: TileTypeError
   }
@@ -1183,6 +1183,7 @@ ir::Function KernelLowering::run() {
   }
   fn_.signature = fmt::format("{}", fmt::join(described, ", "));
   exec_body(def.body);
+  if (oversized_tile_) throw *oversized_tile_;  // see check_tile_size
   // A store through a slice writes the array it narrows; through an item, the list's arrays.
   // Views come after what they view, so one backward pass carries it along chains.
   for (size_t i = fn_.arrays.size(); i-- > 0;) {
@@ -1240,7 +1241,6 @@ Value KernelLowering::parameter_value(const std::string& name, const Constraint&
   op.param = static_cast<int>(fn_.scalars.size() - 1);
   op.loc = range;
   return make(Runtime{emit1(std::move(op), {sc.dtype, {}}, name)});
-  if (oversized_tile_) throw *oversized_tile_;  // see check_tile_size
 }
 
 // The spec-name part of one constraint: `_f32`, `_listf16`, `_64x128`, a tuple's items in turn.

@@ -179,18 +179,18 @@ class KernelLowering {
   // meta_call returns nullopt when `name` is not handled there.
   std::optional<Value> meta_call(const std::string& name, const ast::Call& call, SourceRange range);
   Value static_eval(const ast::ExprPtr& e, SourceRange range, const char* what);
+  // The Python number a strictly typed scalar constant (ct.float32(5.0)) holds, or nullopt.
+  std::optional<Value> loose_of_typed_constant(const Value& v) const;
   Flow exec_static_iter(const ast::For& f, const ast::Call& call, SourceRange range);
+  // A for loop of a function that ct.static_eval / static_assert evaluates runs as Python runs it.
+  Flow exec_compile_time_for(const ast::For& f, SourceRange range);
   bool is_constant(const Value& v) const;
   void check_static_op(const ir::Op& op) const;  // inside static_eval: pure arithmetic only
 
   // Debugging (lower_debug.cpp): ct.print / print / ct.printf / ct.assert_; nullopt otherwise.
   std::optional<Value> debug_call(const std::string& name, CallArgs& args, SourceRange range);
 
-  // The Python number a strictly typed scalar constant (ct.float32(5.0)) holds, or nullopt.
-  std::optional<Value> loose_of_typed_constant(const Value& v) const;
   // Enums (lower_enums.cpp): members of ct's enums and of the module's own
-  // A for loop of a function that ct.static_eval / static_assert evaluates runs as Python runs it.
-  Flow exec_compile_time_for(const ast::For& f, SourceRange range);
   Value enum_class_attribute(const EnumClassValue& e, const std::string& attr, SourceRange range) const;
   std::optional<Value> enum_member_attribute(const Value& v, const std::string& attr, SourceRange range) const;
   Value construct_enum(const EnumClassValue& e, const CallArgs& args, SourceRange range);
@@ -255,6 +255,7 @@ class KernelLowering {
   // f-strings (lower_fstring.cpp): the value of f"...", and a Python format spec as the
   // printf conversion cuTile makes of it for a value of `dtype` ("{x:>8.3f}" -> "%8.3f").
   Value formatted_string(const ast::FString& f);
+  std::string array_proxy_repr(int param) const;
   void append_formatted(FormattedStrValue& out, const Value& v, const std::optional<std::string>& spec,
                         SourceRange range);
   std::string printf_conversion(const std::string& spec, DType dtype, SourceRange range) const;
@@ -262,7 +263,6 @@ class KernelLowering {
   std::string fold_printed_constant(const Value& v, const std::string& conversion, SourceRange range) const;
 
   // A context manager's helper suspended at its yield while the with body runs.
-  std::string array_proxy_repr(int param) const;
   struct SuspendedManager {
     FunctionValue helper;
     Env names;         // the helper's names at the yield
@@ -424,6 +424,9 @@ class KernelLowering {
   };
   std::vector<Unrolling> unrolling_;
   int static_eval_depth_ = 0;          // > 0 while evaluating a static_eval-like argument
+  // The first tile past tile2cu's size limit (but within cuTile's 2**24 elements): reported once
+  // the kernel is lowered, so the kernel's own type errors come first, as in cuTile.
+  mutable std::optional<CompileError> oversized_tile_;
   // An error about the value static_eval makes, not about evaluating it (a dataclass cuTile
   // refuses in tile code): it leaves static_eval as it is, not as a TileStaticEvalError.
   bool error_of_the_value_ = false;
@@ -434,9 +437,6 @@ class KernelLowering {
   // splats is done on the scalars (emit()).
   std::map<ir::ValueId, ir::ValueId> splats_;
 };
-  // The first tile past tile2cu's size limit (but within cuTile's 2**24 elements): reported once
-  // the kernel is lowered, so the kernel's own type errors come first, as in cuTile.
-  mutable std::optional<CompileError> oversized_tile_;
 
 // Python's str() and repr() of a compile-time value (messages, print); "<value>" for others.
 std::string python_str(const Value& v);
