@@ -407,7 +407,10 @@ Flow KernelLowering::exec(const ast::Stmt& s) {
   if (auto* a = s.as<ast::AugAssign>()) {
     auto* n = a->target->as<ast::Name>();
     if (!n) {
-      if (auto* sub = a->target->as<ast::Subscript>()) item_assignment(*sub, a->target->range);
+      if (auto* sub = a->target->as<ast::Subscript>()) {
+        eval(a->target);  // Python reads x[i] first: an array's read is the error cuTile reports
+        item_assignment(*sub, a->target->range);
+      }
       unsupported(a->target->range, "augmented assignment to an attribute");
     }
     Value old = eval_name(n->id, a->target->range);
