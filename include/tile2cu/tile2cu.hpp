@@ -21,6 +21,8 @@ struct TranspileOptions {
   std::string header_name;  // how the .cu includes its header
   std::string cu_name;      // the .cu's own name, for #line directives back into it
   std::string source_name;  // how comments name the Python file
+  // Passes after which the IR is printed into TranspileResult::ir_after_passes ("all": every one).
+  std::vector<std::string> print_after;
 };
 
 struct TranspileResult {
@@ -28,6 +30,7 @@ struct TranspileResult {
   std::string diagnostics;  // rendered errors (file:line:col, source line, caret)
   std::string ast, ir, cu, cuh;
   std::string launch_plan;  // JSON: each specialization's launch as data, for launchers without nvcc
+  std::string ir_after_passes;  // the IR after each pass TranspileOptions::print_after names
   int exit_code = 0;        // 0 ok, 1 error in the input, 2 usage error
 };
 

@@ -12,6 +12,7 @@
 #include "cli/runtime_headers.hpp"
 #include "cli/vendor.hpp"
 #include "emit/html_view.hpp"
+#include "ir/passes/pipeline.hpp"
 #include "tile2cu/tile2cu.hpp"
 
 namespace fs = std::filesystem;
@@ -81,6 +82,14 @@ int run(int argc, char** argv) {
                      "headers they include (DIR/tile2cu/), so `nvcc -I DIR -c DIR/<name>.cu` builds with no "
                      "tile2cu installed");
   vendor_opt->excludes(output_opt);
+  std::vector<std::string> pass_choices = tile2cu::ir::pass_names();
+  pass_choices.push_back("all");
+  app.add_option("--print-after", options.print_after,
+                 fmt::format("Print each specialization's IR to standard error after these passes ({}; all: "
+                             "after every one), comma-separated",
+                             fmt::join(tile2cu::ir::pass_names(), ", ")))
+      ->delimiter(',')
+      ->check(CLI::IsMember(pass_choices));
   app.add_flag("--line-directives", options.line_directives,
                "Emit #line directives so compiler errors and debuggers point at the Python file");
   CLI11_PARSE(app, argc, argv);
@@ -97,6 +106,12 @@ int run(int argc, char** argv) {
       inputs.push_back(side);
     }
   }
+  // The IR asked for with --print-after goes to standard error, whether or not the run succeeds.
+  auto transpile = [&] {
+    tile2cu::TranspileResult r = tile2cu::transpile(input, source, options);
+    std::fputs(r.ir_after_passes.c_str(), stderr);
+    return r;
+  };
   const std::string stem = fs::path(input).stem().string();
   if (!vendor.empty() || emit == "html") {
     options.header_name = stem + ".cuh";
@@ -104,7 +119,7 @@ int run(int argc, char** argv) {
     options.cu_name = stem + ".cu";
   }
   if (!vendor.empty()) {
-    tile2cu::TranspileResult r = tile2cu::transpile(input, source, options);
+    tile2cu::TranspileResult r = transpile();
     if (!r.ok) return report(r);
     return write_vendor_folder(vendor, stem, r, inputs);
   }
@@ -112,7 +127,7 @@ int run(int argc, char** argv) {
     // The page is built from the #line directives, so they are always on here; the code it
     // shows leaves them out.
     options.line_directives = true;
-    tile2cu::TranspileResult r = tile2cu::transpile(input, source, options);
+    tile2cu::TranspileResult r = transpile();
     if (!r.ok) return report(r);
     tile2cu::HtmlViewInput view{input, source, options.cu_name, r.cu, options.header_name, r.cuh, r.ir,
                                 tile2cu::version()};
@@ -130,7 +145,7 @@ int run(int argc, char** argv) {
   options.cu_name = output.empty() ? fs::path(input).filename().replace_extension(".cu").string()
                                    : out_cu.string();
 
-  tile2cu::TranspileResult r = tile2cu::transpile(input, source, options);
+  tile2cu::TranspileResult r = transpile();
   if (!r.ok && !(emit == "ast" && !r.ast.empty() && output.empty())) return report(r);
   if (output.empty()) {
     const std::string& text = emit == "ast"      ? r.ast

@@ -1,4 +1,4 @@
-// The pipeline, stage by stage: parse -> evaluate module -> specialize -> verify -> emit.
+// The pipeline, stage by stage: parse -> evaluate module -> specialize -> passes (verified) -> emit.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -13,12 +13,8 @@
 #include "emit/cuda_emitter.hpp"
 #include "frontend/ast_printer.hpp"
 #include "frontend/parser.hpp"
-#include "ir/passes/dce.hpp"
-#include "ir/passes/attention_loop.hpp"
-#include "ir/passes/gemm_loop.hpp"
-#include "ir/passes/loop_invariants.hpp"
+#include "ir/passes/pipeline.hpp"
 #include "ir/printer.hpp"
-#include "ir/verifier.hpp"
 #include "sema/sema.hpp"
 #include "sema/signature.hpp"
 #include "support/diagnostic.hpp"
@@ -137,15 +133,7 @@ TranspileResult transpile(const std::string& path, const std::string& source,
       ir::Function fn = sema::specialize(*scope, sig);
       if (!names.insert(fn.spec_name).second)
         throw CompileError(ErrorKind::Usage, fmt::format("two specializations are named '{}'", fn.spec_name));
-      ir::verify(fn);
-      ir::eliminate_dead_code(fn);
-      ir::verify(fn);
-      ir::recognise_gemm_loops(fn);
-      ir::verify(fn);
-      ir::recognise_attention_loops(fn);
-      ir::verify(fn);
-      ir::hoist_loop_invariants(fn);
-      ir::verify(fn);
+      ir::run_passes(fn, options.print_after, result.ir_after_passes);
       functions.push_back(std::move(fn));
     }
     ir::Module m{std::move(functions)};

@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <cstring>
 #include <limits>
+#include <tuple>
 
 namespace tile2cu::ir {
 
@@ -153,6 +155,27 @@ bool is_value_arithmetic(OpKind k) {
     default:
       return false;
   }
+}
+
+namespace {
+
+// Literals by their bits: 0.0 and -0.0 differ, and a NaN is the same NaN.
+bool same_literal(const Literal& a, const Literal& b) {
+  if (a.index() != b.index()) return false;
+  if (const double* x = std::get_if<double>(&a)) return std::memcmp(x, &std::get<double>(b), sizeof(double)) == 0;
+  return a == b;
+}
+
+}  // namespace
+
+bool same_attributes(const Op& a, const Op& b) {
+  auto attributes = [](const Op& op) {
+    return std::tie(op.kind, op.axis, op.param, op.dim, op.binary, op.compare, op.unary, op.rounding,
+                    op.flush_to_zero, op.propagate_nan, op.arg, op.reverse, op.axes, op.padding, op.tile_shape,
+                    op.order, op.text, op.check_bounds, op.raw_offset, op.atomic, op.memory_order,
+                    op.memory_scope, op.param_b, op.tile_shape_b, op.stages, op.hopper_stages);
+  };
+  return same_literal(a.literal, b.literal) && attributes(a) == attributes(b);
 }
 
 std::string Function::place_of(const Op& op) const {

@@ -198,6 +198,10 @@ struct Op {
   int loc_file = -1;  // -1: `loc` is in the kernel's file; k: in Function::imported_files[k]
 };
 
+// Whether two ops carry the same attributes (every field above but operands, results, regions,
+// the `hoisted` mark and the source location). A new attribute must be added there too.
+bool same_attributes(const Op& a, const Op& b);
+
 struct Block {
   std::vector<ValueId> args;
   std::vector<Op> ops;

@@ -50,11 +50,13 @@ __global__ void __launch_bounds__(kThreads) embedding(
   // row_ids = ct.gather(ids, tokens, padding_value=pad_id)
   const auto row_ids = gather<Layout_8>(ids, indices(tokens), true, pad_id);
   // keep = row_ids[:, None] != pad_id
-  const auto keep = reshape<Layout_8x1>(row_ids, smem) != pad_id;
+  const auto t = reshape<Layout_8x1>(row_ids, smem);
+  const auto keep = t != pad_id;
   // rows = ct.gather(table, (row_ids[:, None], cols[None, :]), mask=keep, padding_value=0)
-  const auto rows = gather<Layout_8x256>(table, indices(broadcast_to<Layout_8x256>(reshape<Layout_8x1>(row_ids, smem), smem), broadcast_to<Layout_8x256>(reshape<Layout_1x256>(cols, smem), smem)), broadcast_to<Layout_8x256>(keep, smem), __nv_bfloat16(0.0f));
+  const auto t_2 = broadcast_to<Layout_8x256>(reshape<Layout_1x256>(cols, smem), smem);
+  const auto rows = gather<Layout_8x256>(table, indices(broadcast_to<Layout_8x256>(t, smem), t_2), broadcast_to<Layout_8x256>(keep, smem), __nv_bfloat16(0.0f));
   // ct.scatter(out, (tokens[:, None], cols[None, :]), rows)
-  scatter<Layout_8x256>(out, indices(broadcast_to<Layout_8x256>(reshape<Layout_8x1>(tokens, smem), smem), broadcast_to<Layout_8x256>(reshape<Layout_1x256>(cols, smem), smem)), rows);
+  scatter<Layout_8x256>(out, indices(broadcast_to<Layout_8x256>(reshape<Layout_8x1>(tokens, smem), smem), t_2), rows);
 }
 
 }  // namespace embedding_bf16
@@ -126,11 +128,13 @@ __global__ void __launch_bounds__(kThreads) embedding(
   // row_ids = ct.gather(ids, tokens, padding_value=pad_id)
   const auto row_ids = gather<Layout_4>(ids, indices(tokens), true, pad_id);
   // keep = row_ids[:, None] != pad_id
-  const auto keep = reshape<Layout_4x1>(row_ids, smem) != pad_id;
+  const auto t = reshape<Layout_4x1>(row_ids, smem);
+  const auto keep = t != pad_id;
   // rows = ct.gather(table, (row_ids[:, None], cols[None, :]), mask=keep, padding_value=0)
-  const auto rows = gather<Layout_4x128>(table, indices(broadcast_to<Layout_4x128>(reshape<Layout_4x1>(row_ids, smem), smem), broadcast_to<Layout_4x128>(reshape<Layout_1x128>(cols, smem), smem)), broadcast_to<Layout_4x128>(keep, smem), 0.0f);
+  const auto t_2 = broadcast_to<Layout_4x128>(reshape<Layout_1x128>(cols, smem), smem);
+  const auto rows = gather<Layout_4x128>(table, indices(broadcast_to<Layout_4x128>(t, smem), t_2), broadcast_to<Layout_4x128>(keep, smem), 0.0f);
   // ct.scatter(out, (tokens[:, None], cols[None, :]), rows)
-  scatter<Layout_4x128>(out, indices(broadcast_to<Layout_4x128>(reshape<Layout_4x1>(tokens, smem), smem), broadcast_to<Layout_4x128>(reshape<Layout_1x128>(cols, smem), smem)), rows);
+  scatter<Layout_4x128>(out, indices(broadcast_to<Layout_4x128>(reshape<Layout_4x1>(tokens, smem), smem), t_2), rows);
 }
 
 }  // namespace embedding_f32

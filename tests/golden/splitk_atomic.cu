@@ -184,17 +184,16 @@ __global__ void __launch_bounds__(kThreads) splitk_atomic_epilogue(
   const auto rows = row * 128 + arange<Layout_128, int32_t>(0, 1);
   // cols = col * BN + ct.arange(BN, dtype=ct.int32)
   const auto cols = col * 128 + arange<Layout_128, int32_t>(0, 1);
-  // return rows[:, None], cols[None, :]
-  const auto t_2 = reshape<Layout_128x1>(rows, smem);
-  const auto t_3 = reshape<Layout_1x128>(cols, smem);
   // ct.atomic_add(workspace, elements, acc, memory_order=ct.MemoryOrder.RELAXED)
-  atomic_add<Layout_128x128, MemoryOrder::Relaxed>(workspace, indices(broadcast_to<Layout_128x128>(t_2, smem), broadcast_to<Layout_128x128>(t_3, smem)), acc_2);
+  const auto t_2 = broadcast_to<Layout_128x128>(reshape<Layout_128x1>(rows, smem), smem);
+  const auto t_3 = broadcast_to<Layout_128x128>(reshape<Layout_1x128>(cols, smem), smem);
+  atomic_add<Layout_128x128, MemoryOrder::Relaxed>(workspace, indices(t_2, t_3), acc_2);
   // arrived = ct.atomic_add(counters, (row, col), 1, memory_order=ct.MemoryOrder.ACQ_REL)
   const auto arrived = once_per_block([&] { return atomic_add(counters, indices(row, col), 1); });
   // if arrived == SPLITS - 1:  # the last split: every partial sum is in the workspace
   if (arrived == 3) {
     // total = ct.atomic_xchg(workspace, elements, ct.zeros((BM, BN), dtype=ct.float32))
-    const auto total = atomic_xchg<Layout_128x128>(workspace, indices(broadcast_to<Layout_128x128>(t_2, smem), broadcast_to<Layout_128x128>(t_3, smem)), full<Layout_128x128>(0.0f));
+    const auto total = atomic_xchg<Layout_128x128>(workspace, indices(t_2, t_3), full<Layout_128x128>(0.0f));
     // ct.store(C, index=(row, col), tile=total.astype(C.dtype))
     store(C, {row, col}, astype<__nv_bfloat16>(total));
     // ct.atomic_xchg(counters, (row, col), 0)

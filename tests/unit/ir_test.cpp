@@ -483,5 +483,26 @@ TEST(Printer, TypeAndShapeStrings) {
   EXPECT_EQ(shape_elements({}), 1);
 }
 
+// What CSE compares: literals by their bits (0.0 and -0.0 are different values, a NaN equals
+// itself) and every attribute, but not where an op came from.
+TEST(SameAttributes, ComparesLiteralsByBitsAndIgnoresLocation) {
+  Op a, b;
+  a.kind = b.kind = OpKind::Constant;
+  a.literal = 0.0;
+  b.literal = -0.0;
+  EXPECT_FALSE(same_attributes(a, b));
+  a.literal = b.literal = std::nan("");
+  EXPECT_TRUE(same_attributes(a, b));
+  b.loc.line = 7;
+  b.hoisted = true;
+  EXPECT_TRUE(same_attributes(a, b));
+  b.rounding = Rounding::RZ;
+  EXPECT_FALSE(same_attributes(a, b));
+  a.literal = __int128(1);
+  b = a;
+  b.literal = true;
+  EXPECT_FALSE(same_attributes(a, b));
+}
+
 }  // namespace
 }  // namespace tile2cu::ir
