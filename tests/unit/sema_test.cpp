@@ -892,7 +892,7 @@ TEST(SemaHelpers, EarlyReturnInsideLoopsIsNotSupportedYet) {
     EXPECT_EQ(e.kind(), ErrorKind::UnsupportedFeature) << e.message();
     EXPECT_NE(e.message().find("while"), std::string::npos) << e.message();
   }
-  // ... and so is a return inside a for loop (cuTile accepts it; tile2cu does not yet).
+  // ... and a return inside a for loop is cuTile's syntax error (test_early_return_inside_for_loop).
   const std::string in_for =
       "def f(v, n):\n"
       "    for i in range(n):\n"
@@ -903,7 +903,7 @@ TEST(SemaHelpers, EarlyReturnInsideLoopsIsNotSupportedYet) {
       "def k(x, y, n, TILE: ct.Constant[int]):\n"
       "    t = ct.load(x, index=(ct.bid(0),), shape=(TILE,))\n"
       "    ct.store(y, index=(ct.bid(0),), tile=f(t, n))\n";
-  EXPECT_COMPILE_ERROR(in_for, "x=float32[?], y=float32[?], n=int32, TILE=64", ErrorKind::UnsupportedFeature, "inside a for loop is not supported yet");
+  EXPECT_COMPILE_ERROR(in_for, "x=float32[?], y=float32[?], n=int32, TILE=64", ErrorKind::Syntax, "Returning from a for loop is not supported");
 }
 
 TEST(SemaHelpers, RuntimeIfReturningInBothBranches) {
