@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 import threading
 import time
 from pathlib import Path
@@ -73,12 +74,62 @@ def include_dirs() -> list[Path]:
     return _includes_memo
 
 
-def options(gen_dir: Path) -> list[str]:
-    """NVRTC's options: the language nvcc builds the file in, the generated folder (the .cu's
-    runtime headers), the toolkit's headers. -default-device: NVRTC takes the generic lambdas in
-    kernels and unannotated constexpr helpers for host code, where nvcc makes them device code
-    (docs/python-launcher.md, "NVRTC builds the generated file")."""
-    return ["-std=c++17", "-default-device", f"-I{gen_dir}", *[f"-I{d}" for d in include_dirs()]]
+def options(runtime_dir: Path) -> list[str]:
+    """NVRTC's options: the language nvcc builds the file in, the folder holding the runtime's
+    headers (tile2cu/*.cuh: all a generated .cu includes under NVRTC), the toolkit's headers.
+    -default-device: NVRTC takes the generic lambdas in kernels and unannotated constexpr helpers
+    for host code, where nvcc makes them device code (docs/python-launcher.md, "NVRTC builds the
+    generated file"). --pch: NVRTC keeps the parsed runtime headers in memory (a precompiled
+    header) and the next specialization of this process that includes the same headers with the
+    same options skips that parse, which is most of NVRTC's front end; the kernels' code is the
+    same with or without it. The PCH does not outlive the process, and writing it costs a lone
+    elementwise build about 0.2 s, so it is asked for only where builds follow (_pch_pays)."""
+    pch = ["--pch"] if _pch_pays() else []
+    return ["-std=c++17", "-default-device", *pch, f"-I{runtime_dir}",
+            *[f"-I{d}" for d in include_dirs()]]
+
+
+_builds_done = 0
+_more_builds_follow = threading.local()
+
+
+def _pch_pays() -> bool:
+    """Whether this build should make or use NVRTC's in-memory precompiled header: once this
+    process has built one specialization (a second is likely: another signature, another
+    kernel of the program), or when the caller says more follow (the tuner's first candidate).
+    TILE2CU_NVRTC_PCH=0 turns it off (to measure without it)."""
+    if os.environ.get("TILE2CU_NVRTC_PCH", "1").strip() == "0":
+        return False
+    return _builds_done > 0 or getattr(_more_builds_follow, "value", False)
+
+
+class more_builds_follow:
+    """`with more_builds_follow():` around a build that others will follow in this process (the
+    tuner builds its first candidate so, then the rest at once, which reuse its header parse)."""
+
+    def __enter__(self):
+        _more_builds_follow.value = True
+
+    def __exit__(self, *exc):
+        _more_builds_follow.value = False
+
+
+def shared_runtime_dir(gen_dir: Path, tool: Path) -> Path:
+    """One folder of runtime headers per tile2cu binary, shared by its NVRTC builds, filled from
+    each build's vendored copy (gen/tile2cu, the headers that kernel includes). NVRTC reuses its
+    precompiled header only when the options match, and a per-entry -I<gen> never does. The
+    binary's content hash names the folder, so its files are the binary's own; each is copied in
+    under a private name and renamed, so concurrent builds never see half a file."""
+    root = _build.cache_root() / "nvrtc-runtime" / _build._tool_identity(tool, "content")[:32]
+    vendored = gen_dir / "tile2cu"
+    for src in vendored.rglob("*"):
+        dst = root / "tile2cu" / src.relative_to(vendored)
+        if src.is_file() and not dst.is_file():
+            dst.parent.mkdir(parents=True, exist_ok=True)
+            tmp = dst.with_name(f".{dst.name}.{os.getpid()}.{threading.get_ident()}")
+            shutil.copyfile(src, tmp)
+            os.replace(tmp, dst)
+    return root
 
 
 def build(tool: Path, digest: str, source_path: Path, kernel_name: str, spec_name: str,
@@ -143,15 +194,19 @@ def _build_entry(tmp: Path, tool, source_path, kernel_name, spec_name, signature
         return
     cu = gen / f"{source_path.stem}.cu"
     exprs = sorted(set(plan["kernels"].values()))
-    compiled = _compile_all(cu.read_text(), cu.name, archs, options(gen), exprs)
+    opts = options(shared_runtime_dir(gen, tool))
+    compiled = _compile_all(cu.read_text(), cu.name, archs, opts, exprs)
     done = time.perf_counter()
     for arch, c in compiled.items():
         (tmp / f"{arch}.cubin").write_bytes(c.image)
     meta["lowered"] = next(iter(compiled.values())).lowered
     meta.update(seconds=round(done - start, 3), transpile_seconds=round(transpiled - start, 3),
                 nvrtc_seconds=round(done - transpiled, 3),
-                nvrtc_seconds_by_arch={a: round(c.seconds, 3) for a, c in compiled.items()})
+                nvrtc_seconds_by_arch={a: round(c.seconds, 3) for a, c in compiled.items()},
+                pch="--pch" in opts)
     (tmp / "meta.json").write_text(json.dumps(meta, indent=1) + "\n")
+    global _builds_done
+    _builds_done += 1
 
 
 def _compile_all(text: str, name: str, archs, opts: list[str], exprs: list[str]) -> dict:

@@ -15,14 +15,18 @@ With a GPU (torch and a CUDA device), four parts:
    cache entry's meta.json gives the seconds of transpiling and of compiling.
 3. First launch per specialization: `--compile-only`'s table (below) on this machine.
 4. Warm launch host overhead: `tests/gpu/bench_launch_overhead.py --gpu` under each compiler.
+5. Several builds in one process (NVRTC): each sample's specializations built one after the other
+   in one fresh process and cache, with NVRTC's in-memory precompiled header of the runtime
+   headers (the launcher's default from the second build on) and without it
+   (`TILE2CU_NVRTC_PCH=0`).
 
-Without a GPU, or with `--compile-only`: part 3 alone, for the architecture named by `--arch`
+Without a GPU, or with `--compile-only`: parts 3 and 5 alone, for the architecture named by `--arch`
 (default sm_90a): each specialization of the chosen samples built by the launcher's build
 function (_build.build) in a fresh process with an empty cache, once per compiler, and the
 seconds each took (transpile + NVRTC, or transpile + nvcc).
 
     PYTHONPATH=python python3 tests/gpu/first_launch.py [--compile-only] [--arch sm_90a]
-        [--only vector_add,softmax] [--json FILE]
+        [--only vector_add,softmax] [--json FILE] [--in-process-only]
 
 Exits non-zero when a check or a program failed.
 """
@@ -113,6 +117,48 @@ def compile_table(samples, arch, env) -> tuple[list[dict], bool]:
     return rows, ok
 
 
+BUILD_ALL = r"""
+import json, sys, time
+sys.path.insert(0, sys.argv[1])
+from pathlib import Path
+from tile2cu import _build
+source, arch = sys.argv[2:4]
+for spec, kernel, signature in json.loads(sys.argv[4]):
+    start = time.perf_counter()
+    built = _build.build(Path(source), kernel, spec, signature, (arch,), [])
+    meta = json.loads((built.folder / "meta.json").read_text())
+    print("RESULT " + json.dumps({"spec": spec, "seconds": time.perf_counter() - start,
+                                  "compiler": built.compiler, "pch": meta.get("pch")}), flush=True)
+"""
+
+
+def in_process_table(samples, arch, env) -> tuple[list[dict], bool]:
+    """Part 5: each sample's specializations built in one process, with and without the PCH."""
+    print(f"\n## Specializations built one after another in one process, cold cache, {arch}\n")
+    print("| sample | specialization | with PCH s | without PCH s | PCH asked |")
+    print("|---|---|---:|---:|---|")
+    rows, ok = [], True
+    for sample in samples:
+        specs = json.dumps(sidecar_specs(sample))
+        runs = []
+        for pch in ("1", "0"):
+            with tempfile.TemporaryDirectory(prefix="tile2cu-seq-") as cache:
+                e = dict(env, TILE2CU_CACHE_DIR=cache, TILE2CU_COMPILER="nvrtc", TILE2CU_NVRTC_PCH=pch)
+                r = subprocess.run([sys.executable, "-c", BUILD_ALL, PY,
+                                    str(REPO / "samples" / f"{sample}.py"), arch, specs],
+                                   env=e, capture_output=True, text=True)
+                runs.append([json.loads(l[7:]) for l in r.stdout.splitlines() if l.startswith("RESULT ")])
+                if r.returncode != 0:
+                    ok = False
+                    print(f"| {sample} | error | {(r.stderr.strip().splitlines() or ['?'])[-1][:160]} | | |")
+        for with_pch, without in zip(*runs):
+            rows.append({"sample": sample, "with_pch": with_pch, "without_pch": without})
+            asked = with_pch["pch"] if with_pch["compiler"] == "nvrtc" else "nvcc"
+            print(f"| {sample} | {with_pch['spec']} | {with_pch['seconds']:.2f} | "
+                  f"{without['seconds']:.2f} | {asked} |", flush=True)
+    return rows, ok
+
+
 def run_program(path: Path, compiler: str, cache: Path, env) -> tuple[float, bool, str]:
     e = dict(env, TILE2CU_CACHE_DIR=str(cache), TILE2CU_COMPILER=compiler)
     start = time.perf_counter()
@@ -176,11 +222,12 @@ def main() -> int:
     ap.add_argument("--arch", default=None, help="target of --compile-only (default: the GPU's, else sm_90a)")
     ap.add_argument("--only", default="", help="comma-separated samples for part 3")
     ap.add_argument("--json", default=None, help="write every measurement here")
+    ap.add_argument("--in-process-only", action="store_true", help="part 5 only; needs no GPU")
     args = ap.parse_args()
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([PY, os.environ.get("PYTHONPATH", "")]))
     if "TILE2CU_BIN" not in env and (REPO / "build" / "tile2cu").exists():
         env["TILE2CU_BIN"] = str(REPO / "build" / "tile2cu")
-    gpu = has_gpu() and not args.compile_only
+    gpu = has_gpu() and not args.compile_only and not args.in_process_only
     arch = args.arch
     if arch is None:
         arch = "sm_90a"
@@ -197,10 +244,13 @@ def main() -> int:
         ok &= correctness(env, arch)
         results["programs"], programs_ok = program_table(env)
         ok &= programs_ok
-    elif not args.compile_only:
-        print("no GPU: only the build table (--compile-only)")
-    results["builds"], builds_ok = compile_table(samples, arch, env)
-    ok &= builds_ok
+    elif not args.compile_only and not args.in_process_only:
+        print("no GPU: only the build tables (--compile-only)")
+    if not args.in_process_only:
+        results["builds"], builds_ok = compile_table(samples, arch, env)
+        ok &= builds_ok
+    results["in_process"], seq_ok = in_process_table(samples, arch, env)
+    ok &= seq_ok
     if gpu:
         overhead(env)
     if args.json:

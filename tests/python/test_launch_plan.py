@@ -372,3 +372,33 @@ def test_a_kernel_with_tma_tensor_maps_goes_to_nvcc_with_the_reason(cache_dir):
     # The entry records it: a later process goes to nvcc without transpiling again.
     meta = json.loads(next(cache_dir.rglob("meta.json")).read_text())
     assert meta["fallback"] == reason and not list(cache_dir.rglob("*.cubin"))
+
+
+# ---- NVRTC's precompiled header: one parse of the runtime headers per process -----------------
+
+@needs_nvrtc
+def test_specializations_share_one_parse_of_the_runtime_headers(cache_dir, tmp_path):
+    """Two specializations built in one process compile with the same options (a shared runtime
+    header folder, not each entry's own gen/), so NVRTC's automatic precompiled header made by
+    the first is used by the second."""
+    tool = _build.find_tool()
+    logs = []
+    for n, sig in enumerate([ROWS[1], "r2 = rows(x=float32[?, ?], y=float32[?, ?], TILE=512)"]):
+        gen, plan = vendor(tmp_path / str(n), "rows", sig)
+        cu = gen / "plan_kernels.cu"
+        opts = _nvrtc_build.options(_nvrtc_build.shared_runtime_dir(gen, tool))
+        opts = [o for o in opts if o != "--pch"] + ["--pch", "--pch-messages=true", "--Ofast-compile=max"]
+        logs.append(_nvrtc.compile_source(cu.read_text(), cu.name, "sm_80", opts,
+                                          sorted(plan["kernels"].values())).log)
+    assert "creating precompiled header" in logs[0], logs[0]
+    assert "using precompiled header" in logs[1], logs[1]
+
+
+def test_the_precompiled_header_is_asked_for_where_builds_follow(monkeypatch, tmp_path):
+    monkeypatch.setattr(_nvrtc_build, "_builds_done", 0)
+    assert "--pch" not in _nvrtc_build.options(tmp_path)      # a lone first build: no PCH to write
+    with _nvrtc_build.more_builds_follow():
+        assert "--pch" in _nvrtc_build.options(tmp_path)      # the tuner's first candidate
+    assert "--pch" not in _nvrtc_build.options(tmp_path)
+    monkeypatch.setattr(_nvrtc_build, "_builds_done", 1)
+    assert "--pch" in _nvrtc_build.options(tmp_path)          # a second build in this process

@@ -10,7 +10,7 @@ import pytest
 import kernels
 import tile2cu.cutile as ct
 from conftest import nvcc_available
-from tile2cu import _build, _kernel
+from tile2cu import _build, _kernel, _nvrtc_build
 from tile2cu.tune import _tune, _tune_utils, exhaustive_search
 
 
@@ -122,11 +122,34 @@ def test_configurations_build_at_once(monkeypatch):
     def prepare(k, args):
         together.wait()      # returns only when three builds run at the same time
         built.append(args[-1])
+    monkeypatch.setenv("TILE2CU_COMPILER", "nvcc")
     monkeypatch.setattr(_kernel, "prepare", prepare)
     monkeypatch.setattr(_tune.os, "cpu_count", lambda: 4)
     monkeypatch.setattr(_tune, "_benchmark", lambda s, g, k, args: (built.sort(), 1.0)[1])
     result = search([1, 2, 3])
     assert sorted(built) == [1, 2, 3] and len(result.successes) == 3
+
+
+def test_under_nvrtc_the_first_configuration_builds_alone_for_the_others(monkeypatch):
+    """NVRTC: the first configuration is built alone, asking for a precompiled header that the
+    others (built at once after it) reuse."""
+    together = threading.Barrier(3, timeout=10)
+    built = []
+
+    def prepare(k, args):
+        if args[-1] == 1:
+            assert _nvrtc_build._pch_pays() and not built
+        else:
+            together.wait()
+        built.append(args[-1])
+    monkeypatch.setattr(_nvrtc_build, "choice", lambda: ("nvrtc", None))
+    monkeypatch.setattr(_nvrtc_build, "_builds_done", 0)
+    monkeypatch.setattr(_kernel, "prepare", prepare)
+    monkeypatch.setattr(_tune.os, "cpu_count", lambda: 4)
+    monkeypatch.setattr(_tune, "_benchmark", lambda s, g, k, args: (built.sort(), 1.0)[1])
+    result = search([1, 2, 3, 4])
+    assert built[0] == 1 and sorted(built) == [1, 2, 3, 4] and len(result.successes) == 4
+    assert not _nvrtc_build._pch_pays()
 
 
 @pytest.mark.skipif(not nvcc_available(), reason="nvcc not found")

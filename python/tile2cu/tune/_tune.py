@@ -16,7 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Callable, Generic, Sequence, TypeVar
 
-from .. import _kernel
+from .. import _kernel, _nvrtc_build
 from ._tune_utils import _benchmark, benchmark_with_timeout  # noqa: F401 - replaceable in tests
 
 T = TypeVar("T")
@@ -129,13 +129,19 @@ class _Candidate:
 
 def _build_all(candidates) -> None:
     """Builds every candidate's kernel specialization at once (each build is a transpiler and
-    an nvcc process, so threads suffice). A failure is left for the candidate's first launch
+    an nvcc process, or NVRTC in process, which holds no lock of Python's: threads suffice). A failure is left for the candidate's first launch
     to raise again (a kernel remembers its build errors), where it is recorded."""
     def build(c):
         try:
             _kernel.prepare(c.kernel, c.get_args())
         except Exception:   # noqa: BLE001 - reported by the launch that follows
             pass
+    if len(candidates) > 1 and _uses_nvrtc():
+        # NVRTC: the first candidate alone keeps its parse of the runtime headers (an in-memory
+        # precompiled header) for the others, which skip most of their front end.
+        with _nvrtc_build.more_builds_follow():
+            build(candidates[0])
+        candidates = candidates[1:]
     jobs = min(len(candidates), os.cpu_count() or 1)
     if jobs <= 1:
         for c in candidates:
@@ -143,6 +149,13 @@ def _build_all(candidates) -> None:
         return
     with ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="tile2cu-tune") as pool:
         list(pool.map(build, candidates))
+
+
+def _uses_nvrtc() -> bool:
+    try:
+        return _nvrtc_build.choice()[0] == "nvrtc"
+    except ValueError:      # a bad TILE2CU_COMPILER: the builds themselves report it
+        return False
 
 
 def _progress(quiet, phase, n, total, errors):
