@@ -317,6 +317,8 @@ std::optional<Value> KernelLowering::meta_call(const std::string& name, const as
     return static_eval(call.args[0], range, "static_eval");
   }
   if (name == "ct.static_assert") {
+    if (static_eval_depth_ > 0)  // cuTile's words (test_static_assert_inside_static_eval)
+      error(ErrorKind::StaticEval, range, fmt::format("static_assert() cannot be used inside {}().", static_eval_what_));
     one_positional(2);
     Value cond = static_eval(call.args[0], call.args[0]->range, "static_assert");
     if (auto folded = loose_of_typed_constant(cond)) cond = *folded;  // `t == 7` of a typed constant t
