@@ -131,8 +131,8 @@ def test_configurations_build_at_once(monkeypatch):
 
 
 def test_under_nvrtc_the_first_configuration_builds_alone_for_the_others(monkeypatch):
-    """NVRTC: the first configuration is built alone, asking for a precompiled header that the
-    others (built at once after it) reuse."""
+    """NVRTC with many configurations per core: the first configuration is built alone, asking
+    for a precompiled header that the others (built at once after it) reuse."""
     together = threading.Barrier(3, timeout=10)
     built = []
 
@@ -145,11 +145,27 @@ def test_under_nvrtc_the_first_configuration_builds_alone_for_the_others(monkeyp
     monkeypatch.setattr(_nvrtc_build, "choice", lambda: ("nvrtc", None))
     monkeypatch.setattr(_nvrtc_build, "_builds_done", 0)
     monkeypatch.setattr(_kernel, "prepare", prepare)
+    monkeypatch.setattr(_tune.os, "cpu_count", lambda: 3)
+    monkeypatch.setattr(_tune, "_benchmark", lambda s, g, k, args: (built.sort(), 1.0)[1])
+    result = search(list(range(1, 11)))
+    assert built[0] == 1 and sorted(built) == list(range(1, 11)) and len(result.successes) == 10
+    assert not _nvrtc_build._pch_pays()
+
+
+def test_under_nvrtc_few_configurations_per_core_build_all_at_once(monkeypatch):
+    """Where the others would take fewer than _FIRST_ALONE_ROUNDS rounds, building the first
+    alone costs more than the header parse it saves: all are built at once."""
+    together = threading.Barrier(4, timeout=10)
+    built = []
+
+    def prepare(k, args):
+        together.wait()
+        built.append(args[-1])
+    monkeypatch.setattr(_nvrtc_build, "choice", lambda: ("nvrtc", None))
+    monkeypatch.setattr(_kernel, "prepare", prepare)
     monkeypatch.setattr(_tune.os, "cpu_count", lambda: 4)
     monkeypatch.setattr(_tune, "_benchmark", lambda s, g, k, args: (built.sort(), 1.0)[1])
-    result = search([1, 2, 3, 4])
-    assert built[0] == 1 and sorted(built) == [1, 2, 3, 4] and len(result.successes) == 4
-    assert not _nvrtc_build._pch_pays()
+    assert len(search([1, 2, 3, 4]).successes) == 4
 
 
 @pytest.mark.skipif(not nvcc_available(), reason="nvcc not found")

@@ -136,19 +136,25 @@ def _build_all(candidates) -> None:
             _kernel.prepare(c.kernel, c.get_args())
         except Exception:   # noqa: BLE001 - reported by the launch that follows
             pass
-    if len(candidates) > 1 and _uses_nvrtc():
+    jobs = min(len(candidates), os.cpu_count() or 1)
+    if len(candidates) - 1 >= _FIRST_ALONE_ROUNDS * jobs and _uses_nvrtc():
         # NVRTC: the first candidate alone keeps its parse of the runtime headers (an in-memory
         # precompiled header) for the others, which skip most of their front end.
         with _nvrtc_build.more_builds_follow():
             build(candidates[0])
         candidates = candidates[1:]
-    jobs = min(len(candidates), os.cpu_count() or 1)
     if jobs <= 1:
         for c in candidates:
             build(c)
         return
     with ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="tile2cu-tune") as pool:
         list(pool.map(build, candidates))
+
+
+# Building the first candidate alone costs one build's time and saves the front end (about 40 %
+# of a GEMM configuration's NVRTC time, 75-90 % of a row kernel's) of every later one: it pays
+# where the others take at least this many rounds of `jobs` builds at once.
+_FIRST_ALONE_ROUNDS = 2.5
 
 
 def _uses_nvrtc() -> bool:
