@@ -140,9 +140,9 @@ def build(tool, nvcc, arch, folder, name, py, sigs):
         return f"{name}: tile2cu failed ({r.returncode}):\n{r.stderr[-4000:]}"
     if nvcc is None:
         return None
-    # PTX only (no ptxas): a name clash stops the C++ front ends (cicc for the device side, the
-    # host compiler for the launcher), never ptxas, which took half the test's time. And one
-    # device compile, where -arch also built compute_90's PTX.
+    # PTX for one target, no ptxas: a name clash stops the C++ front ends (cicc for the device
+    # side, the host compiler for the launcher), not ptxas; -arch=sm_90a also ran cicc a second
+    # time, for compute_90's PTX.
     r = subprocess.run([nvcc, "-std=c++17", "-I", str(ROOT / "runtime"),
                         f"-gencode=arch={arch.replace('sm_', 'compute_')},code={arch.replace('sm_', 'compute_')}", "-c",
                         str(folder / f"{name}.cu"), "-o", str(folder / f"{name}.o")],
