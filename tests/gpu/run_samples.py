@@ -1579,6 +1579,10 @@ class Tile2cuRunner:
             self.fns[key] = fn
         return self.fns[key]
 
+    def list_argument(self, spec, table, words):
+        """A list argument as the C entry takes it: the address of its host table."""
+        return ctypes.addressof(table)
+
     def bind(self, spec, grid, args):
         """-> a no-argument callable that launches once and returns the cudaError_t."""
         check_args(spec, args)
@@ -1592,7 +1596,7 @@ class Tile2cuRunner:
                 words = [w for t in v for w in (t.data_ptr(), *t.shape, *t.stride())]
                 table = (ctypes.c_int64 * max(1, len(words)))(*words)
                 tables.append(table)
-                flat += [ctypes.addressof(table), len(v)]
+                flat += [self.list_argument(spec, table, words), len(v)]
             elif c.kind == "array":
                 flat += [v.data_ptr(), *v.shape, *v.stride()]
             elif c.kind == "scalar":
@@ -1682,6 +1686,12 @@ class NvrtcRunner(Tile2cuRunner):
     def symbol(self, spec):
         entry = self.entries.get((spec.sample, spec.name))
         return entry if entry is not None else super().symbol(spec)
+
+    def list_argument(self, spec, table, words):
+        """The NVRTC entry reads a list's words (it uploads them itself); the C entry its table."""
+        if (spec.sample, spec.name) in self.entries:
+            return words
+        return super().list_argument(spec, table, words)
 
 
 class CutileRunner:
