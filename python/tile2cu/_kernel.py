@@ -211,8 +211,9 @@ def _const_key(value, where, arg_index=None, item=None):
             value, t = int(value), int
         elif isinstance(value, numbers.Real):
             value, t = float(value), float
-    if t is int and not -(2**63) <= value < 2**63:
-        raise ArgError(*_constant_beyond_int64(value, where))
+    if t is int and not -(2**63) <= value < 2**64:   # [2**63, 2**64): cuTile's uint64
+        raise ArgError(_errors.TileValueError, f"{where}: Integer constant {value} is out of "
+                                               "range of any supported integer type")
     if t is bool or t is int:
         return (t, value)
     if t is float:  # inf and nan too: the signature spells them as repr() does
@@ -226,17 +227,6 @@ def _const_key(value, where, arg_index=None, item=None):
                                   "a Constant parameter takes a bool, int, float or a tuple of them)")
     raise ArgError(TypeError, f"{where}: a Constant parameter takes a bool, int, float or a "
                               f"tuple of them, got {t.__name__}")
-
-
-def _constant_beyond_int64(value, where):
-    """cuTile types an integer constant as the first of int32, int64, uint64 that holds it and
-    refuses one none holds; tile2cu's signatures take int64 constants only."""
-    if 2**63 <= value < 2**64:
-        return (_errors.TileUnsupportedFeatureError,
-                f"{where}: the Constant {value} needs uint64 (cuTile's type for integers in "
-                "[2**63, 2**64)); tile2cu takes integer Constants of int64 only")
-    return (_errors.TileValueError, f"{where}: Integer constant {value} is out of range of any "
-                                    "supported integer type")
 
 
 def _const_literal(key):

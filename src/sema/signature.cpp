@@ -203,6 +203,10 @@ class SignatureParser {
           pos_ = at;
           error("an array dimension is ? or a positive integer");
         }
+        if (*v > INT64_MAX) {  // a uint64 constant is no shape
+          pos_ = at;
+          error("integer out of range of int64");
+        }
         a.dims.push_back(static_cast<int64_t>(*v));
       }
       skip_space();
@@ -334,16 +338,16 @@ class SignatureParser {
       error("expected a number");
     }
     if (!is_float) {
-      // The kernel reads an integer constant as an int64 (a shape, an index, a scalar): one
-      // outside that range is refused here, at its digits, rather than wrapping there.
+      // An integer constant is int64, or uint64 in [2**63, 2**64) as cuTile types it; one
+      // outside both is refused here, at its digits, rather than wrapping in the kernel.
       const bool negative = number[0] == '-';
-      const __int128 limit = static_cast<__int128>(INT64_MAX) + (negative ? 1 : 0);
+      const __int128 limit = negative ? static_cast<__int128>(INT64_MAX) + 1 : static_cast<__int128>(UINT64_MAX);
       __int128 v = 0;
       for (size_t i = (negative || number[0] == '+') ? 1 : 0; i < number.size(); ++i) {
         v = v * 10 + (number[i] - '0');
         if (v > limit) {
           pos_ = start;
-          error("integer out of range of int64");
+          error("integer out of range of int64 and uint64");
         }
       }
       return {negative ? -v : v};

@@ -1,15 +1,17 @@
 """Integer Constants beyond int64 (cuTile's test_typeinfer.py::test_typeof_constant_int_arg with
-2**63): cuTile types such a constant uint64, tile2cu's signatures hold int64 only, so the
-launcher says so before the transpiler's signature parser would fail on it (an internal error
-before). Stand-in builds, no GPU."""
+2**63): cuTile types a constant in [2**63, 2**64) uint64, so tile2cu's signature carries it and
+the kernel computes with it in uint64; one beyond every integer type is a TileValueError.
+Stand-in builds, no GPU; the transpiler itself runs where its output is checked."""
 
 import re
+import subprocess
+import textwrap
 
 import pytest
 
 from conftest import FakeDeviceArray
 import tile2cu.cutile as ct
-from tile2cu import _errors
+from tile2cu import _build, _errors
 from test_launch_checks import entry  # noqa: F401 - the fixture
 
 
@@ -24,11 +26,38 @@ def store_first(ns: ct.Constant[tuple], x):
 
 
 @pytest.mark.parametrize("value", [2**63, 2**64 - 1])
-def test_uint64_constants_are_unsupported(entry, value):  # noqa: F811
-    with pytest.raises(_errors.TileUnsupportedFeatureError, match=f"the Constant {value} needs "
-                                                                  "uint64"):
-        ct.launch(0, (1,), store_constant, (value, FakeDeviceArray((), "<u8")))
-    assert not entry.calls
+def test_uint64_constants_reach_the_signature(entry, value, monkeypatch):  # noqa: F811
+    seen = []
+    build = _build.build
+    monkeypatch.setattr(_build, "build", lambda *a, **k: seen.append(a[3]) or build(*a, **k))
+    ct.launch(0, (1,), store_constant, (value, FakeDeviceArray((), "<u8")))
+    assert seen == [f"n={value}, x=uint64[] align16"]
+    assert len(entry.calls) == 1
+
+
+def test_a_uint64_constant_computes_in_uint64(tmp_path):
+    """The loop makes `t` a run-time value of the constant's type: uint64, so storing it into a
+    uint64 array needs no cast and into an int64 one is cuTile's implicit-cast error."""
+    src = tmp_path / "k.py"
+    src.write_text(textwrap.dedent("""\
+        import cuda.tile as ct
+
+        @ct.kernel
+        def kernel(n: ct.Constant[int], x):
+            t = n
+            for i in range(2):
+                t += 1
+            ct.scatter(x, (), t)
+        """))
+
+    def transpile(x):
+        return subprocess.run([str(_build.find_tool()), str(src), "--kernel", "kernel", "--sig",
+                               f"n={2**63}, x={x}[]", "--emit=ir"], capture_output=True, text=True)
+    ok = transpile("uint64")
+    assert ok.returncode == 0, ok.stderr
+    assert "9223372036854775808" in ok.stdout and "u64" in ok.stdout
+    refused = transpile("int64")
+    assert refused.returncode != 0 and "cannot implicitly cast" in refused.stderr, refused.stderr
 
 
 @pytest.mark.parametrize("value", [2**64, -(2**63) - 1])

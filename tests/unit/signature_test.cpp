@@ -142,11 +142,26 @@ TEST(Signature, BigIntegerConstantIsExact) {
   EXPECT_TRUE(std::get<__int128>(constant_of(s.params[1]).value) == INT64_MIN);
 }
 
-// Numbers are read as int64 (issue 28: 2^64 + 1024 used to wrap to 1024), refused at the digits.
-TEST(Signature, IntegerPastInt64IsALocatedError) {
-  Failure f = sig_failure("a=float32[?], N=18446744073709551615");
-  EXPECT_NE(f.message.find("integer out of range of int64"), std::string::npos) << f.message;
+// Numbers are read as int64 or uint64 (issue 28: 2^64 + 1024 used to wrap to 1024), refused at
+// the digits.
+TEST(Signature, IntegerPastUInt64IsALocatedError) {
+  Failure f = sig_failure("a=float32[?], N=18446744073709551616");
+  EXPECT_NE(f.message.find("integer out of range of int64 and uint64"), std::string::npos) << f.message;
   EXPECT_EQ(f.range.col, 17);
+}
+
+// cuTile types an integer constant in [2**63, 2**64) uint64 (test_typeof_constant_int_arg).
+TEST(Signature, ConstantInUInt64RangeIsExact) {
+  KernelSignature s = parse_signature("N=9223372036854775808, M=18446744073709551615", "--sig");
+  EXPECT_TRUE(std::get<__int128>(constant_of(s.params[0]).value) == static_cast<__int128>(INT64_MAX) + 1);
+  EXPECT_TRUE(std::get<__int128>(constant_of(s.params[1]).value) == static_cast<__int128>(UINT64_MAX));
+}
+
+// A uint64 number is no shape: array dims stay int64.
+TEST(Signature, ArrayDimPastInt64IsALocatedError) {
+  Failure f = sig_failure("a=float32[9223372036854775808]");
+  EXPECT_NE(f.message.find("integer out of range of int64"), std::string::npos) << f.message;
+  EXPECT_EQ(f.range.col, 11);
 }
 
 TEST(Signature, FloatConstants) {
