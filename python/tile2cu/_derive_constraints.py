@@ -129,12 +129,18 @@ def _array(dtype, shape, strides, ptr, annotation, where, cconv, spans):
 
 
 def _list_element(list_key, items, groups):
-    _, dtype, rank, aligned, contiguous = list_key
+    _, dtype, rank, aligned, contiguous, static = list_key
+    static_dims, static_strides = static or ((None,) * rank, ())
+    if static_strides:   # the list's ArrayAnnotation, which every item meets
+        stride_constant = static_strides
+    else:
+        stride_constant = (None,) * (rank - 1) + (1,) if contiguous and rank else None
     return cc.ArrayConstraint(
         dtype, rank, index_dtype=int32, stride_lower_bound_incl=0, alias_groups=groups,
         may_alias_internally=any(_overlaps_itself(shape, strides)
                                  for _, shape, strides, _ in items),
-        stride_constant=(None,) * (rank - 1) + (1,) if contiguous and rank else None,
+        stride_constant=stride_constant,
+        shape_constant=static_dims if any(d is not None for d in static_dims) else None,
         base_addr_divisible_by=ALIGN_BYTES if aligned else 1)
 
 

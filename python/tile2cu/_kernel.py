@@ -422,8 +422,9 @@ def _list_arg(items, info, i):
     if not items:
         raise ArgError(TypeError, f"{_where(i, info)}: an empty list of arrays has no dtype "
                                   "to specialize the kernel on")
-    words, common = [], None
+    words, common, static = [], None, None
     aligned = contiguous = True
+    annotation = _list_item_annotation(info)
     for n, item in enumerate(items):
         kind, reader = _args.kind_of(item)
         if kind != ARRAY:
@@ -435,7 +436,8 @@ def _list_arg(items, info, i):
             dtype, shape, strides, ptr = reader(item)
         except ArgError as e:
             raise ArgError(e.kind, f"{where}: {e}") from None
-        item_aligned, item_contiguous, _ = _array_facts(dtype, shape, strides, ptr, None, where)
+        item_aligned, item_contiguous, item_static = _array_facts(dtype, shape, strides, ptr,
+                                                                  annotation, where)
         if common is None:
             common = (dtype, len(shape))
         elif (dtype, len(shape)) != common:
@@ -443,15 +445,47 @@ def _list_arg(items, info, i):
                                       f"{dtype.name}[{len(shape)}-d], item 0 is "
                                       f"{common[0].name}[{common[1]}-d]: the items of a list "
                                       "share a dtype and a rank")
+        if static is None:
+            static = item_static
+        elif item_static != static:
+            raise ArgError(ValueError, _static_mismatch(_where(i, info), static, item_static, n))
         aligned = aligned and item_aligned
         contiguous = contiguous and item_contiguous
         words += [ptr, *shape, *strides]
-    return (LIST, *common, aligned, contiguous), (ctypes.c_int64 * len(words))(*words)
+    return (LIST, *common, aligned, contiguous, static), (ctypes.c_int64 * len(words))(*words)
+
+
+def _list_item_annotation(info):
+    """The ArrayAnnotation a ListAnnotation gives its items (`element=ct.ArrayAnnotation(...)`
+    or `element=ct.IndexedWithInt64`), or None."""
+    element = getattr(info.list_annotation, "element", None)
+    if isinstance(element, _annotations.ArrayAnnotation):
+        return element
+    for meta in getattr(element, "__metadata__", ()):
+        if isinstance(meta, _annotations.ArrayAnnotation):
+            return meta
+    return None
+
+
+def _static_mismatch(where, first, other, n):
+    """cuTile's words: one kernel serves the whole list, so its items must agree on the shape
+    and stride values the annotation makes compile-time constants."""
+    for what, ours, theirs in (("shape", first[0], other[0]), ("stride", first[1], other[1])):
+        for axis, (a, b) in enumerate(zip(ours, theirs)):
+            if a != b:
+                return (f"{where}: the list's items vary in static {what} at axis {axis} "
+                        f"(item 0: {a}, item {n}: {b})")
+    raise AssertionError("items differ in no static shape or stride")
 
 
 def _list_constraint(key):
-    _, dtype, rank, aligned, contiguous = key
-    item = f"{SIGNATURE_NAME[dtype]}[{', '.join(['?'] * rank)}]"
+    _, dtype, rank, aligned, contiguous, static = key
+    static_dims, static_strides = static or ((), ())
+    dims = [str(static_dims[k]) if static_dims and static_dims[k] is not None else "?"
+            for k in range(rank)]
+    item = f"{SIGNATURE_NAME[dtype]}[{', '.join(dims)}]"
+    if static_strides:
+        item += f" strides({', '.join('?' if s is None else str(s) for s in static_strides)})"
     item += (" align16" if aligned else "") + (" contiguous" if contiguous else "")
     return f"list[{item}]"
 

@@ -110,6 +110,16 @@ bool pack_array_list(const ArrayViewList<T, R>& list, const ArrayFacts<R>& facts
   return true;
 }
 
+// Every item of `list` has stride strides[k] along each axis k where that is not -1: the
+// strides a list's ArrayAnnotation(static_stride_dims=...) makes compile-time constants.
+template <class T, int R>
+bool list_has_strides(const ArrayViewList<T, R>& list, const int64_t (&strides)[R]) {
+  for (const ArrayView<T, R>& v : list.items)
+    for (int k = 0; k < R; ++k)
+      if (strides[k] >= 0 && v.strides[k] != strides[k]) return false;
+  return true;
+}
+
 // cuTile grids: every dim in [1, 2^24 - 1]. (CUDA itself caps gridDim.y and .z at 65535.)
 inline bool grid_ok(int64_t x, int64_t y = 1, int64_t z = 1) {
   constexpr int64_t kMax = (int64_t(1) << 24) - 1;

@@ -65,6 +65,12 @@ void list_parameter(const ir::ArrayParam& a, bool first_list, HostInterface& h, 
       "  if (!tile2cu::pack_array_list<int32_t>({}, tile2cu::ArrayFacts<{}>{{{{{}}}, {}, {}}}, list_words))\n"
       "    return cudaErrorInvalidValue;\n",
       a.name, a.rank, fmt::join(dims, ", "), a.aligned16, a.contiguous);
+  if (!a.static_strides.empty()) {  // every item must have the signature's static strides
+    std::vector<std::string> strides;
+    for (const auto& s : a.static_strides) strides.push_back(s ? std::to_string(*s) : "-1");
+    h.checks += fmt::format("  if (!tile2cu::list_has_strides({}, {{{}}})) return cudaErrorInvalidValue;\n", a.name,
+                            fmt::join(strides, ", "));
+  }
   kparams.push_back(fmt::format("const int64_t* {}_table, int32_t {}_size", a.name, a.name));
   kargs.push_back(fmt::format("list_table.data() + {}_at, static_cast<int32_t>({}.items.size())", a.name, a.name));
   h.prologue += fmt::format("  const ArrayList<{}, {}> {}{{{}_table, {}_size}};\n", t, a.rank, a.name, a.name, a.name);

@@ -1221,10 +1221,8 @@ Value KernelLowering::parameter_value(const std::string& name, const Constraint&
   }
   if (auto* lc = std::get_if<ListConstraint>(&c)) {
     const ArrayConstraint& e = lc->element;
-    if (!e.strides.empty())
-      error(ErrorKind::UnsupportedFeature, range,
-            fmt::format("static strides of a list's items (parameter '{}') are not supported by tile2cu yet", name));
     ir::ArrayParam a{name, e.dtype, static_cast<int>(e.dims.size()), e.dims, e.aligned16, e.contiguous, false};
+    a.static_strides = e.strides;  // the launcher checks every item; `xs[i].strides` reads them
     a.is_list = true;
     fn_.arrays.push_back(a);
     fn_.param_order.emplace_back(true, static_cast<int>(fn_.arrays.size() - 1));

@@ -1,6 +1,8 @@
 """Signature derivation: what the launcher tells the transpiler for given arguments (spec a.3:
 arrays by dtype/rank/facts, Python scalars by cuTile's rules, Constants by value)."""
 
+from typing import Annotated
+
 import pytest
 
 import kernels
@@ -199,6 +201,50 @@ def test_lists_of_arrays(fake_array):
     assert list(flat[3]) == [0x7F0000000000, 100, 1, 0x7F0000000104, 8, 2] and flat[4] == 2
     aligned_outs = [fake_array((100,)), fake_array((8,))]
     assert _kernel._bind(grouped, (xs, 0.5, aligned_outs, 16), None)[0] != key
+
+
+ListWithStaticShape = Annotated[
+    list, ct.ListAnnotation(element=ct.ArrayAnnotation(static_shape_dims=(0, 1)))]
+ListWithStaticStride = Annotated[
+    list, ct.ListAnnotation(element=ct.ArrayAnnotation(static_stride_dims=(0,)))]
+
+
+@ct.kernel
+def static_shape_list(xs: ListWithStaticShape, out):
+    pass
+
+
+@ct.kernel
+def static_stride_list(xs: ListWithStaticStride, out):
+    pass
+
+
+def test_list_annotation_makes_item_facts_static(fake_array):
+    """cuTile's test_list.py::test_add_list_static_shape / _static_stride: the element's
+    ArrayAnnotation applies to every item, as to an array parameter."""
+    out = fake_array((4, 8), "<i4")
+    items = [fake_array((16, 16), "<i4"), fake_array((16, 16), "<i4", ptr=0x7F0000000400)]
+    sig, _ = signature(static_shape_list, (items, out))
+    assert sig.startswith("xs=list[int32[16, 16] align16 contiguous], ")
+    # rows 10 elements apart (a (4, 10) array's first 8 columns); the unit last stride is then
+    # no longer a fact of the signature, as for an annotated array
+    padded = [fake_array((4, 8), "<i4", strides=(40, 4)) for _ in range(3)]
+    sig, _ = signature(static_stride_list, (padded, out))
+    assert sig.startswith("xs=list[int32[?, ?] strides(10, ?) align16], ")
+
+
+def test_list_items_must_agree_on_static_facts(fake_array):
+    """cuTile's test_add_list_static_shape_mismatch / _static_stride_mismatch: one kernel serves
+    the list, so its items cannot differ where the annotation makes values constants."""
+    out = fake_array((16, 16), "<i4")
+    with pytest.raises(ArgError, match="vary in static shape at axis 0") as e:
+        signature(static_shape_list, ([fake_array((16, 16), "<i4"), fake_array((32, 16), "<i4")],
+                                      out))
+    assert e.value.kind is ValueError
+    with pytest.raises(ArgError, match="vary in static stride at axis 0") as e:
+        signature(static_stride_list, ([fake_array((4, 8), "<i4", strides=(40, 4)),
+                                        fake_array((4, 8), "<i4", strides=(48, 4))], out))
+    assert e.value.kind is ValueError
 
 
 def test_list_items_share_dtype_and_rank(fake_array):

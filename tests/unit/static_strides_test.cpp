@@ -55,8 +55,30 @@ TEST(StaticStrides, StridesAreCompileTimeConstants) {
   EXPECT_TRUE(testing::ops_of_kind(fn, ir::OpKind::ArrayStride).empty()) << ir::print_function(fn);
   EXPECT_KERNEL_ERROR(pre + "    s = ct.static_eval(out.strides[1])\n", sig, ErrorKind::StaticEval,
                       "cannot contain the tile operation 'array_stride'");
-  EXPECT_KERNEL_ERROR("@ct.kernel\ndef k(xs):\n    pass\n", "xs=list[float32[?] strides(1)]",
-                      ErrorKind::UnsupportedFeature, "static strides of a list's items");
+}
+
+// test_list.py::test_add_list_static_stride: a list's ArrayAnnotation(static_stride_dims=(0,))
+// makes every item's stride 0 a constant: `xs[i].strides[0]` is one at compile time, and the
+// launcher checks each item (the kernel reads the strides from the list's table).
+TEST(StaticStrides, ListItemsShareTheListsStaticStrides) {
+  const char* source =
+      "import cuda.tile as ct\n\n\n@ct.kernel\ndef k(xs, out):\n"
+      "    a = xs[0]\n"
+      "    ct.static_assert(a.strides[0] == 10)\n"
+      "    res = ct.zeros((4, 8), dtype=out.dtype)\n"
+      "    for i in range(len(xs)):\n"
+      "        res += ct.load(xs[i], (0, 0), (4, 8))\n"
+      "    ct.store(out, (0, 0), res)\n";
+  TranspileOptions o;
+  o.signatures = {"xs=list[int32[?, ?] strides(10, ?)], out=int32[?, ?]"};
+  o.header_name = "k.cuh";
+  TranspileResult r = transpile("k.py", source, o);
+  ASSERT_TRUE(r.ok) << r.diagnostics;
+  EXPECT_TRUE(contains(r.cu, "if (!tile2cu::list_has_strides(xs, {10, -1})) return cudaErrorInvalidValue;")) << r.cu;
+  o.signatures = {"xs=list[int32[?, ?] strides(12, ?)], out=int32[?, ?]"};
+  r = transpile("k.py", source, o);
+  EXPECT_FALSE(r.ok);
+  EXPECT_TRUE(contains(r.diagnostics, "Static assertion failed")) << r.diagnostics;
 }
 
 TEST(StaticStrides, LauncherChecksAndKernelAddressesWithTheConstant) {
