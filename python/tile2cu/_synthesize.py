@@ -367,6 +367,11 @@ class _Environment:
                 self.values.pop(name)
                 self._bind_module(name, value)
             return
+        typed = self._typed_scalar_text(value)
+        if typed is not None:
+            if self._claim(name, value, where):
+                self.lines.append(f"{name} = {typed}")
+            return
         literal = _literal(value)
         if literal is not None:
             if self._claim(name, value, where):
@@ -517,6 +522,22 @@ class _Environment:
         if inner_text is None:
             return None
         return f"{self.tile_alias()}.Constant[{inner_text}]"
+
+    def _typed_scalar_text(self, value):
+        """`ct.int16(4)` for a NumPy scalar (np.int16(4)): cuTile types it by its dtype, which
+        a plain `4` would lose. None for other values."""
+        if type(value).__module__ != "numpy" or not hasattr(value, "item") \
+                or not hasattr(value, "dtype"):
+            return None
+        from . import cutile
+        try:
+            dtype = _dtypes.from_foreign(value.dtype)
+        except Exception:   # noqa: BLE001 - a NumPy type cuTile has no dtype for
+            return None
+        literal = _literal(value.item())
+        if dtype is None or getattr(cutile, dtype.name, None) is not dtype or literal is None:
+            return None
+        return f"{self.tile_alias()}.{dtype.name}({literal})"
 
     def _library_path(self, value):
         """`alias.attr` (or `alias.Enum.member`) for a value a known module holds."""

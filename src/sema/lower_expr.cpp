@@ -46,6 +46,12 @@ Value KernelLowering::global_value(const Global& global, const std::string& name
                 : fmt::format("global '{}' is not a compile-time constant: {}", name, cause));
     }
   }
+  if (global.typed_as) {
+    CallArgs args;
+    args.positional.push_back(global.value);
+    args.positional_ranges.push_back(range);
+    return call(make(DTypeValue{*global.typed_as}), std::move(args), range);
+  }
   return global.value;
 }
 

@@ -223,6 +223,7 @@ class ModuleEvaluator {
       if (auto* n = t->as<ast::Name>()) names.push_back(n->id);
     if (names.size() != targets.size()) return;  // host-side unpacking etc.: not tile code
     if (replace_hints(names, *value)) return;
+    if (typed_constant(names, *value, range)) return;
     try {
       KernelLowering lowering(*scope_, dummy_signature());
       Value v = lowering.eval(value);
@@ -241,6 +242,24 @@ class ModuleEvaluator {
       }
     } catch (const CompileError&) {
       for (const auto& n : names) bind_error(n, std::current_exception(), range);
+    }
+  }
+
+  // `X = ct.int16(4)`: a dtype called on a Python constant (a number, or a string as in
+  // ct.float32("inf")), made an IR constant in each kernel that reads X (Global::typed_as).
+  bool typed_constant(const std::vector<std::string>& names, const ast::Expr& value, SourceRange range) {
+    auto* call = value.as<ast::Call>();
+    if (!call || call->args.size() != 1 || !call->keywords.empty()) return false;
+    try {
+      KernelLowering lowering(*scope_, dummy_signature());
+      auto* dtype = lowering.eval(call->func).as<DTypeValue>();
+      if (!dtype) return false;
+      Value literal = lowering.eval(call->args[0]);
+      if (!literal.is_loose() && !literal.is<StrValue>()) return false;
+      for (const auto& n : names) scope_->globals[n] = Global{literal, nullptr, range, dtype->dtype};
+      return true;
+    } catch (const CompileError&) {
+      return false;  // evaluated again as any other value, which reports the error
     }
   }
 

@@ -180,6 +180,10 @@ struct Global {
   Value value;
   std::shared_ptr<const std::exception_ptr> error;  // set when evaluation failed
   SourceRange range;
+  // `X = ct.int16(4)` (or np.int16(4)): a typed constant is an IR constant, which exists only in
+  // a kernel, so the global keeps the literal (`value`) and each kernel that reads it makes the
+  // constant of this dtype.
+  std::optional<DType> typed_as;
 };
 
 struct KernelInfo {

@@ -7,6 +7,7 @@ GPU) and look at the module and the errors."""
 
 import contextlib
 import enum
+import re
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Annotated, Any
@@ -334,3 +335,22 @@ def test_dataclass_base_rules_in_cutiles_words(cache_dir, tmp_path, fake_array):
 
     with pytest.raises(_errors.TileTypeError, match="Non-dataclass subclasses of a dataclass are not supported"):
         transpile(kern, (fake_array((2,), "<i4"),), tmp_path)
+
+
+def test_captured_numpy_scalars_keep_their_dtype(cache_dir, tmp_path, fake_array):
+    """cuTile's test_typeinfer.py::test_typeof_numpy_scalar: a captured np.int16(4) is an int16
+    constant (it was written as a plain 4, which has no dtype until it meets a tile)."""
+    numpy = pytest.importorskip("numpy")
+    val, half, flag = numpy.int16(4), numpy.float16(float("inf")), numpy.bool_(True)
+
+    @ct.kernel
+    def kernel(x):
+        ct.static_assert(val.dtype == ct.int16 and half.dtype == ct.float16)
+        ct.static_assert(val == 4 and flag.dtype == ct.bool_)
+        ct.scatter(x, 0, val + 1)
+
+    text = kernel._source()[1].text
+    assert re.search(r"^val = \w+\.int16\(4\)$", text, re.M), text
+    assert re.search(r'^half = \w+\.float16\(float\("inf"\)\)$', text, re.M), text
+    assert re.search(r"^flag = \w+\.bool_\(True\)$", text, re.M), text
+    assert "tile2cu_spec_test" in transpile(kernel, (fake_array((4,), "<i2"),), tmp_path)

@@ -72,5 +72,23 @@ TEST(PythonNumbers, DtypeConstructorsWithoutArgumentAreZero) {
                       "float32() takes at most one positional argument");
 }
 
+// A typed constant at module level (test_typeinfer.py::test_typeof_numpy_scalar: the launcher
+// writes a captured np.int16(4) as `val = ct.int16(4)`) keeps its dtype in every kernel that
+// reads it, and stays a compile-time constant for static_assert.
+TEST(PythonNumbers, ModuleLevelTypedConstantKeepsItsDtype) {
+  const std::string body =
+      "import numpy as np\nval = np.int16(4)\nwrapped = ct.uint8(300)\ninf16 = ct.float16(\"inf\")\n"
+      "@ct.kernel\ndef k(x):\n"
+      "    ct.static_assert(val.dtype == ct.int16 and wrapped.dtype == ct.uint8)\n"
+      "    ct.static_assert(val == 4)\n"
+      "    ct.static_assert(wrapped == 44)\n"
+      "    ct.scatter(x, 0, (val + 1).astype(ct.float32) + inf16)\n";
+  ir::Function fn = compile_kernel(body, "x=float32[?]");
+  bool int16_constant = false;
+  for (const ir::Op* op : ops_of_kind(fn, ir::OpKind::Constant))
+    int16_constant |= fn.type(op->results[0]).dtype == DType::Int16;
+  EXPECT_TRUE(int16_constant) << ir::print_function(fn);
+}
+
 }  // namespace
 }  // namespace tile2cu
