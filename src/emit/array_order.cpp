@@ -17,7 +17,7 @@ using ir::OpKind;
 
 struct Access {
   const Op* op;
-  int array;  // the root array: a list for its items, the viewed array for a slice
+  int array;  // the root array: a list for its items, the viewed array for a slice, each candidate of a choice
   bool writes;
   auto operator<=>(const Access&) const = default;
 };
@@ -112,21 +112,29 @@ class Walker {
     return all;
   }
 
-  int root(int param) const {
-    for (;;) {
-      const ir::ArrayParam& a = fn_.arrays[param];
-      if (a.slice_of >= 0) param = a.slice_of;
-      else if (a.list_of >= 0) param = a.list_of;
-      else return param;
-    }
+  // The kernel parameters an access of `param` may touch: a list for its items, the viewed
+  // array for a slice, every candidate of a run-time choice.
+  void roots(int param, std::vector<int>& out) const {
+    const ir::ArrayParam& a = fn_.arrays[param];
+    if (a.slice_of >= 0) return roots(a.slice_of, out);
+    if (a.list_of >= 0) return roots(a.list_of, out);
+    if (a.select_of.empty()) return out.push_back(param);
+    for (int candidate : a.select_of) roots(candidate, out);
+  }
+
+  std::vector<Access> touching(const Op& op, std::initializer_list<int> params, bool writes) const {
+    std::vector<int> arrays;
+    for (int p : params) roots(p, arrays);
+    std::vector<Access> out;
+    for (int a : arrays) out.push_back({&op, a, writes});
+    return out;
   }
 
   std::vector<Access> accesses_of(const Op& op) const {
     switch (op.kind) {
-      case OpKind::Load: case OpKind::Gather: return {{&op, root(op.param), false}};
-      case OpKind::Store: case OpKind::Scatter: case OpKind::Atomic: return {{&op, root(op.param), true}};
-      case OpKind::GemmLoop: case OpKind::AttentionLoop:
-        return {{&op, root(op.param), false}, {&op, root(op.param_b), false}};
+      case OpKind::Load: case OpKind::Gather: return touching(op, {op.param}, false);
+      case OpKind::Store: case OpKind::Scatter: case OpKind::Atomic: return touching(op, {op.param}, true);
+      case OpKind::GemmLoop: case OpKind::AttentionLoop: return touching(op, {op.param, op.param_b}, false);
       default: return {};
     }
   }

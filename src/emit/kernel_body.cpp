@@ -228,7 +228,7 @@ class BodyEmitter {
     switch (op.kind) {
       case OpKind::For: case OpKind::If: case OpKind::While: case OpKind::Store: case OpKind::Scatter:
       case OpKind::Yield: case OpKind::Condition: case OpKind::Break: case OpKind::Continue:
-      case OpKind::Return: case OpKind::ListItem: case OpKind::ArraySlice: case OpKind::Print:
+      case OpKind::Return: case OpKind::ListItem: case OpKind::ArraySlice: case OpKind::ArraySelect: case OpKind::Print:
       case OpKind::Assert: case OpKind::AttentionLoop:
         return false;
       default:
@@ -983,6 +983,17 @@ class BodyEmitter {
                                 expr(op.operands[0]).text));
         return;
       }
+      case OpKind::ArraySelect: {
+        // Every candidate is an Array of one element type and rank: a conditional picks one. No
+        // source comment: the if that chose already has it.
+        const ir::ArrayParam& choice = fn_.arrays[op.param];
+        const std::string selector = expr(op.operands[0]).text;
+        std::string pick = fn_.arrays[choice.select_of.back()].name;
+        for (size_t k = choice.select_of.size() - 1; k-- > 0;)
+          pick = fmt::format("{} == {} ? {} : {}", selector, k, fn_.arrays[choice.select_of[k]].name, pick);
+        line(depth, fmt::format("const auto {} = {};", choice.name, pick));
+        return;
+      }
       case OpKind::ArraySlice: {
         source_comment(op, depth, false);
         const ir::ArrayParam& view = fn_.arrays[op.param];
@@ -1113,6 +1124,10 @@ std::string cpp_literal(const ir::Literal& lit, DType dtype) {
   // tfloat32 is a struct around a float: a constant is a float rounded as astype() rounds it
   // (an integer in its constructor would not compile).
   if (dtype == DType::TFloat32) return fmt::format("convert<tfloat32>({})", cpp_literal(lit, DType::Float32));
+  // The fp8 types' constructors take a float (rounding to nearest); given an integer they
+  // would take the truncated value.
+  if (dtype == DType::Float8E4M3FN || dtype == DType::Float8E5M2)
+    return fmt::format("{}({})", dtype_cpp_name(dtype), cpp_literal(lit, DType::Float32));
   __int128 v = 0;
   if (auto* i = std::get_if<__int128>(&lit)) v = *i;
   else v = static_cast<__int128>(std::get<double>(lit));

@@ -19,7 +19,7 @@ std::vector<LaunchWholeAccess> find_launch_whole_accesses(const ir::Function& fn
   std::vector<LaunchWholeAccess> found;
   for (const ir::Op* op : accesses) {
     const ir::ArrayParam& a = fn.arrays[static_cast<size_t>(op->param)];
-    if (a.slice_of >= 0 || a.list_of >= 0 || !may_be_whole(*op)) continue;
+    if (a.slice_of >= 0 || a.list_of >= 0 || !a.select_of.empty() || !may_be_whole(*op)) continue;
     if (op->kind == ir::OpKind::Load && broadcast_loads.absorbed.count(op->results[0])) continue;
     bool identity = true;
     for (size_t k = 0; k < op->order.size(); ++k) identity = identity && op->order[k] == static_cast<int>(k);

@@ -54,7 +54,7 @@ bool threads_work_alone(const ir::Function& fn, const ir::Op& op) {
     case ir::OpKind::Select: case ir::OpKind::Bitcast: case ir::OpKind::Arange: case ir::OpKind::Load:
     case ir::OpKind::For: case ir::OpKind::If: case ir::OpKind::While: case ir::OpKind::Yield:
     case ir::OpKind::Condition: case ir::OpKind::Break: case ir::OpKind::Continue: case ir::OpKind::Return:
-    case ir::OpKind::ListItem: case ir::OpKind::ListLength: case ir::OpKind::ArraySlice:
+    case ir::OpKind::ListItem: case ir::OpKind::ListLength: case ir::OpKind::ArraySlice: case ir::OpKind::ArraySelect:
       return true;
     case ir::OpKind::Reduce: case ir::OpKind::Scan: case ir::OpKind::Broadcast: case ir::OpKind::Reshape:
     case ir::OpKind::Permute: case ir::OpKind::Cat: case ir::OpKind::Extract: case ir::OpKind::Insert:

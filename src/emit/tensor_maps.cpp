@@ -15,7 +15,7 @@ namespace {
 // The host encodes tensor maps from the launch's arguments, so only a kernel parameter itself
 // qualifies: a list item or an Array.slice view gets its base inside the kernel.
 bool host_known(const ir::ArrayParam& a, int min_rank, int max_rank) {
-  return a.rank >= min_rank && a.rank <= max_rank && a.list_of < 0 && a.slice_of < 0;
+  return a.rank >= min_rank && a.rank <= max_rank && a.list_of < 0 && a.slice_of < 0 && a.select_of.empty();
 }
 
 bool is_16_bit(DType t) { return t == DType::Float16 || t == DType::BFloat16; }

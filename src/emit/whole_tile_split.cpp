@@ -27,7 +27,7 @@ bool is_known_leaf(const ir::Function& fn, const ir::Op& op) {
       return true;
     case ir::OpKind::ArrayDim: case ir::OpKind::ArrayStride: {
       const ir::ArrayParam& a = fn.arrays[static_cast<size_t>(op.param)];
-      return a.slice_of < 0 && a.list_of < 0;
+      return a.slice_of < 0 && a.list_of < 0 && a.select_of.empty();
     }
     default:
       return false;
@@ -137,7 +137,7 @@ WholeTileSplit find_whole_tile_split(const ir::Function& fn, const BroadcastLoad
     if (op.kind == ir::OpKind::Load && broadcast_loads.absorbed.count(op.results[0])) return false;
     // A slice or list item may be a different array in each block: only parameters qualify.
     const ir::ArrayParam& a = fn.arrays[op.param];
-    return a.slice_of < 0 && a.list_of < 0;
+    return a.slice_of < 0 && a.list_of < 0 && a.select_of.empty();
   };
   auto literal_index = [&](const ir::Op& op) {
     std::vector<ir::ValueId> index = index_operands(op);

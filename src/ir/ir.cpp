@@ -70,6 +70,7 @@ const char* op_kind_name(OpKind k) {
     case OpKind::ListItem: return "list_item";
     case OpKind::ListLength: return "list_length";
     case OpKind::ArraySlice: return "array_slice";
+    case OpKind::ArraySelect: return "array_select";
     case OpKind::Print: return "print";
     case OpKind::Assert: return "assert";
     case OpKind::Mma: return "mma";
@@ -140,6 +141,9 @@ std::vector<bool> referenced_arrays(const Function& fn) {
       case OpKind::ScalarParam: return;  // its param indexes fn.scalars
       case OpKind::ListItem: return;     // defines its entry; the list itself is declared apart
       case OpKind::ArraySlice: mark(fn.arrays[static_cast<size_t>(op.param)].slice_of); return;
+      case OpKind::ArraySelect:
+        for (int candidate : fn.arrays[static_cast<size_t>(op.param)].select_of) mark(candidate);
+        return;
       default: mark(op.param); mark(op.param_b);  // GemmLoop / AttentionLoop read two arrays
     }
   });

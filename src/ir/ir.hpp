@@ -53,6 +53,10 @@ struct ArrayParam {
   // Array.slice (spec b.1): a view of the entry `slice_of`, narrowed along one axis, defined by
   // an ArraySlice op. Same dtype, rank and strides; no copy.
   int slice_of = -1;
+  // A run-time choice between arrays (an array variable an if or a loop rebinds): one of the
+  // entries `select_of`, picked by an ArraySelect op's int32 operand. Its facts are those every
+  // candidate has; a store through it may write any of them.
+  std::vector<int> select_of;
   // Strides the signature makes compile-time constants (`strides(10, ?)`): empty, or size rank.
   std::vector<std::optional<int64_t>> static_strides;
 };
@@ -115,6 +119,8 @@ enum class OpKind {
   ListLength,   // attr param: a list parameter; result: its length (int32)
   ArraySlice,   // attr param: the view's entry in Function::arrays (its slice_of is the array it
                 // narrows); attr axis; operands start, stop (signed-integer scalars)
+  ArraySelect,  // attr param: the entry defined (its select_of lists the candidates, all earlier
+                // entries of one dtype and rank); operand: the candidate's index (int32 scalar)
   Print,        // operands: values to print; attr text: 2n+1 strings, literal segments around
                 // the n printf conversions ("x = ", "%f", "\n"); one line per block
   Assert,       // operand: bool tile or scalar; attr text[0]: the message printed when false

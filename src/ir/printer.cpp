@@ -75,6 +75,12 @@ class Printer {
         const ArrayParam& view = fn_.arrays[op.param];
         return fmt::format(" {} of {} axis={}", view.name, fn_.arrays[view.slice_of].name, op.axis);
       }
+      case OpKind::ArraySelect: {
+        const ArrayParam& choice = fn_.arrays[op.param];
+        std::vector<std::string> names;
+        for (int c : choice.select_of) names.push_back(fn_.arrays[c].name);
+        return fmt::format(" {} of {}", choice.name, fmt::join(names, ", "));
+      }
       case OpKind::Print: case OpKind::Assert: {
         std::string s;
         for (const auto& t : op.text) s += t;

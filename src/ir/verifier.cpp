@@ -222,6 +222,19 @@ class Verifier {
           expect(type(v).is_scalar() && is_signed_integer(type(v).dtype), op, "bounds are signed-integer scalars");
         break;
       }
+      case OpKind::ArraySelect: {
+        const ArrayParam& choice = fn_.arrays.at(op.param);
+        expect(choice.select_of.size() >= 2, op, "chooses between two arrays or more");
+        for (int c : choice.select_of) {
+          expect(c >= 0 && c < op.param, op, "chooses between earlier arrays");
+          const ArrayParam& candidate = fn_.arrays.at(c);
+          expect(!candidate.is_list && candidate.dtype == choice.dtype && candidate.rank == choice.rank, op,
+                 "candidates share the choice's dtype and rank");
+        }
+        expect(n == 1 && op.results.empty() && type(op.operands[0]) == TileType{DType::Int32, {}}, op,
+               "takes the candidate's index (int32)");
+        break;
+      }
       case OpKind::GemmLoop: {
         const ArrayParam& a = fn_.arrays.at(op.param);
         const ArrayParam& b = fn_.arrays.at(op.param_b);

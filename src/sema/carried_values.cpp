@@ -233,6 +233,11 @@ KernelLowering::CarriedNames KernelLowering::carry(const std::vector<std::string
   }
   c.break_constant.resize(c.initial.size());
   c.break_varies.resize(c.initial.size(), false);
+  for (const std::string& n : names) {
+    const std::string array_name = n.size() > 8 && n.rfind("<array ", 0) == 0 ? n.substr(7, n.size() - 8) : "";
+    if (array_name.empty()) continue;
+    c.arrays.push_back({array_name, n, {env_.at(array_name).as<ArrayValue>()->param}, fn_.arrays.size(), false});
+  }
   return c;
 }
 
@@ -260,6 +265,24 @@ void KernelLowering::check_array_unchanged(const std::string& n, const Value& en
 }
 
 std::vector<ir::ValueId> KernelLowering::carried_exit_values(CarriedNames& c, SourceRange range, bool is_break) {
+  // Each rebound array name leaves through this exit as its index among the candidates.
+  for (CarriedNames::ArrayCarry& a : c.arrays) {
+    auto it = env_.find(a.name);
+    auto* now = it == env_.end() ? nullptr : it->second.as<ArrayValue>();
+    if (!now) {
+      a.unusable = true;
+      continue;
+    }
+    auto known = std::find(a.candidates.begin(), a.candidates.end(), now->param);
+    if (known == a.candidates.end()) {
+      if (static_cast<size_t>(now->param) >= a.arrays_before || !arrays_can_meet(a.candidates[0], now->param)) {
+        a.unusable = true;
+        continue;
+      }
+      known = a.candidates.insert(a.candidates.end(), now->param);
+    }
+    env_[a.selector] = make(LooseInt{known - a.candidates.begin()});
+  }
   std::vector<ir::ValueId> ids;
   for (size_t i = 0; i < c.names.size(); ++i) {
     const std::string& n = c.names[i];

@@ -565,6 +565,14 @@ Flow KernelLowering::exec_runtime_if(ir::ValueId cond, const std::function<Flow(
   };
   std::vector<IfResult> results_spec;
   std::vector<Rebind> rebinds;
+  // A name each path binds to another array: the if yields the path's index into `candidates`
+  // (result `selector`), and an ArraySelect after it picks the array.
+  struct ArrayMerge {
+    std::string name;
+    std::vector<int> candidates;
+    size_t selector;
+  };
+  std::vector<ArrayMerge> array_merges;
   // The type of an if result from its two sides: a run-time side decides; two literals take
   // their default dtype. Empty when the sides disagree.
   auto result_type = [&](const Value* sides[2]) -> std::optional<ir::TileType> {
@@ -653,6 +661,14 @@ Flow KernelLowering::exec_runtime_if(ir::ValueId cond, const std::function<Flow(
         if (!is_record(*any) && !any->is<Runtime>() && !any->is_loose()) { env_[n] = *any; continue; }
         if (any->is_loose() || (live[0] && live[1] && !is_record(*any))) { env_[n] = *any; continue; }
       }
+      if (live[0] && live[1] && vals[0]->is<ArrayValue>() && vals[1]->is<ArrayValue>()) {
+        const int chosen[2] = {vals[0]->as<ArrayValue>()->param, vals[1]->as<ArrayValue>()->param};
+        if (arrays_can_meet(chosen[0], chosen[1])) {
+          array_merges.push_back({n, {chosen[0], chosen[1]}, results_spec.size()});
+          results_spec.push_back({n, n + "_path", {DType::Int32, {}}, {make(LooseInt{0}), make(LooseInt{1})}});
+          continue;
+        }
+      }
       bool numeric = (!live[0] || is_numeric(*vals[0])) && (!live[1] || is_numeric(*vals[1]));
       // Closures of one def that captured different values merge as records (their captures).
       auto record_like = [](const Value& v) { return is_record(v) || is_closure_record(v); };
@@ -686,6 +702,7 @@ Flow KernelLowering::exec_runtime_if(ir::ValueId cond, const std::function<Flow(
   for (const IfResult& r : results_spec) op.results.push_back(fn_.new_value(r.type, r.name));
   const std::vector<ir::ValueId> results = op.results;
   append_op(std::move(op));
+  for (const ArrayMerge& m : array_merges) env_[m.name] = array_choice(results[m.selector], m.candidates, m.name);
   for (Rebind& r : rebinds) {
     for (size_t k = 0; k < r.leaves.size(); ++k)
       if (r.result_of_leaf[k]) r.leaves[k] = make(Runtime{results[*r.result_of_leaf[k]]});
@@ -711,6 +728,11 @@ std::vector<std::string> KernelLowering::carried_names(const ast::Body& body, So
     auto it = env_.find(n);
     if (it == env_.end() || it->second.is<PoisonValue>()) continue;
     if (is_numeric(it->second) || is_record(it->second)) carried.push_back(n);
+    // An array the body rebinds is carried as its index among the arrays it may name.
+    if (it->second.is<ArrayValue>()) {
+      env_[array_selector_name(n)] = make(LooseInt{0});
+      carried.push_back(array_selector_name(n));
+    }
   }
   (void)range;
   return carried;
@@ -817,6 +839,17 @@ void KernelLowering::close_loop(ir::Op op, const Env& before, const CarriedNames
     if (inside.count(n) && !carried.carries(n)) env_[n] = inside.at(n);
   finish_loop_scope(before, carried, assigned);
   append_op(std::move(op));
+  // A rebound array name: the array its carried index picks (finish_loop_scope refused it when
+  // some exit left it naming an array that cannot be chosen).
+  for (const CarriedNames::ArrayCarry& a : carried.arrays) {
+    const Value selector = env_.at(a.selector);
+    env_.erase(a.selector);
+    if (a.unusable || a.candidates.size() < 2) continue;
+    if (auto* k = selector.as<LooseInt>())
+      env_[a.name] = make(ArrayValue{a.candidates.at(static_cast<size_t>(k->value))});
+    else
+      env_[a.name] = array_choice(selector.as<Runtime>()->id, a.candidates, a.name);
+  }
 }
 
 Flow KernelLowering::exec_while(const ast::While& w, SourceRange range) {
@@ -1187,13 +1220,15 @@ ir::Function KernelLowering::run() {
   fn_.signature = fmt::format("{}", fmt::join(described, ", "));
   exec_body(def.body);
   if (oversized_tile_) throw *oversized_tile_;  // see check_tile_size
-  // A store through a slice writes the array it narrows; through an item, the list's arrays.
+  // A store through a slice writes the array it narrows; through an item, the list's arrays;
+  // through a run-time choice, every candidate.
   // Views come after what they view, so one backward pass carries it along chains.
   for (size_t i = fn_.arrays.size(); i-- > 0;) {
     const ir::ArrayParam& a = fn_.arrays[i];
     if (!a.written) continue;
     if (a.slice_of >= 0) fn_.arrays[a.slice_of].written = true;
     if (a.list_of >= 0) fn_.arrays[a.list_of].written = true;
+    for (int candidate : a.select_of) fn_.arrays[candidate].written = true;
   }
   return std::move(fn_);
 }

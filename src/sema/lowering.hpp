@@ -65,8 +65,21 @@ class KernelLowering {
     std::vector<bool> break_varies;
     std::vector<Env> break_names;       // the names at each break, for names first bound in the loop
     std::vector<ir::ValueId> body_args; // the body's block arguments: a back edge passing one changed nothing
+    // An array name the loop rebinds: carried as `selector`, an int32 name holding its index
+    // into `candidates` (the entry array first, then each array a loop exit left it naming);
+    // after the loop an ArraySelect picks the array. Only arrays defined before the loop (entries
+    // below `arrays_before`) can be chosen after it; `unusable` when an exit named another.
+    struct ArrayCarry {
+      std::string name, selector;
+      std::vector<int> candidates;
+      size_t arrays_before = 0;
+      bool unusable = false;
+    };
+    std::vector<ArrayCarry> arrays;
     bool carries(const std::string& n) const { return std::find(names.begin(), names.end(), n) != names.end(); }
   };
+  // The hidden carried name that holds array name `n`'s index (see CarriedNames::ArrayCarry).
+  static std::string array_selector_name(const std::string& n) { return "<array " + n + ">"; }
   struct LoopContext { CarriedNames* carried; bool is_for; };
   KernelLowering(const ModuleScope& scope, const KernelSignature& sig);
   ir::Function run();
@@ -215,6 +228,11 @@ class KernelLowering {
   // Array.slice (lower_array_slice.cpp)
   Value array_slice(int source, CallArgs& args, SourceRange range);
   ir::ValueId slice_bound(const Value& v, SourceRange range, const char* what, std::optional<int64_t>* constant);
+  // An array variable bound to different arrays on the paths of an if (lower_array_select.cpp):
+  // whether two arrays may meet (same dtype and rank), and the ArraySelect entry that picks
+  // candidates[selector], named after the variable `var`.
+  bool arrays_can_meet(int a, int b) const;
+  Value array_choice(ir::ValueId selector, const std::vector<int>& candidates, const std::string& var);
   // Refuses a loop that leaves `n` naming another array (or tiled view) than on entry (carried_values.cpp).
   void check_array_unchanged(const std::string& n, const Value& entry, const Value& now, SourceRange range) const;
   // Array.tiled_view and the view's attributes and methods (lower_tiled_view.cpp)

@@ -24,14 +24,14 @@ bool is_exchange(const Function& fn, const Op& op) {
 
 // Ops whose value depends only on their operands and attributes: numbered, so that the
 // exchanges reading them compare by value, but left where they are written. Array extents
-// count only for parameters: a list item or a slice is a different array on each visit of the
+// count only for parameters: a list item, a slice or a run-time choice is a different array on each visit of the
 // op that defines it.
 bool is_numbered(const Function& fn, const Op& op) {
   if (!op.regions.empty() || op.results.size() != 1) return false;
   switch (op.kind) {
     case OpKind::ArrayDim: case OpKind::ArrayStride: {
       const ArrayParam& a = fn.arrays.at(static_cast<size_t>(op.param));
-      return a.list_of < 0 && a.slice_of < 0 && !a.is_list;
+      return a.list_of < 0 && a.slice_of < 0 && a.select_of.empty() && !a.is_list;
     }
     case OpKind::Broadcast: case OpKind::Arange: case OpKind::Bitcast: case OpKind::Reinterpret:
       return true;

@@ -31,7 +31,9 @@ void count_uses(const Op& op, std::vector<int>& uses, int delta) {
 }
 
 // Ops that define an array entry (a list's item, a slice view) rather than read one.
-bool defines_array(const Op& op) { return op.kind == OpKind::ListItem || op.kind == OpKind::ArraySlice; }
+bool defines_array(const Op& op) {
+  return op.kind == OpKind::ListItem || op.kind == OpKind::ArraySlice || op.kind == OpKind::ArraySelect;
+}
 
 bool is_loop(const Op& op) { return op.kind == OpKind::For || op.kind == OpKind::While; }
 

@@ -128,7 +128,7 @@ struct Matcher {
       bool pure = is_value_arithmetic(op.kind);
       // `ct.load(As[g], ...)` or `ct.load(X.slice(...), ...)` in the loop: the array the load
       // reads is defined in the body, from loop-invariant values; it moves out with the scalars.
-      bool defines_array = op.kind == OpKind::ListItem || op.kind == OpKind::ArraySlice;
+      bool defines_array = op.kind == OpKind::ListItem || op.kind == OpKind::ArraySlice || op.kind == OpKind::ArraySelect;
       if (!defines_array && (!scalar || !pure)) return false;
       for (ValueId v : op.operands)
         if (!defined_outside(v) && !invariant.count(v)) return false;

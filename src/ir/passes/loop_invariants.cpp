@@ -22,7 +22,8 @@ void collect_definitions(const Block& block, std::set<ValueId>& values, std::set
   for (ValueId a : block.args) values.insert(a);
   for (const Op& op : block.ops) {
     for (ValueId r : op.results) values.insert(r);
-    if (op.kind == OpKind::ListItem || op.kind == OpKind::ArraySlice) arrays.insert(op.param);
+    if (op.kind == OpKind::ListItem || op.kind == OpKind::ArraySlice || op.kind == OpKind::ArraySelect)
+      arrays.insert(op.param);
     for (const Block& r : op.regions) collect_definitions(r, values, arrays);
   }
 }

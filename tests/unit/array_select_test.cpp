@@ -1,0 +1,114 @@
+// A run-time choice between arrays (cuTile's test_alias.py, test_control_flow.py::
+// test_if_else_array_result, test_typeinfer.py::test_array_inferred_strides_unify_in_control_flow):
+// an array variable the paths of an if bind to different arrays. The if yields the path's index
+// and an ArraySelect entry picks the array; its facts are the ones every candidate has.
+#include "ir/printer.hpp"
+#include "nvcc_compile.hpp"
+#include "sema_test_util.hpp"
+#include "transpile_one.hpp"
+
+namespace tile2cu {
+namespace {
+
+using testing::compile_kernel;
+using testing::ops_of_kind;
+
+bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+const char* kIfElseAlias =
+    "def k(X, Y, cond: int, TILE: ct.Constant[int]):\n"
+    "    if cond:\n"
+    "        alias = Y\n"
+    "    else:\n"
+    "        alias = X\n"
+    "    ct.store(alias, index=(0,), tile=ct.full((TILE,), 3, dtype=X.dtype))\n";
+const char* kIfElseAliasSig = "X=float32[?], Y=float32[?], cond=int32, TILE=256";
+
+TEST(ArraySelect, AnIfChoosesBetweenTwoArrays) {
+  ir::Function fn = compile_kernel(std::string("@ct.kernel\n") + kIfElseAlias, kIfElseAliasSig);
+  auto selects = ops_of_kind(fn, ir::OpKind::ArraySelect);
+  ASSERT_EQ(selects.size(), 1u);
+  const ir::ArrayParam& alias = fn.arrays[selects[0]->param];
+  EXPECT_EQ(alias.name, "alias");  // named after the Python variable
+  ASSERT_EQ(alias.select_of.size(), 2u);
+  EXPECT_EQ(fn.arrays[alias.select_of[0]].name, "Y");  // the if path first
+  EXPECT_EQ(fn.arrays[alias.select_of[1]].name, "X");
+  EXPECT_EQ(fn.type(selects[0]->operands[0]), (ir::TileType{DType::Int32, {}}));
+  // The store may write either array: neither is const in the launcher.
+  EXPECT_TRUE(fn.arrays[alias.select_of[0]].written);
+  EXPECT_TRUE(fn.arrays[alias.select_of[1]].written);
+  auto stores = ops_of_kind(fn, ir::OpKind::Store);
+  ASSERT_EQ(stores.size(), 1u);
+  EXPECT_EQ(stores[0]->param, selects[0]->param);
+}
+
+TEST(ArraySelect, FactsAreTheOnesEveryCandidateHas) {
+  // test_array_inferred_strides_unify_in_control_flow: x row-major, y its transpose.
+  ir::Function fn = compile_kernel(
+      "@ct.kernel\n"
+      "def k(x, y, out):\n"
+      "    if ct.bid(0) == 0:\n"
+      "        a = x\n"
+      "    else:\n"
+      "        a = y\n"
+      "    ct.store(out, (0, 0), ct.load(a, (0, 0), shape=(4, 4)))\n",
+      "x=float32[4, 4] strides(4, 1) align16 contiguous, y=float32[4, ?] strides(1, 4) align16, out=float32[4, 4]");
+  auto selects = ops_of_kind(fn, ir::OpKind::ArraySelect);
+  ASSERT_EQ(selects.size(), 1u);
+  const ir::ArrayParam& a = fn.arrays[selects[0]->param];
+  EXPECT_EQ(a.static_dims[0], 4);                 // both have 4 rows
+  EXPECT_FALSE(a.static_dims[1].has_value());     // y's columns are not static
+  ASSERT_EQ(a.static_strides.size(), 2u);
+  EXPECT_FALSE(a.static_strides[0].has_value());  // 4 vs 1
+  EXPECT_FALSE(a.static_strides[1].has_value());  // 1 vs 4
+  EXPECT_TRUE(a.aligned16);
+  EXPECT_FALSE(a.contiguous);                     // y is not
+  EXPECT_FALSE(fn.arrays[a.select_of[0]].written);  // only loaded from
+}
+
+TEST(ArraySelect, ArraysOfTwoDtypesOrRanksCannotMeet) {
+  const char* body =
+      "@ct.kernel\n"
+      "def k(x, y):\n"
+      "    if ct.bid(0) == 0:\n"
+      "        a = x\n"
+      "    else:\n"
+      "        a = y\n"
+      "    ct.store(a, (0,), ct.zeros((4,), dtype=a.dtype))\n";
+  EXPECT_KERNEL_ERROR(body, "x=float32[?], y=int32[?]", ErrorKind::Type,
+                      "Type of `a` depends on path taken: Array[int32,1-d] (the else path) vs. Array[float32,1-d] "
+                      "(the if path)");
+  EXPECT_KERNEL_ERROR(body, "x=float32[?], y=float32[?, ?]", ErrorKind::Type, "Type of `a` depends on path taken");
+}
+
+TEST(ArraySelect, EmitsAConditionalOverTheArraysAndBuilds) {
+  TranspileResult r = transpile_one(kIfElseAlias, kIfElseAliasSig);
+  ASSERT_TRUE(r.ok) << r.diagnostics;
+  EXPECT_TRUE(contains(r.cu, "const auto alias = alias_path == 0 ? Y : X;")) << r.cu;
+  EXPECT_TRUE(contains(r.cu, "store(alias, {0}")) << r.cu;
+  // Neither candidate is declared const: the launcher passes both writable.
+  EXPECT_TRUE(contains(r.cuh + r.cu, "tile2cu::ArrayView<float, 1> X")) << r.cuh;
+  EXPECT_TRUE(contains(r.cuh + r.cu, "tile2cu::ArrayView<float, 1> Y")) << r.cuh;
+  if (!testing::have_nvcc()) GTEST_SKIP() << "no nvcc";
+  EXPECT_EQ(testing::nvcc_compile(r.cu, r.cuh, "k.cuh"), 0) << r.cu;
+}
+
+// cuTile's test_if_else_array_result: the block picks its array, then stores through it.
+TEST(ArraySelect, ShapesOfTheChoiceAreReadAtRunTime) {
+  TranspileResult r = transpile_one(
+      "def k(x, y):\n"
+      "    if ct.bid(0) == 0:\n"
+      "        a = x\n"
+      "    else:\n"
+      "        a = y\n"
+      "    tile = ct.full((1,), ct.bid(0) + a.shape[0], dtype=x.dtype)\n"
+      "    ct.store(a, index=(0,), tile=tile)\n",
+      "x=int32[?], y=int32[8]");
+  ASSERT_TRUE(r.ok) << r.diagnostics;
+  EXPECT_TRUE(contains(r.cu, "a.shape[0]")) << r.cu;  // not y's static 8
+  if (!testing::have_nvcc()) GTEST_SKIP() << "no nvcc";
+  EXPECT_EQ(testing::nvcc_compile(r.cu, r.cuh, "k.cuh"), 0) << r.cu;
+}
+
+}  // namespace
+}  // namespace tile2cu
