@@ -222,7 +222,8 @@ KernelLowering::CarriedNames KernelLowering::carry(const std::vector<std::string
     c.structures.push_back(v);
     c.first_leaf.push_back(c.initial.size());
     std::vector<std::string> leaf_names;
-    collect_leaves(v, n, c.initial, leaf_names);
+    const std::string selected = array_of_selector(n);
+    collect_leaves(v, selected.empty() ? n : selected + "_path", c.initial, leaf_names);
     c.leaf_names.insert(c.leaf_names.end(), leaf_names.begin(), leaf_names.end());
   }
   c.first_leaf.push_back(c.initial.size());
@@ -234,7 +235,7 @@ KernelLowering::CarriedNames KernelLowering::carry(const std::vector<std::string
   c.break_constant.resize(c.initial.size());
   c.break_varies.resize(c.initial.size(), false);
   for (const std::string& n : names) {
-    const std::string array_name = n.size() > 8 && n.rfind("<array ", 0) == 0 ? n.substr(7, n.size() - 8) : "";
+    const std::string array_name = array_of_selector(n);
     if (array_name.empty()) continue;
     c.arrays.push_back({array_name, n, {env_.at(array_name).as<ArrayValue>()->param}, fn_.arrays.size(), false});
   }

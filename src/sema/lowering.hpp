@@ -79,7 +79,11 @@ class KernelLowering {
     bool carries(const std::string& n) const { return std::find(names.begin(), names.end(), n) != names.end(); }
   };
   // The hidden carried name that holds array name `n`'s index (see CarriedNames::ArrayCarry).
+  // The env key cannot clash with a Python name; its IR values are named n_path, as an if's are.
   static std::string array_selector_name(const std::string& n) { return "<array " + n + ">"; }
+  static std::string array_of_selector(const std::string& key) {
+    return key.size() > 8 && key.rfind("<array ", 0) == 0 ? key.substr(7, key.size() - 8) : "";
+  }
   struct LoopContext { CarriedNames* carried; bool is_for; };
   KernelLowering(const ModuleScope& scope, const KernelSignature& sig);
   ir::Function run();

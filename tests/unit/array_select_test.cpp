@@ -15,24 +15,25 @@ using testing::ops_of_kind;
 
 bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
-const char* kIfElseAlias =
-    "def k(X, Y, cond: int, TILE: ct.Constant[int]):\n"
-    "    if cond:\n"
-    "        alias = Y\n"
+// The block's flag picks which array to fill.
+const char* kChooseByFlag =
+    "def k(src, dst, flag: int, N: ct.Constant[int]):\n"
+    "    if flag:\n"
+    "        out = dst\n"
     "    else:\n"
-    "        alias = X\n"
-    "    ct.store(alias, index=(0,), tile=ct.full((TILE,), 3, dtype=X.dtype))\n";
-const char* kIfElseAliasSig = "X=float32[?], Y=float32[?], cond=int32, TILE=256";
+    "        out = src\n"
+    "    ct.store(out, index=(0,), tile=ct.full((N,), 5, dtype=src.dtype))\n";
+const char* kChooseByFlagSig = "src=float32[?], dst=float32[?], flag=int32, N=256";
 
 TEST(ArraySelect, AnIfChoosesBetweenTwoArrays) {
-  ir::Function fn = compile_kernel(std::string("@ct.kernel\n") + kIfElseAlias, kIfElseAliasSig);
+  ir::Function fn = compile_kernel(std::string("@ct.kernel\n") + kChooseByFlag, kChooseByFlagSig);
   auto selects = ops_of_kind(fn, ir::OpKind::ArraySelect);
   ASSERT_EQ(selects.size(), 1u);
   const ir::ArrayParam& alias = fn.arrays[selects[0]->param];
-  EXPECT_EQ(alias.name, "alias");  // named after the Python variable
+  EXPECT_EQ(alias.name, "out");  // named after the Python variable
   ASSERT_EQ(alias.select_of.size(), 2u);
-  EXPECT_EQ(fn.arrays[alias.select_of[0]].name, "Y");  // the if path first
-  EXPECT_EQ(fn.arrays[alias.select_of[1]].name, "X");
+  EXPECT_EQ(fn.arrays[alias.select_of[0]].name, "dst");  // the if path first
+  EXPECT_EQ(fn.arrays[alias.select_of[1]].name, "src");
   EXPECT_EQ(fn.type(selects[0]->operands[0]), (ir::TileType{DType::Int32, {}}));
   // The store may write either array: neither is const in the launcher.
   EXPECT_TRUE(fn.arrays[alias.select_of[0]].written);
@@ -82,13 +83,13 @@ TEST(ArraySelect, ArraysOfTwoDtypesOrRanksCannotMeet) {
 }
 
 TEST(ArraySelect, EmitsAConditionalOverTheArraysAndBuilds) {
-  TranspileResult r = transpile_one(kIfElseAlias, kIfElseAliasSig);
+  TranspileResult r = transpile_one(kChooseByFlag, kChooseByFlagSig);
   ASSERT_TRUE(r.ok) << r.diagnostics;
-  EXPECT_TRUE(contains(r.cu, "const auto alias = alias_path == 0 ? Y : X;")) << r.cu;
-  EXPECT_TRUE(contains(r.cu, "store(alias, {0}")) << r.cu;
+  EXPECT_TRUE(contains(r.cu, "const auto out = out_path == 0 ? dst : src;")) << r.cu;
+  EXPECT_TRUE(contains(r.cu, "store(out, {0}")) << r.cu;
   // Neither candidate is declared const: the launcher passes both writable.
-  EXPECT_TRUE(contains(r.cuh + r.cu, "tile2cu::ArrayView<float, 1> X")) << r.cuh;
-  EXPECT_TRUE(contains(r.cuh + r.cu, "tile2cu::ArrayView<float, 1> Y")) << r.cuh;
+  EXPECT_TRUE(contains(r.cuh + r.cu, "tile2cu::ArrayView<float, 1> src")) << r.cuh;
+  EXPECT_TRUE(contains(r.cuh + r.cu, "tile2cu::ArrayView<float, 1> dst")) << r.cuh;
   if (!testing::have_nvcc()) GTEST_SKIP() << "no nvcc";
   EXPECT_EQ(testing::nvcc_compile(r.cu, r.cuh, "k.cuh"), 0) << r.cu;
 }
@@ -108,6 +109,32 @@ TEST(ArraySelect, ShapesOfTheChoiceAreReadAtRunTime) {
   EXPECT_TRUE(contains(r.cu, "a.shape[0]")) << r.cu;  // not y's static 8
   if (!testing::have_nvcc()) GTEST_SKIP() << "no nvcc";
   EXPECT_EQ(testing::nvcc_compile(r.cu, r.cuh, "k.cuh"), 0) << r.cu;
+}
+
+// A loop that rebinds an array carries the choice as an int32 (named after the variable: the
+// first version named it "<array target>", which is no C++ name, and nvcc refused the kernel).
+TEST(ArraySelect, LoopsCarryTheChoiceAndBuild) {
+  for (const char* body : {
+           "def k(a, b, steps: int, T: ct.Constant[int]):\n"
+           "    target = a\n"
+           "    for k in range(steps):\n"
+           "        target = b\n"
+           "    ct.store(target, index=(0,), tile=ct.full((T,), 7, dtype=a.dtype))\n",
+           "def k(a, b, steps: int, T: ct.Constant[int]):\n"
+           "    target = a\n"
+           "    k = 0\n"
+           "    while k < steps:\n"
+           "        target = b\n"
+           "        k += 1\n"
+           "    ct.store(target, index=(0,), tile=ct.full((T,), 7, dtype=a.dtype))\n"}) {
+    TranspileResult r = transpile_one(body, "a=float32[?], b=float32[?], steps=int32, T=256");
+    ASSERT_TRUE(r.ok) << r.diagnostics;
+    EXPECT_TRUE(contains(r.cu, "auto target_path = 0;")) << r.cu;
+    EXPECT_TRUE(contains(r.cu, "target_path = 1;")) << r.cu;
+    EXPECT_TRUE(contains(r.cu, "const auto target = target_path == 0 ? a : b;")) << r.cu;
+    if (!testing::have_nvcc()) continue;
+    EXPECT_EQ(testing::nvcc_compile(r.cu, r.cuh, "k.cuh"), 0) << r.cu;
+  }
 }
 
 }  // namespace
