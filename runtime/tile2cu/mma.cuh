@@ -12,16 +12,12 @@
 //      sum_k x[i, k] * y[k, j] in the accumulator's arithmetic (int32 for int8, double for
 //      float64, float for the rest).
 //   3. Every thread reads its acc elements back, converted to the accumulator dtype.
-// fp8 on sm_90a (tile of 64 x 64 pieces, whole warpgroups) takes wgmma instead of step 2's
-// mma.sync: its operands are staged in wgmma's K-major core-matrix layout (y transposed) and each
-// warpgroup runs m64n64k32 along K on its 64 x 64 pieces of acc (wgmma_fp8.cuh says why).
 // Accumulation inside one call is in float for f16 accumulators (the tensor cores' f32 mode),
 // rounded to f16 once at the end.
 #pragma once
 
 #include "mma_warp.cuh"
 #include "tile.cuh"
-#include "wgmma_fp8.cuh"
 
 namespace tile2cu {
 
@@ -50,10 +46,6 @@ struct MmaPlan {
   static constexpr int kBytesB = align16(Batch * (kTransposedB ? N : K) * kLdB * int(sizeof(TB)));
   static constexpr int kBytesC = kTensorCores ? Batch * M * N * 4 : 0;  // float or int32
   static constexpr int kSmemBytes = kBytesA + kBytesB + kBytesC;
-  // fp8 on sm_90a runs on wgmma m64n64k32 (wgmma_fp8.cuh) where the tile allows it, so that its
-  // sums round as Hopper's fp8 GEMMs (cuBLAS, cuTile) round them. Its operands are stored
-  // unpadded in the core-matrix layout, inside the same bytes the padded mma.sync plan reserves.
-  static constexpr bool kWgmmaFp8 = kTensorCores && is_fp8_v<TA> && M % 64 == 0 && N % 64 == 0;
 };
 
 namespace detail {
@@ -82,82 +74,6 @@ TILE2CU_DEVICE void stage_columns(U* buf, int ld, const Tile<T, L>& t) {
     const int e = L::element(s), row = e / N, batch = row / K;
     buf[(batch * N + e % N) * ld + row % K] = convert<U>(t.v[s]);
   }
-}
-
-// Writes this thread's elements of x ([B.., M, K], 8-bit) in wgmma's K-major core-matrix layout
-// (wgmma_fp8.cuh), the batch entries' rows stacked.
-template <class U, class T, class L>
-TILE2CU_DEVICE void stage_core_rows(U* buf, const Tile<T, L>& t) {
-  constexpr int K = L::shape::dim(L::shape::rank - 1);
-#pragma unroll
-  for (int s = 0; s < L::kSlots; ++s) {
-    if (!L::owns(s)) continue;
-    const int e = L::element(s);
-    buf[wgmma::core_offset<K>(e / K, e % K)] = convert<U>(t.v[s]);
-  }
-}
-
-// Writes this thread's elements of y ([B.., K, N], 8-bit) as y^T (N rows of K per batch entry)
-// in the same layout.
-template <class U, class T, class L>
-TILE2CU_DEVICE void stage_core_columns(U* buf, const Tile<T, L>& t) {
-  constexpr int R = L::shape::rank, K = L::shape::dim(R - 2), N = L::shape::dim(R - 1);
-#pragma unroll
-  for (int s = 0; s < L::kSlots; ++s) {
-    if (!L::owns(s)) continue;
-    const int e = L::element(s), row = e / N, batch = row / K;
-    buf[wgmma::core_offset<K>(batch * N + e % N, row % K)] = convert<U>(t.v[s]);
-  }
-}
-
-// The fp8 wgmma form of the tensor-core step: a, b staged by stage_core_rows / stage_core_columns,
-// c the float accumulator, row-major. Warpgroups share out the 64 x 64 output tiles; each loads
-// its tile into wgmma's fragment, runs the K / 32 steps in k order and writes it back.
-// Only where wgmma_fp8_usable() holds.
-TILE2CU_DEVICE bool wgmma_fp8_usable() {
-#if TILE2CU_HAS_WGMMA
-  return blockDim.x % 128 == 0 && blockDim.y * blockDim.z == 1;  // whole warpgroups
-#else
-  return false;
-#endif
-}
-
-template <class TA, int Batch, int M, int N, int K>
-TILE2CU_DEVICE void mma_fp8_wgmma(const TA* a, const TA* b, float* c) {
-#if TILE2CU_HAS_WGMMA
-  wgmma::fence_shared_for_async();  // this thread's staging stores, before wgmma reads them
-  __syncthreads();
-  constexpr int kTiles = Batch * (M / 64) * (N / 64);
-  const int groups = int(blockDim.x) / 128, thread = int(threadIdx.x) % 128;
-  const int warp = thread / 32, lane = thread % 32;
-  for (int tile = int(threadIdx.x) / 128; tile < kTiles; tile += groups) {
-    const int batch = tile / ((M / 64) * (N / 64)), rest = tile % ((M / 64) * (N / 64));
-    const int row0 = batch * M + (rest / (N / 64)) * 64, col0 = (rest % (N / 64)) * 64;
-    float d[32];
-    float* c0 = c + (row0 + 16 * warp + lane / 4) * N + col0 + 2 * (lane % 4);
-#pragma unroll
-    for (int i = 0; i < 8; ++i) {
-      d[4 * i] = c0[8 * i], d[4 * i + 1] = c0[8 * i + 1];
-      d[4 * i + 2] = c0[8 * N + 8 * i], d[4 * i + 3] = c0[8 * N + 8 * i + 1];
-    }
-    const TA* a_tile = a + wgmma::core_offset<K>(row0, 0);
-    const TA* b_tile = b + wgmma::core_offset<K>(batch * N + col0, 0);
-    wgmma::fence();
-#pragma unroll
-    for (int k = 0; k < K; k += 32)  // 32 values along K: two core matrices, 256 bytes
-      wgmma::mma_64x64x32_fp8<TA>(d, wgmma::descriptor_k_major_no_swizzle<K>(a_tile + 8 * k),
-                                  wgmma::descriptor_k_major_no_swizzle<K>(b_tile + 8 * k));
-    wgmma::commit();
-    wgmma::wait<0>();
-#pragma unroll
-    for (int i = 0; i < 8; ++i) {
-      c0[8 * i] = d[4 * i], c0[8 * i + 1] = d[4 * i + 1];
-      c0[8 * N + 8 * i] = d[4 * i + 2], c0[8 * N + 8 * i + 1] = d[4 * i + 3];
-    }
-  }
-#else
-  (void)a, (void)b, (void)c;
-#endif
 }
 
 // The arithmetic exact mma uses for an accumulator dtype.
@@ -198,23 +114,10 @@ TILE2CU_DEVICE Tile<TC, LC> mma(const Tile<TA, LA>& x, const Tile<TB, LB>& y, co
   constexpr bool kOnTensorCores = Plan::kTensorCores && (!is_fp8_v<TA> || warp::kFp8TensorCores);
 
   __syncthreads();  // the buffer may still be read by the previous user
-  Tile<TC, LC> out;
-  if constexpr (Plan::kWgmmaFp8) {
-    if (detail::wgmma_fp8_usable()) {
-      detail::stage_core_rows<TA>(a, x);
-      detail::stage_core_columns<TB>(b, y);
-      detail::stage_rows<float>(c, N, acc);
-      detail::mma_fp8_wgmma<TA, Batch, M, N, K>(a, b, c);
-      __syncthreads();
-#pragma unroll
-      for (int s = 0; s < LC::kSlots; ++s) out.v[s] = LC::owns(s) ? convert<TC>(c[LC::element(s)]) : acc.v[s];
-      __syncthreads();  // the next user of the buffer may overwrite it
-      return out;
-    }
-  }
   detail::stage_rows<TA>(a, Plan::kLdA, x);
   if constexpr (Plan::kTransposedB) detail::stage_columns<TB>(b, Plan::kLdB, y);
   else detail::stage_rows<TB>(b, Plan::kLdB, y);
+  Tile<TC, LC> out;
   if constexpr (kOnTensorCores) {
     detail::stage_rows<Acc>(c, N, acc);
     __syncthreads();

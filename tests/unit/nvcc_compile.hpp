@@ -7,7 +7,6 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -36,24 +35,6 @@ inline int nvcc_compile(const std::string& cu, const std::string& cuh, const std
   const std::string cmd = kNvcc + " -std=c++17 -O3 -I " + TILE2CU_RUNTIME_DIR + " -arch=" + arch + " -c " +
                           (dir / "kernel.cu").string() + " -o " + (dir / "kernel.o").string();
   return std::system(cmd.c_str());
-}
-
-// The PTX nvcc makes of the .cu for one virtual architecture (`compute_90a`, ...), for tests that
-// check which instructions a runtime path chose; empty when nvcc failed.
-inline std::string nvcc_ptx(const std::string& cu, const std::string& cuh, const std::string& header_name,
-                            const std::string& virtual_arch) {
-  const ::testing::TestInfo* test = ::testing::UnitTest::GetInstance()->current_test_info();
-  const std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) /
-                                    (std::string(test->test_suite_name()) + "." + test->name() + "." + virtual_arch);
-  std::filesystem::create_directories(dir);
-  std::ofstream(dir / "kernel.cu") << cu;
-  std::ofstream(dir / header_name) << cuh;
-  const std::filesystem::path ptx = dir / "kernel.ptx";
-  const std::string cmd = kNvcc + " -std=c++17 -O3 -I " + TILE2CU_RUNTIME_DIR + " -arch=" + virtual_arch +
-                          " -ptx " + (dir / "kernel.cu").string() + " -o " + ptx.string();
-  if (std::system(cmd.c_str()) != 0) return "";
-  std::ifstream in(ptx);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
 }  // namespace tile2cu::testing
