@@ -511,6 +511,9 @@ ir::ValueId KernelLowering::yield_as(const std::string& name, const Value& v, co
 Flow KernelLowering::exec_runtime_if(ir::ValueId cond, const std::function<Flow()>& then_branch,
                                      const std::function<Flow()>& else_branch, SourceRange range) {
   Env before = env_;
+  // Array entries made inside a branch (a list item, a slice, a loop's choice) are declared in
+  // that branch's C++ block: a choice after the if can only be between older ones.
+  const size_t arrays_before = fn_.arrays.size();
   ir::Op op = make_op(ir::OpKind::If, {cond});
   op.regions.resize(2);
   Env branch_env[2];
@@ -663,6 +666,13 @@ Flow KernelLowering::exec_runtime_if(ir::ValueId cond, const std::function<Flow(
       }
       if (live[0] && live[1] && vals[0]->is<ArrayValue>() && vals[1]->is<ArrayValue>()) {
         const int chosen[2] = {vals[0]->as<ArrayValue>()->param, vals[1]->as<ArrayValue>()->param};
+        const bool made_before = static_cast<size_t>(std::max(chosen[0], chosen[1])) < arrays_before;
+        if (arrays_can_meet(chosen[0], chosen[1]) && !made_before) {
+          env_[n] = make(PoisonValue{fmt::format(
+              "Variable {} names an array chosen or made inside a branch of the if; choosing between such "
+              "arrays after the if is not supported yet by tile2cu", n)});
+          continue;
+        }
         if (arrays_can_meet(chosen[0], chosen[1])) {
           array_merges.push_back({n, {chosen[0], chosen[1]}, results_spec.size()});
           results_spec.push_back({n, n + "_path", {DType::Int32, {}}, {make(LooseInt{0}), make(LooseInt{1})}});

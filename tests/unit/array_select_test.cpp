@@ -137,5 +137,21 @@ TEST(ArraySelect, LoopsCarryTheChoiceAndBuild) {
   }
 }
 
+// An array chosen inside a branch (here by a loop) is declared in that branch's C++ block, so an
+// if cannot choose it afterwards: a located error, not C++ that does not build (cuTile's
+// test_alias[nested_alias] failed in NVRTC with "identifier is undefined").
+TEST(ArraySelect, AChoiceMadeInsideABranchIsRefusedAfterIt) {
+  EXPECT_KERNEL_ERROR(
+      "@ct.kernel\n"
+      "def k(a, b, steps: int, T: ct.Constant[int]):\n"
+      "    target = a\n"
+      "    if steps < 50:\n"
+      "        for j in range(steps):\n"
+      "            target = b\n"
+      "    ct.store(target, index=(0,), tile=ct.full((T,), 7, dtype=a.dtype))\n",
+      "a=float32[?], b=float32[?], steps=int32, T=256", ErrorKind::Type,
+      "names an array chosen or made inside a branch of the if");
+}
+
 }  // namespace
 }  // namespace tile2cu
