@@ -252,7 +252,8 @@ class ModuleEvaluator {
     if (!call || call->args.size() != 1 || !call->keywords.empty()) return false;
     try {
       KernelLowering lowering(*scope_, dummy_signature());
-      auto* dtype = lowering.eval(call->func).as<DTypeValue>();
+      Value callee = lowering.eval(call->func);  // kept: `dtype` points into it
+      auto* dtype = callee.as<DTypeValue>();
       if (!dtype) return false;
       Value literal = lowering.eval(call->args[0]);
       if (!literal.is_loose() && !literal.is<StrValue>()) return false;
