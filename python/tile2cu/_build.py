@@ -348,9 +348,10 @@ def transpile_specs(tool, source_path, kernel_name, specs, out_dir, synthesized=
     r = _run(cmd, _timeout())
     if r.returncode != 0:
         text = r.stderr
-        if synthesized is not None:
-            text = synthesized.remap(text, str(source_path))
-        raise _errors.from_diagnostics(text, r.returncode)
+        if synthesized is None:
+            raise _errors.from_diagnostics(text, r.returncode)
+        text = synthesized.remap(text, str(source_path))
+        raise synthesized.error_of(_errors.from_diagnostics(text, r.returncode))
 
 
 def _compile(nvcc, cu, archs, out):

@@ -82,11 +82,29 @@ def _names_kernel(expr) -> bool:
 class Synthesized:
     """The module text, the file name to give it (the kernel file's stem) and the line map."""
 
-    def __init__(self, text: str, stem: str, segments: list[tuple[int, int, str, int]]):
+    def __init__(self, text: str, stem: str, segments: list[tuple[int, int, str, int]],
+                 unwritable: dict[str, str] | None = None):
         self.text = text
         self.stem = stem
         self.segments = segments   # (first synthesized line, count, original file, its first line)
         self.digest = hashlib.sha256(text.encode()).hexdigest()
+        # Captured names whose values cannot be written (a device array, a list): left out of
+        # the module, so the transpiler reaches them in the kernel's order, as cuTile does (an
+        # error of an earlier static_eval comes first), and reports them undefined. Name -> why.
+        self.unwritable = unwritable or {}
+
+    def error_of(self, error: _errors.TileError) -> _errors.TileError:
+        """The transpiler's error, or, where it is a name left out as unwritable, why."""
+        if not isinstance(error, _errors.TileSyntaxError):
+            return error
+        m = re.fullmatch(r"Undefined variable (\w+) used", error.message)
+        if not m or m.group(1) not in self.unwritable:
+            return error
+        why = self.unwritable[m.group(1)]
+        # The transpiler's location and source line stay; only the verdict changes.
+        text = error.diagnostics.replace(f"error[TileSyntaxError]: {m.group(0)}",
+                                         f"error[TileUnsupportedFeatureError]: {why}", 1)
+        return _errors.TileUnsupportedFeatureError(why, error.loc, text)
 
     def original(self, line: int) -> tuple[str, int] | None:
         for start, count, path, orig in self.segments:
@@ -141,7 +159,7 @@ def synthesize(fn: types.FunctionType, options: dict) -> Synthesized:
         out += helper_lines
     if env.late_lines:
         out += ["", ""] + env.late_lines
-    return Synthesized("\n".join(out) + "\n", kernel_file.stem, segments)
+    return Synthesized("\n".join(out) + "\n", kernel_file.stem, segments, env.unwritable)
 
 
 def _options_text(options: dict, tile_alias: str) -> str:
@@ -307,6 +325,7 @@ class _Environment:
         self.late_lines: list[str] = []    # after the helpers' defs: names bound to them
         self.helpers: list[tuple[Path, int, list[str]]] = []
         self.helper_functions: dict[int, str] = {}            # id(function) -> its def's name
+        self.unwritable: dict[str, str] = {}   # name -> why its captured value is left out
         self._tile_alias = None
 
     def statements(self):
@@ -352,15 +371,23 @@ class _Environment:
         return True
 
     def bind_uses(self, node, fn, depth, skip_decorators=False):
+        # Only a function body's reads are reached in order; annotations and defaults (read as
+        # the def is), decorators and class statements are not.
+        outside_body = set()
+        if isinstance(node, ast.FunctionDef):
+            for part in (node.args, node.returns, *node.decorator_list):
+                if part is not None:
+                    outside_body |= {n.id for n in ast.walk(part) if isinstance(n, ast.Name)}
         for name in _used_names(node, skip_decorators):
             found, value = _lookup(fn, name)
             if not found:
                 continue   # a builtin, or undefined: the transpiler says which, with a location
             if isinstance(value, types.ModuleType):
                 value = _numpy_in_place_of(value, _attributes_read(node, name))
-            self.bind(name, value, fn, depth)
+            in_body = isinstance(node, ast.FunctionDef) and name not in outside_body
+            self.bind(name, value, fn, depth, in_body)
 
-    def bind(self, name, value, fn, depth):
+    def bind(self, name, value, fn, depth, in_body=False):
         where = f"'{name}' (used by '{fn.__qualname__}')"
         if isinstance(value, types.ModuleType):
             if self._claim(name, value, where):
@@ -404,12 +431,16 @@ class _Environment:
             if self._claim(name, value, where):
                 self.late_lines.append(f"{name} = {text}")
             return
-        raise _unsupported(
-            f"the kernel uses the captured variable {where}, a {type(value).__name__} value "
-            f"({_short_repr(value)}) that tile2cu cannot write into the module it compiles: "
-            "kernels may capture bool, int, float, str, None, dtypes, enums, tuples of these, "
-            "modules, Python functions and classes (dataclasses, enums) with source, and "
-            "frozen dataclass instances of such values")
+        why = (f"the kernel uses the captured variable {where}, a {type(value).__name__} value "
+               f"({_short_repr(value)}) that tile2cu cannot write into the module it compiles: "
+               "kernels may capture bool, int, float, str, None, dtypes, enums, tuples of these, "
+               "modules, Python functions and classes (dataclasses, enums) with source, and "
+               "frozen dataclass instances of such values")
+        # Left unbound it would read as Python's own builtin of that name: refused now.
+        if not in_body or hasattr(builtins, name):
+            raise _unsupported(why)
+        if self._claim(name, value, where):
+            self.unwritable[name] = why
 
     def _bind_function(self, name, value, target, fn, depth, where):
         if target.__name__ == "<lambda>":

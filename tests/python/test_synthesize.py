@@ -3,6 +3,7 @@ string with `ct` in its globals, kernels defined inside functions and closing ov
 variables): the launcher compiles them from a synthesized module. These tests transpile (no nvcc,
 no GPU) and look at the module, the generated code and the errors."""
 
+import re
 import textwrap
 
 import pytest
@@ -120,10 +121,39 @@ def test_closure_capturing_helper_functions(cache_dir, tmp_path, fake_array):
     assert "fn = lambda t: t * 3" in synthesized.text
 
 
-def test_captured_value_that_cannot_be_written(cache_dir):
+def test_captured_value_that_cannot_be_written(cache_dir, tmp_path, fake_array):
+    # Left out of the module, it is refused where the kernel reads it, with its own reason.
     k = make_scaled_copy(object(), 32)
-    with pytest.raises(ct.TileUnsupportedFeatureError, match=r"captured variable 'scale'.*object"):
-        k._source()
+    _, synthesized = k._source()
+    assert "scale =" not in synthesized.text
+    with pytest.raises(ct.TileUnsupportedFeatureError,
+                       match=r"captured variable 'scale'.*object") as raised:
+        transpile(k, (fake_array((64,)), fake_array((64,))), tmp_path)
+    line = make_scaled_copy.__code__.co_firstlineno + 4
+    assert f"test_synthesize.py:{line}:" in str(raised.value)
+    assert raised.value.loc.line == line
+    # A builtin's name, left unbound, would read as the builtin: refused at once.
+    min = [1]   # noqa: A001
+
+    @ct.kernel
+    def shadowing(x):
+        ct.store(x, index=(0,), tile=ct.full((min[0],), 0, ct.float32))
+    with pytest.raises(ct.TileUnsupportedFeatureError, match=r"captured variable 'min'.*list"):
+        shadowing._source()
+
+
+def test_unwritable_capture_comes_after_earlier_errors(cache_dir, tmp_path, fake_array):
+    """cuTile's test_static_assert_inside_static_eval and test_nested_static_eval capture a tensor
+    `y` the kernel never gets to: an error before its use is the one reported."""
+    y = fake_array((), "<i4")
+
+    @ct.kernel
+    def kernel(x):
+        v = ct.static_eval(ct.static_assert(20))
+        ct.scatter(y, (), v)
+    with pytest.raises(ct.TileStaticEvalError,
+                       match=re.escape("static_assert() cannot be used inside static_eval().")):
+        transpile(kernel, (fake_array((), "<i4"),), tmp_path)
 
 
 def test_error_locations_point_at_the_original_file(cache_dir, tmp_path, fake_array):
