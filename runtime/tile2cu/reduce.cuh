@@ -9,17 +9,16 @@
 //     The partials (or, for other axes, the elements) go to shared memory.
 //  2. Each output gets G = Threads / outputs consecutive threads (1 when there are more outputs
 //     than threads); each folds a strided share of the output's partials, and the group combines
-//     with cub::WarpReduce (in two levels when a group spans several warps).
+//     with warp_reduce (warp.cuh; in two levels when a group spans several warps).
 //  3. The results are read back in the destination tile's layout.
 // Like cuTile, there is no widening: a bf16 sum accumulates in bf16.
 #pragma once
-
-#include <cub/warp/warp_reduce.cuh>
 
 #include <cuda/std/limits>
 
 #include "broadcast.cuh"
 #include "elementwise.cuh"
+#include "warp.cuh"
 
 namespace tile2cu {
 
@@ -101,14 +100,36 @@ struct ArgOp {
 };
 
 // A combiner written in the kernel (ct.reduce / ct.scan with a function): f(a, b) and the
-// identity the kernel gave. Used through an instance, as the built-in ones are.
+// identity the kernel gave. Used through an instance, as the built-in ones are. Over a tuple of
+// tiles T is Values<...>: f takes the fields of a, then those of b (values.cuh).
 template <class T, class F>
 struct CustomOp {
   F f;
   T identity_value;
   template <class V> TILE2CU_DEVICE V identity() const { return identity_value; }
-  TILE2CU_DEVICE T combine(T a, T b) const { return f(a, b); }
+  TILE2CU_DEVICE T combine(T a, T b) const { return combine_elements(f, a, b); }
 };
+
+// ct.reduce / ct.scan over a tuple of tiles of one layout: one tile of Values, folded as one.
+template <class L, class... T>
+TILE2CU_DEVICE Tile<Values<T...>, L> zip(const Tile<T, L>&... tiles) {
+  Tile<Values<T...>, L> out;
+#pragma unroll
+  for (int s = 0; s < L::kSlots; ++s)
+    if (L::owns(s)) out.v[s] = Values<T...>{tiles.v[s]...};
+  return out;
+}
+
+// Field K of each element of a zipped tile: the K-th result of a tuple reduce / scan.
+template <int K, class L, class... T>
+TILE2CU_DEVICE auto field(const Tile<Values<T...>, L>& zipped) {
+  using R = std::decay_t<decltype(field<K>(zipped.v[0]))>;
+  Tile<R, L> out;
+#pragma unroll
+  for (int s = 0; s < L::kSlots; ++s)
+    if (L::owns(s)) out.v[s] = field<K>(zipped.v[s]);
+  return out;
+}
 
 namespace detail {
 
@@ -233,9 +254,7 @@ TILE2CU_DEVICE void reduce_into(const Tile<T, SrcL>& src, reduced_t<Op, T>* buf,
     for (int k = tid % kGroup; k < kPerOutput; k += kGroup)
       acc = op.combine(acc, buf[kPerRun ? o * kPerOutput + k : join_index<S, Mask>(o, k)]);
     if constexpr (kGroup > 1) {
-      using WarpReduce = cub::WarpReduce<V, kWarpGroup>;
-      __shared__ typename WarpReduce::TempStorage temp[kThreads / kWarpGroup];
-      acc = WarpReduce(temp[tid / kWarpGroup]).Reduce(acc, Combine<Op>{op});
+      acc = warp_reduce<kWarpGroup>(acc, Combine<Op>{op});
       if constexpr (kGroup > 32) {  // the group spans warps: combine their results
         if (tid % 32 == 0) warp_results[tid / 32] = acc;
         SrcL::sync();
@@ -249,13 +268,12 @@ TILE2CU_DEVICE void reduce_into(const Tile<T, SrcL>& src, reduced_t<Op, T>* buf,
   SrcL::sync();
 }
 
+// What the caller gets of a reduced value: argmax/argmin's index, else the value itself (a
+// Values<...> for a tuple of tiles).
 template <class V>
-TILE2CU_DEVICE auto result_of(const V& v) {
-  if constexpr (std::is_class_v<V> && !std::is_same_v<V, __half> && !std::is_same_v<V, __nv_bfloat16>)
-    return v.index;
-  else
-    return v;
-}
+TILE2CU_DEVICE V result_of(const V& v) { return v; }
+template <class T>
+TILE2CU_DEVICE int32_t result_of(const Indexed<T>& v) { return v.index; }
 
 }  // namespace detail
 
@@ -308,20 +326,6 @@ TILE2CU_DEVICE V fold_slots(const Tile<T, SrcL>& src, const Op& op) {
   return part[0];
 }
 
-// The value of lane (this lane ^ step), any trivially copyable T, moved as 4-byte words.
-// (cub::ShuffleIndex takes a computed lane: shfl.idx, which cost layer_norm_bwd_dx 8 registers
-// more than shfl.bfly.)
-template <class T>
-TILE2CU_DEVICE T shuffle_xor(const T& value, int step, unsigned lanes = 0xffffffffu) {
-  unsigned words[(sizeof(T) + 3) / 4] = {};
-  memcpy(words, &value, sizeof(T));
-#pragma unroll
-  for (unsigned& w : words) w = __shfl_xor_sync(lanes, w, step);
-  T out;
-  memcpy(&out, words, sizeof(T));
-  return out;
-}
-
 // The whole tile to one scalar, in every thread: each thread folds its own elements in
 // registers, each warp combines with shuffles, and the warps' results meet in shared memory
 // (kThreads / 32 values, one barrier, plus one so the scratch may be reused). Up to 8 warps,
@@ -338,11 +342,9 @@ TILE2CU_DEVICE V reduce_all(const Tile<T, SrcL>& src, void* smem, const Op& op) 
   constexpr int kWarps = SrcL::kThreads / 32;
   static_assert(kWarps >= 1 && kWarps <= 32, "reduce_all: 32 to 1024 threads");
   V acc = fold_slots<Op, Mask>(src, op);
-  using WarpReduce = cub::WarpReduce<V>;
-  __shared__ typename WarpReduce::TempStorage temp[kWarps];
   const int warp = int(threadIdx.x) / 32;
   const int lane = int(threadIdx.x) % 32;
-  acc = WarpReduce(temp[warp]).Reduce(acc, Combine<Op>{op});
+  acc = warp_reduce<32>(acc, Combine<Op>{op});
   V* partials = static_cast<V*>(smem);
   if (lane == 0) partials[warp] = acc;
   SrcL::sync();
@@ -353,14 +355,9 @@ TILE2CU_DEVICE V reduce_all(const Tile<T, SrcL>& src, void* smem, const Op& op) 
     SrcL::sync();
     return result;
   } else {
-    V result = partials[lane % kWarps];
+    const V partial = partials[lane % kWarps];
     SrcL::sync();
-#pragma unroll
-    for (int step = 1; step < kWarps; step *= 2) {
-      const V other = shuffle_xor(result, step);
-      result = lane & step ? op.combine(other, result) : op.combine(result, other);
-    }
-    return result;
+    return warp_reduce<kWarps>(partial, Combine<Op>{op});
   }
 }
 
@@ -369,14 +366,7 @@ TILE2CU_DEVICE V reduce_all(const Tile<T, SrcL>& src, void* smem, const Op& op) 
 // above, leaves the result in each of them.
 template <class Op, unsigned Mask, class T, class SrcL, class V = reduced_t<Op, T>>
 TILE2CU_DEVICE V reduce_all_lanes(const Tile<T, SrcL>& src, const Op& op) {
-  V result = fold_slots<Op, Mask>(src, op);
-  const int lane = SrcL::thread();
-#pragma unroll
-  for (int step = 1; step < SrcL::kThreads; step *= 2) {
-    const V other = shuffle_xor(result, step, block_lanes<SrcL::kThreads>());
-    result = lane & step ? op.combine(other, result) : op.combine(result, other);
-  }
-  return result;
+  return warp_reduce<SrcL::kThreads>(fold_slots<Op, Mask>(src, op), Combine<Op>{op});
 }
 
 }  // namespace detail

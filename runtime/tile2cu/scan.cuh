@@ -10,7 +10,7 @@
 //     neighbouring chunks of a line hit different banks).
 //  2. Each line gets G consecutive threads (G = Threads / lines, at most the line length); each
 //     thread folds its contiguous chunk of n / G elements.
-//  3. The G chunk totals are exclusive-scanned across the group with cub::WarpScan (and, when a
+//  3. The G chunk totals are exclusive-scanned across the group with warp_exclusive_scan (and, when a
 //     group spans several warps, a second level over the warps' totals), so each thread knows
 //     what comes before its chunk.
 //  4. Each thread walks its chunk again from that prefix, writing the running value back; then
@@ -18,9 +18,8 @@
 // Like cuTile, there is no widening: a bf16 cumsum accumulates in bf16.
 #pragma once
 
-#include <cub/warp/warp_scan.cuh>
-
 #include "reduce.cuh"
+#include "warp.cuh"
 
 namespace tile2cu {
 
@@ -67,14 +66,10 @@ TILE2CU_DEVICE Tile<T, L> scan(const Tile<T, L>& src, void* smem, const Op& op =
   constexpr int kGroup = kPerLine < G::kLength ? kPerLine : G::kLength;  // threads per line
   constexpr int kChunk = G::kLength / kGroup;                           // elements per thread
   constexpr int kLinesPerPass = kThreads / kGroup;
-  constexpr int kWarpGroup = kGroup < 2 ? 2 : kGroup < 32 ? kGroup : 32;  // cub's smallest logical warp is 2
+  constexpr int kWarpGroup = kGroup < 32 ? kGroup : 32;
   char* bytes = static_cast<char*>(smem);
   T* buf = reinterpret_cast<T*>(bytes);
   T* warp_totals = reinterpret_cast<T*>(bytes + detail::align16(detail::scan_slot(L::kElems) * int(sizeof(T))));
-  using WarpScan = cub::WarpScan<T, kWarpGroup>;
-  // (At least one: a block of one thread, where a CTA runs several blocks, has a logical warp of
-  // two, cub's smallest, and never uses it.)
-  __shared__ typename WarpScan::TempStorage temp[kThreads / kWarpGroup > 0 ? kThreads / kWarpGroup : 1];
 
   detail::spill_padded(src, buf);
   L::sync();
@@ -98,10 +93,11 @@ TILE2CU_DEVICE Tile<T, L> scan(const Tile<T, L>& src, void* smem, const Op& op =
     if constexpr (kGroup == 1) {
       before = op.template identity<T>();
     } else if constexpr (kGroup <= 32) {
-      WarpScan(temp[tid / kWarpGroup]).ExclusiveScan(total, before, op.template identity<T>(), detail::Combine<Op>{op});
+      T group_total;
+      before = detail::warp_exclusive_scan<kWarpGroup>(total, op.template identity<T>(), detail::Combine<Op>{op}, group_total);
     } else {
       T warp_total;
-      WarpScan(temp[tid / 32]).ExclusiveScan(total, before, op.template identity<T>(), detail::Combine<Op>{op}, warp_total);
+      before = detail::warp_exclusive_scan<32>(total, op.template identity<T>(), detail::Combine<Op>{op}, warp_total);
       if (tid % 32 == 0) warp_totals[tid / 32] = warp_total;
       L::sync();
       T earlier_warps = op.template identity<T>();

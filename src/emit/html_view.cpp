@@ -706,7 +706,7 @@ const char* kScript = R"js(
                                 "; Constant parameters are folded into the code, not passed");
     (info.reductions || []).forEach(function (r) {
       items.push("<code>" + esc(r) + "</code> reduces across threads: each thread folds its runs in registers, the partials " +
-                 "meet in shared memory and are combined by <code>cub::WarpReduce</code> (tile2cu/reduce.cuh)");
+                 "meet in shared memory and are combined with warp shuffles (tile2cu/reduce.cuh, warp.cuh)");
     });
     if (info.smem)
       items.push(info.params ? "declares the shared-memory scratch <code>smem</code> (" + s.smem + " bytes) that broadcasts and reshapes go through"
