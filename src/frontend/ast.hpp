@@ -76,7 +76,10 @@ struct FString { std::vector<FStringPiece> pieces; };
 // `yield v` (`value` may be null): only a @contextlib.contextmanager helper may use it.
 struct Yield { ExprPtr value; };
 // A construct the front end recognises but tile code cannot use (set, walrus, ...).
-struct UnsupportedExpr { std::string what; };
+struct UnsupportedExpr {
+  std::string what;
+  std::string assigned_name;  // a walrus's target, named by static_eval's error
+};
 
 struct Expr {
   using Kind = std::variant<Name, IntLit, FloatLit, BoolLit, NoneLit, StrLit, Attribute, Slice,
@@ -147,6 +150,15 @@ struct Stmt {
   SourceRange range;
   template <class T> const T* as() const { return std::get_if<T>(&kind); }
 };
+
+// The front end's form of `[e for x in t]`: a list display whose one item calls a function
+// named "<listcomp>" (lower_generator).
+inline bool is_list_comprehension(const ListExpr& list) {
+  if (list.elts.size() != 1) return false;
+  const auto* call = list.elts[0]->as<Call>();
+  const auto* fn = call ? call->func->as<Lambda>() : nullptr;
+  return fn && fn->def->name == "<listcomp>";
+}
 
 struct Module {
   std::shared_ptr<const SourceFile> file;

@@ -78,7 +78,8 @@ class Lowerer {
   // expressions (build_expr.cpp)
   ast::ExprPtr lower_expr(TSNode node);
   ast::ExprPtr lower_lambda(TSNode node);
-  ast::ExprPtr lower_generator(TSNode node);
+  // A generator expression or list comprehension, as the call of a function `function_name`.
+  ast::ExprPtr lower_generator(TSNode node, const char* function_name);
   ast::ExprPtr lower_required(TSNode node, string_view field);
   ast::ExprPtr lower_integer(TSNode node);
   ast::ExprPtr lower_float(TSNode node);

@@ -119,7 +119,19 @@ ast::ExprPtr Lowerer::lower_expr(TSNode node) {
     return expr(ast::Starred{lower_expr(value[0])}, r);
   }
   if (t == "lambda") return lower_lambda(node);
-  if (t == "generator_expression") return lower_generator(node);
+  if (t == "generator_expression") return lower_generator(node, "<genexpr>");
+  // `[e for x in t]`: a list display whose one item is its generator's call, as Python names
+  // that function "<listcomp>"; sema runs it inside static_eval (host Python) and refuses it
+  // elsewhere, as cuTile does.
+  if (t == "list_comprehension")
+    return expr(ast::ListExpr{{lower_generator(node, "<listcomp>")}}, r);
+  // cuTile refuses `:=`; inside static_eval it names the local variable it would modify.
+  if (t == "named_expression") {
+    auto target = field_of(node, "name");
+    return expr(ast::UnsupportedExpr{unsupported_expression_name(t),
+                                     target ? std::string(src_.text_of(*target)) : std::string()},
+                r);
+  }
   if (t == "yield") {
     std::vector<TSNode> value = named_children_of(node);
     if (value.size() > 1 || has_anonymous_child(node, "from"))
@@ -429,7 +441,7 @@ ast::ExprPtr Lowerer::lower_lambda(TSNode node) {
 //                     <genexpr result> = <genexpr result> + (e,)
 //         return <genexpr result>
 // The loop variables stay local to it and lambdas made in it see their final values, as in Python.
-ast::ExprPtr Lowerer::lower_generator(TSNode node) {
+ast::ExprPtr Lowerer::lower_generator(TSNode node, const char* function_name) {
   SourceRange r = src_.range(node);
   auto body = field_of(node, "body");
   if (!body) src_.error(node, "invalid syntax");
@@ -485,7 +497,7 @@ ast::ExprPtr Lowerer::lower_generator(TSNode node) {
     inner = {stmt(ast::For{c.target, iter, std::move(inner), {}}, c.range)};
   }
   auto def = std::make_shared<ast::FunctionDef>();
-  def->name = "<genexpr>";
+  def->name = function_name;
   def->name_range = r;
   ast::Param param;
   param.name = first;

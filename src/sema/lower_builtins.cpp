@@ -740,10 +740,26 @@ Value KernelLowering::builtin_call(const std::string& name, CallArgs& args, Sour
   }
   if (fn == "range")
     error(ErrorKind::Syntax, range, "range() can only be used as the iterable of a for loop");
+  if (fn == "sum" && static_eval_depth_ > 0) return python_sum(args, range);
   if (unsupported_python_builtin(fn) == PythonBuiltin::Type)
     error(ErrorKind::UnsupportedFeature, range,
           fmt::format("Creating instances of type \"{}\" is not supported in device code", fn));
   error(ErrorKind::UnsupportedFeature, range, fmt::format("{}() is not supported in device code", fn));
+}
+
+// Python's sum(iterable, start=0), which host Python inside ct.static_eval may call (cuTile's
+// test_static_eval.py::test_tuple_sum): a tuple (a list is one there) added left to right
+// onto `start`, as Python adds, so constants fold and run-time values become adds.
+Value KernelLowering::python_sum(CallArgs& args, SourceRange range) {
+  Bound b(*this, "sum", args, {"iterable", "start"}, {}, 1, range);
+  const Value& iterable = b.at("iterable");
+  const auto* items = iterable.as<TupleValue>();
+  if (!items)
+    error(ErrorKind::Type, b.range_of("iterable"),
+          fmt::format("sum() takes a tuple or a list, got {}", describe(iterable)));
+  Value total = b.get("start") ? *b.get("start") : make(LooseInt{0});
+  for (const Value& item : items->items) total = binary(ast::BinaryOp::Add, total, item, range);
+  return total;
 }
 
 // divmod(x, y) and ct.divmod(x, y): (x // y, x % y) with Python's floor semantics, for integer

@@ -423,6 +423,10 @@ Value KernelLowering::eval(const ast::ExprPtr& e) {
           }
           return make_tuple(std::move(items), r);
         } else if constexpr (std::is_same_v<T, ast::ListExpr>) {
+          if (ast::is_list_comprehension(node)) {  // host Python only: its call builds a tuple
+            if (static_eval_depth_ == 0) unsupported(r, "list comprehension");
+            return eval(node.elts[0]);
+          }
           if (static_eval_depth_ > 0) {  // host Python inside static_eval: a list acts as a tuple
             std::vector<Value> items;
             for (const auto& item : node.elts) items.push_back(eval(item));
@@ -443,6 +447,10 @@ Value KernelLowering::eval(const ast::ExprPtr& e) {
           // A context manager's own yield is taken apart by the with statement (lower_with.cpp).
           error(ErrorKind::UnsupportedFeature, r, "yield inside an expression is not supported yet by tile2cu; write `yield value` as a statement");
         } else {
+          if (static_eval_depth_ > 0 && !node.assigned_name.empty())  // cuTile's words for `:=`
+            error(ErrorKind::Syntax, r,
+                  fmt::format("{}() expression attempted to modify a local variable '{}'",
+                              static_eval_what_, node.assigned_name));
           unsupported(r, node.what);
         }
       },
@@ -605,7 +613,9 @@ Value KernelLowering::call(const Value& callee, CallArgs args, SourceRange range
   if (auto* f = callee.as<FunctionValue>()) {
     // As cuTile: a static evaluation runs host Python, where module-level functions exist but
     // the kernel's own nested defs and lambdas do not.
-    if (static_eval_depth_ > 0 && f->frame != 0 && !f->bound_self)
+    // A comprehension written inside the static_eval is part of its host Python.
+    const bool comprehension = f->def->name == "<genexpr>" || f->def->name == "<listcomp>";
+    if (static_eval_depth_ > 0 && f->frame != 0 && !f->bound_self && !comprehension)
       error(ErrorKind::StaticEval, range,
             fmt::format("{}() cannot be called inside {}(): it is defined inside the kernel", f->def->name,
                         static_eval_what_));

@@ -313,6 +313,10 @@ std::optional<Value> KernelLowering::meta_call(const std::string& name, const as
                         max_args == 1 ? "exactly 1" : "1 or 2", max_args == 1 ? "" : "s", call.args.size()));
   };
   if (name == "ct.static_eval") {
+    // cuTile's words (test_static_eval.py::test_nested_static_eval). Inside a static_assert's
+    // condition it stays allowed, as this project's tests have used it.
+    if (static_eval_depth_ > 0 && std::string_view(static_eval_what_) == "static_eval")
+      error(ErrorKind::StaticEval, range, "static_eval() cannot be used inside static_eval().");
     one_positional(1);
     return static_eval(call.args[0], range, "static_eval");
   }

@@ -204,11 +204,22 @@ void KernelLowering::check_syntax(const ast::FunctionDef& def, bool context_mana
           expr(piece.value);
         }
       };
+  // Inside a call spelled static_eval / static_assert, host Python may hold a list
+  // comprehension, and a walrus gets cuTile's own message when it is evaluated.
+  int in_static_eval = 0;
+  auto spelled_static = [](const ast::ExprPtr& func) {
+    const auto* attr = func->as<ast::Attribute>();
+    const auto* name = func->as<ast::Name>();
+    const std::string& spelled = attr ? attr->attr : name ? name->id : std::string();
+    return spelled == "static_eval" || spelled == "static_assert";
+  };
   expr = [&](const ast::ExprPtr& e) {
     if (!e) return;
     std::visit([&](const auto& n) {
       using T = std::decay_t<decltype(n)>;
-      if constexpr (std::is_same_v<T, ast::UnsupportedExpr>) unsupported(e->range, n.what);
+      if constexpr (std::is_same_v<T, ast::UnsupportedExpr>) {
+        if (!in_static_eval || n.assigned_name.empty()) unsupported(e->range, n.what);
+      }
       else if constexpr (std::is_same_v<T, ast::FString>) fstring(n.pieces);
       else if constexpr (std::is_same_v<T, ast::Yield>) {
         if (!context_manager) error(ErrorKind::Syntax, e->range, "Unsupported syntax: yield (only a @contextlib.contextmanager helper may yield)");
@@ -220,14 +231,21 @@ void KernelLowering::check_syntax(const ast::FunctionDef& def, bool context_mana
       else if constexpr (std::is_same_v<T, ast::Starred>) expr(n.value);
       else if constexpr (std::is_same_v<T, ast::Call>) {
         expr(n.func);
+        const bool host_python = spelled_static(n.func);
+        in_static_eval += host_python;
         for (auto& a : n.args) expr(a);
         for (auto& k : n.keywords) expr(k.value);
+        in_static_eval -= host_python;
       } else if constexpr (std::is_same_v<T, ast::Binary>) { expr(n.lhs); expr(n.rhs); }
       else if constexpr (std::is_same_v<T, ast::Unary>) expr(n.operand);
       else if constexpr (std::is_same_v<T, ast::BoolChain>) for (auto& v : n.values) expr(v);
       else if constexpr (std::is_same_v<T, ast::Compare>) { expr(n.left); for (auto& v : n.rights) expr(v); }
       else if constexpr (std::is_same_v<T, ast::IfExp>) { expr(n.cond); expr(n.then_value); expr(n.else_value); }
-      else if constexpr (std::is_same_v<T, ast::TupleExpr> || std::is_same_v<T, ast::ListExpr>) for (auto& v : n.elts) expr(v);
+      else if constexpr (std::is_same_v<T, ast::ListExpr>) {
+        if (ast::is_list_comprehension(n) && !in_static_eval) unsupported(e->range, "list comprehension");
+        for (auto& v : n.elts) expr(v);
+      }
+      else if constexpr (std::is_same_v<T, ast::TupleExpr>) for (auto& v : n.elts) expr(v);
       else if constexpr (std::is_same_v<T, ast::DictExpr>) for (auto& item : n.items) { expr(item.key); expr(item.value); }
     }, e->kind);
   };

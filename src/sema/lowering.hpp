@@ -119,6 +119,7 @@ class KernelLowering {
   Value eval_name(const std::string& name, SourceRange range);
   Value attribute(const Value& base, const std::string& attr, SourceRange range);
   Value binary(ast::BinaryOp op, const Value& lhs, const Value& rhs, SourceRange range);
+  Value python_sum(CallArgs& args, SourceRange range);  // sum() inside static_eval
   Value global_value(const Global& global, const std::string& name, SourceRange range);
   Value parameter_value(const std::string& name, const Constraint& c, SourceRange range);
   Value divmod_pair(CallArgs& args, SourceRange range, const std::string& what);

@@ -722,7 +722,6 @@ TEST(Frontend, DictDisplays) {
 TEST(Frontend, UnsupportedExpressionsAreKept) {
   const std::pair<const char*, const char*> cases[] = {
       {"{1, 2}", "set display"},
-      {"[x for x in y]", "list comprehension"},
       {"{x for x in y}", "set comprehension"},
       {"{k: v for k, v in y}", "dict comprehension"},
       {"(y := 3)", "walrus operator"},
@@ -736,11 +735,16 @@ TEST(Frontend, UnsupportedExpressionsAreKept) {
   // Inside supported constructs they stay where they were.
   EXPECT_EQ(expr_str("f(lambda v: v, key={1, 2})"),
             "(call (name f) (lambda (v) ...) (kw key (unsupported \"set display\")))");
-  EXPECT_EQ(expr_str("sum([x for x in y])"),
-            "(call (name sum) (unsupported \"list comprehension\"))");
   // A generator expression becomes the call of a function "<genexpr>" taking the first
-  // iterable (cuTile's tuple comprehensions; lower_generator).
+  // iterable (cuTile's tuple comprehensions; lower_generator), a list comprehension a list
+  // display of the like call of "<listcomp>" (host Python inside static_eval).
   EXPECT_EQ(expr_str("tuple(x for x in y)"), "(call (name tuple) (call (lambda (.0) ...) (name y)))");
+  ast::ExprPtr listcomp = parse_expr("sum([x for x in y])");
+  EXPECT_EQ(expr_str("sum([x for x in y])"), "(call (name sum) (list (call (lambda (.0) ...) (name y))))");
+  EXPECT_TRUE(ast::is_list_comprehension(as<ast::ListExpr>(as<ast::Call>(listcomp).args[0])));
+  EXPECT_FALSE(ast::is_list_comprehension(as<ast::ListExpr>(parse_expr("[f(x)]"))));
+  // A walrus keeps the name it assigns, which static_eval's error names.
+  EXPECT_EQ(as<ast::UnsupportedExpr>(parse_expr("(y := 3)")).assigned_name, "y");
   ast::ExprPtr lambda = as<ast::Assign>(only_stmt(parse("x = (lambda: 0)"))).value;
   EXPECT_EQ(range_str(lambda->range), "1:6-1:15");
 }

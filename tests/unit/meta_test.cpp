@@ -78,6 +78,39 @@ TEST(Meta, StaticEvalFoldsAndSelects) {
   EXPECT_EQ(ops_of_kind(fn, ir::OpKind::Binary).size(), 1u);
 }
 
+// cuTile's test_static_eval.py test_tuple_sum / test_list_comprehension: inside static_eval,
+// sum() adds a tuple's or list's items onto its start, and comprehensions (list, generator)
+// are host Python; outside, a list comprehension is not tile code.
+TEST(Meta, StaticEvalSumsAndComprehensions) {
+  ir::Function fn = compile_kernel(kernel("    tup = (1, 2, 3)\n"
+                                          "    ct.static_assert(ct.static_eval(sum(tup)) == 6)\n"
+                                          "    ct.static_assert(ct.static_eval(sum([i * i for i in tup])) == 14)\n"
+                                          "    ct.static_assert(ct.static_eval(sum([i for i in tup if i > 1], 10)) == 15)\n"
+                                          "    ct.static_assert(ct.static_eval(sum((0.5, 1), start=1)) == 2.5)\n"
+                                          "    ct.static_assert(ct.static_eval(tuple(2 * i for i in tup)) == (2, 4, 6))\n"
+                                          "    n = ct.static_eval(sum([TILE, TILE]))\n"
+                                          "    ct.store(y, index=(ct.bid(0),), tile=t + n)\n"),
+                                   kSig);
+  EXPECT_EQ(ops_of_kind(fn, ir::OpKind::Store).size(), 1u);
+  EXPECT_KERNEL_ERROR(kernel("    n = [i for i in (1, 2)]\n"), kSig, ErrorKind::Syntax,
+                      "Unsupported syntax: list comprehension");
+  EXPECT_KERNEL_ERROR(kernel("    n = ct.static_eval(sum(3))\n"), kSig, ErrorKind::StaticEval,
+                      "sum() takes a tuple or a list, got");
+  testing::CompileFailure outside = testing::compile_kernel_failure(kernel("    n = sum((1, 2))\n"), kSig);
+  EXPECT_EQ(outside.message, "sum() is not supported in device code");
+}
+
+// cuTile's test_nested_static_eval and test_prohibit_walrus: their messages, the walrus's as a
+// syntax error naming the variable (outside static_eval `:=` stays unsupported syntax).
+TEST(Meta, StaticEvalRefusesNestingAndWalrus) {
+  EXPECT_KERNEL_ERROR(kernel("    v = ct.static_eval(ct.static_eval(20))\n"), kSig, ErrorKind::StaticEval,
+                      "static_eval() cannot be used inside static_eval().");
+  EXPECT_KERNEL_ERROR(kernel("    ct.static_eval((z := x))\n"), kSig, ErrorKind::Syntax,
+                      "static_eval() expression attempted to modify a local variable 'z'");
+  EXPECT_KERNEL_ERROR(kernel("    if (z := TILE) > 1:\n        pass\n"), kSig, ErrorKind::Syntax,
+                      "Unsupported syntax: walrus operator");
+}
+
 // Tuple repetition is host Python (cuTile's test_astile.py::test_astile_shape indexes with
 // ct.static_eval((0,) * len(shape))); tile code outside static_eval has no such operator.
 TEST(Meta, StaticEvalRepeatsTuples) {
