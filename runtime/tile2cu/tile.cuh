@@ -2,6 +2,7 @@
 #pragma once
 
 #include "layout.cuh"
+#include "values.cuh"
 
 namespace tile2cu {
 
@@ -9,7 +10,8 @@ namespace tile2cu {
 // Only ever index v[] with compile-time slot numbers (unrolled loops), or it spills to memory.
 template <class T, class L>
 struct Tile {
-  static_assert(is_scalar_v<T>, "Tile: unsupported element type");
+  // Values<...>: the tiles of a ct.reduce / ct.scan over a tuple of tiles, zipped (values.cuh).
+  static_assert(is_scalar_v<T> || is_values_v<T>, "Tile: unsupported element type");
   using layout = L;
   using value_type = T;
   static constexpr int kSlots = L::kSlots;
