@@ -100,14 +100,36 @@ struct ArgOp {
 };
 
 // A combiner written in the kernel (ct.reduce / ct.scan with a function): f(a, b) and the
-// identity the kernel gave. Used through an instance, as the built-in ones are.
+// identity the kernel gave. Used through an instance, as the built-in ones are. Over a tuple of
+// tiles T is Values<...>: f takes the fields of a, then those of b (values.cuh).
 template <class T, class F>
 struct CustomOp {
   F f;
   T identity_value;
   template <class V> TILE2CU_DEVICE V identity() const { return identity_value; }
-  TILE2CU_DEVICE T combine(T a, T b) const { return f(a, b); }
+  TILE2CU_DEVICE T combine(T a, T b) const { return combine_elements(f, a, b); }
 };
+
+// ct.reduce / ct.scan over a tuple of tiles of one layout: one tile of Values, folded as one.
+template <class L, class... T>
+TILE2CU_DEVICE Tile<Values<T...>, L> zip(const Tile<T, L>&... tiles) {
+  Tile<Values<T...>, L> out;
+#pragma unroll
+  for (int s = 0; s < L::kSlots; ++s)
+    if (L::owns(s)) out.v[s] = Values<T...>{tiles.v[s]...};
+  return out;
+}
+
+// Field K of each element of a zipped tile: the K-th result of a tuple reduce / scan.
+template <int K, class L, class... T>
+TILE2CU_DEVICE auto field(const Tile<Values<T...>, L>& zipped) {
+  using R = std::decay_t<decltype(field<K>(zipped.v[0]))>;
+  Tile<R, L> out;
+#pragma unroll
+  for (int s = 0; s < L::kSlots; ++s)
+    if (L::owns(s)) out.v[s] = field<K>(zipped.v[s]);
+  return out;
+}
 
 namespace detail {
 
@@ -246,13 +268,12 @@ TILE2CU_DEVICE void reduce_into(const Tile<T, SrcL>& src, reduced_t<Op, T>* buf,
   SrcL::sync();
 }
 
+// What the caller gets of a reduced value: argmax/argmin's index, else the value itself (a
+// Values<...> for a tuple of tiles).
 template <class V>
-TILE2CU_DEVICE auto result_of(const V& v) {
-  if constexpr (std::is_class_v<V> && !std::is_same_v<V, __half> && !std::is_same_v<V, __nv_bfloat16>)
-    return v.index;
-  else
-    return v;
-}
+TILE2CU_DEVICE V result_of(const V& v) { return v; }
+template <class T>
+TILE2CU_DEVICE int32_t result_of(const Indexed<T>& v) { return v.index; }
 
 }  // namespace detail
 
