@@ -1,6 +1,7 @@
 // cuTile's spelling of a value's type in its messages: Tile[float32,(4,4)], Tile[int32,()] for a
 // Python int constant, Array[float32,(?,?):(?,4)] (shape, then strides; `?` where only the launch
-// knows). Messages that repeat cuTile's text use it so that tests matching cuTile's wording pass.
+// knows), None, GeneratorContextManager[...] for a context manager. Messages that repeat cuTile's
+// text use it so that tests matching cuTile's wording pass.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -42,6 +43,23 @@ std::string KernelLowering::cutile_type(const Value& v) const {
                        cutile_dims(p.static_strides, rank));
   }
   if (v.is<StrValue>()) return "str";
+  if (v.is<NoneValue>()) return "None";
+  if (auto* t = v.as<TupleValue>()) {
+    std::vector<std::string> items;
+    for (const Value& item : t->items) items.push_back(cutile_type(item));
+    return fmt::format("Tuple[{}]", fmt::join(items, ","));
+  }
+  if (auto* cm = v.as<ContextManagerValue>()) {
+    // cuTile prints the Python function object; tile2cu has none, so the "address" is where the
+    // def is in its file (line, column): stable from run to run.
+    const ast::FunctionDef& def = *cm->helper.def;
+    std::vector<std::string> args, kwargs;
+    for (const Value& a : cm->args->positional) args.push_back(cutile_type(a));
+    for (const auto& [name, value] : cm->args->keywords) kwargs.push_back(fmt::format("{}: {}", name, cutile_type(value)));
+    return fmt::format("GeneratorContextManager[<function {} at {:#x}>, args=[{}], kwargs={{{}}}]", def.name,
+                       (static_cast<uint64_t>(def.name_range.line) << 16) | static_cast<uint64_t>(def.name_range.col),
+                       fmt::join(args, ", "), fmt::join(kwargs, ", "));
+  }
   return describe(v);
 }
 

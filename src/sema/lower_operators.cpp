@@ -251,8 +251,8 @@ Value KernelLowering::binary(ast::BinaryOp op, const Value& lhs, const Value& rh
   // At least one typed operand: promote, broadcast, emit.
   auto da = value_dtype(lhs), db = value_dtype(rhs);
   if (!da || !db)
-    error(ErrorKind::Type, range, fmt::format("unsupported operand types for {}: {} and {}", token,
-                                              describe(lhs), describe(rhs)));
+    error(ErrorKind::Type, range, fmt::format("Unsupported operand types for {}: {} and {}", token,
+                                              cutile_type(lhs), cutile_type(rhs)));
   for (DType d : {*da, *db}) require_arithmetic(d, range, token);
   bool is_bitwise = op == ast::BinaryOp::BitAnd || op == ast::BinaryOp::BitOr || op == ast::BinaryOp::BitXor;
   bool is_shift = op == ast::BinaryOp::LShift || op == ast::BinaryOp::RShift;

@@ -372,9 +372,9 @@ Flow KernelLowering::exec_body(const ast::Body& body, size_t first) {
 }
 
 bool KernelLowering::can_continue() const {
-  // Not inside a loop (the rest of its body is not the rest of the helper) nor a with body
-  // (leaving it runs the manager's exit), nor in a context manager's body.
-  return in_helper_ && continuable_ && loops_.empty() && with_bodies_.empty();
+  // Not inside a loop (the rest of its body is not the rest of the helper), nor in a context
+  // manager's body. A with body's rest is followed by its managers' exits (exec_rest_of_helper).
+  return in_helper_ && continuable_ && loops_.empty();
 }
 
 Flow KernelLowering::exec_rest_of_helper(std::vector<std::pair<const ast::Body*, size_t>> frames) {
@@ -384,6 +384,7 @@ Flow KernelLowering::exec_rest_of_helper(std::vector<std::pair<const ast::Body*,
                       "several nested branches copies the rest of its body into each one); return once, "
                       "at the end, with ct.where or a variable", kMaxRestCopies));
   auto saved = rest_;
+  auto saved_withs = with_bodies_;
   Flow flow = Flow::Normal;
   while (!frames.empty()) {
     auto [body, next] = frames.back();
@@ -391,8 +392,16 @@ Flow KernelLowering::exec_rest_of_helper(std::vector<std::pair<const ast::Body*,
     rest_ = frames;
     flow = exec_body(*body, next);
     if (flow != Flow::Normal) break;
+    // The end of a with body: its managers exit here, and it is no longer open for a return
+    // further on.
+    if (!with_bodies_.empty() && with_bodies_.back().body == body) {
+      std::vector<SuspendedManager> managers = with_bodies_.back().managers;
+      with_bodies_.pop_back();
+      exit_managers(managers);
+    }
   }
   rest_ = std::move(saved);
+  with_bodies_ = std::move(saved_withs);
   if (flow == Flow::Normal) {  // the end of the helper: it returns None
     return_value_ = make(NoneValue{});
     flow = Flow::Return;
@@ -458,8 +467,8 @@ Flow KernelLowering::exec(const ast::Stmt& s) {
         error(ErrorKind::Syntax, r, "Returning from a for loop is not supported");
     if (!loops_.empty())
       error(ErrorKind::UnsupportedFeature, r, "returning from a helper inside a while loop is not supported yet by tile2cu");
-    exit_open_withs(0);
     return_value_ = v;
+    exit_open_withs(0);  // a function a manager yielded reads the names its exit left
     return Flow::Return;
   }
   if (s.as<ast::Break>() || s.as<ast::Continue>()) {
@@ -1079,7 +1088,8 @@ Env KernelLowering::bind_arguments(const FunctionValue& f, const CallArgs& passe
 }
 
 KernelLowering::HelperFrame KernelLowering::enter_helper(const FunctionValue& f, Env callee_env,
-                                                         SourceRange range, bool context_manager) {
+                                                         SourceRange range, bool context_manager,
+                                                         uint64_t frame) {
   if (helper_depth_ >= kMaxInlineDepth)
     error(ErrorKind::Recursion, range,
           fmt::format("helper inlining is deeper than {} calls (recursion?)", kMaxInlineDepth));
@@ -1094,7 +1104,7 @@ KernelLowering::HelperFrame KernelLowering::enter_helper(const FunctionValue& f,
   HelperFrame caller{current_scope_, std::move(env_), std::move(loops_), std::move(locals_),
                      return_value_, in_helper_, stmt_range_, std::move(with_bodies_),
                      std::move(rest_), continuable_, frame_id_};
-  frame_id_ = new_frame_id();
+  frame_id_ = frame ? frame : new_frame_id();
   rest_.clear();
   continuable_ = !context_manager;
   locals_ = function_locals(def);

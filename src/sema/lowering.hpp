@@ -18,6 +18,8 @@
 namespace tile2cu::sema {
 
 using Env = std::map<std::string, Value>;
+// Statements nested in bodies: (body, index of the statement) per level, outermost first.
+using YieldPath = std::vector<std::pair<const ast::Body*, size_t>>;
 
 // How a statement list ended: fell through, or left by break / continue / return.
 enum class Flow { Normal, Break, Continue, Return };
@@ -288,15 +290,20 @@ class KernelLowering {
   // A context manager's helper suspended at its yield while the with body runs.
   struct SuspendedManager {
     FunctionValue helper;
-    Env names;         // the helper's names at the yield
-    size_t resume_at;  // the statement after the yield
+    Env names;       // the helper's names at the yield
+    YieldPath path;  // where it stopped: the yield, under the helper's own withs on the way
+    // inner[L]: the managers the helper's with at path[L] entered (one list per level but the last)
+    std::vector<std::vector<SuspendedManager>> inner;
     SourceRange item_range;
+    uint64_t frame;  // the helper's call: the exit resumes it
   };
   // A with body being lowered in the current function: loops_.size() at its start (a break or
-  // continue leaves the bodies opened inside the innermost loop) and its entered managers.
+  // continue leaves the bodies opened inside the innermost loop), its entered managers and the
+  // body (the rest of a helper copied after an early return leaves it there).
   struct OpenWith {
     size_t loop_depth;
     std::vector<SuspendedManager> managers;
+    const ast::Body* body;
   };
 
   // Helper inlining (lower_stmt.cpp). A frame is the caller's state while a helper's body
@@ -316,8 +323,9 @@ class KernelLowering {
   };
   // The callee's names at entry: its closure, its arguments bound to its parameters, defaults.
   Env bind_arguments(const FunctionValue& f, const CallArgs& args, SourceRange range);
+  // `frame`: resume that call (a context manager's exit) instead of starting a new one.
   HelperFrame enter_helper(const FunctionValue& f, Env callee_env, SourceRange range,
-                           bool context_manager = false);
+                           bool context_manager = false, uint64_t frame = 0);
   // Leaves the helper; returns the helper's names as they are now.
   Env leave_helper(HelperFrame frame);
   static uint64_t new_frame_id();
@@ -331,10 +339,15 @@ class KernelLowering {
 
   // with over @contextlib.contextmanager helpers (lower_with.cpp)
   Flow exec_with(const ast::With& w, SourceRange range);
-  // The helper's top-level statement that yields, after checking it is the only yield.
-  size_t context_manager_yield(const ast::FunctionDef& def, SourceRange with_range) const;
+  // The way to the helper's statement that yields, after checking it is the only yield.
+  YieldPath context_manager_yield(const ast::FunctionDef& def, SourceRange with_range) const;
+  // Enters a with statement's items, left to right, binding their targets.
+  std::vector<SuspendedManager> enter_with_items(const ast::With& w);
+  // Runs the helper up to its yield; `yielded` is the value the yield passes.
+  SuspendedManager enter_manager(const ContextManagerValue& cm, SourceRange item_range, Value& yielded);
   // Runs the rest of a suspended helper, after its yield (the manager's exit).
   void exit_manager(const SuspendedManager& m);
+  void exit_managers(const std::vector<SuspendedManager>& managers);  // right to left
   // Exits the managers of with_bodies_[first..], innermost first: what a break, continue or
   // return leaving those with bodies runs before it jumps (cuTile, like Python, runs a
   // manager's exit on every way out of its body). The bodies stay open for the other paths.

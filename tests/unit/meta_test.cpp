@@ -122,7 +122,7 @@ TEST(Meta, StaticEvalRepeatsTuples) {
   EXPECT_EQ(ops_of_kind(fn, ir::OpKind::Store).size(), 1u);
   EXPECT_KERNEL_ERROR(kernel("    n = ct.static_eval((0,) * 5000)\n"), kSig, ErrorKind::StaticEval,
                       "a tuple of more than 4096 values");
-  EXPECT_KERNEL_ERROR(kernel("    n = (0,) * 2\n"), kSig, ErrorKind::Type, "unsupported operand types for *");
+  EXPECT_KERNEL_ERROR(kernel("    n = (0,) * 2\n"), kSig, ErrorKind::Type, "Unsupported operand types for *: Tuple[Tile[int32,()]] and Tile[int32,()]");
 }
 
 // cuTile's test_constfold.py test_dtype_comparison / test_string_comparison: `a is True` inside

@@ -226,5 +226,92 @@ TEST(WithStatement, HelperReturnsFromTheBody) {
   EXPECT_EQ(branch->results.size(), 1u);
 }
 
+
+// cuTile's test_enter_context_inside_context_manager / test_break_in_with_nested_context: a
+// manager's yield may sit inside the manager's own with; entering runs up to it (entering the
+// inner manager), the exit finishes the inner with body, exits the inner manager, then the rest.
+TEST(WithStatement, ManagerYieldsInsideItsOwnWith) {
+  const std::string helpers = std::string(kRegion) +
+                              "@contextmanager\n"
+                              "def wrap(n):\n"
+                              "    print('wrap in')\n"
+                              "    with region('inner') as r, region('inner2'):\n"
+                              "        print('before yield')\n"
+                              "        yield n + 1\n"
+                              "        print('after yield')\n"
+                              "    print('wrap out')\n";
+  ir::Function fn = compile_kernel(module(helpers,
+                                          "    with wrap(30) as r:\n"
+                                          "        ct.static_assert(r == 31)\n"
+                                          "        print('body')\n"
+                                          "    print('after')\n"),
+                                   kSig);
+  EXPECT_EQ(trace(fn.body), (Trace{"wrap in", "enter inner", "enter inner2", "before yield", "body", "after yield",
+                                   "exit inner2", "exit inner", "wrap out", "after"}));
+
+  // A break in the body runs the whole exit before it jumps; the path that goes on runs it too.
+  fn = compile_kernel(module(helpers,
+                             "    for j in range(3):\n"
+                             "        with wrap(j):\n"
+                             "            if j == bid:\n"
+                             "                break\n"
+                             "            print('tail')\n"),
+                      kSig);
+  const ir::Op* loop = ops_of_kind(fn, ir::OpKind::For).at(0);
+  const Trace exit{"after yield", "exit inner2", "exit inner", "wrap out"};
+  Trace expected{"wrap in", "enter inner", "enter inner2", "before yield", "if", "tail"};
+  expected.insert(expected.end(), exit.begin(), exit.end());
+  EXPECT_EQ(trace(loop->regions[0]), expected);
+  Trace in_branch = exit;
+  in_branch.push_back("break");
+  EXPECT_EQ(trace(ops_of_kind(fn, ir::OpKind::If).at(0)->regions[0]), in_branch);
+}
+
+// cuTile's test_yield_closure*: a function the manager defines and yields reads the manager's
+// names as Python's closures do: as they are at the yield while the body runs, live while the
+// exit runs, and as the exit left them afterwards (`a += 1` there is seen by a later call).
+TEST(WithStatement, YieldedFunctionReadsTheManagersNames) {
+  const std::string helpers =
+      "@contextmanager\n"
+      "def counter(a):\n"
+      "    def show():\n"
+      "        print('a', a)\n"
+      "    a += 1\n"
+      "    yield show\n"
+      "    show()\n"
+      "    a += 1\n";
+  ir::Function fn = compile_kernel(module(helpers,
+                                          "    with counter(10) as show:\n"
+                                          "        show()\n"
+                                          "    show()\n"),
+                                   kSig);
+  EXPECT_EQ(trace(fn.body), (Trace{"a 11", "a 11", "a 12"}));
+
+  // Returned out of a helper's with body (the return runs the exit first), on one path of a
+  // run-time if: the rest of the helper, the exit included, goes into the other path.
+  const std::string returning = helpers +
+                                "def helper(early):\n"
+                                "    with counter(10) as show:\n"
+                                "        show()\n"
+                                "        if early:\n"
+                                "            return show\n"
+                                "        print('late')\n"
+                                "    return show\n";
+  fn = compile_kernel(module(returning, "    f = helper(bid > 0)\n    f()\n"), kSig);
+  EXPECT_EQ(trace(fn.body), (Trace{"a 11", "if", "a 12"}));
+  const ir::Op* branch = ops_of_kind(fn, ir::OpKind::If).at(0);
+  EXPECT_EQ(trace(branch->regions[0]), (Trace{"a 11"}));
+  EXPECT_EQ(trace(branch->regions[1]), (Trace{"late", "a 11"}));
+}
+
+// cuTile's test_generator_context_manager_type_str: a manager in an operator error is spelled
+// as cuTile spells its type.
+TEST(WithStatement, ManagerInAnOperatorErrorIsSpelledAsCuTiles) {
+  EXPECT_KERNEL_ERROR(module(kRegion, "    cm = tile_of(None, 10, TILE=4)\n    cm + 1\n"), kSig, ErrorKind::Type,
+                      "Unsupported operand types for +: GeneratorContextManager[<function tile_of at 0x");
+  EXPECT_KERNEL_ERROR(module(kRegion, "    cm = tile_of(None, 10, TILE=4)\n    cm + 1\n"), kSig, ErrorKind::Type,
+                      ">, args=[None, Tile[int32,()]], kwargs={TILE: Tile[int32,()]}] and Tile[int32,()]");
+}
+
 }  // namespace
 }  // namespace tile2cu
