@@ -560,11 +560,14 @@ Value KernelLowering::builtin_call(const std::string& name, CallArgs& args, Sour
         Value r = binary(ast::BinaryOp::Add, fx, make(LooseFloat{0.0}), range);  // promote to float
         Value s = binary(ast::BinaryOp::Add, y.is_loose() ? y : make(Runtime{to_runtime(y, range)}), make(LooseFloat{0.0}), range);
         if (r.is_loose() && s.is_loose()) return make(LooseFloat{std::atan2(r.as<LooseFloat>()->value, s.as<LooseFloat>()->value)});
-        auto dt = promote_for_binary(value_dtype(r), r.is_loose(), value_dtype(s), s.is_loose());
+        // cuTile promotes the operands themselves (float16 with int32 stays float16, b.5); only an
+        // integer or bool result, which cuTile cannot lower, is taken as float32.
+        auto dt = promote_for_binary(value_dtype(x), x.is_loose(), value_dtype(y), y.is_loose());
         if (!dt)
           error(ErrorKind::Type, range,
                 fmt::format("Implicit promotion of {} and {} is not supported in atan2(); use astype() to convert explicitly",
-                            dtype_name(*value_dtype(r)), dtype_name(*value_dtype(s))));
+                            dtype_name(*value_dtype(x)), dtype_name(*value_dtype(y))));
+        if (!is_float(*dt)) dt = DType::Float32;
         ir::Shape shape = broadcast_shape(value_shape(r), value_shape(s), range);
         ir::Op o = make_op(ir::OpKind::Binary, {broadcast(to_runtime_as(r, *dt, range), shape, range), broadcast(to_runtime_as(s, *dt, range), shape, range)});
         o.binary = ir::BinaryKind::Atan2;
