@@ -107,7 +107,8 @@ class CompilerTimeoutError(InternalCompilerError):
 
 
 class UnsupportedCallError(TileError):
-    """A function or type used where it cannot run (cuTile's name, for code that imports it)."""
+    """A builtin or class that device code cannot call ("eval() is not supported in device
+    code"): cuTile's private class, a direct subclass of TileError as there."""
 
 
 TileSyntaxError = UnsupportedSyntaxError
@@ -131,6 +132,7 @@ _BY_DIAGNOSTIC_NAME = {
     "TileStaticAssertionError": TileStaticAssertionError,
     "TileStaticEvalError": TileStaticEvalError,
     "TileRecursionError": TileRecursionError,
+    "UnsupportedCallError": UnsupportedCallError,
 }
 
 # The transpiler names a kernel it cannot find (made at run time, not by a decorator or a

@@ -47,7 +47,7 @@ TILE2CU_DEVICE void print_line(const char* format, Args... args) {
 // A value as printf's varargs expect it for the conversion chosen from its dtype.
 template <class T>
 TILE2CU_DEVICE auto printf_arg(T x) {
-  if constexpr (is_float_v<T>) return convert<double>(x);
+  if constexpr (is_float_v<T> || is_restricted_v<T>) return convert<double>(x);  // tf32, fp8 too
   else if constexpr (std::is_same_v<T, bool>) return int(x);
   else if constexpr (sizeof(T) == 8 && std::is_signed_v<T>) return static_cast<long long>(x);
   else if constexpr (sizeof(T) == 8) return static_cast<unsigned long long>(x);

@@ -10,7 +10,7 @@ namespace tile2cu {
 
 enum class DType {
   Bool, Int8, Int16, Int32, Int64, UInt8, UInt16, UInt32, UInt64, Float16, BFloat16, Float32, Float64,
-  TFloat32, Float8E4M3FN, Float8E5M2
+  TFloat32, Float8E4M3FN, Float8E5M2, Float8E8M0FNU
 };
 
 constexpr int kMaxRank = 5;

@@ -33,6 +33,7 @@ struct tfloat32 {
 };
 using float8_e4m3fn = __nv_fp8_e4m3;
 using float8_e5m2 = __nv_fp8_e5m2;
+using float8_e8m0fnu = __nv_fp8_e8m0;  // powers of two 2**-127 .. 2**127 and NaN: scale factors
 
 // Round a float to tf32 (10 mantissa bits, the low 13 bits zero), as cuTile's astype(ct.tfloat32)
 // does: to nearest, ties to even, by default; rounding_mode=RA rounds ties away from zero and RZ
@@ -68,7 +69,7 @@ template <class T>
 inline constexpr bool is_fp8_v = std::is_same_v<T, __nv_fp8_e4m3> || std::is_same_v<T, __nv_fp8_e5m2>;
 // Restricted floats: converted and fed to mma only.
 template <class T>
-inline constexpr bool is_restricted_v = std::is_same_v<T, tfloat32> || is_fp8_v<T>;
+inline constexpr bool is_restricted_v = std::is_same_v<T, tfloat32> || is_fp8_v<T> || std::is_same_v<T, __nv_fp8_e8m0>;
 template <class T>
 inline constexpr bool is_scalar_v = std::is_arithmetic_v<T> || is_half_like_v<T> || is_restricted_v<T>;
 
@@ -95,7 +96,7 @@ TILE2CU_HD U convert(T x) {
     return convert<U>(__bfloat162float(x));
   } else if constexpr (std::is_same_v<T, tfloat32>) {
     return convert<U>(x.value);
-  } else if constexpr (is_fp8_v<T>) {
+  } else if constexpr (is_fp8_v<T> || std::is_same_v<T, __nv_fp8_e8m0>) {  // exact in float
     return convert<U>(static_cast<float>(x));
   } else if constexpr (std::is_same_v<U, tfloat32>) {
     return tfloat32{round_to_tf32(convert<float>(x))};  // f16 and bf16 are exact in tf32
@@ -187,6 +188,15 @@ TILE2CU_DEVICE U convert_directed(T x) {
   } else if constexpr (std::is_same_v<U, tfloat32> && std::is_same_v<T, float>) {
     static_assert(D == Direction::Zero || D == Direction::NearestAway, "float32 -> tfloat32 rounds RN, RA or RZ");
     return tfloat32{round_to_tf32<D == Direction::Zero ? Tf32Rounding::Zero : Tf32Rounding::NearestAway>(x)};
+  } else if constexpr (std::is_same_v<U, __nv_fp8_e8m0> && !std::is_same_v<T, U>) {
+    // cuTile converts into float8_e8m0fnu toward zero (RZ) or up (RP) only; past 2**127 is NaN,
+    // as its constants are (no saturation).
+    static_assert(D == Direction::Zero || D == Direction::Up, "float8_e8m0fnu takes RZ or RP");
+    constexpr cudaRoundMode mode = D == Direction::Zero ? cudaRoundZero : cudaRoundPosInf;
+    __nv_fp8_e8m0 out;
+    if constexpr (std::is_same_v<T, double>) out.__x = __nv_cvt_double_to_e8m0(x, __NV_NOSAT, mode);
+    else out.__x = __nv_cvt_float_to_e8m0(convert<float>(x), __NV_NOSAT, mode);  // other formats are exact in float
+    return out;
   } else if constexpr (is_half_like_v<U> && !std::is_same_v<T, U>) {
     return narrow<U, D>(convert<float>(x));  // from float, or the other 16-bit format (exact in float)
   } else {

@@ -29,7 +29,7 @@ const char* c_scalar_type(DType t) {
 const char* dtype_enum(DType t) {
   static const char* names[] = {"Bool", "Int8", "Int16", "Int32", "Int64", "UInt8", "UInt16",
                                 "UInt32", "UInt64", "Float16", "BFloat16", "Float32", "Float64",
-                                "TFloat32", "Float8E4M3FN", "Float8E5M2"};
+                                "TFloat32", "Float8E4M3FN", "Float8E5M2", "Float8E8M0FNU"};
   return names[static_cast<int>(t)];
 }
 

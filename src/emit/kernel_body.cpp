@@ -1126,7 +1126,9 @@ std::string cpp_literal(const ir::Literal& lit, DType dtype) {
   if (dtype == DType::TFloat32) return fmt::format("convert<tfloat32>({})", cpp_literal(lit, DType::Float32));
   // The fp8 types' constructors take a float (rounding to nearest); given an integer they
   // would take the truncated value.
-  if (dtype == DType::Float8E4M3FN || dtype == DType::Float8E5M2)
+  // float8_e8m0fnu's constants are powers of two or NaN (rounded by sema), exact in its
+  // constructor's float whatever way that rounds.
+  if (dtype == DType::Float8E4M3FN || dtype == DType::Float8E5M2 || dtype == DType::Float8E8M0FNU)
     return fmt::format("{}({})", dtype_cpp_name(dtype), cpp_literal(lit, DType::Float32));
   __int128 v = 0;
   if (auto* i = std::get_if<__int128>(&lit)) v = *i;

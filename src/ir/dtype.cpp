@@ -16,7 +16,7 @@ struct DTypeInfo {
   DTypeCategory category;
 };
 
-constexpr std::array<DTypeInfo, 16> kInfo = {{
+constexpr std::array<DTypeInfo, 17> kInfo = {{
     {DType::Bool, "bool_", "b1", "bool", 1, DTypeCategory::Boolean},
     {DType::Int8, "int8", "i8", "int8_t", 8, DTypeCategory::Integer},
     {DType::Int16, "int16", "i16", "int16_t", 16, DTypeCategory::Integer},
@@ -33,6 +33,7 @@ constexpr std::array<DTypeInfo, 16> kInfo = {{
     {DType::TFloat32, "tfloat32", "tf32", "tfloat32", 32, DTypeCategory::Restricted},
     {DType::Float8E4M3FN, "float8_e4m3fn", "f8e4m3", "__nv_fp8_e4m3", 8, DTypeCategory::Restricted},
     {DType::Float8E5M2, "float8_e5m2", "f8e5m2", "__nv_fp8_e5m2", 8, DTypeCategory::Restricted},
+    {DType::Float8E8M0FNU, "float8_e8m0fnu", "f8e8m0fnu", "__nv_fp8_e8m0", 8, DTypeCategory::Restricted},
 }};
 
 const DTypeInfo& info(DType t) { return kInfo[static_cast<size_t>(t)]; }

@@ -12,6 +12,8 @@ enum class DType {
   Float16, BFloat16, Float32, Float64,
   // Restricted floats (spec b.4): loaded, stored, converted and fed to mma; no arithmetic.
   TFloat32, Float8E4M3FN, Float8E5M2,
+  // Unsigned, exponent only (powers of two, 0xFF is NaN): mma_scaled's scale factors.
+  Float8E8M0FNU,
 };
 
 enum class DTypeCategory { Boolean, Integer, Float, Restricted };

@@ -320,10 +320,26 @@ std::vector<ir::ValueId> KernelLowering::carried_exit_values(CarriedNames& c, So
         bool passed_through = rt && k < c.body_args.size() && rt->id == c.body_args[k];
         if (!passed_through) c.invariant[k] = false;
       }
+      check_carried_type(n, leaf, c.types[k], range);
       ids.push_back(yield_as(n, leaf, c.types[k], range, "has changed its type inside a loop"));
     }
   }
   return ids;
+}
+
+// cuTile types a loop's variable where the value from before the loop meets the one an
+// iteration (or a break) leaves; two types there are "Type of `a` depends on path taken"
+// (test_typeinfer.py::test_control_flow_type_mismatch). A Python number has its own type
+// there (int32, float32, bool_), not the variable's.
+void KernelLowering::check_carried_type(const std::string& n, const Value& leaf, const ir::TileType& carried,
+                                        SourceRange range) const {
+  std::optional<ir::TileType> now;
+  if (auto* rt = leaf.as<Runtime>()) now = type_of(rt->id);
+  else if (leaf.is_loose()) now = ir::TileType{default_dtype(leaf, range), {}};
+  if (!now || *now == carried) return;
+  auto name = [](const ir::TileType& t) { return fmt::format("Tile[{},({})]", dtype_name(t.dtype), fmt::join(t.shape, ",")); };
+  error(ErrorKind::Type, range,
+        fmt::format("Type of `{}` depends on path taken: {} vs. {} (before the loop)", n, name(*now), name(carried)));
 }
 
 std::vector<std::optional<Value>> KernelLowering::loop_result_constants(const CarriedNames& c, bool is_for,

@@ -406,13 +406,14 @@ Value KernelLowering::builtin_call(const std::string& name, CallArgs& args, Sour
       DType dt = const_dtype(b.at("dtype"), b.range_of("dtype"), b.what("dtype"));
       ir::ValueId s;
       if (fill.is_loose()) {
-        if (fill.is<LooseFloat>() && !is_float(dt)) {
+        if (fill.is<LooseFloat>() && !is_float(dt) && !is_restricted(dt)) {  // tf32 and fp8 keep the fraction
           Value truncated = make(LooseInt{int_of_float(fill.as<LooseFloat>()->value, b.range_of("fill_value"))});
           s = to_runtime_as(truncated, dt, b.range_of("fill_value"));
         } else {
           s = to_runtime_as(fill, dt, b.range_of("fill_value"));
         }
       } else {
+        check_plain_conversion(*value_dtype(fill), dt, b.range_of("fill_value"));
         s = convert(to_runtime(fill, b.range_of("fill_value")), dt);
       }
       return make(Runtime{broadcast(s, shape, range)});
@@ -745,9 +746,9 @@ Value KernelLowering::builtin_call(const std::string& name, CallArgs& args, Sour
     error(ErrorKind::Syntax, range, "range() can only be used as the iterable of a for loop");
   if (fn == "sum" && static_eval_depth_ > 0) return python_sum(args, range);
   if (unsupported_python_builtin(fn) == PythonBuiltin::Type)
-    error(ErrorKind::UnsupportedFeature, range,
+    error(ErrorKind::UnsupportedCall, range,
           fmt::format("Creating instances of type \"{}\" is not supported in device code", fn));
-  error(ErrorKind::UnsupportedFeature, range, fmt::format("{}() is not supported in device code", fn));
+  error(ErrorKind::UnsupportedCall, range, fmt::format("{}() is not supported in device code", fn));
 }
 
 // Python's sum(iterable, start=0), which host Python inside ct.static_eval may call (cuTile's
@@ -888,6 +889,7 @@ Value KernelLowering::method_call(const Value& self, const std::string& name, Ca
       return make(Runtime{emit1(std::move(o), {dt, type_of(x).shape})});
     }
     if (self.is_loose()) return make(Runtime{to_runtime_as(self, dt, range)});
+    if (auto from = value_dtype(self)) check_plain_conversion(*from, dt, range);
     return make(Runtime{convert(to_runtime(self, range), dt)});
   }
   if (name == "reshape") {

@@ -29,7 +29,7 @@ Value KernelLowering::construct_dataclass(const ClassValue& c, const CallArgs& a
     error(cls.unusable->first, range, cls.unusable->second);
   }
   if (!cls.is_dataclass)
-    error(ErrorKind::UnsupportedFeature, range,
+    error(ErrorKind::UnsupportedCall, range,
           fmt::format("Creating instances of type \"{}\" is not supported in device code", cls.name));
   auto fail = [&](SourceRange r, const std::string& why) {  // at the call, as cuTile reports it
     error(ErrorKind::Type, r, fmt::format("{}(): {}", cls.name, why));

@@ -166,7 +166,9 @@ std::optional<Value> KernelLowering::debug_call(const std::string& name, CallArg
         error(ErrorKind::Type, args.positional_ranges[next],
               fmt::format("ct.printf() prints tiles and scalars, got {}", describe(v)));
       bool float_conv = std::strchr("eEfFgGaA", conv) != nullptr;
-      if (float_conv != is_float(*dt))
+      // Restricted floats (tfloat32, fp8) print through a float conversion, as cuTile's do.
+      const bool float_value = is_float(*dt) || is_restricted(*dt);
+      if (float_conv != float_value)
         error(ErrorKind::Type, args.positional_ranges[next],
               fmt::format("ct.printf(): Format {} for arg #{} got unexpected type of {}",
                           f.substr(i, j - i + 1), next - 1, cutile_type(v)));

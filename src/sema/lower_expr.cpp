@@ -64,6 +64,16 @@ static bool is_cutile_private_alias(const std::string& module, const std::string
   return false;
 }
 
+// `ct.float4_e2m1fn(...)`: the dtype tile2cu lacks is named by the call, before it is evaluated.
+bool KernelLowering::calls_sub_byte_dtype(const ast::Call& call) {
+  const auto* a = call.func->as<ast::Attribute>();
+  if (!a || a->attr != "float4_e2m1fn") return false;
+  if (!a->value->as<ast::Name>() && !a->value->as<ast::Attribute>()) return false;  // `ct`, `cuda.tile`: no side effects
+  const Value base = eval(a->value);
+  const auto* m = base.as<ModuleValue>();
+  return m && m->path == "cuda.tile";
+}
+
 Value KernelLowering::attribute(const Value& base, const std::string& attr, SourceRange range) {
   if (auto* m = base.as<ModuleValue>()) {
     const std::string& path = m->path;
@@ -87,8 +97,7 @@ Value KernelLowering::attribute(const Value& base, const std::string& attr, Sour
       if (attr == "RoundingMode") return make(EnumClassValue{builtin_enum(EnumKind::RoundingMode)});
       if (attr == "MemoryOrder") return make(EnumClassValue{builtin_enum(EnumKind::MemoryOrder)});
       if (attr == "MemoryScope") return make(EnumClassValue{builtin_enum(EnumKind::MemoryScope)});
-      static const char* kRestricted[] = {"tfloat32", "float8_e4m3fn", "float8_e5m2",
-                                          "float8_e8m0fnu", "float8_e5m3fnu", "float4_e2m1fn"};
+      static const char* kRestricted[] = {"float8_e5m3fnu", "float4_e2m1fn"};  // the dtypes tile2cu lacks
       for (const char* r : kRestricted)
         if (attr == r)
           error(ErrorKind::UnsupportedFeature, range,
@@ -295,6 +304,8 @@ Value KernelLowering::eval(const ast::ExprPtr& e) {
         } else if constexpr (std::is_same_v<T, ast::Subscript>) {
           return subscript(eval(node.value), node.index, r);
         } else if constexpr (std::is_same_v<T, ast::Call>) {
+          if (calls_sub_byte_dtype(node))  // cuTile's TileTypeError: a 4-bit float has no scalar form
+            error(ErrorKind::Type, r, "Cannot call an object of type DTypeSpec(dtype=<DType 'float4_e2m1fn'>)");
           Value callee = eval(node.func);
           if (auto* b = callee.template as<BuiltinValue>())
             if (auto v = meta_call(b->name, node, r)) return *v;
@@ -645,6 +656,7 @@ Value KernelLowering::call(const Value& callee, CallArgs args, SourceRange range
     if (auto* r = v.as<Runtime>()) {
       if (!type_of(r->id).is_scalar())
         error(ErrorKind::Type, range, "a dtype constructor casts a scalar; use astype() for tiles");
+      check_plain_conversion(type_of(r->id).dtype, d->dtype, range);
       return make(Runtime{convert(r->id, d->dtype)});
     }
     if (auto* i = v.as<LooseInt>(); i && is_integer(d->dtype)) {

@@ -303,12 +303,15 @@ Value KernelLowering::compare(ast::CompareOp op, const Value& lhs, const Value& 
     std::optional<bool> same;
     if (lhs.is<NoneValue>() || rhs.is<NoneValue>()) same = lhs.is<NoneValue>() && rhs.is<NoneValue>();
     else if (static_eval_depth_ > 0) same = python_identity(lhs, rhs);  // `a is True` in static_assert
+    // cuTile's words outside static_eval (test_constfold.py::test_is_or_not_op_on_none_constant).
     if (!same)
       error(ErrorKind::Type, range,
             static_eval_depth_ > 0
                 ? "'is' and 'is not' are supported against None, True, False and dtypes"
-                : "'is' and 'is not' are only supported against None (and, inside ct.static_assert / "
-                  "ct.static_eval, True, False and dtypes)");
+                : fmt::format("Operator '{}' expects one of the operands to be None ('is' and 'is not' are only "
+                              "supported against None, and inside ct.static_assert / ct.static_eval True, False "
+                              "and dtypes)",
+                              op == CompareOp::Is ? "is" : "is not"));
     return make(LooseBool{op == CompareOp::Is ? *same : !*same});
   }
   if (auto v = dict_compare(op, lhs, rhs, range)) return *v;
@@ -528,8 +531,36 @@ ir::ValueId KernelLowering::to_runtime(const Value& v, SourceRange range) {
   return to_runtime_as(v, default_dtype(v, range), range);
 }
 
+// float8_e8m0fnu holds 2**-127 .. 2**127 and NaN, no sign: a constant rounds here, as cuTile
+// folds it (to the nearer power of two, a significand of 1.5 up; zero and values below the range
+// to 2**-127; past it, and infinities, to NaN), so the C++ constant is exact. A negative one
+// (-0.0 too) is cuTile's TileValueError.
+double KernelLowering::round_to_e8m0(double x, SourceRange range) const {
+  if (std::signbit(x))
+    error(ErrorKind::Value, range, "Negative values cannot be represented in an unsigned float format");
+  constexpr int kMinExp = -127, kMaxExp = 127;
+  if (x == 0.0) return std::ldexp(1.0, kMinExp);
+  if (!std::isfinite(x)) return std::nan("");
+  int e = 0;
+  const double m = 2 * std::frexp(x, &e);  // x = m * 2**(e - 1), m in [1, 2)
+  e -= 1;
+  if (e < kMinExp) return std::ldexp(1.0, kMinExp);
+  if (m >= 1.5) ++e;
+  if (e > kMaxExp) return std::nan("");
+  return std::ldexp(1.0, e);
+}
+
 ir::ValueId KernelLowering::to_runtime_as(const Value& v, DType dtype, SourceRange range) {
   if (auto* r = v.as<Runtime>()) return convert(r->id, dtype);
+  // A restricted float (tfloat32, fp8) may hold a constant (ct.tfloat32(3.14), read by printf
+  // and astype), though it takes no arithmetic.
+  if (is_restricted(dtype) && (v.is<LooseInt>() || v.is<LooseFloat>() || v.is<LooseBool>())) {
+    double x = v.is<LooseFloat>() ? v.as<LooseFloat>()->value
+               : v.is<LooseInt>() ? static_cast<double>(v.as<LooseInt>()->value)
+                                  : (v.as<LooseBool>()->value ? 1.0 : 0.0);
+    if (dtype == DType::Float8E8M0FNU) x = round_to_e8m0(x, range);
+    return constant(x, dtype);
+  }
   if (auto* i = v.as<LooseInt>()) {
     if (is_float(dtype)) return constant(static_cast<double>(i->value), dtype);
     if (dtype == DType::Bool) return constant(i->value != 0, dtype);

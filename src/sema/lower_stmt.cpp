@@ -618,6 +618,11 @@ Flow KernelLowering::exec_runtime_if(ir::ValueId cond, const std::function<Flow(
       if (!sides[b]) continue;
       if (auto* rt = sides[b]->as<Runtime>(); rt && type_of(rt->id) != type) return std::nullopt;
       if (sides[b]->is_loose() && !type.is_scalar()) return std::nullopt;
+      // As in cuTile, a Python number takes its own type at the merge (int32, float32, bool_),
+      // never the other path's: `a = 1` against `a = 2.0` or an int16 is a type that depends
+      // on the path (test_typeinfer.py::test_control_flow_type_mismatch).
+      if (sides[0] && sides[1] && sides[b]->is_loose() && default_dtype(*sides[b], range) != type.dtype)
+        return std::nullopt;
     }
     return type;
   };
@@ -919,11 +924,12 @@ Flow KernelLowering::exec_while(const ast::While& w, SourceRange range) {
     }
     blocks_.pop_back();
   }
+  Env type_conflicts;
   if (exits_only_by_break) {
     // A name first bound inside `while True` and bound at every break is the loop's result
     // (cuTile's test_yield_previously_undefined_tuple_from_loop): lower the loop again with
     // it carried from a stand-in. The first lowering's op is dropped unappended.
-    Env stand_ins = names_bound_at_every_break(before, assigned, carried);
+    Env stand_ins = names_bound_at_every_break(before, assigned, carried, &type_conflicts);
     if (!stand_ins.empty()) {
       loop_watches_.pop_back();
       env_ = before;
@@ -933,11 +939,12 @@ Flow KernelLowering::exec_while(const ast::While& w, SourceRange range) {
   }
   close_loop_watch();
   close_loop(std::move(op), before, carried, /*is_for=*/false, exits_only_by_break, assigned, range);
+  for (auto& [n, poison] : type_conflicts) env_[n] = poison;  // breaks that bind it with two types
   return Flow::Normal;
 }
 
 Env KernelLowering::names_bound_at_every_break(const Env& before, const std::set<std::string>& assigned,
-                                               const CarriedNames& carried) {
+                                               const CarriedNames& carried, Env* conflicts) {
   Env stand_ins;
   if (carried.break_names.empty()) return stand_ins;
   auto leaf_type = [&](const Value& leaf) -> std::optional<ir::TileType> {
@@ -951,6 +958,10 @@ Env KernelLowering::names_bound_at_every_break(const Env& before, const std::set
     if (it == first.end() || !(is_numeric(it->second) || is_record(it->second))) continue;
     const Value& v = it->second;
     std::vector<Value> leaves = record_leaves(v, n, nullptr);
+    // A Python number has its own type where the breaks meet (int32, float32, bool_).
+    auto merged_type = [&](const Value& leaf) {
+      return leaf.is_loose() ? std::optional<ir::TileType>{ir::TileType{default_dtype(leaf, {}), {}}} : leaf_type(leaf);
+    };
     bool same = true;
     for (const Env& at_break : carried.break_names) {
       auto jt = at_break.find(n);
@@ -959,7 +970,12 @@ Env KernelLowering::names_bound_at_every_break(const Env& before, const std::set
         break;
       }
       std::vector<Value> other = record_leaves(jt->second, n, nullptr);
-      for (size_t k = 0; k < leaves.size() && same; ++k) same = leaf_type(leaves[k]) == leaf_type(other[k]);
+      for (size_t k = 0; k < leaves.size() && same; ++k) {
+        same = merged_type(leaves[k]) == merged_type(other[k]);
+        if (!same && conflicts)  // cuTile's words, where the name is read after the loop
+          (*conflicts)[n] = make(PoisonValue{fmt::format("Type of `{}` depends on path taken: {} vs. {}", n,
+                                                         cutile_type(other[k]), cutile_type(leaves[k]))});
+      }
     }
     if (!same) continue;
     std::vector<Value> zeros;

@@ -120,6 +120,8 @@ class KernelLowering {
   Value eval(const ast::ExprPtr& e);
   Value eval_name(const std::string& name, SourceRange range);
   Value attribute(const Value& base, const std::string& attr, SourceRange range);
+  bool calls_sub_byte_dtype(const ast::Call& call);
+  double round_to_e8m0(double x, SourceRange range) const;
   Value binary(ast::BinaryOp op, const Value& lhs, const Value& rhs, SourceRange range);
   Value python_sum(CallArgs& args, SourceRange range);  // sum() inside static_eval
   Value global_value(const Global& global, const std::string& name, SourceRange range);
@@ -184,6 +186,10 @@ class KernelLowering {
   std::string rounding_mode_member(const Value& mode, SourceRange range) const;
   // astype's rounding_mode= from `from` to `to` (lower_math_options.cpp).
   ir::Rounding conversion_rounding(const Value& mode, DType from, DType to, SourceRange range) const;
+  ir::Rounding conversion_rounding(const std::string& mode, DType from, DType to, SourceRange range) const;
+  static std::vector<std::string> float_conversion_modes(DType from, DType to);
+  static bool holds_every_value(DType to, DType from);
+  void check_plain_conversion(DType from, DType to, SourceRange range) const;
   // ct.reduce with a function, cumsum, cumprod, scan (lower_combiners.cpp)
   Value combining_op(const std::string& op, CallArgs& args, SourceRange range);
   ir::Block combiner_region(const Value& func, DType dtype, SourceRange range, const std::string& fn);
@@ -387,8 +393,10 @@ class KernelLowering {
   // Names a `while True` loop binds first inside it and every break leaves bound with one type:
   // each with a stand-in of that type made before the loop (zeros; never read, since the loop
   // is left only by its breaks), so that a second lowering of the loop carries them out.
+  // `conflicts` gets, for a name the breaks bind with different types, cuTile's error to
+  // report where it is read.
   Env names_bound_at_every_break(const Env& before, const std::set<std::string>& assigned,
-                                 const CarriedNames& carried);
+                                 const CarriedNames& carried, Env* conflicts);
   // `exits_only_by_break`: `while True`, whose results are what its breaks pass.
   void close_loop(ir::Op op, const Env& before, const CarriedNames& carried, bool is_for, bool exits_only_by_break,
                   const std::set<std::string>& assigned, SourceRange range);
@@ -399,6 +407,7 @@ class KernelLowering {
   // IR values (block arguments, loop results), or to the constants no path changed.
   CarriedNames carry(const std::vector<std::string>& names, SourceRange range);
   std::vector<ir::ValueId> carried_exit_values(CarriedNames& carried, SourceRange range, bool is_break = false);
+  void check_carried_type(const std::string& n, const Value& leaf, const ir::TileType& carried, SourceRange range) const;
   // Rebinds to `ids`, but a leaf with a constant in `constants` to that constant.
   void bind_carried(const CarriedNames& carried, const std::vector<ir::ValueId>& ids,
                     const std::vector<std::optional<Value>>& constants = {});

@@ -13,6 +13,7 @@ const char* error_kind_name(ErrorKind kind) {
     case ErrorKind::StaticAssertion: return "TileStaticAssertionError";
     case ErrorKind::StaticEval: return "TileStaticEvalError";
     case ErrorKind::Recursion: return "TileRecursionError";
+    case ErrorKind::UnsupportedCall: return "UnsupportedCallError";
     case ErrorKind::Signature: return "SignatureError";
     case ErrorKind::Usage: return "UsageError";
   }

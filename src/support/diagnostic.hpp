@@ -20,6 +20,7 @@ enum class ErrorKind {
   StaticAssertion,     // TileStaticAssertionError
   StaticEval,          // TileStaticEvalError: ct.static_eval / static_iter could not evaluate
   Recursion,           // TileRecursionError
+  UnsupportedCall,     // cuTile's UnsupportedCallError (a bare TileError): a builtin or class device code cannot call
   Signature,           // a malformed --sig / sidecar entry (not a cuTile class)
   Usage,               // command-line misuse
 };

@@ -1,6 +1,6 @@
 # case: acc = 0 then acc = acc + tile inside a loop
 # sig: a=float32[?], b=float32[?], TILE=16
-# expect: 11:5: TileTypeError: changed its type inside a loop
+# expect: 11:5: TileTypeError: Type of `acc` depends on path taken
 import cuda.tile as ct
 
 

@@ -1,6 +1,6 @@
 # case: a Python builtin outside the tile subset (cuTile: UnsupportedCallError)
 # sig: a=float32[?], b=float32[?], TILE=16
-# expect: 11:9: TileUnsupportedFeatureError: sorted() is not supported in device code
+# expect: 11:9: UnsupportedCallError: sorted() is not supported in device code
 import cuda.tile as ct
 
 

@@ -1,6 +1,6 @@
 # case: constructing a Python class in tile code (cuTile: UnsupportedCallError)
 # sig: a=float32[?], b=float32[?], TILE=16
-# expect: 11:9: TileUnsupportedFeatureError: Creating instances of type "dict" is not supported in device code
+# expect: 11:9: UnsupportedCallError: Creating instances of type "dict" is not supported in device code
 import cuda.tile as ct
 
 

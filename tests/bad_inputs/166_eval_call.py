@@ -1,6 +1,6 @@
 # case: eval() in tile code
 # sig: a=float32[?], b=float32[?], TILE=16
-# expect: 11:9: TileUnsupportedFeatureError: eval() is not supported in device code
+# expect: 11:9: UnsupportedCallError: eval() is not supported in device code
 import cuda.tile as ct
 
 

@@ -1,6 +1,6 @@
 # case: an instance of a plain (non-dataclass) class built in a kernel
 # sig: a=float32[?], TILE=16
-# expect: 14:11: TileUnsupportedFeatureError: Creating instances of type "Params" is not supported in device code
+# expect: 14:11: UnsupportedCallError: Creating instances of type "Params" is not supported in device code
 import cuda.tile as ct
 
 

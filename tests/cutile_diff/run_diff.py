@@ -85,7 +85,10 @@ def run_tile2cu(binary, path, sig, kernel=None):
     m = TILE2CU_ERROR.match(first)
     if not m:
         return False, f"exit{p.returncode}", first
-    return False, m.group(4), f"{m.group(2)}:{m.group(3)}: {m.group(5)}"
+    # cuTile's UnsupportedCallError is a private direct subclass of TileError, which
+    # cutile_compile.cutile_class names by that public base.
+    cls = "TileError" if m.group(4) == "UnsupportedCallError" else m.group(4)
+    return False, cls, f"{m.group(2)}:{m.group(3)}: {m.group(5)}"
 
 
 def cutile_verdict(cache, case: str, path: Path, sig_text: str, kernel_name, arch: str,

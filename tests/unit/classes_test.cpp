@@ -256,7 +256,7 @@ TEST(Dataclasses, RejectionsAreCuTiles) {
                       "Dataclasses with default_factory fields are not supported");
   EXPECT_KERNEL_ERROR(dataclass_kernel("    m = NoInit()\n"), kSig, ErrorKind::Type,
                       "Dataclasses with init=False fields are not supported");
-  EXPECT_KERNEL_ERROR(dataclass_kernel("    m = Plain(1)\n"), kSig, ErrorKind::UnsupportedFeature,
+  EXPECT_KERNEL_ERROR(dataclass_kernel("    m = Plain(1)\n"), kSig, ErrorKind::UnsupportedCall,
                       "Creating instances of type \"Plain\" is not supported in device code");
   EXPECT_KERNEL_ERROR(dataclass_kernel("    c = Cfg(2.0)\n    c.scale = 1.0\n"), kSig, ErrorKind::Syntax,
                       "assigning an attribute is not supported in tile code");

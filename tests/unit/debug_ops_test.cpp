@@ -43,6 +43,21 @@ TEST(DebugOps, PrintfChecksSpecifiersAgainstDtypes) {
   EXPECT_KERNEL_ERROR(kernel("    ct.printf('%s', t)\n"), kSig, ErrorKind::Type, "Specifier s in %s is not supported");
 }
 
+// cuTile's test_printf_format: a restricted float (tfloat32, fp8) may be a typed constant,
+// made from the float rounded by the type's own constructor (an fp8 one given an integer
+// would take 3, not 3.14), and it prints through a float conversion.
+TEST(DebugOps, PrintfTakesRestrictedFloatConstants) {
+  const std::string cu = emitted(kernel("    ct.printf('%f', ct.tfloat32(3.14))\n"
+                                        "    ct.printf('%f', ct.float8_e5m2(3.14))\n"
+                                        "    ct.printf('%f', ct.float8_e4m3fn(3.14))\n"));
+  EXPECT_NE(cu.find("convert<tfloat32>(3.14f)"), std::string::npos) << cu;
+  EXPECT_NE(cu.find("__nv_fp8_e5m2(3.14f)"), std::string::npos) << cu;
+  EXPECT_NE(cu.find("__nv_fp8_e4m3(3.14f)"), std::string::npos) << cu;
+  EXPECT_KERNEL_ERROR(kernel("    ct.printf('%d', ct.tfloat32(3.14))\n"), kSig, ErrorKind::Type,
+                      "Format %d for arg #0 got unexpected type of");
+  EXPECT_KERNEL_ERROR(kernel("    ct.printf('%f', ct.tfloat32(3.14) + 1)\n"), kSig, ErrorKind::Type, "");
+}
+
 TEST(DebugOps, PrintfPrintsPythonConstantsWithTheirDefaultDtype) {
   // cuTile's test_printf_format: an int constant prints as int32, a float one as float32.
   ir::Function fn = compile_kernel(kernel("    ct.printf('%d %u %f|%010d', -1, 123, 3.14, 1977)\n"), kSig);

@@ -212,14 +212,15 @@ TEST(DTypeNames, Rejected) {
   EXPECT_EQ(parse_dtype("Float32"), std::nullopt);  // case matters
   EXPECT_EQ(parse_dtype("float32 "), std::nullopt);
   EXPECT_EQ(parse_dtype("int4"), std::nullopt);
-  // Restricted floats tile2cu does not have (yet): sm_100+ and sub-byte ones.
-  EXPECT_EQ(parse_dtype("float8_e8m0fnu"), std::nullopt);
+  // Restricted floats tile2cu does not have (yet): Rubin's and the sub-byte one.
+  EXPECT_EQ(parse_dtype("float8_e5m3fnu"), std::nullopt);
   EXPECT_EQ(parse_dtype("float4_e2m1fn"), std::nullopt);
 }
 
 TEST(DTypeNames, RestrictedFloatsForMma) {
   EXPECT_EQ(parse_dtype("tfloat32"), DType::TFloat32);
   EXPECT_EQ(parse_dtype("float8_e4m3fn"), DType::Float8E4M3FN);
+  EXPECT_EQ(parse_dtype("float8_e8m0fnu"), DType::Float8E8M0FNU);  // mma_scaled's scales
   EXPECT_EQ(parse_dtype("float8_e5m2"), DType::Float8E5M2);
   for (DType d : {DType::TFloat32, DType::Float8E4M3FN, DType::Float8E5M2}) {
     EXPECT_TRUE(is_restricted(d));

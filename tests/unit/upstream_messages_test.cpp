@@ -263,5 +263,48 @@ TEST(UpstreamMessages, TileFunctionsInsideStaticEvaluation) {
   compile_kernel(kernel("    r = ct.static_eval(ct.minimum(i, 3))\n"), kSig1d);
 }
 
+// test_typeinfer.py::test_control_flow_type_mismatch: a Python number has its own type (int32,
+// float32, bool_) where paths meet, at an if, a loop's header and the breaks of `while True`;
+// it does not take the other path's.
+TEST(UpstreamMessages, TypeDependingOnThePath) {
+  const char* why = "Type of `a` depends on path taken";
+  EXPECT_KERNEL_ERROR(kernel("    if ct.bid(0) == 0:\n        a = 1\n    else:\n        a = 2.0\n"
+                             "    ct.store(x, (0,), a)\n"),
+                      kSig1d, ErrorKind::Type, why);
+  EXPECT_KERNEL_ERROR(kernel("    if ct.bid(0) == 0:\n        a = ct.int16(3)\n    else:\n        a = 2\n"
+                             "    ct.store(y, (0,), a)\n"),
+                      kSig1d, ErrorKind::Type, why);
+  EXPECT_KERNEL_ERROR(kernel("    a = 1\n    for _ in range(10):\n        a *= 2.0\n    ct.store(x, (0,), a)\n"),
+                      kSig1d, ErrorKind::Type, why);
+  EXPECT_KERNEL_ERROR(kernel("    a = 1\n    j = 0\n    while j < 10:\n        a *= 2.0\n        j += 1\n"
+                             "        if j >= 5:\n            break\n    ct.store(x, (0,), a)\n"),
+                      kSig1d, ErrorKind::Type, why);
+  EXPECT_KERNEL_ERROR(kernel("    j = 0\n    while True:\n        j += 1\n        if j >= 5:\n            v = 3.0\n"
+                             "            break\n        elif j >= ct.bid(0):\n            v = 5\n            break\n"
+                             "    ct.store(x, (0,), v)\n"),
+                      kSig1d, ErrorKind::Type, "Type of `v` depends on path taken: Tile[int32,()] vs. Tile[float32,()]");
+  // Numbers of one kind still merge, and a number meets a run-time value of its own type.
+  compile_kernel(kernel("    if ct.bid(0) == 0:\n        a = 1\n    else:\n        a = ct.bid(1)\n"
+                        "    b = 0.5\n    for _ in range(4):\n        b = b + 1\n    ct.store(x, (0,), b + a)\n"),
+                 kSig1d);
+}
+
+// test_constfold.py::test_is_or_not_op_on_none_constant
+TEST(UpstreamMessages, IsWantsNone) {
+  EXPECT_KERNEL_ERROR(kernel("    r = a is i\n"), kSig1d, ErrorKind::Type, "Operator 'is' expects one of the operands to be None");
+  EXPECT_KERNEL_ERROR(kernel("    r = a is not i\n"), kSig1d, ErrorKind::Type,
+                      "Operator 'is not' expects one of the operands to be None");
+}
+
+// test_typeinfer.py::test_sub_byte_dtype_not_usable_as_constructor,
+// test_unsupported_builtin_function, test_unsupported_class_constructor (UnsupportedCallError)
+TEST(UpstreamMessages, CallsDeviceCodeCannotMake) {
+  EXPECT_KERNEL_ERROR(kernel("    ct.float4_e2m1fn(2.0)\n"), kSig1d, ErrorKind::Type,
+                      "Cannot call an object of type DTypeSpec(dtype=<DType 'float4_e2m1fn'>)");
+  EXPECT_KERNEL_ERROR(kernel("    eval('2 + 2')\n"), kSig1d, ErrorKind::UnsupportedCall, "eval() is not supported in device code");
+  EXPECT_KERNEL_ERROR(kernel("    d = dict()\n"), kSig1d, ErrorKind::UnsupportedCall,
+                      "Creating instances of type \"dict\" is not supported in device code");
+}
+
 }  // namespace
 }  // namespace tile2cu
