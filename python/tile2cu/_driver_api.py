@@ -121,6 +121,44 @@ def max_active_blocks(fn: int, threads: int, smem: int) -> int | None:
     return n.value
 
 
+_encoder = None
+
+
+def tensor_map_encoder():
+    """cuTensorMapEncodeTiled (CUDA 12.0+), declared, or None where the driver has none (the
+    generated launcher's encode_map then gives up too: the kernel copies with cp.async)."""
+    global _encoder
+    if _encoder is None:
+        c = ctypes
+        fn = getattr(lib(), "cuTensorMapEncodeTiled", None)
+        if fn is None:
+            _encoder = False
+        else:
+            fn.argtypes = [c.c_void_p, c.c_int, c.c_uint32, c.c_void_p, c.POINTER(c.c_uint64),
+                           c.POINTER(c.c_uint64), c.POINTER(c.c_uint32), c.POINTER(c.c_uint32),
+                           c.c_int, c.c_int, c.c_int, c.c_int]
+            fn.restype = c.c_int
+            _encoder = fn
+    return _encoder or None
+
+
+def encode_tensor_map(data_type: int, rank: int, address: int, dims, strides, box, element_strides,
+                      interleave: int, swizzle: int, l2_promotion: int, oob_fill: int):
+    """(CUDA error, the 128 bytes of the CUtensorMap) from cuTensorMapEncodeTiled, its arguments
+    innermost axis first; error -1 where the driver has no such function."""
+    fn = tensor_map_encoder()
+    if fn is None:
+        return -1, bytes(128)
+    c = ctypes
+    # CUtensorMap is 64-byte aligned (cuda.h); the struct around it here, 128.
+    raw = c.create_string_buffer(128 + 127)
+    at = (c.addressof(raw) + 127) // 128 * 128
+    rc = fn(at, data_type, rank, address, (c.c_uint64 * rank)(*dims),
+            (c.c_uint64 * max(rank - 1, 1))(*strides), (c.c_uint32 * rank)(*box),
+            (c.c_uint32 * rank)(*element_strides), interleave, swizzle, l2_promotion, oob_fill)
+    return rc, c.string_at(at, 128)
+
+
 def upload_table(data: bytes, stream: int) -> tuple[int, int]:
     """(CUDA error, device pointer): `data` copied to memory allocated in stream order on
     `stream`, as the generated launcher's DeviceTable does for list tables. The copy is from

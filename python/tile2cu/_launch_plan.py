@@ -18,7 +18,7 @@ import math
 import struct
 import threading
 
-from . import _driver_api
+from . import _driver_api, _tensor_maps
 
 FORMAT = 1
 INT32_MAX = 2**31 - 1
@@ -39,14 +39,19 @@ class PlanError(ValueError):
 
 def parameter_layout(kernel_params: list[dict]) -> tuple[list[int], int, str]:
     """(offset of each kernel parameter, the parameter buffer's size, the struct format that
-    packs them): each parameter at the next multiple of its size, as the C ABI lays out a
-    kernel's parameters (every type here is aligned to its size)."""
+    packs them): each parameter at the next multiple of its alignment, as the C ABI lays out a
+    kernel's parameters (a scalar is aligned to its size; a tensor-map struct, packed as its
+    bytes, to the plan's `align`)."""
     offsets, fmt, at = [], "<", 0
     for p in kernel_params:
-        code, size = _STRUCT_CODE.get(p["type"]), p["bytes"]
-        if code is None or struct.calcsize("<" + code) != size:
+        size = p["bytes"]
+        if p["type"] == "tensor_maps":
+            code, align = f"{size}s", p["align"]
+        else:
+            code, align = _STRUCT_CODE.get(p["type"]), size
+        if code is None or struct.calcsize("<" + code) != size or align <= 0:
             raise PlanError(f"kernel parameter type {p['type']} of {size} bytes")
-        pad = -at % size
+        pad = -at % align
         fmt += "x" * pad + code
         at += pad
         offsets.append(at)
@@ -162,16 +167,17 @@ def _upload_lines(lists: list[tuple[int, int]]) -> list[str]:
 class Loaded:
     """One context's module of a specialization: its kernels and what the launch needs."""
 
-    __slots__ = ("checked", "whole", "use_whole_copy_fits", "smem")
+    __slots__ = ("checked", "whole", "use_whole_copy_fits", "smem", "major")
 
 
 def make_entry(plan: dict, images: dict[str, bytes], lowered: dict[str, str], arch_of_context,
-               launch=None, state=None, tables=None):
+               launch=None, state=None, tables=None, encode=None):
     """The launch entry for one specialization's `plan`, over its cubins (`images`, by
     architecture) and the lowered names of its name expressions. `arch_of_context()` names the
     current device's architecture ("sm_90a"). The module loads into a context at its first
-    launch there. `launch` (cuLaunchKernel's signature), `state` (a _ModuleState) and `tables`
-    (upload_table and free_table, _driver_api's) stand in for the driver in tests."""
+    launch there. `launch` (cuLaunchKernel's signature), `state` (a _ModuleState), `tables`
+    (upload_table and free_table, _driver_api's) and `encode` (encode_tensor_map's) stand in for
+    the driver in tests."""
     params, kparams = plan["params"], plan["kernel_params"]
     if plan.get("host_launcher_only"):
         raise PlanError(f"the specialization needs its host launcher: {plan['host_launcher_only']}")
@@ -215,9 +221,21 @@ def make_entry(plan: dict, images: dict[str, bytes], lowered: dict[str, str], ar
             raise PlanError(f"parameter kind {p['kind']}")
     # `values` packs in one call; struct rounds a float to float32 itself and refuses only
     # values beyond its range, which the C entry's `float` parameter takes as inf: `safe` then.
-    values, safe = [], []
+    values, safe, map_lines = [], [], []
     for kp in kparams:
         v = kp["value"]
+        if "tensor_maps" in v:
+            # The struct's bytes, encoded for this launch's arguments (_tensor_maps), as the
+            # generated launcher encodes them before its launch.
+            j = len(map_lines)
+            try:
+                env[f"maps{j}"] = maps = _tensor_maps.TensorMapsParam(kp, flat_names, encode)
+            except (KeyError, TypeError, ValueError) as e:
+                raise PlanError(f"tensor maps of {v['tensor_maps'].get('name')}: {e}") from None
+            map_lines.append(f"tm{j} = maps{j}(L.major{''.join(', ' + n for n in maps.names)})")
+            values.append(f"tm{j}")
+            safe.append(f"tm{j}")
+            continue
         if "grid" in v:
             values.append("gx")
             safe.append("gx")
@@ -253,6 +271,7 @@ def make_entry(plan: dict, images: dict[str, bytes], lowered: dict[str, str], ar
              "    if L is None:",
              f"        return {NO_KERNEL_IMAGE}",
              *[f"    {line}" for line in body],
+             *[f"    {line}" for line in map_lines],
              *[f"    {line}" for line in _upload_lines(lists)],
              "    buf, pointers = buffers()",
              "    try:",
@@ -340,6 +359,7 @@ class _ModuleState:
         L.whole = (_driver_api.get_function(module, self.lowered[kernels["whole"]])
                    if "whole" in kernels else L.checked)
         major, _ = _driver_api.current_compute_capability()
+        L.major = major
         L.smem = plan["hopper_dynamic_smem_bytes"] if major >= 9 else plan["dynamic_smem_bytes"]
         if L.smem:
             for fn in {L.checked, L.whole}:

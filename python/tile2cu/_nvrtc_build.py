@@ -4,9 +4,10 @@ the .cu (_launch_plan). No host compiler runs. The .cu is the one nvcc builds (i
 behind `#if !defined(__CUDACC_RTC__)`), so both compilers build the same kernels.
 
 `TILE2CU_COMPILER` chooses: `nvrtc` or unset (NVRTC where libnvrtc and the toolkit's headers are
-found, else nvcc), `nvcc` (always nvcc). A specialization whose plan needs the generated host
-launcher (TMA tensor maps, encoded on the host) is built by nvcc; the NVRTC cache entry records why,
-so later processes go there without transpiling again.
+found, else nvcc), `nvcc` (always nvcc). TMA tensor maps are encoded here too
+(_tensor_maps). A specialization whose plan needs the generated host launcher (what the plan
+cannot describe) is built by nvcc; the NVRTC cache entry records why, so later processes go
+there without transpiling again.
 
 The cache entry (same folder scheme and locking as the nvcc one, _build): `meta.json`
 (compiler, lowered kernel names, seconds), `<arch>.cubin` per architecture, `gen/` with the .cu

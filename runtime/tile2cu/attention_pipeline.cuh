@@ -93,30 +93,25 @@ struct AttentionMainLoop {
 };
 
 #if !defined(__CUDACC_RTC__)  // the launcher's side (host code): not in NVRTC's view
-// Host: a tensor map whose box is one BN-key tile of 64 of D (the last two axes: keys, D) at
-// fixed leading indices. False when the copy engine cannot describe the array.
-template <int BN, class T, int R, class I>
-inline bool encode_key_tile_map(CUtensorMap& map, const Array<T, R, I>& a) {
-  if constexpr (R < 2 || R > 5) {
-    return false;
-  } else {
-    int64_t shape[R], stride[R];
-    uint32_t box[R];
-    for (int d = 0; d < R; ++d) shape[d] = a.shape[d], stride[d] = a.stride[d], box[d] = 1;
-    box[R - 2] = BN, box[R - 1] = 64;
-    return tma::encode_map(map, a.data, shape, stride, box);
-  }
+// Host: a tensor map of K or V whose box is the transpiler's (src/emit/tensor_maps.cpp, also
+// in the launch plan): one BN-key tile of 64 of D (the last two axes) at fixed leading indices.
+// False when the copy engine cannot describe the array.
+template <class T, int R, class I>
+inline bool encode_key_tile_map(CUtensorMap& map, const Array<T, R, I>& a, const uint32_t (&box)[R]) {
+  static_assert(R >= 2 && R <= 5, "the copy engine takes 2 to 5 axes here");
+  int64_t shape[R], stride[R];
+  for (int d = 0; d < R; ++d) shape[d] = a.shape[d], stride[d] = a.stride[d];
+  return tma::encode_map(map, a.data, shape, stride, box);
 }
 
 // Host: the tensor maps of the wgmma loop's K and V on a device with TMA (compute capability 9+).
 // `usable` stays 0 when either array cannot be described (the kernel then copies with cp.async).
-template <class Config, class TK, int RK, class IK, class TV, int RV, class IV>
+template <class TK, int RK, class IK, class TV, int RV, class IV>
 inline AttentionTensorMaps attention_tensor_maps(const Array<TK, RK, IK>& k, const Array<TV, RV, IV>& v,
+                                                 const uint32_t (&k_box)[RK], const uint32_t (&v_box)[RV],
                                                  int compute_major) {
   AttentionTensorMaps maps{};
-  if constexpr (Config::kWgmma)
-    maps.usable = compute_major >= 9 && encode_key_tile_map<Config::kBN>(maps.k, k) &&
-                  encode_key_tile_map<Config::kBN>(maps.v, v);
+  maps.usable = compute_major >= 9 && encode_key_tile_map(maps.k, k, k_box) && encode_key_tile_map(maps.v, v, v_box);
   return maps;
 }
 #endif  // !__CUDACC_RTC__

@@ -119,18 +119,18 @@ struct GemmMainLoop {
 };
 
 #if !defined(__CUDACC_RTC__)  // the launcher's side (host code): not in NVRTC's view
-// Host: the tensor maps main_loop_tma reads, A's box BM x 64 and B's 64 x 64 (or B^T's BN x 64),
-// for rank-2 operands on a device with TMA (compute capability 9+). `usable` stays 0 when either
-// array cannot be described (then the kernel copies with cp.async).
-template <class Config, class T, class I>
-inline GemmTensorMaps gemm_tensor_maps(const Array<T, 2, I>& a, const Array<T, 2, I>& b, int compute_major) {
+// Host: the tensor maps main_loop_tma reads, for rank-2 operands on a device with TMA (compute
+// capability 9+). The boxes are the transpiler's (src/emit/tensor_maps.cpp, which also writes
+// them into the launch plan for the NVRTC launcher): A's BM x 64 and B's 64 x 64 (or B^T's
+// BN x 64). `usable` stays 0 when either array cannot be described (then the kernel copies with
+// cp.async).
+template <class T, class I>
+inline GemmTensorMaps gemm_tensor_maps(const Array<T, 2, I>& a, const Array<T, 2, I>& b, const uint32_t (&a_box)[2],
+                                       const uint32_t (&b_box)[2], int compute_major) {
   GemmTensorMaps maps{};
-  if constexpr (Config::kWgmma) {
-    const uint32_t b_box_rows = Config::kBTransposed ? Config::kBN : Config::kBK;
-    maps.usable = compute_major >= 9 &&
-                  tma::encode_map<T, 2>(maps.a, a.data, {a.shape[0], a.shape[1]}, {a.stride[0], a.stride[1]}, {Config::kBM, 64}) &&
-                  tma::encode_map<T, 2>(maps.b, b.data, {b.shape[0], b.shape[1]}, {b.stride[0], b.stride[1]}, {b_box_rows, 64});
-  }
+  maps.usable = compute_major >= 9 &&
+                tma::encode_map<T, 2>(maps.a, a.data, {a.shape[0], a.shape[1]}, {a.stride[0], a.stride[1]}, a_box) &&
+                tma::encode_map<T, 2>(maps.b, b.data, {b.shape[0], b.shape[1]}, {b.stride[0], b.stride[1]}, b_box);
   return maps;
 }
 #endif  // !__CUDACC_RTC__

@@ -381,9 +381,11 @@ EmittedFiles emit_cuda(const std::vector<ir::Function>& python_specs, const Emit
     for (const TensorMapParam& p : tensor_maps)
       launch_setup += fmt::format(
           "  // On sm_90 the copy engine (TMA) fills the main loop's stages: {0}'s and {1}'s tensor maps\n"
-          "  // (usable = 0 where it cannot describe them: the kernel then copies with cp.async).\n"
-          "  const tile2cu::{5} {2} = tile2cu::{6}<{3}::{4}>({0}_arg, {1}_arg, major);\n",
-          p.a, p.b, p.name, fn.spec_name, p.config, p.type, p.encoder);
+          "  // (boxes of {6} and {7} elements; usable = 0 where it cannot describe them: the\n"
+          "  // kernel then copies with cp.async).\n"
+          "  const tile2cu::{3} {2} = tile2cu::{4}({0}_arg, {1}_arg, {{{5}}}, {{{8}}}, major);\n",
+          p.a, p.b, p.name, p.type, p.encoder, fmt::join(p.operands[0].box, ", "),
+          fmt::join(p.operands[0].box, " x "), fmt::join(p.operands[1].box, " x "), fmt::join(p.operands[1].box, ", "));
     std::string kernel_template, launch;
     // The launcher's copy for whole tiles may run on more threads than the checked one
     // (layout_plan.cpp, "The copy for whole big tiles"): it then declares its own layouts.

@@ -61,6 +61,66 @@ json whole_tests(const ir::Function& fn, const LayoutPlan& plan) {
   return tests;
 }
 
+// cuTensorMapEncodeTiled's enumerators (cuda.h) for what tma.cuh's encode_map asks: 128-byte
+// swizzled lines (wgmma's layout), no interleave, 256-byte L2 promotion, zeros outside.
+constexpr int kTmaInterleaveNone = 0, kTmaSwizzle128B = 3, kTmaL2Promotion256B = 3, kTmaOobFillNone = 0;
+
+int tma_data_type(DType t) {
+  switch (t) {
+    case DType::Float16: return 6;   // CU_TENSOR_MAP_DATA_TYPE_FLOAT16
+    case DType::BFloat16: return 9;  // CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
+    default: return -1;              // (tensor_maps.cpp takes 16-bit operands only)
+  }
+}
+
+// A tensor-map kernel parameter: the struct's bytes, and per CUtensorMap in it what the host
+// passes cuTensorMapEncodeTiled, innermost axis first as the driver takes it (global dims and
+// byte strides as parts of the operand's C-entry parameter), then `usable`. The launcher encodes
+// only on compute capability 9+, and only where every map can be encoded (else usable = 0).
+json tensor_maps_param(const ir::Function& fn, const TensorMapParam& t) {
+  json maps = json::array();
+  for (size_t m = 0; m < t.operands.size(); ++m) {
+    const TensorMapOperand& o = t.operands[m];
+    const ir::ArrayParam& a = fn.arrays[o.array];
+    const int position = param_position(fn, o.array);
+    json dims = json::array(), strides = json::array(), box = json::array(), unit = json::array();
+    for (int d = 0; d < a.rank; ++d) {
+      const int axis = a.rank - 1 - d;
+      dims.push_back({{"param", position}, {"part", "shape"}, {"axis", axis}});
+      if (d > 0)  // the driver's byte strides of every axis but the innermost
+        strides.push_back({{"param", position}, {"part", "stride"}, {"axis", axis}, {"times", dtype_bytes(a.dtype)}});
+      box.push_back(o.box[static_cast<size_t>(axis)]);
+      unit.push_back(1);
+    }
+    maps.push_back({{"field", o.field},
+                    {"offset", static_cast<int>(m) * kTensorMapBytes},
+                    {"param", position},
+                    {"dtype", dtype_name(a.dtype)},
+                    {"elem_bytes", dtype_bytes(a.dtype)},
+                    {"data_type", tma_data_type(a.dtype)},
+                    {"rank", a.rank},
+                    // encode_map's refusal unless the innermost axis is contiguous
+                    {"unit_stride", {{"param", position}, {"part", "stride"}, {"axis", a.rank - 1}}},
+                    {"global_dims", dims},
+                    {"global_strides", strides},
+                    {"box", box},
+                    {"element_strides", unit},
+                    {"interleave", kTmaInterleaveNone},
+                    {"swizzle", kTmaSwizzle128B},
+                    {"l2_promotion", kTmaL2Promotion256B},
+                    {"oob_fill", kTmaOobFillNone}});
+  }
+  json value{{"tensor_maps",
+              {{"struct", t.type},
+               {"name", t.name},
+               {"min_compute_major", 9},
+               {"maps", maps},
+               {"usable", {{"offset", kTensorMapsUsableOffset}, {"type", "int32"}}}}}};
+  json param = kernel_param("tensor_maps", kTensorMapsStructBytes, std::move(value));
+  param["align"] = kTensorMapsStructAlign;
+  return param;
+}
+
 }  // namespace
 
 json launch_plan(const ir::Function& fn, const LayoutPlan& plan) {
@@ -100,8 +160,13 @@ json launch_plan(const ir::Function& fn, const LayoutPlan& plan) {
     for (int d = 0; d < a.rank; ++d)
       kparams.push_back(kernel_param("int32", 4, {{"param", position}, {"part", "stride"}, {"axis", d}}));
   }
-  for (const TensorMapParam& t : tensor_map_params(fn))
-    host_only.push_back(fmt::format("TMA tensor maps of '{}' and '{}' (encoded by the launcher)", t.a, t.b));
+  for (const TensorMapParam& t : tensor_map_params(fn)) {
+    for (const TensorMapOperand& o : t.operands)
+      if (tma_data_type(fn.arrays[o.array].dtype) < 0)
+        host_only.push_back(fmt::format("a TMA tensor map of {} '{}' (no driver data type in the plan)",
+                                        dtype_name(fn.arrays[o.array].dtype), fn.arrays[o.array].name));
+    kparams.push_back(tensor_maps_param(fn, t));
+  }
   const bool small_tiles = plan.blocks_per_cta > 1;
   if (small_tiles) kparams.push_back(kernel_param("int32", 4, {{"grid", "x"}}));
 

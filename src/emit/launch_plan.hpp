@@ -3,9 +3,11 @@
 // package's NVRTC path, python/tile2cu/_launch_plan.py) launches the same kernel the same way:
 // the argument checks, the whole-tile proof that picks the kernel's copy, threads, CTAs, shared
 // memory, and every kernel parameter with its C type and where its value comes from.
-// A specialization whose launcher does more than that (TMA tensor maps encoded on the host)
-// says so in "host_launcher_only", the reason in words. List arguments are in the plan: the
-// launcher checks their items and uploads their tables itself.
+// List arguments are in the plan (the launcher checks their items and uploads their tables
+// itself), and so are TMA tensor maps: per map, the cuTensorMapEncodeTiled arguments as parts
+// of the launch's arguments, and where it sits in its struct (the launcher encodes them). A
+// specialization whose launcher does what the plan cannot describe says so in
+// "host_launcher_only", the reason in words.
 #pragma once
 
 #include <nlohmann/json.hpp>

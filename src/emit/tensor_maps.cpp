@@ -3,10 +3,12 @@
 #include <fmt/format.h>
 
 #include <optional>
+#include <utility>
 
 #include "emit/emit_attention.hpp"
 #include "emit/emit_gemm.hpp"
 #include "ir/passes/attention_loop.hpp"
+#include "ir/passes/gemm_loop.hpp"
 
 namespace tile2cu {
 
@@ -20,18 +22,43 @@ bool host_known(const ir::ArrayParam& a, int min_rank, int max_rank) {
 
 bool is_16_bit(DType t) { return t == DType::Float16 || t == DType::BFloat16; }
 
+// Every box's last axis is one 128-byte swizzled line of 16-bit elements (what wgmma reads).
+constexpr uint32_t kLineElements = 64;
+
+// A GEMM's boxes: A's BM x 64 (rows by one line of K), B's 64 x 64 (BK rows of N) or, with B
+// stored transposed (N x K), BN x 64.
+std::vector<TensorMapOperand> gemm_operands(const ir::Function& fn, const ir::Op& op) {
+  const ir::GemmTile t = ir::gemm_tile(fn, op);
+  const auto b_rows = static_cast<uint32_t>(ir::gemm_b_transposed(op) ? t.bn : t.bk);
+  return {{op.param, "a", {static_cast<uint32_t>(t.bm), kLineElements}}, {op.param_b, "b", {b_rows, kLineElements}}};
+}
+
+// Attention's K and V: one BN-key tile of 64 of the head dim at fixed leading (batch, head) indices.
+std::vector<TensorMapOperand> attention_operands(const ir::Function& fn, const ir::Op& op) {
+  const ir::AttentionTile t = ir::attention_tile(fn, op);
+  std::vector<TensorMapOperand> out;
+  for (auto [array, field] : {std::pair{op.param, "k"}, std::pair{op.param_b, "v"}}) {
+    std::vector<uint32_t> box(static_cast<size_t>(fn.arrays[array].rank), 1);
+    box[box.size() - 2] = static_cast<uint32_t>(t.bn), box.back() = kLineElements;
+    out.push_back({array, field, box});
+  }
+  return out;
+}
+
 // The parameter's fields but its name, or nothing when the loop is not fed by the copy engine.
 std::optional<TensorMapParam> tensor_map_param(const ir::Function& fn, const ir::Op& op) {
   if (op.kind != ir::OpKind::GemmLoop && op.kind != ir::OpKind::AttentionLoop) return std::nullopt;
   const ir::ArrayParam& a = fn.arrays[op.param];
   const ir::ArrayParam& b = fn.arrays[op.param_b];
-  if (op.kind == ir::OpKind::GemmLoop && op.hopper_stages > 0 && is_16_bit(a.dtype) && host_known(a, 2, 2) &&
+  // GemmMainLoop::kWgmma: the wgmma loop (and its TMA path) needs at least 3 stages.
+  if (op.kind == ir::OpKind::GemmLoop && op.hopper_stages >= 3 && is_16_bit(a.dtype) && host_known(a, 2, 2) &&
       host_known(b, 2, 2))  // (rank-2 operands: the GEMM's boxes are 2-D)
-    return TensorMapParam{"", "GemmTensorMaps", "gemm_tensor_maps", gemm_loop_config_name(fn, op), a.name, b.name};
+    return TensorMapParam{"",     "GemmTensorMaps", "gemm_tensor_maps", gemm_loop_config_name(fn, op),
+                          a.name, b.name,           gemm_operands(fn, op)};
   if (op.kind == ir::OpKind::AttentionLoop && ir::attention_uses_wgmma(fn, op) && host_known(a, 2, 5) &&
       host_known(b, 2, 5))  // (the copy engine takes up to 5 axes)
-    return TensorMapParam{"", "AttentionTensorMaps", "attention_tensor_maps", attention_loop_config_name(fn, op),
-                          a.name, b.name};
+    return TensorMapParam{"",     "AttentionTensorMaps", "attention_tensor_maps", attention_loop_config_name(fn, op),
+                          a.name, b.name,                attention_operands(fn, op)};
   return std::nullopt;
 }
 

@@ -144,8 +144,9 @@ cudaError_t launch_attention_bf16_d64(
       e != cudaSuccess)
     return e;
   // On sm_90 the copy engine (TMA) fills the main loop's stages: K's and V's tensor maps
-  // (usable = 0 where it cannot describe them: the kernel then copies with cp.async).
-  const tile2cu::AttentionTensorMaps K_V_tma = tile2cu::attention_tensor_maps<attention_bf16_d64::AttentionLoop_128x64x64>(K_arg, V_arg, major);
+  // (boxes of 1 x 64 x 64 and 1 x 64 x 64 elements; usable = 0 where it cannot describe them: the
+  // kernel then copies with cp.async).
+  const tile2cu::AttentionTensorMaps K_V_tma = tile2cu::attention_tensor_maps(K_arg, V_arg, {1, 64, 64}, {1, 64, 64}, major);
   attention_bf16_d64::attention_fwd<<<grid, attention_bf16_d64::kThreads, kSmemBytes, stream>>>(
     Q_arg.data, Q_arg.shape[0], Q_arg.shape[1], Q_arg.shape[2], Q_arg.stride[0], Q_arg.stride[1], Q_arg.stride[2],
     K_arg.data, K_arg.shape[0], K_arg.shape[1], K_arg.shape[2], K_arg.stride[0], K_arg.stride[1], K_arg.stride[2],
@@ -300,8 +301,9 @@ cudaError_t launch_attention_bf16_d64_causal(
       e != cudaSuccess)
     return e;
   // On sm_90 the copy engine (TMA) fills the main loop's stages: K's and V's tensor maps
-  // (usable = 0 where it cannot describe them: the kernel then copies with cp.async).
-  const tile2cu::AttentionTensorMaps K_V_tma = tile2cu::attention_tensor_maps<attention_bf16_d64_causal::AttentionLoop_128x64x64>(K_arg, V_arg, major);
+  // (boxes of 1 x 64 x 64 and 1 x 64 x 64 elements; usable = 0 where it cannot describe them: the
+  // kernel then copies with cp.async).
+  const tile2cu::AttentionTensorMaps K_V_tma = tile2cu::attention_tensor_maps(K_arg, V_arg, {1, 64, 64}, {1, 64, 64}, major);
   attention_bf16_d64_causal::attention_fwd<<<grid, attention_bf16_d64_causal::kThreads, kSmemBytes, stream>>>(
     Q_arg.data, Q_arg.shape[0], Q_arg.shape[1], Q_arg.shape[2], Q_arg.stride[0], Q_arg.stride[1], Q_arg.stride[2],
     K_arg.data, K_arg.shape[0], K_arg.shape[1], K_arg.shape[2], K_arg.stride[0], K_arg.stride[1], K_arg.stride[2],
@@ -450,8 +452,9 @@ cudaError_t launch_attention_bf16_d128(
       e != cudaSuccess)
     return e;
   // On sm_90 the copy engine (TMA) fills the main loop's stages: K's and V's tensor maps
-  // (usable = 0 where it cannot describe them: the kernel then copies with cp.async).
-  const tile2cu::AttentionTensorMaps K_V_tma = tile2cu::attention_tensor_maps<attention_bf16_d128::AttentionLoop_128x64x128>(K_arg, V_arg, major);
+  // (boxes of 1 x 64 x 64 and 1 x 64 x 64 elements; usable = 0 where it cannot describe them: the
+  // kernel then copies with cp.async).
+  const tile2cu::AttentionTensorMaps K_V_tma = tile2cu::attention_tensor_maps(K_arg, V_arg, {1, 64, 64}, {1, 64, 64}, major);
   attention_bf16_d128::attention_fwd<<<grid, attention_bf16_d128::kThreads, kSmemBytes, stream>>>(
     Q_arg.data, Q_arg.shape[0], Q_arg.shape[1], Q_arg.shape[2], Q_arg.stride[0], Q_arg.stride[1], Q_arg.stride[2],
     K_arg.data, K_arg.shape[0], K_arg.shape[1], K_arg.shape[2], K_arg.stride[0], K_arg.stride[1], K_arg.stride[2],
@@ -606,8 +609,9 @@ cudaError_t launch_attention_bf16_d128_causal(
       e != cudaSuccess)
     return e;
   // On sm_90 the copy engine (TMA) fills the main loop's stages: K's and V's tensor maps
-  // (usable = 0 where it cannot describe them: the kernel then copies with cp.async).
-  const tile2cu::AttentionTensorMaps K_V_tma = tile2cu::attention_tensor_maps<attention_bf16_d128_causal::AttentionLoop_128x64x128>(K_arg, V_arg, major);
+  // (boxes of 1 x 64 x 64 and 1 x 64 x 64 elements; usable = 0 where it cannot describe them: the
+  // kernel then copies with cp.async).
+  const tile2cu::AttentionTensorMaps K_V_tma = tile2cu::attention_tensor_maps(K_arg, V_arg, {1, 64, 64}, {1, 64, 64}, major);
   attention_bf16_d128_causal::attention_fwd<<<grid, attention_bf16_d128_causal::kThreads, kSmemBytes, stream>>>(
     Q_arg.data, Q_arg.shape[0], Q_arg.shape[1], Q_arg.shape[2], Q_arg.stride[0], Q_arg.stride[1], Q_arg.stride[2],
     K_arg.data, K_arg.shape[0], K_arg.shape[1], K_arg.shape[2], K_arg.stride[0], K_arg.stride[1], K_arg.stride[2],
@@ -900,8 +904,9 @@ cudaError_t launch_attention_f16_d64_causal(
       e != cudaSuccess)
     return e;
   // On sm_90 the copy engine (TMA) fills the main loop's stages: K's and V's tensor maps
-  // (usable = 0 where it cannot describe them: the kernel then copies with cp.async).
-  const tile2cu::AttentionTensorMaps K_V_tma = tile2cu::attention_tensor_maps<attention_f16_d64_causal::AttentionLoop_128x64x64>(K_arg, V_arg, major);
+  // (boxes of 1 x 64 x 64 and 1 x 64 x 64 elements; usable = 0 where it cannot describe them: the
+  // kernel then copies with cp.async).
+  const tile2cu::AttentionTensorMaps K_V_tma = tile2cu::attention_tensor_maps(K_arg, V_arg, {1, 64, 64}, {1, 64, 64}, major);
   attention_f16_d64_causal::attention_fwd<<<grid, attention_f16_d64_causal::kThreads, kSmemBytes, stream>>>(
     Q_arg.data, Q_arg.shape[0], Q_arg.shape[1], Q_arg.shape[2], Q_arg.stride[0], Q_arg.stride[1], Q_arg.stride[2],
     K_arg.data, K_arg.shape[0], K_arg.shape[1], K_arg.shape[2], K_arg.stride[0], K_arg.stride[1], K_arg.stride[2],
@@ -1050,8 +1055,9 @@ cudaError_t launch_attention_f16_d128(
       e != cudaSuccess)
     return e;
   // On sm_90 the copy engine (TMA) fills the main loop's stages: K's and V's tensor maps
-  // (usable = 0 where it cannot describe them: the kernel then copies with cp.async).
-  const tile2cu::AttentionTensorMaps K_V_tma = tile2cu::attention_tensor_maps<attention_f16_d128::AttentionLoop_128x64x128>(K_arg, V_arg, major);
+  // (boxes of 1 x 64 x 64 and 1 x 64 x 64 elements; usable = 0 where it cannot describe them: the
+  // kernel then copies with cp.async).
+  const tile2cu::AttentionTensorMaps K_V_tma = tile2cu::attention_tensor_maps(K_arg, V_arg, {1, 64, 64}, {1, 64, 64}, major);
   attention_f16_d128::attention_fwd<<<grid, attention_f16_d128::kThreads, kSmemBytes, stream>>>(
     Q_arg.data, Q_arg.shape[0], Q_arg.shape[1], Q_arg.shape[2], Q_arg.stride[0], Q_arg.stride[1], Q_arg.stride[2],
     K_arg.data, K_arg.shape[0], K_arg.shape[1], K_arg.shape[2], K_arg.stride[0], K_arg.stride[1], K_arg.stride[2],
@@ -1206,8 +1212,9 @@ cudaError_t launch_attention_f16_d128_causal(
       e != cudaSuccess)
     return e;
   // On sm_90 the copy engine (TMA) fills the main loop's stages: K's and V's tensor maps
-  // (usable = 0 where it cannot describe them: the kernel then copies with cp.async).
-  const tile2cu::AttentionTensorMaps K_V_tma = tile2cu::attention_tensor_maps<attention_f16_d128_causal::AttentionLoop_128x64x128>(K_arg, V_arg, major);
+  // (boxes of 1 x 64 x 64 and 1 x 64 x 64 elements; usable = 0 where it cannot describe them: the
+  // kernel then copies with cp.async).
+  const tile2cu::AttentionTensorMaps K_V_tma = tile2cu::attention_tensor_maps(K_arg, V_arg, {1, 64, 64}, {1, 64, 64}, major);
   attention_f16_d128_causal::attention_fwd<<<grid, attention_f16_d128_causal::kThreads, kSmemBytes, stream>>>(
     Q_arg.data, Q_arg.shape[0], Q_arg.shape[1], Q_arg.shape[2], Q_arg.stride[0], Q_arg.stride[1], Q_arg.stride[2],
     K_arg.data, K_arg.shape[0], K_arg.shape[1], K_arg.shape[2], K_arg.stride[0], K_arg.stride[1], K_arg.stride[2],

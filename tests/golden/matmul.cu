@@ -104,8 +104,9 @@ cudaError_t launch_matmul_bf16(
       e != cudaSuccess)
     return e;
   // On sm_90 the copy engine (TMA) fills the main loop's stages: A's and B's tensor maps
-  // (usable = 0 where it cannot describe them: the kernel then copies with cp.async).
-  const tile2cu::GemmTensorMaps A_B_tma = tile2cu::gemm_tensor_maps<matmul_bf16::GemmLoop_128x256x64>(A_arg, B_arg, major);
+  // (boxes of 128 x 64 and 64 x 64 elements; usable = 0 where it cannot describe them: the
+  // kernel then copies with cp.async).
+  const tile2cu::GemmTensorMaps A_B_tma = tile2cu::gemm_tensor_maps(A_arg, B_arg, {128, 64}, {64, 64}, major);
   matmul_bf16::matmul<<<grid, matmul_bf16::kThreads, kSmemBytes, stream>>>(
     A_arg.data, A_arg.shape[0], A_arg.shape[1], A_arg.stride[0], A_arg.stride[1],
     B_arg.data, B_arg.shape[0], B_arg.shape[1], B_arg.stride[0], B_arg.stride[1],
@@ -209,8 +210,9 @@ cudaError_t launch_matmul_f16(
       e != cudaSuccess)
     return e;
   // On sm_90 the copy engine (TMA) fills the main loop's stages: A's and B's tensor maps
-  // (usable = 0 where it cannot describe them: the kernel then copies with cp.async).
-  const tile2cu::GemmTensorMaps A_B_tma = tile2cu::gemm_tensor_maps<matmul_f16::GemmLoop_128x256x64>(A_arg, B_arg, major);
+  // (boxes of 128 x 64 and 64 x 64 elements; usable = 0 where it cannot describe them: the
+  // kernel then copies with cp.async).
+  const tile2cu::GemmTensorMaps A_B_tma = tile2cu::gemm_tensor_maps(A_arg, B_arg, {128, 64}, {64, 64}, major);
   matmul_f16::matmul<<<grid, matmul_f16::kThreads, kSmemBytes, stream>>>(
     A_arg.data, A_arg.shape[0], A_arg.shape[1], A_arg.stride[0], A_arg.stride[1],
     B_arg.data, B_arg.shape[0], B_arg.shape[1], B_arg.stride[0], B_arg.stride[1],
@@ -613,8 +615,9 @@ cudaError_t launch_matmul_bf16_128(
       e != cudaSuccess)
     return e;
   // On sm_90 the copy engine (TMA) fills the main loop's stages: A's and B's tensor maps
-  // (usable = 0 where it cannot describe them: the kernel then copies with cp.async).
-  const tile2cu::GemmTensorMaps A_B_tma = tile2cu::gemm_tensor_maps<matmul_bf16_128::GemmLoop_128x128x64>(A_arg, B_arg, major);
+  // (boxes of 128 x 64 and 64 x 64 elements; usable = 0 where it cannot describe them: the
+  // kernel then copies with cp.async).
+  const tile2cu::GemmTensorMaps A_B_tma = tile2cu::gemm_tensor_maps(A_arg, B_arg, {128, 64}, {64, 64}, major);
   matmul_bf16_128::matmul<<<grid, matmul_bf16_128::kThreads, kSmemBytes, stream>>>(
     A_arg.data, A_arg.shape[0], A_arg.shape[1], A_arg.stride[0], A_arg.stride[1],
     B_arg.data, B_arg.shape[0], B_arg.shape[1], B_arg.stride[0], B_arg.stride[1],
@@ -720,8 +723,9 @@ cudaError_t launch_accumulate_bf16(
       e != cudaSuccess)
     return e;
   // On sm_90 the copy engine (TMA) fills the main loop's stages: A's and B's tensor maps
-  // (usable = 0 where it cannot describe them: the kernel then copies with cp.async).
-  const tile2cu::GemmTensorMaps A_B_tma = tile2cu::gemm_tensor_maps<accumulate_bf16::GemmLoop_128x256x64>(A_arg, B_arg, major);
+  // (boxes of 128 x 64 and 64 x 64 elements; usable = 0 where it cannot describe them: the
+  // kernel then copies with cp.async).
+  const tile2cu::GemmTensorMaps A_B_tma = tile2cu::gemm_tensor_maps(A_arg, B_arg, {128, 64}, {64, 64}, major);
   accumulate_bf16::matmul_accumulate<<<grid, accumulate_bf16::kThreads, kSmemBytes, stream>>>(
     A_arg.data, A_arg.shape[0], A_arg.shape[1], A_arg.stride[0], A_arg.stride[1],
     B_arg.data, B_arg.shape[0], B_arg.shape[1], B_arg.stride[0], B_arg.stride[1],
@@ -931,8 +935,9 @@ cudaError_t launch_linear_bf16(
       e != cudaSuccess)
     return e;
   // On sm_90 the copy engine (TMA) fills the main loop's stages: X's and W's tensor maps
-  // (usable = 0 where it cannot describe them: the kernel then copies with cp.async).
-  const tile2cu::GemmTensorMaps X_W_tma = tile2cu::gemm_tensor_maps<linear_bf16::GemmLoop_128x256x64_BT>(X_arg, W_arg, major);
+  // (boxes of 128 x 64 and 256 x 64 elements; usable = 0 where it cannot describe them: the
+  // kernel then copies with cp.async).
+  const tile2cu::GemmTensorMaps X_W_tma = tile2cu::gemm_tensor_maps(X_arg, W_arg, {128, 64}, {256, 64}, major);
   linear_bf16::linear<<<grid, linear_bf16::kThreads, kSmemBytes, stream>>>(
     X_arg.data, X_arg.shape[0], X_arg.shape[1], X_arg.stride[0], X_arg.stride[1],
     W_arg.data, W_arg.shape[0], W_arg.shape[1], W_arg.stride[0], W_arg.stride[1],
@@ -1039,8 +1044,9 @@ cudaError_t launch_persistent_bf16(
       e != cudaSuccess)
     return e;
   // On sm_90 the copy engine (TMA) fills the main loop's stages: A's and B's tensor maps
-  // (usable = 0 where it cannot describe them: the kernel then copies with cp.async).
-  const tile2cu::GemmTensorMaps A_B_tma = tile2cu::gemm_tensor_maps<persistent_bf16::GemmLoop_128x256x64>(A_arg, B_arg, major);
+  // (boxes of 128 x 64 and 64 x 64 elements; usable = 0 where it cannot describe them: the
+  // kernel then copies with cp.async).
+  const tile2cu::GemmTensorMaps A_B_tma = tile2cu::gemm_tensor_maps(A_arg, B_arg, {128, 64}, {64, 64}, major);
   persistent_bf16::persistent_matmul<<<grid, persistent_bf16::kThreads, kSmemBytes, stream>>>(
     A_arg.data, A_arg.shape[0], A_arg.shape[1], A_arg.stride[0], A_arg.stride[1],
     B_arg.data, B_arg.shape[0], B_arg.shape[1], B_arg.stride[0], B_arg.stride[1],

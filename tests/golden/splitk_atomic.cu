@@ -105,8 +105,9 @@ cudaError_t launch_splitk_atomic_bf16(
       e != cudaSuccess)
     return e;
   // On sm_90 the copy engine (TMA) fills the main loop's stages: A's and B's tensor maps
-  // (usable = 0 where it cannot describe them: the kernel then copies with cp.async).
-  const tile2cu::GemmTensorMaps A_B_tma = tile2cu::gemm_tensor_maps<splitk_atomic_bf16::GemmLoop_128x128x64>(A_arg, B_arg, major);
+  // (boxes of 128 x 64 and 64 x 64 elements; usable = 0 where it cannot describe them: the
+  // kernel then copies with cp.async).
+  const tile2cu::GemmTensorMaps A_B_tma = tile2cu::gemm_tensor_maps(A_arg, B_arg, {128, 64}, {64, 64}, major);
   splitk_atomic_bf16::splitk_atomic<<<grid, splitk_atomic_bf16::kThreads, kSmemBytes, stream>>>(
     A_arg.data, A_arg.shape[0], A_arg.shape[1], A_arg.stride[0], A_arg.stride[1],
     B_arg.data, B_arg.shape[0], B_arg.shape[1], B_arg.stride[0], B_arg.stride[1],
@@ -232,8 +233,9 @@ cudaError_t launch_splitk_atomic_epilogue_bf16(
       e != cudaSuccess)
     return e;
   // On sm_90 the copy engine (TMA) fills the main loop's stages: A's and B's tensor maps
-  // (usable = 0 where it cannot describe them: the kernel then copies with cp.async).
-  const tile2cu::GemmTensorMaps A_B_tma = tile2cu::gemm_tensor_maps<splitk_atomic_epilogue_bf16::GemmLoop_128x128x64>(A_arg, B_arg, major);
+  // (boxes of 128 x 64 and 64 x 64 elements; usable = 0 where it cannot describe them: the
+  // kernel then copies with cp.async).
+  const tile2cu::GemmTensorMaps A_B_tma = tile2cu::gemm_tensor_maps(A_arg, B_arg, {128, 64}, {64, 64}, major);
   splitk_atomic_epilogue_bf16::splitk_atomic_epilogue<<<grid, splitk_atomic_epilogue_bf16::kThreads, kSmemBytes, stream>>>(
     A_arg.data, A_arg.shape[0], A_arg.shape[1], A_arg.stride[0], A_arg.stride[1],
     B_arg.data, B_arg.shape[0], B_arg.shape[1], B_arg.stride[0], B_arg.stride[1],
@@ -342,8 +344,9 @@ cudaError_t launch_splitk_atomic_bf16_s8(
       e != cudaSuccess)
     return e;
   // On sm_90 the copy engine (TMA) fills the main loop's stages: A's and B's tensor maps
-  // (usable = 0 where it cannot describe them: the kernel then copies with cp.async).
-  const tile2cu::GemmTensorMaps A_B_tma = tile2cu::gemm_tensor_maps<splitk_atomic_bf16_s8::GemmLoop_128x128x64>(A_arg, B_arg, major);
+  // (boxes of 128 x 64 and 64 x 64 elements; usable = 0 where it cannot describe them: the
+  // kernel then copies with cp.async).
+  const tile2cu::GemmTensorMaps A_B_tma = tile2cu::gemm_tensor_maps(A_arg, B_arg, {128, 64}, {64, 64}, major);
   splitk_atomic_bf16_s8::splitk_atomic<<<grid, splitk_atomic_bf16_s8::kThreads, kSmemBytes, stream>>>(
     A_arg.data, A_arg.shape[0], A_arg.shape[1], A_arg.stride[0], A_arg.stride[1],
     B_arg.data, B_arg.shape[0], B_arg.shape[1], B_arg.stride[0], B_arg.stride[1],

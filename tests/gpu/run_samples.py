@@ -1608,8 +1608,9 @@ class NvrtcRunner(Tile2cuRunner):
     """The Python launcher's fast path (issue 29): each GEN/<sample>.cu compiled by NVRTC (device
     code only) and every specialization launched through the CUDA driver from the transpiler's
     launch plan (`tile2cu --emit=plan`, python/tile2cu/_launch_plan.py), with the same flat
-    arguments as the C entry. A specialization whose plan needs its host launcher (lists, TMA
-    tensor maps) runs through the nvcc library, as the launcher falls back; `paths` says which."""
+    arguments as the C entry (lists and TMA tensor maps included). A specialization whose plan
+    needs its host launcher runs through the nvcc library, as the launcher falls back; `paths`
+    says which."""
 
     label = "tile2cu (NVRTC)"
 

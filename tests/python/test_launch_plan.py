@@ -60,9 +60,8 @@ def test_the_plan_lists_each_parameter_as_the_c_entry_takes_it(tmp_path):
 
 
 def test_a_plan_that_needs_its_host_launcher_is_refused():
-    plan = {"host_launcher_only": "TMA tensor maps of 'A' and 'B' (encoded by the launcher)",
-            "params": [], "kernel_params": []}
-    with pytest.raises(_launch_plan.PlanError, match="needs its host launcher: TMA"):
+    plan = {"host_launcher_only": "what the plan cannot describe", "params": [], "kernel_params": []}
+    with pytest.raises(_launch_plan.PlanError, match="needs its host launcher: what the plan"):
         _launch_plan.make_entry(plan, {}, {}, lambda: "sm_80", launch=lambda *a: 0)
 
 
@@ -362,13 +361,33 @@ def test_the_tool_s_hash_is_kept_on_disk_until_the_file_changes(cache_dir, tmp_p
 
 
 @needs_nvrtc
-def test_a_kernel_with_tma_tensor_maps_goes_to_nvcc_with_the_reason(cache_dir):
+def test_a_kernel_with_tma_tensor_maps_builds_through_nvrtc(cache_dir):
+    """Its plan describes the maps (test_tensor_maps.py proves them against the generated
+    launcher's), so the GEMM goes through NVRTC too."""
     source = HERE.parents[1] / "samples" / "matmul.py"
     digest, _ = _build.source_digest(source)
-    reason = _nvrtc_build.build(_build.find_tool(), digest, source, "matmul", "matmul_bf16",
-                                "A=bfloat16[?, ?], B=bfloat16[?, ?], C=bfloat16[?, ?], BM=128, BN=256, "
-                                "BK=64, GROUP=8, TF32=False", ("sm_90a",))
-    assert isinstance(reason, str) and "TMA tensor maps of 'A' and 'B'" in reason
+    built = _nvrtc_build.build(_build.find_tool(), digest, source, "matmul", "matmul_bf16",
+                               "A=bfloat16[?, ?], B=bfloat16[?, ?], C=bfloat16[?, ?], BM=128, BN=256, "
+                               "BK=64, GROUP=8, TF32=False", ("sm_90a",))
+    assert not isinstance(built, str), built
+    assert built.compiler == "nvrtc" and (built.folder / "sm_90a.cubin").is_file()
+    assert "tm0 = maps0(L.major, " in built.entry.source_text
+
+
+@needs_nvrtc
+def test_a_plan_that_needs_its_host_launcher_goes_to_nvcc_with_the_reason(cache_dir, monkeypatch):
+    real = _launch_plan.specialization
+
+    def needing_its_launcher(plan_file, spec):
+        return dict(real(plan_file, spec), host_launcher_only="what the plan cannot describe")
+
+    monkeypatch.setattr(_launch_plan, "specialization", needing_its_launcher)
+    digest, _ = _build.source_digest(KERNELS)
+    kernel, sig = ROWS
+    spec, text = sig.split(" = ")
+    reason = _nvrtc_build.build(_build.find_tool(), digest, KERNELS, kernel, spec, text[len(kernel) + 1:-1],
+                                ("sm_80",))
+    assert isinstance(reason, str) and "what the plan cannot describe" in reason
     # The entry records it: a later process goes to nvcc without transpiling again.
     meta = json.loads(next(cache_dir.rglob("meta.json")).read_text())
     assert meta["fallback"] == reason and not list(cache_dir.rglob("*.cubin"))
@@ -402,3 +421,4 @@ def test_the_precompiled_header_is_asked_for_where_builds_follow(monkeypatch, tm
     assert "--pch" not in _nvrtc_build.options(tmp_path)
     monkeypatch.setattr(_nvrtc_build, "_builds_done", 1)
     assert "--pch" in _nvrtc_build.options(tmp_path)          # a second build in this process
+
