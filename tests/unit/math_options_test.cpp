@@ -151,7 +151,7 @@ TEST(MathOptions, AstypeRoundingErrors) {
             std::string::npos);
   // cuTile's table has only RN into fp8.
   EXPECT_NE(failure("t.astype(ct.float8_e4m3fn, rounding_mode=ct.RoundingMode.RZ)", "float32")
-                .find("TileTypeError: rounding_mode=RoundingMode.RZ is not supported for conversion from float32 to "
+                .find("error[TileTypeError]: rounding_mode=RoundingMode.RZ is not supported for conversion from float32 to "
                       "float8_e4m3fn, supported rounding modes for this conversion are (RoundingMode.RN)"),
             std::string::npos);
   EXPECT_EQ(failure("t.astype(ct.float16, rounding_mode=ct.RoundingMode.RA)", "bfloat16"), "accepted");
