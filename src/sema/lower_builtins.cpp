@@ -158,6 +158,7 @@ Value KernelLowering::builtin_call(const std::string& name, CallArgs& args, Sour
     error(ErrorKind::StaticEval, range, called_inside_static_message(name.substr(3), static_eval_what_));
   if (auto v = debug_call(name, args, range)) return *v;
   if (name == "dataclasses.replace") return dataclass_replace(args, range);
+  if (name == "functools.wraps") return make(BuiltinValue{"functools.wraps()"});  // decorators.cpp
   auto runtime_int = [&](const Value& v, SourceRange r, const std::string& what) -> ir::ValueId {
     auto dt = value_dtype(v);
     if (!dt || !value_shape(v).empty() || (!v.is_loose() && !is_integer(*dt)) || v.is<LooseFloat>())

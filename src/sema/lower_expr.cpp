@@ -127,6 +127,7 @@ Value KernelLowering::attribute(const Value& base, const std::string& attr, Sour
     }
     if (path == "operator") return make(BuiltinValue{"operator." + attr});  // checked when called
     if (path == "contextlib" && attr == "contextmanager") return make(BuiltinValue{"contextlib.contextmanager"});
+    if (path == "functools" && attr == "wraps") return make(BuiltinValue{"functools.wraps"});
     // What class statements and tile code use of these: enum.Enum / IntEnum / auto as bases
     // and member values, dataclasses.dataclass / field / KW_ONLY in class bodies,
     // dataclasses.replace in tile code. Anything else is refused where it is used.

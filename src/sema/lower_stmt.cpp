@@ -277,8 +277,9 @@ void KernelLowering::check_syntax(const ast::FunctionDef& def, bool context_mana
           body(n.body);
         } else if constexpr (std::is_same_v<T, ast::FunctionDef>) {
           // Its body is checked when it is called, like any helper.
-          if (!n.decorators.empty())
-            error(ErrorKind::Syntax, n.decorators[0]->range, "decorators on nested functions are not supported");
+          for (const auto& d : n.decorators)
+            if (!is_wraps_decorator(d))
+              error(ErrorKind::Syntax, d->range, "decorators on nested functions are not supported");
         }
         else if constexpr (std::is_same_v<T, ast::Import> || std::is_same_v<T, ast::ImportFrom>)
           unsupported(s->range, "import inside tile code");
@@ -486,7 +487,7 @@ Flow KernelLowering::exec(const ast::Stmt& s) {
   if (auto* w = s.as<ast::While>()) return exec_while(*w, r);
   if (auto* w = s.as<ast::With>()) return exec_with(*w, r);
   if (auto* def = s.as<ast::FunctionDef>()) {
-    env_[def->name] = make_function(*def);
+    env_[def->name] = decorated_function(*def, make_function(*def));
     return Flow::Normal;
   }
   if (auto* u = s.as<ast::UnsupportedStmt>()) unsupported(r, u->what);

@@ -337,6 +337,8 @@ class KernelLowering {
   static uint64_t new_frame_id();
   // A nested def or lambda evaluated here: its closure, frame and defaults (closures.cpp).
   Value make_function(const ast::FunctionDef& def);
+  // `f` (def's function) passed through def's decorators, innermost first (decorators.cpp).
+  Value decorated_function(const ast::FunctionDef& def, Value f);
   // `v` with the functions that the call `frame` defined (also inside tuples and dataclass
   // instances) bound to `final_env`, that call's names as it returns.
   // `shared` holds final_env's copy once one is needed.
@@ -499,6 +501,9 @@ Value enum_member(const std::shared_ptr<const EnumClassInfo>& cls, int member);
 // A module-level class statement evaluated (module_classes.cpp): an EnumClassValue or a
 // ClassValue. `module_level` evaluates decorators, bases and class-level values.
 Value define_class(KernelLowering& module_level, const ast::ClassDef& def, const ModuleScope* scope);
+
+// `@functools.wraps(f)` (or `@wraps(f)`): a decorator that returns the function it decorates.
+bool is_wraps_decorator(const ast::ExprPtr& decorator);
 
 // Whether ct.<op> is one of element_memory's.
 bool is_element_memory_op(const std::string& op);

@@ -60,6 +60,7 @@ class ModuleEvaluator {
 
   std::shared_ptr<const ModuleScope> run() {
     for (const auto& stmt : scope_->module->body) statement(*stmt);
+    apply_user_decorators();
     return scope_;
   }
 
@@ -178,6 +179,7 @@ class ModuleEvaluator {
 
   void function_def(const ast::FunctionDef& def, SourceRange range) {
     bind(def.name, make(FunctionValue{&def, scope_.get()}), def.name_range);
+    if (!def.decorators.empty()) decorated_.push_back(&def);
     for (const auto& deco : def.decorators) {
       KernelLowering lowering(*scope_, dummy_signature());
       // `@ct.kernel` or `@ct.kernel(...)`, `@contextlib.contextmanager`; other decorators
@@ -198,6 +200,33 @@ class ModuleEvaluator {
       scope_->kernels[def.name] = info;
     }
     (void)range;
+  }
+
+  // `@decorate` where decorate is a function of the user's: the name is what Python binds, the
+  // decorators' result (decorators.cpp). Applied once the module is evaluated: the launcher's
+  // synthesized modules may define the decorator after the function. A decorator that cannot
+  // run in tile code (it registers the function somewhere, say) leaves the function as
+  // written, as markers are.
+  void apply_user_decorators() {
+    for (const ast::FunctionDef* def : decorated_) {
+      auto it = scope_->globals.find(def->name);
+      const FunctionValue* bound = it == scope_->globals.end() ? nullptr : it->second.value.as<FunctionValue>();
+      if (!bound || bound->def != def || scope_->kernels.count(def->name)) continue;
+      KernelLowering lowering(*scope_, dummy_signature());
+      bool user_function = false;
+      for (const auto& deco : def->decorators) {
+        try {
+          user_function = user_function || lowering.eval(deco).is<FunctionValue>();
+        } catch (const CompileError&) {
+        }
+      }
+      if (!user_function) continue;
+      try {
+        Value wrapped = lowering.decorated_function(*def, make(FunctionValue{def, scope_.get()}));
+        bind(def->name, std::move(wrapped), def->name_range);
+      } catch (const CompileError&) {
+      }
+    }
   }
 
   // A class's methods decorated @contextlib.contextmanager: calling one on an instance makes
@@ -289,6 +318,7 @@ class ModuleEvaluator {
 
   std::shared_ptr<ModuleScope> scope_;
   ModuleCache& cache_;
+  std::vector<const ast::FunctionDef*> decorated_;  // module-level defs with decorators, in order
 };
 
 }  // namespace
