@@ -7,11 +7,26 @@
 // path taken.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "sema/lowering.hpp"
 
 namespace tile2cu::sema {
 
 namespace {
+
+// The IR name of a carried name's values: a hidden name (`<array a>`, `<return value>`) names
+// them after what it holds (a_path, return_value), which the C++ can declare.
+std::string carried_ir_name(const std::string& key) {
+  const std::string array = KernelLowering::array_of_selector(key);
+  if (!array.empty()) return array + "_path";
+  if (key.size() > 2 && key.front() == '<' && key.back() == '>') {
+    std::string words = key.substr(1, key.size() - 2);
+    std::replace(words.begin(), words.end(), ' ', '_');
+    return words;
+  }
+  return key;
+}
 
 using Names = std::shared_ptr<const std::map<std::string, Value>>;
 
@@ -222,8 +237,7 @@ KernelLowering::CarriedNames KernelLowering::carry(const std::vector<std::string
     c.structures.push_back(v);
     c.first_leaf.push_back(c.initial.size());
     std::vector<std::string> leaf_names;
-    const std::string selected = array_of_selector(n);
-    collect_leaves(v, selected.empty() ? n : selected + "_path", c.initial, leaf_names);
+    collect_leaves(v, carried_ir_name(n), c.initial, leaf_names);
     c.leaf_names.insert(c.leaf_names.end(), leaf_names.begin(), leaf_names.end());
   }
   c.first_leaf.push_back(c.initial.size());

@@ -70,6 +70,10 @@ void collect_assigned(const ast::Body& body, std::set<std::string>& out) {
       for (const auto& item : w->items) if (item.target) collect_assigned(item.target, out);
       collect_assigned(w->body, out);
     }
+    else if (s->as<ast::Return>()) {  // in a loop, a return sets these (loop_returns.cpp)
+      out.insert(KernelLowering::kLoopReturned);
+      out.insert(KernelLowering::kLoopReturnValue);
+    }
   }
 }
 
@@ -372,6 +376,15 @@ Flow KernelLowering::exec_body(const ast::Body& body, size_t first) {
   return Flow::Normal;
 }
 
+Flow KernelLowering::loop_jump(bool is_break, SourceRange r) {
+  exit_open_withs(withs_in_innermost_loop());  // the with bodies the jump leaves
+  if (!is_break) note_back_edge();
+  if (is_break) loops_.back().carried->break_names.push_back(env_);
+  std::vector<ir::ValueId> carried = carried_exit_values(*loops_.back().carried, r, is_break);
+  emit(make_op(is_break ? ir::OpKind::Break : ir::OpKind::Continue, std::move(carried)), {});
+  return is_break ? Flow::Break : Flow::Continue;
+}
+
 bool KernelLowering::can_continue() const {
   // Not inside a loop (the rest of its body is not the rest of the helper), nor in a context
   // manager's body. A with body's rest is followed by its managers' exits (exec_rest_of_helper).
@@ -466,21 +479,12 @@ Flow KernelLowering::exec(const ast::Stmt& s) {
     for (const auto& loop : loops_)
       if (loop.is_for)  // cuTile's test_helper_function.py::test_early_return_inside_for_loop
         error(ErrorKind::Syntax, r, "Returning from a for loop is not supported");
-    if (!loops_.empty())
-      error(ErrorKind::UnsupportedFeature, r, "returning from a helper inside a while loop is not supported yet by tile2cu");
-    return_value_ = v;
-    exit_open_withs(0);  // a function a manager yielded reads the names its exit left
-    return Flow::Return;
+    return helper_return(std::move(v), r);  // inside a while loop: loop_returns.cpp
   }
   if (s.as<ast::Break>() || s.as<ast::Continue>()) {
     bool is_break = s.as<ast::Break>() != nullptr;
     if (loops_.empty()) error(ErrorKind::Syntax, r, fmt::format("'{}' outside loop", is_break ? "break" : "continue"));
-    exit_open_withs(withs_in_innermost_loop());  // the with bodies the jump leaves
-    if (!is_break) note_back_edge();
-    if (is_break) loops_.back().carried->break_names.push_back(env_);
-    std::vector<ir::ValueId> carried = carried_exit_values(*loops_.back().carried, r, is_break);
-    emit(make_op(is_break ? ir::OpKind::Break : ir::OpKind::Continue, std::move(carried)), {});
-    return is_break ? Flow::Break : Flow::Continue;
+    return loop_jump(is_break, r);
   }
   if (auto* i = s.as<ast::If>()) return exec_if(*i, 0);
   if (auto* f = s.as<ast::For>()) return exec_for(*f, r);
@@ -896,6 +900,9 @@ void KernelLowering::close_loop(ir::Op op, const Env& before, const CarriedNames
 }
 
 Flow KernelLowering::exec_while(const ast::While& w, SourceRange range) {
+  // A helper's return inside the loop leaves it with this carried flag set (loop_returns.cpp).
+  const bool returns_inside = in_helper_ && body_returns(w.body);
+  if (returns_inside) env_[kLoopReturned] = make(LooseBool{false});
   std::set<std::string> assigned;
   collect_assigned(w.body, assigned);
   ir::Op op = make_op(ir::OpKind::While);
@@ -938,9 +945,19 @@ Flow KernelLowering::exec_while(const ast::While& w, SourceRange range) {
       return exec_while(w, range);
     }
   }
+  if (returns_inside && !before.count(kLoopReturnValue)) {
+    // A return showed the value's type: lower the loop again carrying it (loop_returns.cpp).
+    if (std::optional<Value> stand_in = return_value_stand_in(carried)) {
+      loop_watches_.pop_back();
+      env_ = before;
+      env_[kLoopReturnValue] = *stand_in;
+      return exec_while(w, range);
+    }
+  }
   close_loop_watch();
   close_loop(std::move(op), before, carried, /*is_for=*/false, exits_only_by_break, assigned, range);
   for (auto& [n, poison] : type_conflicts) env_[n] = poison;  // breaks that bind it with two types
+  if (returns_inside) return after_loop_with_returns(range);
   return Flow::Normal;
 }
 

@@ -345,6 +345,20 @@ class KernelLowering {
   static Value freeze_closures(const Value& v, uint64_t frame, const Env& final_env,
                                std::shared_ptr<const Env>& shared);
 
+  // A helper's return inside a while loop (loop_returns.cpp): the hidden carried names that
+  // say whether the loop was left by a return, and its value.
+  static constexpr const char* kLoopReturned = "<returned>";
+  static constexpr const char* kLoopReturnValue = "<return value>";
+  // Returns `v` from the helper: inside a loop, breaks out of it with the hidden names set.
+  Flow helper_return(Value v, SourceRange range);
+  // The value a loop's returns pass, as zeros of its type, to carry it from before the loop;
+  // nullopt when no return passed one or they differ in type.
+  std::optional<Value> return_value_stand_in(const CarriedNames& carried);
+  // After a while loop whose body returns: the helper returns where the loop was left so.
+  Flow after_loop_with_returns(SourceRange range);
+  // A break or continue of the innermost loop: the with bodies it leaves exit, then the jump.
+  Flow loop_jump(bool is_break, SourceRange range);
+
   // with over @contextlib.contextmanager helpers (lower_with.cpp)
   Flow exec_with(const ast::With& w, SourceRange range);
   // The way to the helper's statement that yields, after checking it is the only yield.
@@ -501,6 +515,9 @@ Value enum_member(const std::shared_ptr<const EnumClassInfo>& cls, int member);
 // A module-level class statement evaluated (module_classes.cpp): an EnumClassValue or a
 // ClassValue. `module_level` evaluates decorators, bases and class-level values.
 Value define_class(KernelLowering& module_level, const ast::ClassDef& def, const ModuleScope* scope);
+
+// Whether a return statement is in `body`, nested control flow included (loop_returns.cpp).
+bool body_returns(const ast::Body& body);
 
 // `@functools.wraps(f)` (or `@wraps(f)`): a decorator that returns the function it decorates.
 bool is_wraps_decorator(const ast::ExprPtr& decorator);

@@ -152,6 +152,70 @@ TEST(HelperReturn, StillRejectedInsideLoops) {
                        ErrorKind::Syntax, "Returning from a for loop is not supported");
 }
 
+// cuTile's test_helper_function.py::test_early_return_inside_while_loop: a helper may return
+// from inside a while loop; the loop is left with the value, which the helper then returns.
+TEST(HelperReturn, ReturnInsideAWhileLoop) {
+  const std::string grows =
+      "def first_past(limit):\n"
+      "    lo, hi = 1, 2\n"
+      "    while True:\n"
+      "        lo, hi = hi, lo + hi * 2\n"
+      "        if hi > limit:\n"
+      "            return hi\n"
+      "def nested(limit):\n"
+      "    n = 0\n"
+      "    while True:\n"
+      "        n += 1\n"
+      "        while True:\n"
+      "            if n > limit:\n"
+      "                return n * 10\n"
+      "            break\n"
+      "        print('again')\n";
+  ir::Function fn = compile_kernel(kernel(grows, "    print(first_past(s))\n    print(nested(s))\n"), kSig);
+  std::vector<const ir::Op*> loops = ops_of_kind(fn, ir::OpKind::While);
+  ASSERT_EQ(loops.size(), 3u) << ir::print_function(fn);
+  std::vector<const ir::Op*> prints = ops_of_kind(fn, ir::OpKind::Print);
+  ASSERT_EQ(prints.size(), 3u);
+  // What the first helper returns is what its loop's break passed out.
+  const auto& results = loops[0]->results;
+  ASSERT_FALSE(prints[0]->operands.empty());
+  EXPECT_NE(std::find(results.begin(), results.end(), prints[0]->operands[0]), results.end())
+      << ir::print_function(fn);
+
+  TranspileResult r = transpile_kernel(kernel(grows, "    print(first_past(s))\n    print(nested(s))\n"));
+  if (testing::have_nvcc()) EXPECT_EQ(testing::nvcc_compile(r.cu, r.cuh, "k.cuh"), 0) << r.cu;
+
+  // A loop also left by its condition: the rest of the helper runs where it did not return.
+  const std::string conditional =
+      "def f(limit):\n"
+      "    i = 0\n"
+      "    while i < 100:\n"
+      "        i += 1\n"
+      "        if i > limit:\n"
+      "            return i\n"
+      "    print('ran out')\n"
+      "    return 0\n";
+  fn = compile_kernel(kernel(conditional, "    print(f(s))\n"), kSig);
+  ASSERT_EQ(ops_of_kind(fn, ir::OpKind::If).size(), 2u) << ir::print_function(fn);  // in the loop, after it
+  const ir::Op* after = ops_of_kind(fn, ir::OpKind::If).back();
+  std::vector<const ir::Op*> rest;
+  testing::collect_ops(after->regions[1], ir::OpKind::Print, rest);
+  EXPECT_EQ(rest.size(), 1u) << ir::print_function(fn);
+
+  // Returns of two types leave no one value to carry.
+  const std::string two_types =
+      "def f(limit):\n"
+      "    i = 0\n"
+      "    while True:\n"
+      "        i += 1\n"
+      "        if i > limit:\n"
+      "            return i\n"
+      "        if i > 50:\n"
+      "            return 1.5\n";
+  EXPECT_COMPILE_ERROR(kernel(two_types, "    print(f(s))\n"), kSig, ErrorKind::UnsupportedFeature,
+                       "returns values of different types is not supported yet");
+}
+
 TEST(HelperReturn, GeneratedCudaCompilesWithNvcc) {
   if (!testing::have_nvcc()) GTEST_SKIP() << "no nvcc";
   TranspileResult r = transpile_kernel(kernel(kEarly, "    ct.store(y, index=(bid,), tile=scale(t, s))\n"));
