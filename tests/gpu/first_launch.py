@@ -26,7 +26,7 @@ function (_build.build) in a fresh process with an empty cache, once per compile
 seconds each took (transpile + NVRTC, or transpile + nvcc).
 
     PYTHONPATH=python python3 tests/gpu/first_launch.py [--compile-only] [--arch sm_90a]
-        [--only vector_add,softmax] [--json FILE] [--in-process-only]
+        [--only vector_add,softmax] [--json FILE] [--in-process-only] [--nvrtc-only]
 
 Exits non-zero when a check or a program failed.
 """
@@ -96,7 +96,7 @@ def build_seconds(sample, spec, kernel, signature, arch, compiler, env):
         return {"error": (r.stderr.strip().splitlines() or ["?"])[-1][:160]}
 
 
-def compile_table(samples, arch, env) -> tuple[list[dict], bool]:
+def compile_table(samples, arch, env, nvcc_too=True) -> tuple[list[dict], bool]:
     print(f"\n## First build per specialization, cold (fresh process and cache), {arch}\n")
     print("| sample | specialization | NVRTC path s | nvcc s | nvcc / NVRTC | NVRTC path |")
     print("|---|---|---:|---:|---:|---|")
@@ -104,7 +104,8 @@ def compile_table(samples, arch, env) -> tuple[list[dict], bool]:
     for sample in samples:
         for spec, kernel, signature in sidecar_specs(sample):
             fast = build_seconds(sample, spec, kernel, signature, arch, "nvrtc", env)
-            slow = build_seconds(sample, spec, kernel, signature, arch, "nvcc", env)
+            slow = (build_seconds(sample, spec, kernel, signature, arch, "nvcc", env) if nvcc_too
+                    else {"seconds": float("nan"), "compiler": "nvcc"})
             row = {"sample": sample, "spec": spec, "nvrtc": fast, "nvcc": slow}
             rows.append(row)
             if "error" in fast or "error" in slow:
@@ -223,6 +224,8 @@ def main() -> int:
     ap.add_argument("--only", default="", help="comma-separated samples for part 3")
     ap.add_argument("--json", default=None, help="write every measurement here")
     ap.add_argument("--in-process-only", action="store_true", help="part 5 only; needs no GPU")
+    ap.add_argument("--nvrtc-only", action="store_true",
+                    help="part 3 without its nvcc column, and no part 5 (a short device call)")
     args = ap.parse_args()
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([PY, os.environ.get("PYTHONPATH", "")]))
     if "TILE2CU_BIN" not in env and (REPO / "build" / "tile2cu").exists():
@@ -247,10 +250,11 @@ def main() -> int:
     elif not args.compile_only and not args.in_process_only:
         print("no GPU: only the build tables (--compile-only)")
     if not args.in_process_only:
-        results["builds"], builds_ok = compile_table(samples, arch, env)
+        results["builds"], builds_ok = compile_table(samples, arch, env, nvcc_too=not args.nvrtc_only)
         ok &= builds_ok
-    results["in_process"], seq_ok = in_process_table(samples, arch, env)
-    ok &= seq_ok
+    if not args.nvrtc_only:
+        results["in_process"], seq_ok = in_process_table(samples, arch, env)
+        ok &= seq_ok
     if gpu:
         overhead(env)
     if args.json:
