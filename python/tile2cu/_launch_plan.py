@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ctypes
 import math
+import re
 import struct
 import threading
 
@@ -305,6 +306,25 @@ def make_entry(plan: dict, images: dict[str, bytes], lowered: dict[str, str], ar
     return entry
 
 
+def image_for(images: dict[str, bytes], arch: str) -> bytes | None:
+    """The cubin of `images` (by target: "sm_90", "sm_90a") that runs on a device of `arch`
+    (what _device._arch_name calls it: "sm_90a" on Hopper): its own, else the newest one built
+    for the same major version and no later minor without architecture-specific features, as a
+    cubin runs on later minors of its major (TILE2CU_ARCH=sm_90 builds "sm_90" for an H100)."""
+    if arch in images:
+        return images[arch]
+    match = re.fullmatch(r"sm_(\d+)(\d)([af]?)", arch)
+    if not match:
+        return None
+    major, minor = int(match[1]), int(match[2])
+    runs_here = []
+    for target in images:
+        m = re.fullmatch(r"sm_(\d+)(\d)", target)
+        if m and int(m[1]) == major and int(m[2]) <= minor:
+            runs_here.append((int(m[2]), target))
+    return images[max(runs_here)[1]] if runs_here else None
+
+
 class _ModuleState:
     """Per context: the loaded module's kernels (loaded at the first launch in that context);
     per thread: the parameter buffer, the pointers cuLaunchKernel reads the values through, and
@@ -349,7 +369,7 @@ class _ModuleState:
         return state
 
     def _load(self) -> Loaded | None:
-        image = self.images.get(self.arch_of_context())
+        image = image_for(self.images, self.arch_of_context())
         if image is None:
             return None
         module = _driver_api.load_module(image)

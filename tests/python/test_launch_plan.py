@@ -422,3 +422,13 @@ def test_the_precompiled_header_is_asked_for_where_builds_follow(monkeypatch, tm
     monkeypatch.setattr(_nvrtc_build, "_builds_done", 1)
     assert "--pch" in _nvrtc_build.options(tmp_path)          # a second build in this process
 
+
+def test_a_device_runs_its_own_cubin_or_one_of_an_earlier_minor_of_its_major():
+    images = {"sm_80": b"80", "sm_86": b"86", "sm_90": b"90"}
+    assert _launch_plan.image_for(images, "sm_86") == b"86"
+    assert _launch_plan.image_for(images, "sm_89") == b"86"       # newest minor that runs there
+    assert _launch_plan.image_for(images, "sm_90a") == b"90"      # TILE2CU_ARCH=sm_90 on Hopper
+    assert _launch_plan.image_for({"sm_90a": b"a"}, "sm_90a") == b"a"
+    assert _launch_plan.image_for({"sm_90a": b"a"}, "sm_100a") is None   # "a" code: its device only
+    assert _launch_plan.image_for({"sm_86": b"86"}, "sm_80") is None     # never a later minor
+    assert _launch_plan.image_for(images, "sm_100a") is None             # nor another major
