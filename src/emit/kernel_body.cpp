@@ -534,7 +534,7 @@ class BodyEmitter {
           std::string dst = fn_.type(r).is_scalar() ? "" : ", " + layout(r);
           auto [combine, start] = fold_with(op);
           return {fmt::format("reduce_with<Axes<{}>{}>({}, {}, {}, smem)", fmt::join(op.axes, ", "), dst,
-                              expr(op.operands[0]).text, combine, start)};
+                              combined_operand(op), combine, start)};
         }
         static const std::map<ir::BinaryKind, const char*> kNames = {
             {ir::BinaryKind::Add, "reduce_sum"}, {ir::BinaryKind::Mul, "reduce_prod"},
@@ -550,7 +550,7 @@ class BodyEmitter {
         std::string targs = fmt::format("{}{}", op.axis, op.reverse ? ", true" : "");
         if (!op.regions.empty() || has_rounding_options(op)) {
           auto [combine, start] = fold_with(op);
-          return {fmt::format("scan_with<{}>({}, {}, {}, smem)", targs, expr(op.operands[0]).text, combine, start)};
+          return {fmt::format("scan_with<{}>({}, {}, {}, smem)", targs, combined_operand(op), combine, start)};
         }
         return {fmt::format("{}<{}>({}, smem)", op.binary == ir::BinaryKind::Add ? "cumsum" : "cumprod", targs,
                             expr(op.operands[0]).text)};
@@ -624,7 +624,30 @@ class BodyEmitter {
                        operand);
   }
 
-  std::string identity(const Op& op) { return cpp_literal(op.literal, fn_.type(op.operands[0]).dtype); }
+  // A combiner's identity: "0.0f", or for N operands one Values<...> braced: "{2147483647, 0}".
+  std::string identity(const Op& op) {
+    std::vector<std::string> items;
+    for (size_t i = 0; i < op.operands.size(); ++i)
+      items.push_back(cpp_literal(op.identities.at(i), fn_.type(op.operands[i]).dtype));
+    if (items.size() == 1) return items[0];
+    return fmt::format("{{{}}}", fmt::join(items, ", "));
+  }
+
+  // What a reduce_with / scan_with folds: the tile, or the operands' tiles zipped into one tile of
+  // Values<...> (ct.reduce / ct.scan of a tuple of tiles).
+  std::string combined_operand(const Op& op) {
+    if (op.operands.size() == 1) return expr(op.operands[0]).text;
+    std::vector<std::string> tiles;
+    for (ValueId v : op.operands) tiles.push_back(expr(v).text);
+    return fmt::format("zip({})", fmt::join(tiles, ", "));
+  }
+
+  // The element type a tuple combiner hands back: "Values<int32_t, float>".
+  std::string values_type(const std::vector<ValueId>& vs) const {
+    std::vector<std::string> types;
+    for (ValueId v : vs) types.push_back(dtype_cpp_name(fn_.type(v).dtype));
+    return fmt::format("Values<{}>", fmt::join(types, ", "));
+  }
 
   // The combiner and identity of a reduce_with / scan_with: the kernel's own (a region), or for
   // a sum, prod, max, min, cumsum or cumprod with rounding or flush-to-zero options the op so
@@ -683,6 +706,9 @@ class BodyEmitter {
     std::string body = std::move(out_);
     out_ = std::move(saved);
     std::string head = fmt::format("[{}]({})", capture, fmt::join(params, ", "));
+    // A tuple combiner returns its values braced, so the lambda names its return type.
+    const Op& yield = region.ops.back();
+    if (yield.kind == OpKind::Yield && yield.operands.size() > 1) head += " -> " + values_type(yield.operands);
     if (std::count(body.begin(), body.end(), '\n') == 1) {  // only the return: one line
       size_t start = body.find_first_not_of(' ');
       return fmt::format("{} {{ {} }}", head, body.substr(start, body.size() - start - 1));
@@ -934,8 +960,11 @@ class BodyEmitter {
         return;
       }
       case OpKind::Yield: {
-        if (in_combiner_) {  // the value a combiner lambda hands back
-          line(depth, fmt::format("return {};", expr(op.operands[0]).text));
+        if (in_combiner_) {  // the value (or, for a tuple of tiles, the values) a combiner lambda hands back
+          std::vector<std::string> values;
+          for (ValueId v : op.operands) values.push_back(expr(v).text);
+          if (values.size() == 1) line(depth, fmt::format("return {};", values[0]));
+          else line(depth, fmt::format("return {{{}}};", fmt::join(values, ", ")));
           return;
         }
         // Inside an if: assign the if's result variables; inside a loop: the carried ones.
@@ -992,6 +1021,24 @@ class BodyEmitter {
         for (size_t k = choice.select_of.size() - 1; k-- > 0;)
           pick = fmt::format("{} == {} ? {} : {}", selector, k, fn_.arrays[choice.select_of[k]].name, pick);
         line(depth, fmt::format("const auto {} = {};", choice.name, pick));
+        return;
+      }
+      case OpKind::Reduce: case OpKind::Scan: {
+        if (op.results.size() == 1) break;
+        // Over a tuple of tiles: one call folds the zipped tiles, and each result is its field.
+        source_comment(op, depth, false);
+        std::vector<std::string> names;  // of the results read ("mean, m2, _ = ..." gives mean_m2)
+        for (ValueId r : op.results)
+          if (uses_[r] > 0 && !fn_.values[r].name.empty()) names.push_back(fn_.values[r].name);
+        const std::string combined = fresh_name(names.empty() ? "combined" : fmt::format("{}", fmt::join(names, "_")));
+        line(depth, fmt::format("const auto {} = {};", combined, expression(op).text));
+        for (size_t k = 0; k < op.results.size(); ++k) {
+          const ValueId r = op.results[k];
+          if (uses_[r] == 0) continue;
+          const std::string name = fresh_name(fn_.values[r].name.empty() ? combined : fn_.values[r].name);
+          line(depth, fmt::format("const auto {} = field<{}>({});", name, k, combined));
+          exprs_[r] = {name};
+        }
         return;
       }
       case OpKind::ArraySlice: {

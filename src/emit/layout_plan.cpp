@@ -79,11 +79,29 @@ int small_tile_threads(const ir::Function& fn, int64_t max_runs) {
   return alone ? static_cast<int>(max_runs) : 0;
 }
 
+// Bytes of one element a reduction or scan carries: its operand's dtype, or for a combiner over N
+// operands (a tuple of tiles) tile2cu::Values<T0, ..., TN-1> (runtime/tile2cu/values.cuh), laid
+// out as C++ lays out that nesting: `first`, then the rest as one member, aligned.
+size_t carried_element_bytes(const ir::Function& fn, const ir::Op& op) {
+  size_t size = 0, align = 1;
+  for (size_t i = op.operands.size(); i-- > 0;) {  // from the innermost Values<TN-1> out
+    const size_t b = static_cast<size_t>(dtype_bytes(fn.type(op.operands[i]).dtype));
+    if (size == 0) {
+      size = align = b;
+      continue;
+    }
+    const size_t rest_at = (b + align - 1) / align * align;
+    align = std::max(align, b);
+    size = (rest_at + size + align - 1) / align * align;
+  }
+  return size;
+}
+
 // Mirrors tile2cu::reduce_smem_bytes (runtime/tile2cu/reduce.cuh): the values (or run partials)
 // of the source, one per output, and one per warp; argmax/argmin carry an int32 index too.
 size_t reduce_scratch_bytes(const ir::Function& fn, const ir::Op& op, int threads) {
   const ir::TileType& src = fn.type(op.operands[0]);
-  size_t value = static_cast<size_t>(dtype_bytes(src.dtype));
+  size_t value = carried_element_bytes(fn, op);
   if (op.arg) value = value <= 4 ? 8 : 16;
   // reduce_all (a scalar result, argmax/argmin's value and index included): one value per warp.
   // A block of part of a warp reduces in registers, but the call still names its scratch, so it
@@ -105,7 +123,7 @@ size_t shape_op_scratch_bytes(const ir::Function& fn, const ir::Op& op, int thre
       return 0;
   }
   const ir::TileType& src = fn.type(op.operands[0]);
-  const size_t bytes = static_cast<size_t>(dtype_bytes(src.dtype));
+  const size_t bytes = op.kind == ir::OpKind::Scan ? carried_element_bytes(fn, op) : static_cast<size_t>(dtype_bytes(src.dtype));
   const size_t elems = static_cast<size_t>(ir::shape_elements(src.shape));
   switch (op.kind) {
     case ir::OpKind::Scan:  // one padding element per 32, then one total per warp

@@ -179,6 +179,9 @@ bool same_attributes(const Op& a, const Op& b) {
                     op.order, op.text, op.check_bounds, op.raw_offset, op.atomic, op.memory_order,
                     op.memory_scope, op.param_b, op.tile_shape_b, op.stages, op.hopper_stages);
   };
+  if (a.identities.size() != b.identities.size()) return false;
+  for (size_t i = 0; i < a.identities.size(); ++i)
+    if (!same_literal(a.identities[i], b.identities[i])) return false;
   return same_literal(a.literal, b.literal) && attributes(a) == attributes(b);
 }
 

@@ -85,9 +85,11 @@ enum class OpKind {
   Reshape,      // same elements, new shape (row-major)
   Arange,       // operands start, step (scalars of the result dtype)
   Reduce,       // attr binary (add, mul, maximum, minimum) over attr axes; arg: the index instead.
-                // With one region (args a, b; ends in Yield): a user combiner, literal = identity
+                // With one region: a user combiner over N operands of one shape (ct.reduce of a
+                // tuple of tiles), N results; region args a_0..a_N-1, b_0..b_N-1, ends in a Yield
+                // of N values; attr identities, one per operand
   Scan,         // inclusive prefix along attr axis, attr reverse; attr binary (add, mul) or a
-                // combiner region and identity as for Reduce
+                // combiner region and identities over N operands as for Reduce
   Permute,      // result axis i is operand axis order[i]
   Cat,          // two tiles joined along attr axis
   Extract,      // operands: tile, grid index (one int32 per axis); the sub-tile of the result shape
@@ -173,6 +175,7 @@ struct Op {
   std::vector<Block> regions;
   // Attributes; which ones an op uses is listed at OpKind.
   Literal literal = __int128(0);
+  std::vector<Literal> identities;  // Reduce/Scan with a combiner: one per operand
   int axis = 0;
   int param = -1;
   int dim = 0;

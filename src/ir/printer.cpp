@@ -93,13 +93,13 @@ class Printer {
       case OpKind::Unary: return fmt::format(" {}{}", unary_kind_name(op.unary), flags(op));
       case OpKind::Reduce:
         if (!op.regions.empty())
-          return fmt::format(" axes=({}) identity={}", fmt::join(op.axes, ", "), literal_string(op.literal));
+          return fmt::format(" axes=({}) identity={}", fmt::join(op.axes, ", "), identities(op));
         return fmt::format(" {}{} axes=({}){}", op.arg ? "arg" : "", binary_kind_name(op.binary),
                            fmt::join(op.axes, ", "), flags(op));
       case OpKind::Scan:
         return fmt::format(" {}axis={}{}", op.regions.empty() ? std::string(binary_kind_name(op.binary)) + " " : "",
                            op.axis, op.reverse ? " reverse" : "") +
-               (op.regions.empty() ? flags(op) : " identity=" + literal_string(op.literal));
+               (op.regions.empty() ? flags(op) : " identity=" + identities(op));
       case OpKind::Permute: return fmt::format(" order=({})", fmt::join(op.order, ", "));
       case OpKind::Cat: return fmt::format(" axis={}", op.axis);
       case OpKind::GemmLoop:
@@ -129,6 +129,14 @@ class Printer {
                            memory_scope_name(op.memory_scope), op.check_bounds ? "" : " unchecked");
       default: return "";
     }
+  }
+
+  // A combiner's identity, or its tuple of identities (one per operand): "0.0", "(inf, 0)".
+  static std::string identities(const Op& op) {
+    std::vector<std::string> items;
+    for (const Literal& l : op.identities) items.push_back(literal_string(l));
+    if (op.operands.size() == 1 && items.size() == 1) return items[0];
+    return fmt::format("({})", fmt::join(items, ", "));
   }
 
   static std::string flags(const Op& op) {

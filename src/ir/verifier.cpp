@@ -97,17 +97,21 @@ class Verifier {
           expect(a >= 0 && a < static_cast<int>(from.size()), op, "reduction axis out of range");
           kept /= from[a];
         }
-        expect(n == 1 && shape_elements(type(op.results[0]).shape) == kept, op,
-               "result must hold one element per kept index");
         combiner(op);
-        expect(op.arg ? type(op.results[0]).dtype == DType::Int32 : type(op.results[0]).dtype == type(op.operands[0]).dtype,
-               op, "reductions keep the dtype; argmax/argmin give int32");
+        expect(op.results.size() == n, op, "one result per operand");
+        for (size_t i = 0; i < n && i < op.results.size(); ++i) {
+          expect(shape_elements(type(op.results[i]).shape) == kept, op, "result must hold one element per kept index");
+          expect(op.arg ? type(op.results[i]).dtype == DType::Int32 : type(op.results[i]).dtype == type(op.operands[i]).dtype,
+                 op, "reductions keep the dtype; argmax/argmin give int32");
+        }
         break;
       }
       case OpKind::Scan:
-        expect(n == 1 && type(op.results[0]) == type(op.operands[0]), op, "a scan keeps the type");
-        expect(op.axis >= 0 && op.axis < static_cast<int>(type(op.operands[0]).shape.size()), op, "scan axis out of range");
         combiner(op);
+        expect(op.results.size() == n, op, "one result per operand");
+        for (size_t i = 0; i < n && i < op.results.size(); ++i)
+          expect(type(op.results[i]) == type(op.operands[i]), op, "a scan keeps the type");
+        expect(op.axis >= 0 && op.axis < static_cast<int>(type(op.operands[0]).shape.size()), op, "scan axis out of range");
         break;
       case OpKind::Permute: {
         const Shape& from = type(op.operands[0]).shape;
@@ -281,16 +285,27 @@ class Verifier {
     }
   }
 
-  // A user combiner (Reduce / Scan with a region): two scalar args of the element dtype, one value back.
+  // A user combiner (Reduce / Scan with a region) over N operands of one shape: 2N scalar args
+  // (the first N one side's values, the last N the other's), N scalars back, N identities.
+  // Without a region: one operand.
   void combiner(const Op& op) {
-    if (op.regions.empty()) return;
-    DType dt = type(op.operands[0]).dtype;
+    const size_t n = op.operands.size();
+    if (op.regions.empty()) {
+      expect(n == 1, op, "a built-in reduction or scan takes one operand");
+      return;
+    }
+    expect(n >= 1 && op.regions.size() == 1 && op.identities.size() == n, op, "one identity per operand");
+    for (ValueId v : op.operands)
+      expect(type(v).shape == type(op.operands[0]).shape, op, "the operands of a combiner share one shape");
     const Block& r = op.regions[0];
-    expect(op.regions.size() == 1 && r.args.size() == 2, op, "a combiner takes two values");
-    for (ValueId a : r.args) expect(type(a) == TileType{dt, {}}, op, "combiner arguments are scalars of the tile dtype");
-    terminator(r, OpKind::Yield, 1, op);
-    expect(r.ops.back().kind == OpKind::Yield && type(r.ops.back().operands[0]) == TileType{dt, {}}, op,
-           "a combiner gives back one scalar of the tile dtype");
+    expect(r.args.size() == 2 * n, op, "a combiner takes two values per operand");
+    for (size_t i = 0; i < r.args.size(); ++i)
+      expect(type(r.args[i]) == TileType{type(op.operands[i % n]).dtype, {}}, op,
+             "combiner arguments are scalars of their operand's dtype");
+    terminator(r, OpKind::Yield, n, op);
+    for (size_t i = 0; i < n; ++i)
+      expect(type(r.ops.back().operands[i]) == TileType{type(op.operands[i]).dtype, {}}, op,
+             "a combiner gives back one scalar of each operand's dtype");
   }
 
   // Gather/Scatter/Atomic: integer indices, one per axis, each a scalar or of the access shape;

@@ -1,7 +1,8 @@
 // ct.reduce with a combiner function, and the scans ct.cumsum / ct.cumprod / ct.scan (spec c.8,
 // c.9). A combiner (a helper function, a ct function such as ct.maximum, or operator.add and its
-// siblings) is lowered once into
-// a region of the op: two scalar arguments of the tile's dtype, one scalar yielded back.
+// siblings) is lowered once into a region of the op: two scalar arguments of the tile's dtype,
+// one scalar yielded back. ct.reduce / ct.scan of a tuple of N tiles is the same op over N
+// operands (broadcast to one shape): 2N arguments, N scalars yielded, N results.
 #include <fmt/format.h>
 
 #include <map>
@@ -92,18 +93,23 @@ ir::Literal KernelLowering::identity_literal(const Value& v, DType dtype, Source
                     v.is<Runtime>() ? "not constant" : describe(v)));
 }
 
-ir::Block KernelLowering::combiner_region(const Value& func, DType dtype, SourceRange range, const std::string& fn) {
+ir::Block KernelLowering::combiner_region(const Value& func, const std::vector<DType>& dtypes, bool tuple,
+                                          SourceRange range, const std::string& fn) {
+  const size_t n = dtypes.size();
   if (!func.is<FunctionValue>() && !func.is<BuiltinValue>())
     error(ErrorKind::Type, range,
-          fmt::format("Invalid argument \"func\" of {}(): Expected a function of two scalars, but given value is {}",
-                      fn, describe(func)));
+          fmt::format("Invalid argument \"func\" of {}(): Expected a function of {} scalars, but given value is {}",
+                      fn, 2 * n, describe(func)));
   ir::Block region;
-  std::vector<std::string> names = {"a", "b"};
+  // The Python parameter names where the function has them (lambda a, b / def f(a_val, a_idx, ...)).
+  std::vector<std::string> names;
+  for (size_t i = 0; i < 2 * n; ++i)
+    names.push_back(n == 1 ? std::string(i == 0 ? "a" : "b") : fmt::format("{}{}", i < n ? "a" : "b", i % n));
   if (auto* f = func.as<FunctionValue>())
-    for (size_t i = 0; i < 2 && i < f->def->params.size(); ++i) names[i] = f->def->params[i].name;
+    for (size_t i = 0; i < names.size() && i < f->def->params.size(); ++i) names[i] = f->def->params[i].name;
   CallArgs call_args;
-  for (const std::string& n : names) {
-    region.args.push_back(fn_.new_value({dtype, {}}, n));
+  for (size_t i = 0; i < names.size(); ++i) {
+    region.args.push_back(fn_.new_value({dtypes[i % n], {}}, names[i]));
     call_args.positional.push_back(make(Runtime{region.args.back()}));
     call_args.positional_ranges.push_back(range);
   }
@@ -126,16 +132,27 @@ ir::Block KernelLowering::combiner_region(const Value& func, DType dtype, Source
   const std::string body = fn == "ct.reduce" ? "reduction" : "scan";
   for (const ir::Op& op : region.ops)
     if (std::string why = forbidden_in_combiner(op, body); !why.empty()) error(ErrorKind::Syntax, range, why);
-  auto dt = value_dtype(result);
-  if (!dt || !value_shape(result).empty())
+  std::vector<Value> items = {result};
+  if (auto* t = result.as<TupleValue>(); t && tuple) items = t->items;
+  if (tuple && (!result.is<TupleValue>() || items.size() != n))
     error(ErrorKind::Type, range,
-          fmt::format("the combiner of {}() must return one scalar, got {}", fn, describe(result)));
-  if (!result.is_loose() && *dt != dtype)
-    error(ErrorKind::Type, range,
-          fmt::format("the combiner of {}() must return {}, got {}", fn, dtype_name(dtype), dtype_name(*dt)));
+          fmt::format("the combiner of {}() over a tuple of {} tiles must return a tuple of {} scalars, got {}", fn, n,
+                      n, describe(result)));
+  for (size_t i = 0; i < n; ++i) {
+    auto dt = value_dtype(items[i]);
+    const std::string which = tuple ? fmt::format(" (item {})", i) : "";
+    if (!dt || !value_shape(items[i]).empty())
+      error(ErrorKind::Type, range,
+            fmt::format("the combiner of {}() must return one scalar{}, got {}", fn, which, describe(items[i])));
+    if (!items[i].is_loose() && *dt != dtypes[i])
+      error(ErrorKind::Type, range,
+            fmt::format("the combiner of {}() must return {}{}, got {}", fn, dtype_name(dtypes[i]), which,
+                        dtype_name(*dt)));
+  }
   blocks_.push_back(&region);
-  ir::ValueId value = to_runtime_as(result, dtype, range);
-  emit(make_op(ir::OpKind::Yield, {value}), {});
+  std::vector<ir::ValueId> yielded;
+  for (size_t i = 0; i < n; ++i) yielded.push_back(to_runtime_as(items[i], dtypes[i], range));
+  emit(make_op(ir::OpKind::Yield, std::move(yielded)), {});
   blocks_.pop_back();
   return region;
 }
@@ -149,14 +166,28 @@ Value KernelLowering::combining_op(const std::string& op, CallArgs& args, Source
   if (!custom) keywords.insert(keywords.end(), {"rounding_mode", "flush_to_zero"});
   Bound b(*this, op, args, positional, keywords, custom ? 4 : 1, range);
   if (combiner_depth > 0) error(ErrorKind::Syntax, range, "Nested scan/reduction is not supported");
-  if (b.at("x").is<TupleValue>())
-    error(ErrorKind::UnsupportedFeature, b.range_of("x"),
-          fmt::format("ct.{}() over a tuple of tiles is not supported yet by tile2cu", op));
-  ir::ValueId x = to_runtime(b.at("x"), b.range_of("x"));
-  if (type_of(x).dtype == DType::Bool) x = convert(x, DType::Int32);  // as cuTile: bool counts as int32
-  require_arithmetic(type_of(x).dtype, b.range_of("x"), "ct." + op + "()");
-  const ir::TileType t = type_of(x);
-  const int rank = static_cast<int>(t.shape.size());
+  // The tiles: x itself, or (ct.reduce / ct.scan) the items of a tuple, broadcast to one shape.
+  const auto* x_tuple = b.at("x").as<TupleValue>();
+  if (x_tuple && (!custom || x_tuple->items.empty()))
+    error(ErrorKind::Type, b.range_of("x"),
+          fmt::format("Invalid {}: Expected a tile{}, but given value is {}", b.what("x"),
+                      custom ? " or a non-empty tuple of tiles" : "", describe(b.at("x"))));
+  const std::vector<Value> x_items = x_tuple ? x_tuple->items : std::vector<Value>{b.at("x")};
+  ir::Shape shape;
+  std::vector<ir::ValueId> xs;
+  for (const Value& item : x_items) {
+    ir::ValueId x = to_runtime(item, b.range_of("x"));
+    if (type_of(x).dtype == DType::Bool) x = convert(x, DType::Int32);  // as cuTile: bool counts as int32
+    require_arithmetic(type_of(x).dtype, b.range_of("x"), "ct." + op + "()");
+    shape = broadcast_shape(shape, type_of(x).shape, b.range_of("x"));
+    xs.push_back(x);
+  }
+  std::vector<DType> dtypes;
+  for (ir::ValueId& x : xs) {
+    x = broadcast(x, shape, b.range_of("x"));
+    dtypes.push_back(type_of(x).dtype);
+  }
+  const int rank = static_cast<int>(shape.size());
   Value axis_value = b.get("axis") ? b.at("axis") : make(LooseInt{0});
   if (is_reduce && axis_value.is<TupleValue>())
     error(ErrorKind::Type, b.range_of("axis"), "ct.reduce() takes a single axis, not a tuple");
@@ -164,32 +195,53 @@ Value KernelLowering::combining_op(const std::string& op, CallArgs& args, Source
     error(ErrorKind::Type, b.range_of("x"), fmt::format("ct.{}() needs a tile of rank 1 or more, got {}", op, describe(b.at("x"))));
   const int axis = single_axis(*this, axis_value, b.range_of("axis"), b.what("axis"), rank);
 
-  ir::Op o = make_op(is_reduce ? ir::OpKind::Reduce : ir::OpKind::Scan, {x});
+  ir::Op o = make_op(is_reduce ? ir::OpKind::Reduce : ir::OpKind::Scan, xs);
   if (custom) {
-    o.literal = identity_literal(b.at("identity"), t.dtype, b.range_of("identity"), b.what("identity"));
-    o.regions.push_back(combiner_region(b.at("func"), t.dtype, b.range_of("func"), "ct." + op));
+    const Value& identity = b.at("identity");
+    const auto* identity_tuple = identity.as<TupleValue>();
+    if (x_tuple && (!identity_tuple || identity_tuple->items.size() != xs.size()))
+      error(ErrorKind::Type, b.range_of("identity"),
+            fmt::format("Invalid {}: Expected a tuple of {} constant scalars, one per tile, but given value is {}",
+                        b.what("identity"), xs.size(), describe(identity)));
+    for (size_t i = 0; i < xs.size(); ++i)
+      o.identities.push_back(identity_literal(x_tuple ? identity_tuple->items[i] : identity, dtypes[i],
+                                              b.range_of("identity"), b.what("identity")));
+    o.regions.push_back(combiner_region(b.at("func"), dtypes, x_tuple != nullptr, b.range_of("func"), "ct." + op));
   } else {
     o.binary = op == "cumsum" ? ir::BinaryKind::Add : ir::BinaryKind::Mul;
-    const MathFlags flags = math_flags(b, op, t.dtype);
+    const MathFlags flags = math_flags(b, op, dtypes[0]);
     o.rounding = flags.rounding;
     o.flush_to_zero = flags.flush_to_zero;
   }
+  // The op's results, as the call's value: one tile, or a tuple of them for a tuple of tiles.
+  auto as_value = [&](const std::vector<ir::ValueId>& results) {
+    if (!x_tuple) return make(Runtime{results[0]});
+    TupleValue t;
+    for (ir::ValueId r : results) t.items.push_back(make(Runtime{r}));
+    return make(std::move(t));
+  };
+  std::vector<ir::TileType> result_types;
   if (is_reduce) {
     bool keepdims = b.get("keepdims") && const_bool(*b.get("keepdims"), b.range_of("keepdims"), b.what("keepdims"));
-    ir::Shape shape = t.shape;
-    if (keepdims) shape[axis] = 1;
-    else shape.erase(shape.begin() + axis);
-    if (t.shape[axis] == 1) {  // nothing to combine: the elements themselves
-      if (shape == t.shape) return make(Runtime{x});
-      return make(Runtime{emit1(make_op(ir::OpKind::Reshape, {x}), {t.dtype, shape})});
+    ir::Shape kept = shape;
+    if (keepdims) kept[axis] = 1;
+    else kept.erase(kept.begin() + axis);
+    if (shape[axis] == 1) {  // nothing to combine: the elements themselves
+      if (kept == shape) return as_value(xs);
+      std::vector<ir::ValueId> reshaped;
+      for (size_t i = 0; i < xs.size(); ++i)
+        reshaped.push_back(emit1(make_op(ir::OpKind::Reshape, {xs[i]}), {dtypes[i], kept}));
+      return as_value(reshaped);
     }
     o.axes = {axis};
-    return make(Runtime{emit1(std::move(o), {t.dtype, shape})});
+    for (DType dt : dtypes) result_types.push_back({dt, kept});
+    return as_value(emit(std::move(o), result_types));
   }
   o.axis = axis;
   o.reverse = b.get("reverse") && const_bool(*b.get("reverse"), b.range_of("reverse"), b.what("reverse"));
-  if (t.shape[axis] == 1) return make(Runtime{x});  // a line of one element is its own prefix
-  return make(Runtime{emit1(std::move(o), t)});
+  if (shape[axis] == 1) return as_value(xs);  // a line of one element is its own prefix
+  for (DType dt : dtypes) result_types.push_back({dt, shape});
+  return as_value(emit(std::move(o), result_types));
 }
 
 }  // namespace tile2cu::sema

@@ -192,7 +192,10 @@ class KernelLowering {
   void check_plain_conversion(DType from, DType to, SourceRange range) const;
   // ct.reduce with a function, cumsum, cumprod, scan (lower_combiners.cpp)
   Value combining_op(const std::string& op, CallArgs& args, SourceRange range);
-  ir::Block combiner_region(const Value& func, DType dtype, SourceRange range, const std::string& fn);
+  // The combiner of N operands of these dtypes: 2N scalar args, N yielded. `tuple`: the operands
+  // came as a tuple, so the combiner hands back a tuple.
+  ir::Block combiner_region(const Value& func, const std::vector<DType>& dtypes, bool tuple, SourceRange range,
+                            const std::string& fn);
   Value operator_function(const std::string& name, CallArgs& args, SourceRange range);  // operator.add, ...
   ir::Literal identity_literal(const Value& v, DType dtype, SourceRange range, const std::string& what) const;
   // ct.astile: a scalar or a nested tuple of scalars as a tile (lower_astile.cpp).

@@ -1,6 +1,6 @@
-# case: ct.cumsum over a tuple of tiles exists in cuTile but not in tile2cu yet
+# case: ct.cumsum takes one tile, not a tuple (as cuTile; ct.scan and ct.reduce take a tuple)
 # sig: a=float32[?], b=float32[?], TILE=16
-# expect: 11:19: TileUnsupportedFeatureError: ct.cumsum() over a tuple of tiles
+# expect: 11:19: TileTypeError: Invalid argument #1 of cumsum(): Expected a tile, but given value is
 import cuda.tile as ct
 
 

@@ -815,10 +815,12 @@ TEST(SemaErrors, UndefinedName) {
   EXPECT_EQ(f.range.col, 46);  // the 'n' of nope
 }
 
-TEST(SemaErrors, UnsupportedScanOverATuple) {
+// As cuTile: ct.cumsum takes one tile (ct.scan and ct.reduce take a tuple: tuple_combiner_test.cpp).
+TEST(SemaErrors, CumsumOverATupleIsATypeError) {
   Failure f = compile_failure(unary_kernel("ct.cumsum((t, t))"), "x=float32[?], y=float32[?], TILE=64");
-  EXPECT_EQ(f.kind, ErrorKind::UnsupportedFeature) << f.message;
-  EXPECT_NE(f.message.find("ct.cumsum() over a tuple of tiles"), std::string::npos) << f.message;
+  EXPECT_EQ(f.kind, ErrorKind::Type) << f.message;
+  EXPECT_NE(f.message.find("Invalid argument #1 of cumsum(): Expected a tile, but given value is"), std::string::npos)
+      << f.message;
   EXPECT_EQ(f.range.line, 7);
   EXPECT_EQ(f.range.col, 52);  // the tuple argument
 }
