@@ -60,18 +60,27 @@ struct ProdOp {
   template <class T> TILE2CU_DEVICE static T identity() { return convert<T>(1); }
   template <class T> TILE2CU_DEVICE static T combine(T a, T b) { return mul(a, b); }
 };
+// ct.max / ct.min. Without NaN propagation a float identity is NaN, which maximum() and
+// minimum() pass over, so a row of NaNs alone stays NaN (cuTile's test_reduce_maxmin_nan) where
+// -inf / +inf would take its place; with propagation it is -inf / +inf, which any NaN beats.
 template <bool PropagateNan>
 struct MaxOp {
-  template <class T> TILE2CU_DEVICE static T identity() { return detail::lowest<T>(); }
-  template <class T> TILE2CU_DEVICE static T combine(T a, T b) {
+  template <class T> TILE2CU_HD static T identity() {
+    if constexpr (is_float_v<T> && !PropagateNan) return quiet_nan<T>();
+    else return detail::lowest<T>();
+  }
+  template <class T> TILE2CU_HD static T combine(T a, T b) {
     if constexpr (PropagateNan) return maximum_nan(a, b);
     else return maximum(a, b);
   }
 };
 template <bool PropagateNan>
 struct MinOp {
-  template <class T> TILE2CU_DEVICE static T identity() { return detail::highest<T>(); }
-  template <class T> TILE2CU_DEVICE static T combine(T a, T b) {
+  template <class T> TILE2CU_HD static T identity() {
+    if constexpr (is_float_v<T> && !PropagateNan) return quiet_nan<T>();
+    else return detail::highest<T>();
+  }
+  template <class T> TILE2CU_HD static T combine(T a, T b) {
     if constexpr (PropagateNan) return minimum_nan(a, b);
     else return minimum(a, b);
   }

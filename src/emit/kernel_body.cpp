@@ -660,9 +660,12 @@ class BodyEmitter {
         {ir::BinaryKind::Max, {"maximum", -INFINITY}}, {ir::BinaryKind::Min, {"minimum", INFINITY}}};
     const Fold& fold = kFolds.at(op.binary);
     const DType dtype = fn_.type(op.operands[0]).dtype;
+    // max / min that ignore NaN start from NaN, as the runtime's MaxOp / MinOp do (reduce.cuh).
+    const bool ignores_nan = (op.binary == ir::BinaryKind::Max || op.binary == ir::BinaryKind::Min) &&
+                             !op.propagate_nan && is_float(dtype);
     return {fmt::format("[]({0} a, {0} b) {{ return {1}(a, b); }}", dtype_cpp_name(dtype),
                         with_math_options(fold.function, op)),
-            cpp_literal(fold.identity, dtype)};
+            cpp_literal(ignores_nan ? NAN : fold.identity, dtype)};
   }
 
   // Whether a region reads a value defined around it (a combiner capturing a kernel variable,

@@ -2,6 +2,8 @@
 // in several orders, as the GPU's reduction folds it, it must give cuTile's answers for the rows
 // of cuTile's test_reduction.py::test_reduce_argmaxmin_nan. Before, an all-NaN row kept the
 // identity's index (2147483647 where cuTile gives 0: random kernels, seed 20261128 program 2335).
+// max/min (MaxOp, MinOp) likewise for the values of test_reduce_maxmin_nan: folded from an
+// identity of -inf / +inf, an all-NaN row gave that infinity where cuTile gives NaN.
 // Run by tests/runtime/run_host_test.sh (ctest runtime_argmax_nan).
 #include <tile2cu/tile2cu.cuh>
 
@@ -50,8 +52,54 @@ static void check(const char* name, const int (&want)[5]) {
     }
 }
 
+// The same rows and orders for ct.max / ct.min: the value, NaN compared as NaN.
+template <class Op>
+static float fold_value(const float* row, int n, int order) {
+  float acc[8];
+  for (int i = 0; i < n; ++i) acc[i] = row[i];
+  const float id = Op::template identity<float>();
+  if (order == 0) {
+    float r = id;
+    for (int i = 0; i < n; ++i) r = Op::combine(r, acc[i]);
+    return r;
+  }
+  if (order == 1) {
+    float r = acc[n - 1];
+    for (int i = n - 2; i >= 0; --i) r = Op::combine(acc[i], r);
+    return Op::combine(r, id);
+  }
+  for (int w = n; w > 1; w /= 2)
+    for (int i = 0; i < w / 2; ++i) acc[i] = Op::combine(Op::combine(acc[2 * i], id), acc[2 * i + 1]);
+  return acc[0];
+}
+
+template <class Op>
+static void check_value(const char* name, const float (&want)[5]) {
+  const float nan = NAN, inf = INFINITY;
+  const float rows[5][8] = {{3.0f, 0.0f, 4.0f, 1.5f, 5.0f, 9.0f, 2.0f, 6.0f},
+                            {3.0f, inf, nan, 1.5f, 5.0f, -2.0f, 2.0f, 6.0f},
+                            {nan, nan, 7.0f, 1.0f, nan, 8.0f, nan, 0.5f},
+                            {5.0f, -3.0f, 2.0f, nan, 4.0f, 0.0f, -inf, 1.0f},
+                            {nan, nan, nan, nan, nan, nan, nan, nan}};
+  for (int r = 0; r < 5; ++r)
+    for (int order = 0; order < 3; ++order) {
+      const float got = fold_value<Op>(rows[r], 8, order);
+      if (!(got == want[r] || (std::isnan(got) && std::isnan(want[r])))) {
+        ++failed;
+        std::printf("FAIL %s row %d order %d: %g, cuTile %g\n", name, r, order, got, want[r]);
+      }
+    }
+}
+
 int main() {
   using tile2cu::ArgOp;
+  using tile2cu::MaxOp;
+  using tile2cu::MinOp;
+  const float nan = NAN, inf = INFINITY;
+  check_value<MaxOp<false>>("max", {9.0f, inf, 8.0f, 5.0f, nan});
+  check_value<MinOp<false>>("min", {0.0f, -2.0f, 0.5f, -inf, nan});
+  check_value<MaxOp<true>>("max propagate_nan", {9.0f, nan, nan, nan, nan});
+  check_value<MinOp<true>>("min propagate_nan", {0.0f, nan, nan, nan, nan});
   check<ArgOp<true, false>>("argmax", {5, 1, 5, 0, 0});
   check<ArgOp<false, false>>("argmin", {1, 5, 7, 6, 0});
   check<ArgOp<true, true>>("argmax propagate_nan", {5, 2, 0, 3, 0});
@@ -60,6 +108,6 @@ int main() {
   const float edge[2] = {NAN, -INFINITY};
   const int got = fold<ArgOp<true, false>>(edge, 2, 0);
   if (got != 1) ++failed, std::printf("FAIL argmax [nan, -inf]: %d, want 1\n", got);
-  std::printf("%s\n", failed ? "FAILED" : "argmax/argmin NaN rows: ok");
+  std::printf("%s\n", failed ? "FAILED" : "argmax/argmin/max/min NaN rows: ok");
   return failed ? 1 : 0;
 }
