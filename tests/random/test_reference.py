@@ -10,7 +10,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import reference  # noqa: E402
-from reference import compare, interpreter, memory, numerics as nx  # noqa: E402
+from reference import compare, ct_module, interpreter, memory, numerics as nx  # noqa: E402
 from reference.tile import Tile, binary  # noqa: E402
 from tilegen.generator import generate  # noqa: E402
 
@@ -500,3 +500,36 @@ def test_gpu_safe_programs_run_in_the_reference_without_undefined_behaviour():
         except reference.UndefinedBehaviour as e:
             problems.append(f"program {i}: {e}")
     assert not problems
+
+
+# ---- constructs added for the spec's T1 / T2 coverage (README "Coverage against the spec") -----
+def test_atan2_promotes_its_operands_like_arithmetic():
+    ct = ct_module.build()
+    r = ct.atan2(t([1.0, -1.0], "float16"), t([0, -1], "int32"))   # float16 with int32: float16
+    assert r.dtype == "float16"
+    assert r.data.astype(np.float64).tolist() == pytest.approx([math.pi / 2, -3 * math.pi / 4], abs=2e-3)
+    assert ct.atan2(t([1], "int32"), 1.0).dtype == "float32"       # int with a loose float
+
+
+def test_cdiv_is_exact_where_x_plus_y_minus_one_would_wrap():
+    ct = ct_module.build()
+    r = ct.cdiv(t([127, -128, 7, 0], "int8"), 7)                    # ceil(127 / 7) = 19
+    assert r.dtype == "int8" and r.data.tolist() == [19, -18, 1, 0]
+    assert ct.cdiv(t([4294967295], "uint32"), 2).data.tolist() == [2147483648]
+    assert ct.cdiv(9, 4) == 3
+
+
+def test_num_tiles_strides_and_dtype_tests():
+    out = run("""
+@ct.kernel
+def k(x, y):
+    n = ct.num_tiles(x, axis=1, shape=(2, 4))      # cdiv(10, 4) = 3
+    m = ct.num_tiles(x, axis=0, shape=(2, 4), order="F")  # the array's axis 1: cdiv(10, 2) = 5
+    s = x.strides[0]                                # 10 elements a row
+    if x.dtype == ct.float32:
+        c = ct.int32(n) + m * 100 + s * 10000
+    else:
+        c = ct.int32(0)
+    ct.store(y, index=(0,), tile=ct.full((1,), c, dtype=ct.int32))
+""", x=("float32", np.zeros((3, 10))), y=("int32", [0]))
+    assert out["y"].data.tolist() == [100503]

@@ -9,15 +9,26 @@ import types
 import numpy as np
 
 from . import memory, mma as mma_ops, numerics as nx, reductions, shape_ops
-from .tile import Tile, as_tile, binary, operand_dtypes, unary, cast_to
+from .tile import Tile, as_tile, binary, constant, operand_dtypes, unary, cast_to
 
 
 class DType:
+    """ct.float32 and the others: equal to the dtype name a Tile or an Array carries (a kernel's
+    `x.dtype == ct.float32`), and callable as a scalar cast (`ct.int32(s)`, e.2)."""
     def __init__(self, name):
         self.name = name
 
     def __repr__(self):
         return f"ct.{self.name}"
+
+    def __eq__(self, other):
+        return self.name == (other.name if isinstance(other, DType) else other)
+
+    def __hash__(self):
+        return hash(self.name)
+
+    def __call__(self, value):
+        return as_tile(value).astype(self.name) if isinstance(value, Tile) else constant(value, self.name)
 
 
 class _Enum:
@@ -53,12 +64,14 @@ def build():
     ct.MemoryScope = _enum("NONE", "BLOCK", "CLUSTER", "DEVICE", "SYS")
     ct.Constant = _Constant()
     ct.kernel = lambda fn=None, **_: fn if fn is not None else (lambda f: f)
+    ct.ByTarget = lambda default=None, **_: default  # kernel options only: hints the GPU may ignore
     ct.function = ct.kernel
     ct.Tile = Tile
 
     ct.bid = lambda axis: Tile(np.int32(GRID.bid[axis]), "int32")
     ct.num_blocks = lambda axis: Tile(np.int32(GRID.dims[axis]), "int32")
-    ct.cdiv = lambda x, y: binary("//", binary("+", x, binary("-", y, 1)), y)
+    ct.cdiv = cdiv
+    ct.num_tiles = num_tiles
 
     ct.load, ct.store = memory.load, memory.store
     ct.gather, ct.scatter = memory.gather, memory.scatter
@@ -71,7 +84,8 @@ def build():
                      ("mod", "%"), ("pow", "**"), ("bitwise_and", "&"), ("bitwise_or", "|"),
                      ("bitwise_xor", "^"), ("bitwise_lshift", "<<"), ("bitwise_rshift", ">>"),
                      ("less", "<"), ("less_equal", "<="), ("greater", ">"), ("greater_equal", ">="),
-                     ("equal", "=="), ("not_equal", "!="), ("minimum", "min"), ("maximum", "max")):
+                     ("equal", "=="), ("not_equal", "!="), ("minimum", "min"), ("maximum", "max"),
+                     ("atan2", "atan2")):
         setattr(ct, name, _binary(op))
     for name in ("exp", "log", "sin", "cos", "tan", "sinh", "cosh", "tanh", "sqrt", "rsqrt", "exp2",
                  "log2", "floor", "ceil", "abs", "isnan"):
@@ -109,6 +123,31 @@ def _unary(name):
     def fn(x, **_options):
         return unary(name, x)
     return fn
+
+
+def cdiv(x, y):
+    """Ceiling division of integers, exact: (x + y - 1) // y would wrap for x near the dtype's
+    top (int8 127 by 7), where the GPU's quotient rounded toward +inf does not."""
+    if not isinstance(x, Tile) and not isinstance(y, Tile):
+        return -(-x // y)
+    a, b, p = operand_dtypes(x, y)
+    if not nx.is_int(p):
+        raise nx.NotModelled(f"cdiv of {p}")
+    num, den = cast_to(a, p).astype(object), cast_to(b, p).astype(object)
+    if (den == 0).any():
+        raise nx.UndefinedBehaviour("cdiv by zero")
+    lo, hi = nx.int_range(p)
+    wrapped = (-(-num // den) - lo) % (hi - lo + 1) + lo  # Python ints: only int_min / -1 wraps
+    return Tile(np.asarray(wrapped, dtype=object).astype(nx.STORAGE[p]), p)
+
+
+def num_tiles(array, axis, shape, order="C"):
+    """cdiv(array.shape[order[axis]], shape[axis]) as an int32 scalar (c.1)."""
+    rank = array.ndim
+    perm = tuple(range(rank)) if order == "C" else (tuple(reversed(range(rank))) if order == "F" else tuple(order))
+    extent = array.extent[perm[axis % rank]]
+    n = shape[axis % rank]
+    return Tile(np.int32(-(-extent // n)), "int32")
 
 
 def where(cond, x, y):

@@ -154,7 +154,9 @@ def make_case(source, sig, seed):
             arrays[name] = (dtype, data)
         elif p[0] == "scalar":
             dtype = p[1]
-            if dtype == "int32":
+            if dtype == nx.BOOL:
+                v = bool(rng.integers(0, 2))
+            elif dtype == "int32":
                 v = int(rng.integers(0, MAX_INDEX + 1))
             elif nx.is_int(dtype):
                 v = int(rng.integers(-50, 51))

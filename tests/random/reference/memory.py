@@ -78,6 +78,12 @@ class Array:
     def shape(self):
         return tuple(Tile(np.int32(e), "int32") for e in self.extent)
 
+    @property
+    def strides(self):
+        """Element strides of the (C-contiguous) buffer, as the C entry point is given them."""
+        data = self.buffer.data
+        return tuple(Tile(np.int32(s // data.itemsize), "int32") for s in data.strides)
+
     def slice(self, axis, start, stop):
         axis = axis % self.ndim
         start, stop = int(start), int(stop)

@@ -252,9 +252,9 @@ def finish_float(exact64, dtype, *, inexact=None, rounding_mode=None, ulps=1, sy
 # tile2cu's runtime calls for each ct function. float16/bfloat16 go through float: 1 ulp.
 MATH_ULPS = {
     "float32": {"exp": 2, "exp2": 2, "log": 1, "log2": 1, "sin": 2, "cos": 2, "tan": 4, "sinh": 3,
-                "cosh": 2, "tanh": 2, "rsqrt": 2, "sqrt": 0, "pow": 4},
+                "cosh": 2, "tanh": 2, "rsqrt": 2, "sqrt": 0, "pow": 4, "atan2": 3},
     "float64": {"exp": 1, "exp2": 1, "log": 1, "log2": 1, "sin": 2, "cos": 2, "tan": 2, "sinh": 2,
-                "cosh": 1, "tanh": 1, "rsqrt": 1, "sqrt": 0, "pow": 2},
+                "cosh": 1, "tanh": 1, "rsqrt": 1, "sqrt": 0, "pow": 2, "atan2": 2},
 }
 
 

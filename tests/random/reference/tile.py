@@ -235,6 +235,11 @@ def binary(op, a, b, rounding_mode=None):
             f = {"min": np.fmin, "max": np.fmax}[op] if nx.is_float(p) else \
                 {"min": np.minimum, "max": np.maximum}[op]
             return Tile(f(x, y), p)
+        if op == "atan2":  # a math function of two operands: an integer result is float32
+            r = p if nx.is_float(p) else "float32"
+            xf, yf = nx.cast(x, p, r).astype(np.float64), nx.cast(y, p, r).astype(np.float64)
+            return Tile(nx.finish_float(np.arctan2(xf, yf), r, inexact=True,
+                                        ulps=max(1, nx.math_ulps("atan2", r)), systematic=True), r)
         if op == "/":
             r = p if nx.is_float(p) else "float32"
             xf, yf = nx.cast(x, p, r).astype(np.float64), nx.cast(y, p, r).astype(np.float64)

@@ -10,7 +10,10 @@ BITWISE = ("&", "|", "^")
 SHIFTS = ("<<", ">>")
 COMPARE = ("<", "<=", ">", ">=", "==", "!=")
 MINMAX = ("min", "max")
-BINARY = ARITH + BITWISE + SHIFTS + COMPARE + MINMAX
+# Function-only binary ops: atan2 (a float result; two integers cuTile cannot lower) and cdiv
+# (integers, ceiling division; divisors positive literals, where its two lowerings agree, c.1).
+FUNCTIONS = ("atan2", "cdiv")
+BINARY = ARITH + BITWISE + SHIFTS + COMPARE + MINMAX + FUNCTIONS
 
 # The explicit ct.* spellings of some operators (c.4): the same op, another path through sema.
 EXPLICIT = {"+": "ct.add", "-": "ct.sub", "*": "ct.mul", "/": "ct.truediv", "//": "ct.floordiv",
@@ -45,6 +48,8 @@ def result_dtype(op, a, b, a_literal=False, b_literal=False):
         return _apply(op, promoted, typed, kind)
     if a in dt.RESTRICTED or b in dt.RESTRICTED:
         return None
+    if op == "cdiv":
+        return None  # a literal divisor only (see FUNCTIONS)
     promoted = dt.promote(a, b)
     if promoted is None:
         return None
@@ -56,6 +61,10 @@ def result_dtype(op, a, b, a_literal=False, b_literal=False):
 
 
 def _apply(op, promoted, typed, literal_kind):
+    if op == "atan2":
+        return promoted if dt.is_float(promoted) else None
+    if op == "cdiv":
+        return promoted if dt.is_int(typed) and literal_kind == "int" else None
     if op in COMPARE:
         if promoted == dt.BOOL and op not in ("==", "!="):
             return None
@@ -98,9 +107,9 @@ def unary_result(op, dtype):
 
 def unary_text(op, operand, rng):
     if op == "neg":
-        return f"-{operand}"
+        return f"-{operand}" if rng.random() < 0.7 else f"ct.negative({operand})"
     if op == "invert":
-        return f"~{operand}"
+        return f"~{operand}" if rng.random() < 0.7 else f"ct.bitwise_not({operand})"
     if op == "abs":
         return f"abs({operand})" if rng.random() < 0.5 else f"ct.abs({operand})"
     return f"ct.{op}({operand})"
@@ -109,6 +118,8 @@ def unary_text(op, operand, rng):
 def binary_text(op, a, b, result, rng):
     """Operator spelling, or the explicit ct.* call (min/max: the builtin or ct.minimum), which
     may carry the op's numeric options when the result dtype allows them."""
+    if op in FUNCTIONS:
+        return f"ct.{op}({a}, {b})"
     if op in MINMAX:
         return f"{op}({a}, {b})" if rng.random() < 0.5 else f"{EXPLICIT[op]}({a}, {b})"
     if rng.random() < 0.15:
@@ -144,6 +155,8 @@ def literal(kind, dtype, op, rng):
     unsigned = dtype in dt.UNSIGNED
     if op in SHIFTS:
         return str(rng.randint(0, 7))
+    if op == "cdiv":
+        return str(rng.randint(1, 7))
     if op in ("//", "%", "/"):
         value = rng.randint(1, 7)
         return str(-value if not unsigned and rng.random() < 0.3 else value)
@@ -151,3 +164,17 @@ def literal(kind, dtype, op, rng):
         return str(rng.randint(1, 3))
     value = rng.randint(0, 7)
     return str(-value if not unsigned and rng.random() < 0.3 else value)
+
+
+def spelled(text, kind, k, rng):
+    """A literal as the kernel may spell it: itself, mostly; else a module-level constant read
+    bare or through int() / float() / bool() (e.3), or math.pi / math.e for a positive float."""
+    roll = rng.random()
+    if roll < 0.8:
+        return text
+    if kind == "float" and roll < 0.85 and not text.startswith("-") and text != "0.0":
+        return rng.choice(("math.pi", "math.e"))
+    name = k.module_constant(text if roll < 0.95 else "1.0 / math.log(2)" if kind == "float" else text)
+    if rng.random() < 0.5:
+        return name
+    return {"int": "int", "float": "float", "bool": "bool"}[kind] + f"({name})"

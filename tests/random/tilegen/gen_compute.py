@@ -17,14 +17,16 @@ class ComputeStatements:
             return False
         op = self.rng.choice(ex.BINARY)
         # gpu_safe: integer // and % only by nonzero literals (division by zero is undefined)
-        if self.chance(0.35) or (self.gpu_safe and op in ("//", "%")):
+        if self.chance(0.35) or (self.gpu_safe and op in ("//", "%")) or op == "cdiv":
             kind = self.rng.choice(("int", "int", "float", "bool"))
             result = ex.result_dtype(op, a.dtype, kind, b_literal=True)
             if result is None:
                 return False
             lit = ex.literal(kind, a.dtype, op, self.rng)
+            if op != "**":  # exponents stay the few literals expressions.literal picks
+                lit = ex.spelled(lit, kind, self.k, self.rng)
             left, right = (a.name, lit)
-            if op not in ("//", "%", "/", "**", "<<", ">>") and self.chance(0.3):
+            if op not in ("//", "%", "/", "**", "<<", ">>", "cdiv") and self.chance(0.3):
                 left, right = right, left  # reflected form; divisors and exponents stay literals
             shape = a.shape
         else:
@@ -54,6 +56,9 @@ class ComputeStatements:
         text = ex.unary_text(op, a.name, self.rng)
         if a.dtype == "float32" and op in ("exp2", "rsqrt", "sqrt") and self.chance(0.3):
             text = text[:-1] + ", flush_to_zero=True)"
+        elif result == "float32" and op in ("exp", "tanh") and not self.gpu_safe and self.chance(0.2):
+            # APPROX is outside the reference's error bounds: transpile / build oracles only
+            text = text[:-1] + ", rounding_mode=ct.RoundingMode.APPROX)"
         self.bind(scope, "v", result, a.shape, text)
         return True
 
@@ -66,7 +71,11 @@ class ComputeStatements:
         else:
             target = self.pick_dtype(restricted=dt.is_float(a.dtype) and self.chance(0.3))
         method = self.chance(0.7)
-        self.bind(scope, "v", target, a.shape, self.cast_text(a.name, a.dtype, target, method))
+        text = self.cast_text(a.name, a.dtype, target, method)
+        if a.rank == 0 and target in dt.ARITHMETIC and text == f"{a.name}.astype(ct.{target})" \
+                and self.chance(0.4):
+            text = f"ct.{target}({a.name})"  # the dtype constructor: a scalar cast (e.2)
+        self.bind(scope, "v", target, a.shape, text)
         return True
 
     def gen_where(self, scope):
@@ -85,9 +94,14 @@ class ComputeStatements:
         if math.prod(shape) > self.cap:
             return False
         kind = "float" if dt.is_float(x.dtype) else "int"
-        y = ex.literal(kind, x.dtype, "+", self.rng)
+        y, result = ex.literal(kind, x.dtype, "+", self.rng), x.dtype
+        other = self.typed(scope, lambda v: v.dtype in dt.ARITHMETIC and dt.promote(x.dtype, v.dtype) is not None
+                           and broadcast(v.shape, shape) is not None
+                           and math.prod(broadcast(v.shape, shape)) <= self.cap)
+        if other is not None and self.chance(0.4):  # two typed operands: broadcast and promoted
+            y, result, shape = other.name, dt.promote(x.dtype, other.dtype), broadcast(other.shape, shape)
         args = (x.name, y) if self.chance(0.5) else (y, x.name)
-        self.bind(scope, "v", x.dtype, shape, f"ct.where({cond_text}, {args[0]}, {args[1]})")
+        self.bind(scope, "v", result, shape, f"ct.where({cond_text}, {args[0]}, {args[1]})")
         return True
 
     def gen_factory(self, scope):

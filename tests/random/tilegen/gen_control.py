@@ -37,10 +37,12 @@ class ControlStatements:
         if math.prod(shape) > self.cap * 4:
             return False
         if operand not in ("tfloat32", "float8_e4m3fn", "float8_e5m2") and x.dtype == y.dtype and self.chance(0.3):
-            self.bind(scope, "v", x.dtype, shape, f"({x.name} @ {y.name})")
+            text = f"({x.name} @ {y.name})" if self.chance(0.6) else f"ct.matmul({x.name}, {y.name})"
+            self.bind(scope, "v", x.dtype, shape, text)
             return True
         init = f"ct.zeros({shape_text(shape)}, dtype=ct.{acc})" if self.chance(0.7) else \
             f"ct.full({shape_text(shape)}, 1, dtype=ct.{acc})"
+        init = f"acc={init}" if self.chance(0.3) else init
         self.bind(scope, "v", acc, shape, f"ct.mma({x.name}, {y.name}, {init})")
         return True
 
@@ -79,6 +81,9 @@ class ControlStatements:
         rhs = ex.literal("int", acc.dtype, op, self.rng) if acc.dtype != dt.BOOL else "True"
         if v is not None:
             rhs = v.name if v.dtype == acc.dtype else self.cast_text(v.name, v.dtype, acc.dtype)
+        if op != "max" and self.chance(0.5):
+            self.k.emit(f"{acc.name} {op}= {rhs}")  # augmented assignment (e.4)
+            return
         text = f"max({acc.name}, {rhs})" if op == "max" else f"{acc.name} {op} {rhs}"
         self.k.emit(f"{acc.name} = {text}")
 
@@ -98,13 +103,26 @@ class ControlStatements:
             return False
         accs = [self.loop_accumulator(scope) for _ in range(self.rng.randint(1, 2))]
         k = self.k.fresh("k")
-        form = self.rng.randrange(4)
+        form = self.rng.randrange(6)
         if form == 0:
             bound = str(self.rng.randint(0, 4))
         elif form == 1:
             bound = f"0, {self.k.scalar('int32')}, {self.rng.randint(1, 3)}"
         elif form == 2:
             bound = f"{self.rng.choice(self.runtime_ints or ['0'])}, {self.k.scalar('int32')}"
+        elif form == 3:  # a persistent loop: the grid's stride
+            bound = f"bid, {self.k.scalar('int32')}, ct.num_blocks(0)"
+        elif form == 4:  # the tile count of an array axis (c.1)
+            arrays = [p for p in self.k.arrays if p.name.startswith("x")]
+            if not arrays:
+                return False
+            arr = self.rng.choice(arrays)
+            rank = arr.sig.split("[", 1)[1].count(",") + 1
+            axis = self.rng.randrange(rank)
+            tile = tuple(2 ** self.rng.randint(0, 5) for _ in range(rank))
+            bound = f"ct.num_tiles({arr.name}, axis={axis}, shape={shape_text(tile)})"
+            if self.gpu_safe:
+                bound = f"min({bound}, 4)"  # loop variables index tiles: at most MAX_INDEX
         else:
             arr = self.k.arrays[-1].name if self.k.arrays else None
             if arr is None:
@@ -157,28 +175,74 @@ class ControlStatements:
         base = self.typed(scope, lambda v: v.dtype in dt.ARITHMETIC)
         if base is None:
             return False
-        if self.chance(0.5):
-            cond = self.k.constant("F", self.chance(0.5), "bool")
-        elif self.runtime_ints and self.chance(0.7):
-            cond = f"{self.rng.choice(self.runtime_ints)} % 2 == 0"
-        else:
-            cond = f"{self.k.scalar('int32')} > 0"
         name = self.k.fresh("b")
-        self.k.emit(f"if {cond}:")
-        for side in range(2):
-            if side:
+        kind = "float" if dt.is_float(base.dtype) else "int"
+
+        def side_value():
+            op = self.rng.choice(("+", "*", "-"))
+            return f"{base.name} {op} {ex.literal(kind, base.dtype, op, self.rng)}"
+        if self.chance(0.15):  # a conditional expression on a runtime scalar (e.4)
+            self.k.emit(f"{name} = ({side_value()}) if {self.runtime_condition(scope)} else ({side_value()})")
+            scope.add(Value(name, base.dtype, base.shape))
+            return True
+        conds = [self.condition(scope) for _ in range(2 if self.chance(0.2) else 1)]
+        for side in range(len(conds) + 1):
+            if side == len(conds):
                 self.k.emit("else:")
+            else:
+                self.k.emit(f"{'if' if side == 0 else 'elif'} {conds[side]}:")
             self.k.indent += 1
             self.depth += 1
             inner = scope.child()
-            self.body(inner, self.rng.randint(0, 2))
-            kind = "float" if dt.is_float(base.dtype) else "int"
-            op = self.rng.choice(("+", "*", "-"))
-            self.k.emit(f"{name} = {base.name} {op} {ex.literal(kind, base.dtype, op, self.rng)}")
+            count = self.rng.randint(0, 2)
+            if count == 0 and self.chance(0.3):
+                self.k.emit("pass")
+            self.body(inner, count)
+            self.k.emit(f"{name} = {side_value()}")
             self.depth -= 1
             self.k.indent -= 1
         scope.add(Value(name, base.dtype, base.shape))
         return True
+
+    def condition(self, scope):
+        """A branch condition: a ct.Constant[bool] flag, a compile-time test of a value's dtype,
+        shape or rank (one side never compiled: cutile-language.md e.2), or a runtime test."""
+        roll = self.rng.random()
+        if roll < 0.3:
+            return self.k.constant("F", self.chance(0.5), "bool")
+        if roll < 0.5:
+            v = self.typed(scope)
+            if v is not None:
+                form = self.rng.randrange(4)
+                if form == 0:
+                    return f"{v.name}.dtype == ct.{self.rng.choice((v.dtype, self.pick_dtype()))}"
+                if form == 1 and v.rank:
+                    axis = self.rng.randrange(v.rank)
+                    return f"{v.name}.shape[{axis}] {self.rng.choice(('==', '>=', '<'))} {v.shape[axis]}"
+                if form == 2:
+                    return f"len({v.name}.shape) == {self.rng.randint(0, 4)}"
+                return f"{v.name}.ndim > {self.rng.randint(0, 3)}"
+        return self.runtime_condition(scope)
+
+    def runtime_condition(self, scope):
+        """A block-uniform runtime test: int32 scalars with `not`, `and` / `or`, chained
+        comparisons and runtime bool parameters (e.3)."""
+        if not self.runtime_ints or self.chance(0.25):
+            if self.chance(0.3):
+                flag = self.k.scalar("bool_", ": bool")
+                return f"not {flag}" if self.chance(0.5) else flag
+            s = self.k.scalar("int32", ": int" if self.chance(0.5) else "")
+            return f"{s} > 0"
+        i = self.rng.choice(self.runtime_ints)
+        form = self.rng.randrange(5)
+        if form == 0:
+            return f"{i} % 2 == 0"
+        if form == 1:
+            return f"not {i} % 2 == 0"
+        if form == 2:
+            return f"0 <= {i} < {self.k.scalar('int32')}"
+        other = self.rng.choice(self.runtime_ints)
+        return f"{i} >= 1 {'and' if form == 3 else 'or'} {other} < {self.rng.randint(0, 4)}"
 
     def gen_early_exit(self, scope):
         if self.depth > 0 or not self.runtime_ints:
@@ -202,6 +266,14 @@ class ControlStatements:
         saved = (self.k.body, self.k.indent, self.runtime_ints)
         self.k.body, self.k.indent, self.runtime_ints = [], 1, []
         inner = Scope(values=[Value(p, a.dtype, a.shape) for p, a in zip(params, args)])
+        call_extra = ""
+        if args[0].dtype != dt.BOOL and self.chance(0.3):
+            # an optional parameter tested with `is None` (e.3): folded per call
+            params.append("scale=None")
+            self.k.emit("if scale is not None:")
+            self.k.emit("    p0 = p0 * scale")
+            if self.chance(0.5):
+                call_extra = ", scale=" + ("2.0" if dt.is_float(args[0].dtype) else "2")
         self.depth += 1
         for _ in range(self.rng.randint(1, 3)):
             for _attempt in range(8):
@@ -215,7 +287,7 @@ class ControlStatements:
         self.k.helpers.append(lines)
         self.k.body, self.k.indent, self.runtime_ints = saved
         outs = [self.k.fresh("v") for _ in results]
-        self.k.emit(f"{', '.join(outs)} = {name}({', '.join(a.name for a in args)})")
+        self.k.emit(f"{', '.join(outs)} = {name}({', '.join(a.name for a in args)}{call_extra})")
         for out, r in zip(outs, results):
             scope.add(Value(out, r.dtype, r.shape))
         return True

@@ -71,7 +71,21 @@ class MemoryStatements:
             args.append(f"padding_mode=ct.PaddingMode.{padding}")
         if self.chance(0.05):
             args.append(f"latency={self.rng.randint(1, 10)}")
+        if self.chance(0.05):
+            args.append(f"allow_tma={self.chance(0.5)}")
+        if self.chance(0.03):
+            args.append("check_bounds=True")
         return self.bind(scope, "v", dtype, shape, f"ct.load({', '.join(args)})")
+
+    def hints(self):
+        """latency= / allow_tma= / check_bounds=True on a store, gather or scatter, now and then.
+        check_bounds=False is left out: it makes tileiras 13.4 fail (TileCompilerExecutionError)."""
+        out = ""
+        if self.chance(0.05):
+            out += f", latency={self.rng.randint(1, 10)}"
+        if self.chance(0.05):
+            out += ", check_bounds=True"
+        return out
 
     def store(self, value, out_dtype=None):
         out_dtype = out_dtype or value.dtype
@@ -92,7 +106,8 @@ class MemoryStatements:
         if self.gpu_safe:
             for k in range(rank):
                 self.k.hint(array, perm[k], rank, f"t{tile_dims[k]}")
-        self.k.emit(f"ct.store({array}, index={index_text}, tile={value.name}{order})")
+        tma = f", allow_tma={self.chance(0.5)}" if self.chance(0.05) else ""
+        self.k.emit(f"ct.store({array}, index={index_text}, tile={value.name}{order}{self.hints()}{tma})")
 
     def gen_store(self, scope):
         value = self.typed(scope)
@@ -154,7 +169,7 @@ class MemoryStatements:
         if self.chance(0.5):
             kind = "float" if dt.is_float(dtype) else ("bool" if dtype == dt.BOOL else "int")
             args.append(f"padding_value={ex.literal(kind, dtype, '+', self.rng)}")
-        self.bind(scope, "v", dtype, shape, f"ct.gather({', '.join(args)})")
+        self.bind(scope, "v", dtype, shape, f"ct.gather({', '.join(args)}{self.hints()})")
         return True
 
     def gen_scatter(self, scope):
@@ -169,18 +184,25 @@ class MemoryStatements:
         mask = self.mask_for(scope, shape, rows, rank)
         if mask:
             args.append(f"mask={mask}")
-        self.k.emit(f"ct.scatter({', '.join(args)})")
+        self.k.emit(f"ct.scatter({', '.join(args)}{self.hints()})")
         return True
 
     def gen_scalar(self, scope):
         """A runtime scalar: a kernel parameter of a scalar dtype, or an array's extent."""
         # A static extent would be a compile-time constant, not an int32 scalar: dynamic ones only.
         arrays = [p.name for p in self.k.arrays if p.sig.split("[", 1)[1].startswith("?")]
-        if arrays and self.chance(0.4):
+        # strides[0] of an array of dynamic extents only: with static later extents it is constant
+        strided = [p.name for p in self.k.arrays if "," in p.sig and "contiguous" not in p.sig
+                   and all(d.strip() == "?" for d in p.sig.split("[", 1)[1].split("]")[0].split(","))]
+        if strided and self.chance(0.15):
+            self.bind(scope, "v", "int32", (), f"{self.rng.choice(strided)}.strides[0]")
+        elif arrays and self.chance(0.4):
             self.bind(scope, "v", "int32", (), f"{self.rng.choice(arrays)}.shape[0]")
         else:
             dtype = self.rng.choice(SCALAR_DTYPES)
-            scope.add(Value(self.k.scalar(dtype), dtype, ()))
+            annotation = self.rng.choice(("", ": int")) if dtype == "int32" else \
+                self.rng.choice(("", ": float")) if dtype == "float32" else ""
+            scope.add(Value(self.k.scalar(dtype, annotation), dtype, ()))
         return True
 
     def gen_atomic(self, scope):
@@ -189,7 +211,10 @@ class MemoryStatements:
         dtypes = ATOMIC_DTYPES[op]
         if self.gpu_safe and any(v in self.runtime_ints for v in ("bid1", "bid2")):
             return False  # blocks sharing bid(0) would race on the same elements
-        index, shape, _ = self.gather_index(scope, 1, own_block=self.gpu_safe)
+        if self.chance(0.3):  # a scalar atomic at the block's own element: once per block (h.1)
+            index, shape = "bid", ()
+        else:
+            index, shape, _ = self.gather_index(scope, 1, own_block=self.gpu_safe)
         if math.prod(shape) > self.cap:
             return False
         update = self.typed(scope, lambda v: v.dtype in dtypes and broadcast(v.shape, shape) == shape)
@@ -197,7 +222,7 @@ class MemoryStatements:
         kind = "float" if dt.is_float(dtype) else "int"
         update_text = update.name if update is not None else ex.literal(kind, dtype, "+", self.rng).lstrip("-")
         array = self.k.array("y", dtype, ["?"])
-        self.index_hints(array, shape)
+        self.index_hints(array, shape or (1,))
         args = [array, index]
         if op == "cas":
             args.append(ex.literal(kind, dtype, "+", self.rng).lstrip("-"))
@@ -205,5 +230,7 @@ class MemoryStatements:
         if self.chance(0.5):
             args.append(f"memory_order=ct.MemoryOrder.{self.rng.choice(ATOMIC_ORDERS)}")
             args.append(f"memory_scope=ct.MemoryScope.{self.rng.choice(('BLOCK', 'DEVICE', 'SYS'))}")
+        if self.chance(0.1):
+            args.append("check_bounds=True")
         self.bind(scope, "v", dtype, shape, f"ct.atomic_{op}({', '.join(args)})")
         return True

@@ -71,7 +71,10 @@ class KernelGen(MemoryStatements, ComputeStatements, ControlStatements):
 
     def bind(self, scope, prefix, dtype, shape, expr):
         name = self.k.fresh(prefix)
-        self.k.emit(f"{name} = {expr}")
+        if dtype in dt.ALL and self.chance(0.03):
+            self.k.emit(f"{name}: ct.{dtype} = {expr}")  # an annotated assignment (annotation ignored)
+        else:
+            self.k.emit(f"{name} = {expr}")
         return scope.add(Value(name, dtype, tuple(shape)))
 
     def index_entry(self):
@@ -130,6 +133,10 @@ class KernelGen(MemoryStatements, ComputeStatements, ControlStatements):
 
     def kernel(self):
         scope = Scope()
+        if self.chance(0.1):  # kernel options: hints tile2cu accepts and may ignore (a.2)
+            self.k.decorator_options = self.rng.choice(
+                (f"occupancy={self.rng.randint(1, 4)}", "num_ctas=ct.ByTarget(sm_100=2, default=1)",
+                 f"occupancy=ct.ByTarget(sm_90={self.rng.randint(1, 4)}, default=2)"))
         self.k.emit("bid = ct.bid(0)")
         scope.add(Value("bid", "int32", ()))
         self.runtime_ints.append("bid")
@@ -163,5 +170,5 @@ def generate(seed, index, big_tiles=0.1, gpu_safe=False):
     source = (f"# random kernel: seed {seed}, program {index}{' (gpu_safe)' if gpu_safe else ''} "
               f"(tests/random/run_random.py)\n"
               f"# sig: {sig}\n" + extents +
-              "import cuda.tile as ct\n\n\n" + k.source())
+              "import math\n\nimport cuda.tile as ct\n\n\n" + k.source())
     return GeneratedProgram(k.name, source, sig)

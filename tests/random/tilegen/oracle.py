@@ -61,7 +61,7 @@ def kernel_text(module_source):
 
 def batch_module(programs):
     """One module and its signature file for programs given as (kernel name, module source, sig)."""
-    source = ["import cuda.tile as ct", ""]
+    source = ["import math", "", "import cuda.tile as ct", ""]  # math: generated module constants
     sigs = []
     for name, module, sig in programs:
         source += ["", kernel_text(module)]

@@ -75,6 +75,8 @@ class KernelBuilder:
     indent: int = 1
     counters: dict = field(default_factory=dict)
     extents: dict = field(default_factory=dict)    # array name -> per-axis hint (gpu_safe mode)
+    module_constants: list = field(default_factory=list)  # "NAME = expr" lines above the helpers
+    decorator_options: str = ""                      # "occupancy=2": @ct.kernel(...)
 
     def hint(self, array, axis, rank, text):
         """How the kernel reaches `axis` of `array` (t<N>, t<N>s or g<N>; reference/inputs.py)."""
@@ -99,9 +101,16 @@ class KernelBuilder:
         self.arrays.append(Param(name, f"{dtype}{sig_dims(dims)}{qualifiers}"))
         return name
 
-    def scalar(self, dtype):
+    def scalar(self, dtype, annotation=""):
+        """A runtime scalar parameter; annotation ": int" / ": float" / ": bool" where it agrees."""
         name = self.fresh("s")
-        self.scalars.append(Param(name, dtype))
+        self.scalars.append(Param(name, dtype, annotation))
+        return name
+
+    def module_constant(self, expr):
+        """A module-level constant the kernel reads as a loose literal (e.4)."""
+        name = f"{self.name.upper()}_K{len(self.module_constants)}"  # unique in a batch module
+        self.module_constants.append(f"{name} = {expr}")
         return name
 
     def constant(self, prefix, value, kind):
@@ -118,9 +127,11 @@ class KernelBuilder:
     def source(self):
         """The kernel and its helpers as Python (without the module header)."""
         lines = []
+        if self.module_constants:
+            lines += self.module_constants + ["", ""]
         for helper in self.helpers:
             lines += helper + ["", ""]
-        lines.append("@ct.kernel")
+        lines.append(f"@ct.kernel({self.decorator_options})" if self.decorator_options else "@ct.kernel")
         params = ", ".join(f"{p.name}{p.annotation}" for p in self.params())
         lines.append(f"def {self.name}({params}):")
         lines += ["    " * indent + text for indent, text in self.body]
